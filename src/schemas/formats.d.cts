@@ -1,0 +1,2 @@
+declare const formats: Record<string, RegExp | ((value: string) => boolean)>;
+export = formats;

@@ -1,0 +1,74 @@
+import type { RecordedResource } from '../resources/index.js';
+
+export const STATE_FORMAT_VERSION = 1;
+export const JOURNAL_FORMAT_VERSION = 1;
+
+/** The state document as stored: what tenantform last recorded on the tenant. */
+export interface StateDocument {
+  format_version: typeof STATE_FORMAT_VERSION;
+  /** Random id fixed when the state is first created; a plan made from another lineage is refused. */
+  lineage: string;
+  /** Incremented on every write; a saved plan records the serial it was made from. */
+  serial: number;
+  /** Sorted by address. */
+  resources: RecordedResource[];
+}
+
+/**
+ * One acknowledged operation, appended (and made durable) before the
+ * operation counts as done. Entries are idempotent: replaying one twice gives
+ * the same state, so a crash between compaction and journal truncation is harmless.
+ */
+export type JournalEntry =
+  | { v: typeof JOURNAL_FORMAT_VERSION; lineage: string; op: 'put'; resource: RecordedResource }
+  | { v: typeof JOURNAL_FORMAT_VERSION; lineage: string; op: 'remove'; address: string };
+
+/** Who holds a lock. Shown to a second process that finds the state locked. */
+export interface LockInfo {
+  /** Random id of this lock; unlock must present it. */
+  id: string;
+  pid: number;
+  host: string;
+  /** The command holding the lock, e.g. "apply". */
+  command: string;
+  /** ISO time the lock was taken. */
+  since: string;
+}
+
+export interface LockOptions {
+  /** How long to keep retrying while another holder has the lock; 0 = fail at once. */
+  timeoutMs?: number;
+  /** Injected for tests. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/**
+ * A place where state lives. Implementations: file (default), memory, pg.
+ * Every implementation must pass src/state/contract.ts.
+ */
+export interface StateStore {
+  /** Human description for messages, e.g. the file path or "pg workspace prod". Never contains secrets. */
+  readonly description: string;
+  /** The stored document, or null when none exists yet. Throws StateError on a corrupt or unknown-version document. */
+  read(): Promise<StateDocument | null>;
+  /**
+   * Writes the document atomically. When `expected` is given, the write must fail with
+   * StateError code STATE_CONFLICT unless the stored document still has that lineage and serial
+   * (null = nothing stored yet).
+   */
+  write(doc: StateDocument, expected?: { lineage: string; serial: number } | null): Promise<void>;
+  /** Appends entries durably (fsync or commit) before resolving. */
+  appendJournal(entries: readonly JournalEntry[]): Promise<void>;
+  /** Every journal entry not yet compacted, in append order. Tolerates a torn last entry. */
+  readJournal(): Promise<JournalEntry[]>;
+  /** Drops the journal after its entries were compacted into a written document. */
+  clearJournal(): Promise<void>;
+  /** Takes the lock or throws LockError carrying the holder's LockInfo. */
+  lock(info: Omit<LockInfo, 'id'>, options?: LockOptions): Promise<LockInfo>;
+  /** Releases a lock taken by this holder. */
+  unlock(lockId: string): Promise<void>;
+  /** Removes any lock regardless of holder; returns the holder that was removed, if any. */
+  forceUnlock(): Promise<LockInfo | null>;
+  /** Releases resources (connections); the store is unusable afterwards. */
+  close(): Promise<void>;
+}
