@@ -1,0 +1,31 @@
+/**
+ * What a command may touch of the outside world. main.ts builds it from the
+ * process; tests build it from buffers. Commands never use process.* directly.
+ */
+export interface OutputStream {
+  write(chunk: string): unknown;
+  /** True when the stream is an interactive terminal (colours, live progress, prompts). */
+  isTTY?: boolean;
+}
+
+export interface CommandIO {
+  stdout: OutputStream;
+  stderr: OutputStream;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** Asks a yes/no question on the terminal; undefined when there is no interactive input. */
+  confirm?: (question: string) => Promise<boolean>;
+  /** Resolves when the process is asked to stop (SIGINT/SIGTERM); for long-running commands. */
+  signal?: AbortSignal;
+}
+
+/** An error a command reports to the user as-is, with the exit code to use. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+    readonly code = 'CLI_ERROR',
+  ) {
+    super(message);
+  }
+}
