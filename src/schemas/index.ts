@@ -134,7 +134,9 @@ function describe(error: AjvError, path: (string | number)[]): SchemaIssue | und
       }
       return { path, keyword: 'pattern', message: `${name} must match ${String(p.pattern)}` };
     case 'discriminator':
-      if (p.error === 'tag') return { path: [...path, 'action'], keyword: 'type', message: 'action must be a string' };
+      if (p.error === 'tag') {
+        return { path: [...path, 'action'], keyword: 'type', message: 'action must be one of: allow, block, log, redirect' };
+      }
       return {
         path: [...path, 'action'],
         keyword: 'enum',

@@ -1,0 +1,224 @@
+/**
+ * One API call from first attempt to final answer: authorisation, pacing,
+ * the attempt itself, the debug line, and the retry decisions (429 after
+ * Retry-After or X-RateLimit-Reset; 408, 5xx and network errors after
+ * exponential backoff; one token refresh after a 401). Returns the response
+ * when it is a 2xx or a status the operation handles itself; otherwise throws
+ * an ApiError.
+ */
+import type { Dispatcher } from 'undici';
+import type { TokenSource } from './auth.js';
+import { ApiError, codeForStatus, describeInfo, errorInfoFromBody, type ApiErrorCode } from './errors.js';
+import type { Pacer } from './pacer.js';
+import type { Redactor } from './redact.js';
+import { backoffMs, classifyFailure, isRetryableStatus, readRateHeaders, waitAfter429, type RetryPolicy } from './retry.js';
+import { sendOnce, type WireResponse } from './transport.js';
+import type { ApiStats } from './types.js';
+
+export interface CallContext {
+  dispatcher: Dispatcher;
+  origin: string;
+  pacer: Pacer;
+  policy: RetryPolicy;
+  now: () => number;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random: () => number;
+  requestTimeoutMs: number;
+  signal?: AbortSignal;
+  /** Pass `signal` to requests already sent, not only to waits. */
+  abortInFlight: boolean;
+  redactor: Redactor;
+  /** Debug sink; receives unredacted lines and must redact them (see client.ts). */
+  log: (line: string) => void;
+  /** Records a wait in stats, tells onWait and logs it. */
+  noteWait: (ms: number, reason: string) => void;
+  stats: ApiStats;
+  tokens: TokenSource | null;
+  /** What to tell the user when the API answers 401 and no fresh token helps. */
+  unauthorizedHint: string;
+}
+
+export interface CallSpec {
+  operation: string;
+  method: 'POST' | 'DELETE';
+  /** Full path as sent, ids already encoded. */
+  path: string;
+  /** JSON body. */
+  body?: unknown;
+  /** Non-2xx statuses the operation turns into an outcome (409 present, 404 gone). */
+  accept?: readonly number[];
+  /** Hold the request to the shared pacer. Default true; the token endpoint is not paced. */
+  paced?: boolean;
+  /** Scope to name in the message of a 403. */
+  scope?: string;
+  /** Replaces the default hints of 401/403 answers. */
+  hints?: Partial<Record<number, string>>;
+}
+
+function rateText(res: WireResponse): string {
+  const r = readRateHeaders(res.headers);
+  if (r.limit === undefined && r.remaining === undefined && r.reset === undefined) return '';
+  return ` ratelimit-limit=${r.limit ?? '-'} ratelimit-remaining=${r.remaining ?? '-'} ratelimit-reset=${r.reset ?? '-'}`;
+}
+
+function abortedError(spec: CallSpec, attempts: number): ApiError {
+  return new ApiError(`${spec.operation}: ${spec.method} ${spec.path} was stopped before it completed`, {
+    code: 'API_ABORTED',
+    status: 0,
+    error: 'Aborted',
+    method: spec.method,
+    path: spec.path,
+    operation: spec.operation,
+    retryable: false,
+    attempts,
+  });
+}
+
+function httpError(ctx: CallContext, spec: CallSpec, res: WireResponse, attempts: number, hint?: string): ApiError {
+  const info = errorInfoFromBody(res.status, res.body, ctx.redactor.redact);
+  const code = codeForStatus(res.status);
+  const retryable = res.status === 429 || isRetryableStatus(res.status);
+  const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
+  const message = ctx.redactor.redact(
+    `${spec.operation}: ${spec.method} ${spec.path} answered ${describeInfo(info)}${tries}${hint ? `. ${hint}` : ''}`,
+  );
+  const fields = { code, status: res.status, error: info.error, method: spec.method, path: spec.path };
+  return new ApiError(message, {
+    ...fields,
+    ...(info.message ? { serverMessage: info.message } : {}),
+    ...(info.errorCode ? { errorCode: info.errorCode } : {}),
+    operation: spec.operation,
+    retryable,
+    attempts,
+  });
+}
+
+function networkError(ctx: CallContext, spec: CallSpec, failure: string, timeout: boolean, attempts: number): ApiError {
+  const code: ApiErrorCode = timeout ? 'API_TIMEOUT' : 'API_NETWORK';
+  const what = timeout ? `timed out (${failure})` : `failed without an answer (${failure})`;
+  const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
+  return new ApiError(ctx.redactor.redact(`${spec.operation}: ${spec.method} ${spec.path} ${what}${tries}`), {
+    code,
+    status: 0,
+    error: timeout ? 'Timeout' : 'Network error',
+    method: spec.method,
+    path: spec.path,
+    operation: spec.operation,
+    retryable: true,
+    attempts,
+  });
+}
+
+function defaultHint(ctx: CallContext, spec: CallSpec, status: number, refreshed: boolean): string | undefined {
+  const custom = spec.hints?.[status];
+  if (custom !== undefined) return custom;
+  if (status === 401) {
+    return refreshed ? 'A freshly fetched token was refused too; check the client may call this API' : ctx.unauthorizedHint;
+  }
+  if (status === 403) {
+    return `The token lacks the scope for this operation${spec.scope ? ` (${spec.scope})` : ''}; grant it to the client`;
+  }
+  return undefined;
+}
+
+/** Sends one API call with retries; see the module comment. */
+export async function call(ctx: CallContext, spec: CallSpec): Promise<WireResponse> {
+  const paced = spec.paced ?? true;
+  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'tenantform' };
+  const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  let attempt = 0;
+  let refreshed = false;
+
+  const pause = async (ms: number, reason: string): Promise<void> => {
+    ctx.noteWait(ms, reason);
+    await ctx.sleep(ms, ctx.signal);
+  };
+
+  for (;;) {
+    attempt += 1;
+    let token: string | undefined;
+    try {
+      if (ctx.signal?.aborted) throw ctx.signal.reason;
+      token = ctx.tokens ? await ctx.tokens.get(ctx.signal) : undefined;
+      if (paced) await ctx.pacer.acquire(ctx.signal);
+    } catch (err) {
+      if (err instanceof ApiError) throw err;
+      throw abortedError(spec, attempt - 1);
+    }
+    const sendHeaders = token ? { ...headers, authorization: `Bearer ${token}` } : headers;
+    const started = ctx.now();
+    let res: WireResponse;
+    ctx.stats.requests += 1;
+    try {
+      res = await sendOnce(ctx.dispatcher, {
+        origin: ctx.origin,
+        method: spec.method,
+        path: spec.path,
+        headers: sendHeaders,
+        ...(body !== undefined ? { body } : {}),
+        requestTimeoutMs: ctx.requestTimeoutMs,
+        ...(ctx.abortInFlight && ctx.signal ? { signal: ctx.signal } : {}),
+      });
+    } catch (err) {
+      if (paced) ctx.pacer.release(null);
+      const failure = classifyFailure(err);
+      const ms = ctx.now() - started;
+      ctx.log(`${spec.method} ${spec.path} error=${failure.code} ${ms}ms attempt=${attempt}`);
+      if (failure.kind === 'abort') throw abortedError(spec, attempt);
+      const retryable = failure.kind === 'retry' || failure.kind === 'timeout';
+      if (!retryable || attempt >= ctx.policy.maxAttempts) {
+        if (!retryable && failure.code === 'BODY_TOO_LARGE') {
+          throw new ApiError(`${spec.operation}: ${spec.method} ${spec.path} answered with a body too large to read`, {
+            code: 'API_BAD_RESPONSE',
+            status: 0,
+            error: 'Bad response',
+            method: spec.method,
+            path: spec.path,
+            operation: spec.operation,
+            retryable: false,
+            attempts: attempt,
+          });
+        }
+        throw networkError(ctx, spec, failure.code, failure.kind === 'timeout', attempt);
+      }
+      ctx.stats.retries += 1;
+      try {
+        await pause(backoffMs(attempt, ctx.random, ctx.policy), `${failure.code}; retrying`);
+      } catch {
+        throw abortedError(spec, attempt);
+      }
+      continue;
+    }
+    if (paced) ctx.pacer.release(res.headers, res.status);
+    ctx.log(`${spec.method} ${spec.path} ${res.status} ${ctx.now() - started}ms attempt=${attempt}${rateText(res)}`);
+    if ((res.status >= 200 && res.status < 300) || spec.accept?.includes(res.status)) return res;
+
+    let delay: number | undefined;
+    let reason = '';
+    if (res.status === 401 && token !== undefined && !refreshed && ctx.tokens?.invalidate(token)) {
+      refreshed = true;
+      attempt -= 1; // the refresh retry does not use up an attempt
+      ctx.stats.retries += 1;
+      continue;
+    }
+    if (res.status === 429) {
+      ctx.stats.status429 += 1;
+      const wait = waitAfter429(res.headers, ctx.now(), attempt, ctx.random, ctx.policy);
+      delay = wait.ms;
+      reason = `rate limited (429); retrying after ${wait.source === 'backoff' ? 'backoff' : wait.source}`;
+    } else if (isRetryableStatus(res.status)) {
+      delay = backoffMs(attempt, ctx.random, ctx.policy);
+      reason = `${res.status} from the server; retrying`;
+    }
+    if (delay === undefined || attempt >= ctx.policy.maxAttempts) {
+      throw httpError(ctx, spec, res, attempt, defaultHint(ctx, spec, res.status, refreshed));
+    }
+    ctx.stats.retries += 1;
+    try {
+      await pause(delay, reason);
+    } catch {
+      throw abortedError(spec, attempt);
+    }
+  }
+}

@@ -1,0 +1,196 @@
+/**
+ * createApiClient: the four operations of the Tenant Management API over one
+ * shared transport, token source and pacer. Expected conflicts are outcomes
+ * (409 on create = present, 404 on delete = gone); everything else that is not
+ * a 2xx throws an ApiError.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import { cachingTokenSource, staticTokenSource, type TokenSource } from './auth.js';
+import { call, type CallContext, type CallSpec } from './caller.js';
+import { errorInfoFromBody } from './errors.js';
+import { Pacer } from './pacer.js';
+import { encodeSegment, joinPath } from './paths.js';
+import { createRedactor } from './redact.js';
+import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
+import { parseCreated, parseToken } from './responses.js';
+import { createAgent } from './transport.js';
+import type {
+  ApiClient,
+  ApiClientOptions,
+  ApiStats,
+  PermissionItem,
+  RateLimitPolicy,
+  RateLimitPolicyCreate,
+  TokenExchangeProfile,
+  TokenExchangeProfileCreate,
+} from './types.js';
+
+const STATIC_TOKEN_HINT =
+  'The access token was refused (expired, or issued for another tenant or audience): ' +
+  'provide a new one (TENANTFORM_TOKEN, AUTH0_ACCESS_TOKEN or --token-file) or use client credentials';
+
+const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  delay(ms, undefined, signal ? { signal } : {});
+
+function retryPolicy(options: ApiClientOptions): RetryPolicy {
+  const r = options.retry ?? {};
+  return {
+    maxAttempts: Math.max(1, Math.floor(r.maxAttempts ?? DEFAULT_RETRY.maxAttempts)),
+    baseDelayMs: Math.max(0, r.baseDelayMs ?? DEFAULT_RETRY.baseDelayMs),
+    maxDelayMs: Math.max(0, r.maxDelayMs ?? DEFAULT_RETRY.maxDelayMs),
+  };
+}
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const { target, credentials } = options;
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? defaultSleep;
+  const random = options.random ?? Math.random;
+  const policy = retryPolicy(options);
+  const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+  const ownAgent = options.dispatcher
+    ? null
+    : createAgent({
+        parallelism: options.parallelism ?? 10,
+        connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
+        requestTimeoutMs,
+      });
+  const dispatcher = options.dispatcher ?? ownAgent!;
+  let closed = false;
+  const redactor = createRedactor(
+    credentials.kind === 'token' ? [credentials.token] : [credentials.clientSecret],
+  );
+  const stats: ApiStats = { requests: 0, retries: 0, status429: 0, waitsMs: 0 };
+  const logger = options.logger;
+  const log = (line: string): void => logger?.(redactor.redact(line));
+  const noteWait = (ms: number, reason: string): void => {
+    stats.waitsMs += ms;
+    log(`wait ${ms}ms: ${reason}`);
+    options.onWait?.(ms, reason);
+  };
+  const pacer = new Pacer({
+    now,
+    sleep,
+    random,
+    maxDelayMs: policy.maxDelayMs,
+    onWait: noteWait,
+    onBlocked: (ms) => (stats.waitsMs += ms),
+    ...(options.maxRps !== undefined ? { maxRps: options.maxRps } : {}),
+  });
+  const basePath = new URL(target.baseUrl).pathname.replace(/\/+$/, '');
+
+  const ctx: CallContext = {
+    dispatcher,
+    origin: target.origin,
+    pacer,
+    policy,
+    now,
+    sleep,
+    random,
+    requestTimeoutMs,
+    abortInFlight: options.abortInFlight ?? false,
+    redactor,
+    log,
+    noteWait,
+    stats,
+    tokens: null,
+    unauthorizedHint: STATIC_TOKEN_HINT,
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
+
+  let tokens: TokenSource;
+  if (credentials.kind === 'token') {
+    tokens = staticTokenSource(credentials.token);
+  } else {
+    const tokenCtx: CallContext = { ...ctx, tokens: null };
+    const tokenPath = new URL(target.tokenUrl).pathname;
+    tokens = cachingTokenSource(async () => {
+      const res = await call(tokenCtx, {
+        operation: 'fetchToken',
+        method: 'POST',
+        path: tokenPath,
+        paced: false,
+        body: {
+          grant_type: 'client_credentials',
+          client_id: credentials.clientId,
+          client_secret: credentials.clientSecret,
+          audience: target.audience,
+        },
+        hints: {
+          401: `The token endpoint refused the client credentials; check the client id and secret`,
+          403: `The token endpoint refused the client credentials; check the client may request audience ${target.audience}`,
+        },
+      });
+      const token = parseToken(res.body, tokenPath);
+      redactor.add(token.accessToken);
+      return token;
+    }, now);
+  }
+  ctx.tokens = tokens;
+
+  const send = (spec: CallSpec) => call(ctx, spec);
+  const present = (res: { status: number; body: string }) => errorInfoFromBody(res.status, res.body, redactor.redact);
+
+  return {
+    async createRateLimitPolicy(body: RateLimitPolicyCreate) {
+      const spec: CallSpec = {
+        operation: 'createRateLimitPolicy',
+        method: 'POST',
+        path: joinPath(basePath, 'rate-limit-policies'),
+        body,
+        accept: [409],
+        scope: 'create:rate_limit_policies',
+      };
+      const res = await send(spec);
+      if (res.status === 409) return { outcome: 'present', error: present(res) };
+      return { outcome: 'created', policy: parseCreated<RateLimitPolicy>('rateLimitPolicy', res, spec) };
+    },
+
+    async deleteRateLimitPolicy(id: string) {
+      const res = await send({
+        operation: 'deleteRateLimitPolicy',
+        method: 'DELETE',
+        path: joinPath(basePath, 'rate-limit-policies', encodeSegment(id, 'rate limit policy id')),
+        accept: [404],
+        scope: 'delete:rate_limit_policies',
+      });
+      return res.status === 404 ? { outcome: 'gone' } : { outcome: 'deleted' };
+    },
+
+    async assignUserPermissions(userId: string, permissions: PermissionItem[]) {
+      await send({
+        operation: 'assignUserPermissions',
+        method: 'POST',
+        path: joinPath(basePath, 'users', encodeSegment(userId, 'user id'), 'permissions'),
+        body: { permissions },
+        scope: 'update:users',
+      });
+      return { outcome: 'assigned' };
+    },
+
+    async createTokenExchangeProfile(body: TokenExchangeProfileCreate) {
+      const spec: CallSpec = {
+        operation: 'createTokenExchangeProfile',
+        method: 'POST',
+        path: joinPath(basePath, 'token-exchange-profiles'),
+        body,
+        accept: [409],
+        scope: 'create:token_exchange_profiles',
+      };
+      const res = await send(spec);
+      if (res.status === 409) return { outcome: 'present', error: present(res) };
+      return {
+        outcome: 'created',
+        profile: parseCreated<TokenExchangeProfile>('tokenExchangeProfile', res, spec),
+      };
+    },
+
+    stats: () => ({ ...stats }),
+
+    async close() {
+      if (!ownAgent || closed) return;
+      closed = true;
+      await ownAgent.close();
+    },
+  };
+}

@@ -1,0 +1,197 @@
+/**
+ * One limiter shared by every request of a client. It learns the tenant's
+ * window from the X-RateLimit-* headers of each response and holds requests
+ * back before the tenant would answer 429: when the window's remaining budget,
+ * less the requests already sent against it, reaches zero, new requests wait
+ * until X-RateLimit-Reset. Until the first response shows whether the tenant
+ * sends those headers, only one request is in flight. A user ceiling
+ * (--max-rps) is a token bucket of size one on the injected clock.
+ *
+ * Callers are served first come, first served: one caller decides at a time.
+ */
+import { JITTER_MS, readRateHeaders, resetAtMs, retryAfterMs, type Headers } from './retry.js';
+
+export interface PacerOptions {
+  now: () => number;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random: () => number;
+  /** Requests per second ceiling; undefined = none. */
+  maxRps?: number;
+  /** Longest single wait for a window reset. */
+  maxDelayMs: number;
+  /** Told about each timed wait before it starts. */
+  onWait: (ms: number, reason: string) => void;
+  /** Told about time spent waiting for in-flight responses (no timer involved). */
+  onBlocked?: (ms: number) => void;
+}
+
+interface Window {
+  limit?: number;
+  /** X-RateLimit-Remaining as last reported. */
+  remaining: number;
+  /** Local clock time of X-RateLimit-Reset; undefined when unknown. */
+  resetAt?: number;
+  /** The reported reset, in Unix seconds, to recognise late answers from the same window. */
+  resetSec?: number;
+  /** Requests in flight when it was reported: perhaps not yet counted by the tenant. */
+  uncounted: number;
+  /** Requests started since it was reported. */
+  issued: number;
+}
+
+type Decision =
+  | { type: 'go' }
+  | { type: 'event' }
+  | { type: 'sleep'; ms: number; reason: string; window?: Window; capped?: boolean };
+
+export class Pacer {
+  private inFlight = 0;
+  /** Whether responses carry rate-limit headers: unknown until the first response. */
+  private seen: 'unknown' | 'headers' | 'none' = 'unknown';
+  private window: Window | null = null;
+  private tokens = 1;
+  private refilledAt: number;
+  private turn: Promise<void> = Promise.resolve();
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private readonly options: PacerOptions) {
+    this.refilledAt = options.now();
+  }
+
+  /** Requests currently holding a slot. */
+  get active(): number {
+    return this.inFlight;
+  }
+
+  /** Resolves when this request may be sent; call release() once its answer (or failure) is in. */
+  acquire(signal?: AbortSignal): Promise<void> {
+    const mine = this.turn.then(() => this.waitForSlot(signal));
+    this.turn = mine.catch(() => undefined);
+    return mine;
+  }
+
+  /** Ends a request's slot; `headers` are its response headers (null when no response arrived). */
+  release(headers: Headers | null, status = 0): void {
+    this.inFlight = Math.max(0, this.inFlight - 1);
+    if (headers) this.learn(headers, status);
+    else if (this.window) this.window.uncounted = Math.min(this.window.uncounted, this.inFlight);
+    const waiting = [...this.listeners];
+    this.listeners.clear();
+    for (const wake of waiting) wake();
+  }
+
+  private learn(headers: Headers, status: number): void {
+    const now = this.options.now();
+    const rate = readRateHeaders(headers);
+    if (rate.remaining === undefined && status !== 429) {
+      if (this.seen === 'unknown') this.seen = 'none';
+      if (this.window && this.window.limit === undefined) this.window = null;
+      else if (this.window) this.window.uncounted = Math.min(this.window.uncounted, this.inFlight);
+      return;
+    }
+    this.seen = 'headers';
+    let remaining = status === 429 ? 0 : (rate.remaining ?? 0);
+    let resetAt = resetAtMs(headers, now);
+    if (resetAt === undefined && status === 429) {
+      const after = retryAfterMs(headers, now);
+      if (after !== undefined) resetAt = now + after;
+    }
+    const previous = this.window;
+    if (previous && previous.resetSec !== undefined && previous.resetSec === rate.reset) {
+      // A late answer from the same window must not raise the budget again.
+      remaining = Math.min(remaining, previous.remaining);
+    }
+    const next: Window = { remaining, uncounted: this.inFlight, issued: 0 };
+    const limit = rate.limit ?? previous?.limit;
+    if (limit !== undefined) next.limit = limit;
+    if (resetAt !== undefined) next.resetAt = resetAt;
+    if (rate.reset !== undefined) next.resetSec = rate.reset;
+    this.window = next;
+  }
+
+  /** After a window's reset: the full limit again, or a single probe when the wait was cut short. */
+  private rollOver(w: Window, capped = false): void {
+    if (this.window !== w) return;
+    if (w.limit === undefined && !capped) {
+      this.window = null;
+      return;
+    }
+    const remaining = capped ? 1 : (w.limit ?? 1);
+    this.window = { remaining, uncounted: this.inFlight, issued: 0 };
+    if (w.limit !== undefined) this.window.limit = w.limit;
+  }
+
+  private refill(now: number): void {
+    const rate = this.options.maxRps;
+    if (rate === undefined) return;
+    this.tokens = Math.min(1, this.tokens + ((now - this.refilledAt) * rate) / 1000);
+    this.refilledAt = now;
+  }
+
+  private decide(now: number): Decision {
+    const current = this.window;
+    if (current?.resetAt !== undefined && now >= current.resetAt) this.rollOver(current);
+    const w = this.window;
+    if (this.seen === 'unknown') {
+      if (this.inFlight > 0) return { type: 'event' };
+    } else if (w) {
+      const left = w.remaining - w.issued;
+      if (left <= 0 && w.resetAt !== undefined) {
+        const wait = Math.max(0, w.resetAt - now) + Math.round(this.options.random() * JITTER_MS);
+        const ms = Math.min(this.options.maxDelayMs, wait);
+        const reason = `rate limit reached (X-RateLimit-Remaining ${w.remaining}); waiting for the window to reset`;
+        return { type: 'sleep', ms, reason, window: w, capped: ms < wait };
+      }
+      if (this.inFlight > 0 && left - w.uncounted <= 0) return { type: 'event' };
+    }
+    const rate = this.options.maxRps;
+    if (rate !== undefined) {
+      this.refill(now);
+      if (this.tokens < 1) {
+        return { type: 'sleep', ms: Math.ceil(((1 - this.tokens) * 1000) / rate), reason: `--max-rps ${rate}` };
+      }
+    }
+    return { type: 'go' };
+  }
+
+  private async waitForSlot(signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      signal?.throwIfAborted();
+      const d = this.decide(this.options.now());
+      if (d.type === 'go') break;
+      if (d.type === 'event') {
+        const started = this.options.now();
+        await this.nextRelease(signal);
+        this.options.onBlocked?.(Math.max(0, this.options.now() - started));
+        continue;
+      }
+      this.options.onWait(d.ms, d.reason);
+      await this.options.sleep(d.ms, signal);
+      // The wait was computed for this window or token: count it as served even if
+      // the clock did not move, so the loop always makes progress.
+      if (d.window) this.rollOver(d.window, d.capped);
+      else {
+        this.refill(this.options.now());
+        this.tokens = Math.max(this.tokens, 1);
+      }
+    }
+    this.inFlight += 1;
+    if (this.window) this.window.issued += 1;
+    if (this.options.maxRps !== undefined) this.tokens -= 1;
+  }
+
+  private nextRelease(signal?: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = (): void => {
+        this.listeners.delete(wake);
+        reject(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
+      };
+      const wake = (): void => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      this.listeners.add(wake);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+}

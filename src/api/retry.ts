@@ -1,0 +1,130 @@
+/**
+ * Retry decisions and wait computations, pure over headers, a clock reading
+ * and a random source: what to retry, and how long to wait before the retry.
+ */
+
+export type Headers = Record<string, string | string[] | undefined>;
+
+export interface RetryPolicy {
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 6, baseDelayMs: 500, maxDelayMs: 30_000 };
+
+/** Largest random extra added to waits derived from headers, so waiters do not wake together. */
+export const JITTER_MS = 250;
+
+/** Server clocks further than this from ours are corrected for using the Date header. */
+const SKEW_TOLERANCE_MS = 5_000;
+
+export function header(headers: Headers, name: string): string | undefined {
+  const v = headers[name.toLowerCase()];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function intHeader(headers: Headers, name: string): number | undefined {
+  const v = header(headers, name)?.trim();
+  return v !== undefined && /^\d+$/.test(v) ? Number(v) : undefined;
+}
+
+export interface RateHeaders {
+  limit?: number;
+  remaining?: number;
+  /** Unix time in seconds. */
+  reset?: number;
+}
+
+export function readRateHeaders(headers: Headers): RateHeaders {
+  const out: RateHeaders = {};
+  const limit = intHeader(headers, 'x-ratelimit-limit');
+  const remaining = intHeader(headers, 'x-ratelimit-remaining');
+  const reset = intHeader(headers, 'x-ratelimit-reset');
+  if (limit !== undefined) out.limit = limit;
+  if (remaining !== undefined) out.remaining = remaining;
+  if (reset !== undefined) out.reset = reset;
+  return out;
+}
+
+/** Server clock minus ours, when the Date header shows a skew worth correcting; else 0. */
+export function clockOffsetMs(headers: Headers, now: number): number {
+  const date = header(headers, 'date');
+  if (date === undefined) return 0;
+  const server = Date.parse(date);
+  if (Number.isNaN(server)) return 0;
+  const offset = server - now;
+  return Math.abs(offset) > SKEW_TOLERANCE_MS ? offset : 0;
+}
+
+/** Local clock time (ms) at which X-RateLimit-Reset falls, or undefined. */
+export function resetAtMs(headers: Headers, now: number): number | undefined {
+  const reset = intHeader(headers, 'x-ratelimit-reset');
+  if (reset === undefined) return undefined;
+  return reset * 1000 - clockOffsetMs(headers, now);
+}
+
+/** Milliseconds Retry-After asks for (delta seconds or an HTTP date), or undefined. */
+export function retryAfterMs(headers: Headers, now: number): number | undefined {
+  const v = header(headers, 'retry-after')?.trim();
+  if (v === undefined || v === '') return undefined;
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  if (!/[A-Za-z]{3}/.test(v)) return undefined; // an HTTP date names its day or month
+  const at = Date.parse(v);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - clockOffsetMs(headers, now) - now);
+}
+
+export interface Wait {
+  ms: number;
+  source: 'retry-after' | 'reset' | 'backoff';
+}
+
+/** Exponential backoff with full jitter for attempt n (1 = first retry), capped. */
+export function backoffMs(attempt: number, random: () => number, policy: RetryPolicy): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt - 1));
+  return Math.round(random() * ceiling);
+}
+
+/** Wait before retrying a 429: Retry-After, else X-RateLimit-Reset, else backoff; capped. */
+export function waitAfter429(headers: Headers, now: number, attempt: number, random: () => number, policy: RetryPolicy): Wait {
+  const jitter = Math.round(random() * JITTER_MS);
+  const after = retryAfterMs(headers, now);
+  if (after !== undefined) return { ms: Math.min(policy.maxDelayMs, after + jitter), source: 'retry-after' };
+  const resetAt = resetAtMs(headers, now);
+  if (resetAt !== undefined) {
+    return { ms: Math.min(policy.maxDelayMs, Math.max(0, resetAt - now) + jitter), source: 'reset' };
+  }
+  return { ms: Math.max(backoffMs(attempt, random, policy), policy.baseDelayMs), source: 'backoff' };
+}
+
+/** Statuses worth repeating the same request for (besides 429, handled apart). */
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || (status >= 500 && status !== 501 && status !== 505);
+}
+
+export type FailureKind = 'retry' | 'timeout' | 'abort' | 'fatal';
+
+const RETRY_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+]);
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/** Classifies an error thrown by undici (or a sleep) for the retry loop. */
+export function classifyFailure(err: unknown): { kind: FailureKind; code: string } {
+  const e = err as { code?: unknown; name?: unknown; cause?: { code?: unknown } };
+  const code = typeof e?.code === 'string' ? e.code : typeof e?.cause?.code === 'string' ? e.cause.code : '';
+  if (e?.name === 'AbortError' || code === 'UND_ERR_ABORTED' || code === 'ABORT_ERR') return { kind: 'abort', code: 'ABORTED' };
+  if (TIMEOUT_CODES.has(code)) return { kind: 'timeout', code };
+  if (RETRY_CODES.has(code)) return { kind: 'retry', code };
+  return { kind: 'fatal', code: code || 'UNKNOWN' };
+}

@@ -1,0 +1,154 @@
+/**
+ * Public shapes of the API client: request and response bodies of the four
+ * operations, the target and credentials, the client's options and methods.
+ * Bodies are type aliases (not interfaces) so they stay assignable to the
+ * resources' `Attributes` map.
+ */
+import type { Dispatcher } from 'undici';
+
+export type RateLimitAction = 'allow' | 'block' | 'log' | 'redirect';
+
+export type RateLimitPolicyConfiguration = {
+  action: RateLimitAction;
+  limit?: number;
+  redirect_uri?: string;
+};
+
+/** Body of POST /rate-limit-policies. */
+export type RateLimitPolicyCreate = {
+  resource: string;
+  consumer: string;
+  consumer_selector: string;
+  configuration: RateLimitPolicyConfiguration;
+};
+
+/** A rate limit policy as POST /rate-limit-policies returns it (checked against schemas/rate-limit-policy). */
+export type RateLimitPolicy = RateLimitPolicyCreate & {
+  id: string;
+  created_at?: string;
+  updated_at?: string;
+};
+
+/** One element of the `permissions` array of POST /users/{id}/permissions. */
+export type PermissionItem = {
+  resource_server_identifier: string;
+  permission_name: string;
+};
+
+/** Body of POST /token-exchange-profiles. */
+export type TokenExchangeProfileCreate = {
+  name: string;
+  subject_token_type: string;
+  action_id: string;
+  type: string;
+};
+
+/** A token exchange profile as POST /token-exchange-profiles returns it (only `id` is guaranteed). */
+export type TokenExchangeProfile = Partial<TokenExchangeProfileCreate> & {
+  id: string;
+  created_at?: string;
+  updated_at?: string;
+};
+
+/** The fields of an error body the client keeps: never headers, never other body fields. */
+export type ApiErrorInfo = {
+  status: number;
+  /** Short reason, e.g. "Conflict". */
+  error: string;
+  /** The server's message (with known secrets masked). */
+  message: string;
+  errorCode?: string;
+};
+
+/** Where requests go. */
+export interface Target {
+  /** https://DOMAIN/api/v2 (no trailing slash). */
+  baseUrl: string;
+  /** https://DOMAIN */
+  origin: string;
+  /** origin + /oauth/token */
+  tokenUrl: string;
+  /** Audience asked for with client credentials; origin + /api/v2/ unless overridden. */
+  audience: string;
+}
+
+export type Credentials =
+  | { kind: 'token'; token: string }
+  | { kind: 'client_credentials'; clientId: string; clientSecret: string };
+
+export interface RetryOptions {
+  /** Attempts per request, the first included. Default 6. */
+  maxAttempts?: number;
+  /** First backoff step for 408/5xx/network errors. Default 500 ms. */
+  baseDelayMs?: number;
+  /** Cap on any single wait (backoff, Retry-After, reset). Default 30000 ms. */
+  maxDelayMs?: number;
+}
+
+export interface ApiClientOptions {
+  target: Target;
+  credentials: Credentials;
+  /** Connections per origin of the built-in undici Agent. Default 10. */
+  parallelism?: number;
+  /** Replaces the built-in Agent (tests, proxies). The client does not close an injected dispatcher. */
+  dispatcher?: Dispatcher;
+  /** Clock in milliseconds since the epoch. Default Date.now. */
+  now?: () => number;
+  /** Waits `ms`; rejects when `signal` aborts. Default: a timer. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Random source in [0, 1) for jitter. Default Math.random. */
+  random?: () => number;
+  /** User ceiling on requests per second (fractions allowed). */
+  maxRps?: number;
+  retry?: RetryOptions;
+  /** TCP/TLS connect timeout of the built-in Agent. Default 10000 ms. */
+  connectTimeoutMs?: number;
+  /** Headers and body timeout of every request. Default 30000 ms. */
+  requestTimeoutMs?: number;
+  /** Receives one line per attempt and per wait (--debug). Lines never carry secrets. */
+  logger?: (line: string) => void;
+  /** Told about every wait the client makes (pacing, retry delays), for progress output. */
+  onWait?: (ms: number, reason: string) => void;
+  /** Stops waits and new attempts; the call then fails with API_ABORTED. */
+  signal?: AbortSignal;
+  /**
+   * Also cancel attempts already sent when `signal` aborts. Default false: a sent
+   * request finishes (bounded by requestTimeoutMs) so its outcome can be recorded.
+   */
+  abortInFlight?: boolean;
+}
+
+export interface ApiStats {
+  /** HTTP requests sent, token requests included. */
+  requests: number;
+  /** Attempts that repeated an earlier one (429, 408, 5xx, network, 401 refresh). */
+  retries: number;
+  status429: number;
+  /** Total milliseconds spent waiting (pacing and retry delays). */
+  waitsMs: number;
+}
+
+export type CreatePolicyResult =
+  | { outcome: 'created'; policy: RateLimitPolicy }
+  | { outcome: 'present'; error: ApiErrorInfo };
+
+export type DeletePolicyResult = { outcome: 'deleted' } | { outcome: 'gone' };
+
+export type AssignPermissionsResult = { outcome: 'assigned' };
+
+export type CreateProfileResult =
+  | { outcome: 'created'; profile: TokenExchangeProfile }
+  | { outcome: 'present'; error: ApiErrorInfo };
+
+export interface ApiClient {
+  /** 201/2xx → created; 409 → present (a policy with the same identity exists). */
+  createRateLimitPolicy(body: RateLimitPolicyCreate): Promise<CreatePolicyResult>;
+  /** 2xx → deleted; 404 → gone. */
+  deleteRateLimitPolicy(id: string): Promise<DeletePolicyResult>;
+  assignUserPermissions(userId: string, permissions: PermissionItem[]): Promise<AssignPermissionsResult>;
+  /** 2xx → created; 409 → present. */
+  createTokenExchangeProfile(body: TokenExchangeProfileCreate): Promise<CreateProfileResult>;
+  stats(): ApiStats;
+  /** Closes the built-in Agent (not an injected dispatcher). */
+  close(): Promise<void>;
+}

@@ -1,0 +1,227 @@
+import { describe, expect, it } from 'vitest';
+import { formatAddress, type Attributes, type KindName, type RecordedResource } from '../resources/index.js';
+import type { Action, Change, Plan } from '../plan/types.js';
+import { applyPlan, BlockedChangesError, countRequests } from './executor.js';
+import type { ExecutorClient, Recorder } from './types.js';
+
+const policyAttrs = (selector: string, limit = 10): Attributes => ({
+  resource: 'oauth_authentication_api',
+  consumer: 'client',
+  consumer_selector: selector,
+  configuration: { action: 'block', limit },
+});
+
+function change(kind: KindName, identity: string[], action: Action, extra: Partial<Change> = {}): Change {
+  return {
+    address: formatAddress(kind, identity),
+    kind,
+    identity,
+    action,
+    before: null,
+    after: null,
+    id: null,
+    adopted: false,
+    reason: '',
+    source: null,
+    ...extra,
+  };
+}
+
+function plan(changes: Change[]): Plan {
+  return {
+    format_version: 1,
+    state: { lineage: null, serial: 0 },
+    changes,
+    summary: { create: 0, replace: 0, delete: 0, forget: 0, blocked: 0, no_op: 0 },
+  };
+}
+
+function fakeClient(overrides: Partial<ExecutorClient> = {}) {
+  const calls: string[] = [];
+  let n = 0;
+  const client: ExecutorClient = {
+    async createRateLimitPolicy(body) {
+      calls.push(`POST policy ${String(body.consumer_selector)}`);
+      return { outcome: 'created', policy: { id: `rlp_${++n}`, created_at: '2026-01-01T00:00:00.000Z' } };
+    },
+    async deleteRateLimitPolicy(id) {
+      calls.push(`DELETE ${id}`);
+      return { outcome: 'deleted' };
+    },
+    async assignUserPermissions(userId, permissions) {
+      calls.push(`POST perms ${userId} x${permissions.length}`);
+      return { outcome: 'assigned' };
+    },
+    async createTokenExchangeProfile(body) {
+      calls.push(`POST profile ${String(body.subject_token_type)}`);
+      return { outcome: 'created', profile: { id: `tep_${++n}` } };
+    },
+    ...overrides,
+  };
+  return { client, calls };
+}
+
+function memoryRecorder() {
+  const entries: ({ op: 'put'; resource: RecordedResource } | { op: 'remove'; address: string })[] = [];
+  const recorder: Recorder = {
+    async record(entry) {
+      entries.push(entry);
+    },
+  };
+  return { recorder, entries };
+}
+
+describe('applyPlan', () => {
+  it('creates policies and profiles and records their ids', async () => {
+    const { client } = fakeClient();
+    const { recorder, entries } = memoryRecorder();
+    const p = plan([
+      change('rate_limit_policy', ['oauth_authentication_api', 'client', 'default'], 'create', {
+        after: policyAttrs('default'),
+      }),
+      change('token_exchange_profile', ['urn:x:token'], 'create', {
+        after: { name: 'X', subject_token_type: 'urn:x:token', action_id: 'a', type: 'custom_authentication' },
+      }),
+    ]);
+    const result = await applyPlan(p, { client, recorder });
+    expect(result.done.map((d) => d.outcome)).toEqual(['created', 'created']);
+    const puts = entries.filter((e) => e.op === 'put').map((e) => (e.op === 'put' ? e.resource.id : null));
+    expect(puts.sort()).toEqual(['rlp_1', 'tep_2'].sort());
+  });
+
+  it('treats 409 on create as already present: recorded as adopted with no id', async () => {
+    const { client } = fakeClient({ createRateLimitPolicy: async () => ({ outcome: 'present' }) });
+    const { recorder, entries } = memoryRecorder();
+    const result = await applyPlan(
+      plan([change('rate_limit_policy', ['r', 'c', 'default'], 'create', { after: policyAttrs('default') })]),
+      { client, recorder },
+    );
+    expect(result.done[0]?.outcome).toBe('adopted');
+    expect(entries[0]).toMatchObject({ op: 'put', resource: { id: null, adopted: true } });
+  });
+
+  it('treats 404 on delete as already gone and removes the record', async () => {
+    const { client } = fakeClient({ deleteRateLimitPolicy: async () => ({ outcome: 'gone' }) });
+    const { recorder, entries } = memoryRecorder();
+    const result = await applyPlan(
+      plan([change('rate_limit_policy', ['r', 'c', 'default'], 'delete', { id: 'rlp_9', before: policyAttrs('default') })]),
+      { client, recorder },
+    );
+    expect(result.done[0]?.outcome).toBe('already-gone');
+    expect(entries).toEqual([{ op: 'remove', address: formatAddress('rate_limit_policy', ['r', 'c', 'default']) }]);
+  });
+
+  it('deletes a replaced policy before creating it again, recording both steps', async () => {
+    const { client, calls } = fakeClient();
+    const { recorder, entries } = memoryRecorder();
+    const result = await applyPlan(
+      plan([
+        change('rate_limit_policy', ['r', 'c', 'default'], 'replace', {
+          id: 'rlp_old',
+          before: policyAttrs('default', 1),
+          after: policyAttrs('default', 2),
+        }),
+      ]),
+      { client, recorder },
+    );
+    expect(calls).toEqual(['DELETE rlp_old', 'POST policy default']);
+    expect(entries.map((e) => e.op)).toEqual(['remove', 'put']);
+    expect(result.done[0]?.outcome).toBe('replaced');
+  });
+
+  it('batches permissions per user into one request per batch', async () => {
+    const { client, calls } = fakeClient();
+    const { recorder, entries } = memoryRecorder();
+    const changes: Change[] = [];
+    for (const user of ['auth0|a', 'auth0|b']) {
+      for (let i = 0; i < 5; i++) {
+        const after = { user_id: user, resource_server_identifier: 'https://api/', permission_name: `p${i}` };
+        changes.push(change('user_permission', [user, 'https://api/', `p${i}`], 'create', { after }));
+      }
+    }
+    const p = plan(changes);
+    expect(countRequests(p, { permissionBatchSize: 2 })).toBe(6);
+    await applyPlan(p, { client, recorder, permissionBatchSize: 2 });
+    expect(calls.sort()).toEqual(
+      ['POST perms auth0|a x2', 'POST perms auth0|a x2', 'POST perms auth0|a x1', 'POST perms auth0|b x2', 'POST perms auth0|b x2', 'POST perms auth0|b x1'].sort(),
+    );
+    expect(entries).toHaveLength(10);
+  });
+
+  it('forgets without sending a request', async () => {
+    const { client, calls } = fakeClient();
+    const { recorder, entries } = memoryRecorder();
+    await applyPlan(plan([change('token_exchange_profile', ['urn:x:y'], 'forget')]), { client, recorder });
+    expect(calls).toEqual([]);
+    expect(entries).toEqual([{ op: 'remove', address: formatAddress('token_exchange_profile', ['urn:x:y']) }]);
+  });
+
+  it('refuses a plan with blocked changes unless told to skip them, sending nothing', async () => {
+    const { client, calls } = fakeClient();
+    const { recorder } = memoryRecorder();
+    const p = plan([
+      change('token_exchange_profile', ['urn:x:y'], 'blocked', { reason: 'name changed' }),
+      change('rate_limit_policy', ['r', 'c', 'default'], 'create', { after: policyAttrs('default') }),
+    ]);
+    await expect(applyPlan(p, { client, recorder })).rejects.toBeInstanceOf(BlockedChangesError);
+    expect(calls).toEqual([]);
+    const result = await applyPlan(p, { client, recorder, skipBlocked: true });
+    expect(result.skipped).toHaveLength(1);
+    expect(result.done).toHaveLength(1);
+  });
+
+  it('reports failures, keeps going, and records what succeeded', async () => {
+    const { client } = fakeClient({
+      createRateLimitPolicy: async (body) => {
+        if (body.consumer_selector === 'cimd_clients') throw Object.assign(new Error('boom'), { code: 'API_SERVER_ERROR' });
+        return { outcome: 'created', policy: { id: 'rlp_ok' } };
+      },
+    });
+    const { recorder, entries } = memoryRecorder();
+    const result = await applyPlan(
+      plan([
+        change('rate_limit_policy', ['r', 'c', 'cimd_clients'], 'create', { after: policyAttrs('cimd_clients') }),
+        change('rate_limit_policy', ['r', 'c', 'default'], 'create', { after: policyAttrs('default') }),
+      ]),
+      { client, recorder, parallelism: 1 },
+    );
+    expect(result.failed).toEqual([expect.objectContaining({ message: 'boom', code: 'API_SERVER_ERROR' })]);
+    expect(result.done).toHaveLength(1);
+    expect(entries).toHaveLength(1);
+  });
+
+  it('stops scheduling after an authentication failure and lists the rest as not attempted', async () => {
+    const { client } = fakeClient({
+      createRateLimitPolicy: async () => {
+        throw Object.assign(new Error('unauthorized'), { code: 'API_UNAUTHORIZED' });
+      },
+    });
+    const { recorder } = memoryRecorder();
+    const changes = ['a', 'b', 'c'].map((s) =>
+      change('rate_limit_policy', ['r', 'c', `client_id:${s}`], 'create', { after: policyAttrs(`client_id:${s}`) }),
+    );
+    const result = await applyPlan(plan(changes), { client, recorder, parallelism: 1 });
+    expect(result.failed).toHaveLength(1);
+    expect(result.notAttempted).toHaveLength(2);
+  });
+
+  it('never runs more than `parallelism` operations at once', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const { client } = fakeClient({
+      createRateLimitPolicy: async () => {
+        inFlight++;
+        peak = Math.max(peak, inFlight);
+        await new Promise((r) => setImmediate(r));
+        inFlight--;
+        return { outcome: 'created', policy: { id: 'rlp_x' } };
+      },
+    });
+    const { recorder } = memoryRecorder();
+    const changes = Array.from({ length: 20 }, (_, i) =>
+      change('rate_limit_policy', ['r', 'c', `client_id:${i}`], 'create', { after: policyAttrs(`client_id:${i}`) }),
+    );
+    await applyPlan(plan(changes), { client, recorder, parallelism: 3 });
+    expect(peak).toBe(3);
+  });
+});

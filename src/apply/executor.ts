@@ -1,0 +1,98 @@
+import type { Plan } from '../plan/types.js';
+import { buildTasks, type Task } from './tasks.js';
+import type { ApplyOptions, ApplyResult, ExecutorClient } from './types.js';
+
+export class BlockedChangesError extends Error {
+  readonly code = 'APPLY_BLOCKED';
+  constructor(readonly blocked: { address: string; reason: string }[]) {
+    super(
+      `the plan has ${blocked.length} blocked change${blocked.length === 1 ? '' : 's'} that no API operation can make:\n` +
+        blocked.map((b) => `  ! ${b.address}: ${b.reason}`).join('\n') +
+        '\nnothing was sent. Fix the configuration, or run apply with --skip-blocked to make the other changes.',
+    );
+  }
+}
+
+/** Errors after which no further request can succeed, so scheduling stops. */
+const FATAL_CODES = new Set(['API_UNAUTHORIZED', 'API_FORBIDDEN', 'API_ABORTED']);
+
+function errorInfo(err: unknown): { message: string; code?: string } {
+  if (err instanceof Error) {
+    const code = (err as { code?: unknown }).code;
+    return typeof code === 'string' ? { message: err.message, code } : { message: err.message };
+  }
+  return { message: String(err) };
+}
+
+/**
+ * Applies a plan exactly: no re-planning. Every change's operations run as one
+ * task; tasks run concurrently up to `parallelism` (the client paces them to
+ * the tenant's rate limit). Each acknowledged operation is recorded through
+ * `recorder` before it counts. Failures do not stop other tasks, except
+ * authentication failures and a stop request, after which the rest are
+ * reported as not attempted.
+ */
+export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<ApplyResult> {
+  const blocked = plan.changes
+    .filter((c) => c.action === 'blocked')
+    .map((c) => ({ address: c.address, reason: c.reason }));
+  if (blocked.length > 0 && !options.skipBlocked) throw new BlockedChangesError(blocked);
+
+  const result: ApplyResult = { done: [], failed: [], notAttempted: [], skipped: blocked };
+  const tasks = buildTasks(plan, options);
+  const parallelism = Math.max(1, options.parallelism ?? 10);
+  const emit = options.onEvent ?? (() => {});
+  let next = 0;
+  let stopped = false;
+
+  const runTask = async (task: Task): Promise<void> => {
+    const first = task.changes[0]!;
+    emit({ type: 'start', address: first.address, action: first.action, count: task.changes.length });
+    try {
+      const outcome = await task.run(options.client, options.recorder);
+      for (const change of task.changes) {
+        result.done.push({ address: change.address, action: change.action, outcome });
+      }
+      emit({ type: 'done', address: first.address, action: first.action, outcome, count: task.changes.length });
+    } catch (err) {
+      const info = errorInfo(err);
+      for (const change of task.changes) {
+        result.failed.push({ address: change.address, action: change.action, ...info });
+      }
+      emit({ type: 'failed', address: first.address, action: first.action, message: info.message, count: task.changes.length });
+      if (info.code && FATAL_CODES.has(info.code)) stopped = true;
+    }
+  };
+
+  const worker = async (): Promise<void> => {
+    while (next < tasks.length && !stopped && !options.signal?.aborted) {
+      const task = tasks[next++]!;
+      await runTask(task);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(parallelism, tasks.length) }, worker));
+
+  for (let i = next; i < tasks.length; i++) {
+    for (const change of tasks[i]!.changes) result.notAttempted.push({ address: change.address, action: change.action });
+  }
+  const order = new Map(plan.changes.map((c, i) => [c.address, i]));
+  const byPlan = (a: { address: string }, b: { address: string }) =>
+    (order.get(a.address) ?? 0) - (order.get(b.address) ?? 0);
+  result.done.sort(byPlan);
+  result.failed.sort(byPlan);
+  result.notAttempted.sort(byPlan);
+  return result;
+}
+
+/** Requests an apply of this plan would send at most, before retries. */
+export function countRequests(plan: Plan, options: Pick<ApplyOptions, 'permissionBatchSize'> = {}): number {
+  return buildTasks(plan, options).reduce((sum, t) => sum + t.requests, 0);
+}
+
+/** A client for plans that need no request (forget only): any call is a bug. */
+export const offlineClient: ExecutorClient = {
+  createRateLimitPolicy: () => Promise.reject(new Error('no API connection for this apply')),
+  deleteRateLimitPolicy: () => Promise.reject(new Error('no API connection for this apply')),
+  assignUserPermissions: () => Promise.reject(new Error('no API connection for this apply')),
+  createTokenExchangeProfile: () => Promise.reject(new Error('no API connection for this apply')),
+};

@@ -1,0 +1,143 @@
+import { readFileSync, statSync } from 'node:fs';
+import type { Plan } from '../../plan/types.js';
+import type { ApplyResult } from '../../apply/index.js';
+import type { StateSession } from '../../state/index.js';
+import { CliError, type CommandIO } from '../io.js';
+import { absolute, openStore, parseCount, parseDuration, parseRate, type StateFlags } from '../context.js';
+import { createProgress } from '../progress.js';
+import { loadDesiredOrReport } from './validate.js';
+
+export interface ApplyFlags extends StateFlags {
+  var: string[];
+  varFile: string[];
+  autoApprove?: boolean;
+  parallelism: string;
+  permissionBatchSize: string;
+  skipBlocked?: boolean;
+  domain?: string;
+  baseUrl?: string;
+  tokenFile?: string;
+  audience?: string;
+  maxRps?: string;
+  debug?: boolean;
+}
+
+/** A saved plan file is JSON; a config path is a directory or YAML. */
+function looksLikePlanFile(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    const head = readFileSync(path, { encoding: 'utf8' }).slice(0, 200).trimStart();
+    return head.startsWith('{');
+  } catch {
+    return false;
+  }
+}
+
+function summarize(result: ApplyResult): string {
+  const counts = new Map<string, number>();
+  for (const d of result.done) counts.set(d.outcome, (counts.get(d.outcome) ?? 0) + 1);
+  const parts = [...counts].map(([outcome, n]) => `${n} ${outcome === 'already-gone' ? 'already gone' : outcome}`);
+  return parts.length > 0 ? parts.join(', ') : 'nothing';
+}
+
+/** tenantform apply [PATH | PLANFILE]. */
+export async function applyAction(pathArgs: string[], flags: ApplyFlags, _cmd: unknown, io: CommandIO): Promise<number> {
+  const paths = pathArgs.length > 0 ? pathArgs : ['.'];
+  const path = paths[paths.length - 1]!;
+  const parallelism = parseCount(flags.parallelism, '--parallelism', 1, 256) ?? 10;
+  const permissionBatchSize = parseCount(flags.permissionBatchSize, '--permission-batch-size', 1, 1000) ?? 100;
+  const maxRps = parseRate(flags.maxRps, '--max-rps');
+  const lockTimeoutMs = parseDuration(flags.lockTimeout ?? '0s', '--lock-timeout');
+  const planModule = await import('../../plan/index.js');
+  const stateModule = await import('../../state/index.js');
+
+  const absPath = absolute(path, io);
+  let saved: { plan: Plan; configPath: string } | null = null;
+  let desired = null;
+  if (looksLikePlanFile(absPath)) {
+    if (paths.length > 1) throw new CliError('apply takes either config paths or one plan file, not both');
+    saved = planModule.readPlanFile(readFileSync(absPath, 'utf8'), path);
+  } else {
+    desired = await loadDesiredOrReport(paths, { vars: flags.var, varFiles: flags.varFile }, io);
+    if (!desired) return 1;
+  }
+
+  const store = await openStore(flags, saved ? saved.configPath : path, io);
+  let session: StateSession | null = null;
+  try {
+    session = await stateModule.openState(store, { command: 'apply', lockTimeoutMs });
+    let plan: Plan;
+    if (saved) {
+      planModule.checkPlanIsCurrent(saved.plan, session.doc);
+      plan = saved.plan;
+    } else {
+      plan = planModule.planChanges(desired ?? [], session.doc);
+    }
+    const color = planModule.shouldUseColor(io.stdout, io.env);
+    io.stdout.write(planModule.renderText(plan, { color }));
+    if (!planModule.hasChanges(plan)) return 0;
+
+    const apply = await import('../../apply/index.js');
+    const blocked = plan.changes.filter((c) => c.action === 'blocked');
+    if (blocked.length > 0 && !flags.skipBlocked) throw new apply.BlockedChangesError(blocked.map((c) => ({ address: c.address, reason: c.reason })));
+    if (plan.changes.every((c) => c.action === 'no-op' || c.action === 'blocked')) {
+      io.stdout.write('\nOnly blocked changes remain; nothing to apply.\n');
+      return 0;
+    }
+    if (!flags.autoApprove) {
+      if (!io.confirm) {
+        throw new CliError('refusing to apply without confirmation: not on a terminal. Review the plan, then re-run with --auto-approve.');
+      }
+      if (!(await io.confirm('\nDo you want to make these changes?'))) {
+        io.stdout.write('Apply cancelled; nothing was sent.\n');
+        return 1;
+      }
+    }
+
+    const total = plan.changes.filter((c) => c.action !== 'no-op' && c.action !== 'blocked').length;
+    const progress = createProgress(io.stdout, total);
+    const needsApi = apply.countRequests(plan, { permissionBatchSize }) > 0;
+    const api = needsApi ? await import('../../api/index.js') : null;
+    const client = api
+      ? api.createApiClient({
+          target: api.resolveTarget({ domain: flags.domain, baseUrl: flags.baseUrl, audience: flags.audience }, io.env),
+          credentials: api.resolveCredentials({ tokenFile: flags.tokenFile ? absolute(flags.tokenFile, io) : undefined }, io.env),
+          parallelism,
+          maxRps,
+          signal: io.signal,
+          logger: flags.debug ? (line: string) => io.stderr.write(`[debug] ${line}\n`) : undefined,
+          onWait: (ms: number, reason: string) => progress.onEvent({ type: 'wait', waitMs: ms, message: reason }),
+        })
+      : null;
+    io.stdout.write('\n');
+    let result: ApplyResult;
+    try {
+      result = await apply.applyPlan(plan, {
+        client: client ?? apply.offlineClient,
+        recorder: session,
+        parallelism,
+        permissionBatchSize,
+        skipBlocked: flags.skipBlocked,
+        onEvent: progress.onEvent,
+        signal: io.signal,
+      });
+    } finally {
+      progress.finish();
+      await client?.close();
+    }
+    await session.commit();
+
+    io.stdout.write(`\nApply ${result.failed.length || result.notAttempted.length ? 'incomplete' : 'complete'}: ${summarize(result)}.\n`);
+    if (result.skipped.length > 0) io.stdout.write(`${result.skipped.length} blocked change(s) skipped.\n`);
+    if (result.failed.length > 0 || result.notAttempted.length > 0) {
+      io.stderr.write(`\n${result.done.length} done, ${result.failed.length} failed, ${result.notAttempted.length} not attempted.\n`);
+      for (const f of result.failed) io.stderr.write(`  failed: ${f.address}: ${f.message}\n`);
+      if (result.notAttempted.length > 0) io.stderr.write('State records everything that was done; run apply again to continue.\n');
+      return 1;
+    }
+    return 0;
+  } finally {
+    await session?.release();
+    await store.close();
+  }
+}

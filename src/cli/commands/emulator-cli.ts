@@ -1,0 +1,33 @@
+import type { CommandIO } from '../io.js';
+import { parseCount, parseRate } from '../context.js';
+import { runEmulator } from './emulator.js';
+
+export interface EmulatorFlags {
+  host: string;
+  port: string;
+  rateLimit?: string;
+  burst?: string;
+  latency?: string;
+  faults?: string;
+  users?: string;
+  data?: string;
+  json?: boolean;
+}
+
+/** tenantform emulator: commander adapter for runEmulator. */
+export function emulatorAction(flags: EmulatorFlags, _cmd: unknown, io: CommandIO): Promise<number> {
+  return runEmulator(
+    {
+      host: flags.host,
+      port: parseCount(flags.port, '--port', 0, 65535) ?? 0,
+      rateLimit: parseRate(flags.rateLimit, '--rate-limit'),
+      burst: parseCount(flags.burst, '--burst', 1, 1_000_000),
+      latency: flags.latency,
+      faults: flags.faults,
+      users: flags.users,
+      data: flags.data,
+      json: flags.json ?? false,
+    },
+    io,
+  );
+}

@@ -1,0 +1,167 @@
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../emulator/index.js';
+import type { CommandIO } from '../io.js';
+import {
+  parseFaultSpec,
+  parseLatencySpec,
+  parseUsersFile,
+  runEmulator,
+  type EmulatorCommandOptions,
+} from './emulator.js';
+
+let dir: string;
+let controller: AbortController;
+let running: Promise<number> | undefined;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'tenantform-emulator-cli-'));
+  controller = new AbortController();
+});
+afterEach(async () => {
+  controller.abort();
+  await running;
+  running = undefined;
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** An IO whose `ready` resolves once stdout has received a whole line (the command writes its banner at once). */
+function makeIO() {
+  const out = { stdout: '', stderr: '' };
+  let resolveReady: () => void = () => {};
+  const ready = new Promise<void>((resolve) => (resolveReady = resolve));
+  const io: CommandIO = {
+    stdout: {
+      write: (s: string) => {
+        out.stdout += s;
+        if (out.stdout.includes('\n')) resolveReady();
+      },
+    },
+    stderr: { write: (s: string) => (out.stderr += s) },
+    env: {},
+    cwd: dir,
+    signal: controller.signal,
+  };
+  return { io, out, ready };
+}
+
+const base: EmulatorCommandOptions = { host: '127.0.0.1', port: 0, json: true };
+
+describe('tenantform emulator', () => {
+  it('prints exactly one JSON line with usable credentials, then stops cleanly on the signal', async () => {
+    const { io, out, ready } = makeIO();
+    running = runEmulator(base, io);
+    await Promise.race([ready, running]);
+    const lines = out.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    const info = JSON.parse(lines[0]!) as Record<string, string>;
+    expect(Object.keys(info)).toEqual(['base_url', 'token', 'client_id', 'client_secret']);
+    expect(info.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v2$/);
+    const res = await fetch(`${info.base_url}/token-exchange-profiles`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'abc',
+        subject_token_type: 'urn:x:token',
+        action_id: 'a',
+        type: 'custom_authentication',
+      }),
+    });
+    expect(res.status).toBe(201);
+    controller.abort();
+    expect(await running).toBe(0);
+    await expect(fetch(`${info.base_url}/token-exchange-profiles`, { method: 'POST' })).rejects.toThrow();
+  });
+
+  it('prints the base URL, credentials and export lines for people', async () => {
+    const { io, out, ready } = makeIO();
+    running = runEmulator({ ...base, json: false, rateLimit: 5, faults: 'error=0.1', latency: '10:5' }, io);
+    await Promise.race([ready, running]);
+    expect(out.stdout).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+\/api\/v2/);
+    expect(out.stdout).toMatch(/export TENANTFORM_BASE_URL=http:\/\/127\.0\.0\.1:\d+\/api\/v2\n/);
+    expect(out.stdout).toMatch(/export TENANTFORM_TOKEN=[\w-]+\.[\w-]+\.[\w-]+\n/);
+    expect(out.stdout).toContain('export TENANTFORM_CLIENT_SECRET=');
+    expect(out.stdout).toContain('rate limit:    5/s per client, burst 5');
+    expect(out.stdout).toContain('faults:        error 0.1, reset 0, lost 0');
+    controller.abort();
+    expect(await running).toBe(0);
+    expect(out.stderr).toBe('Emulator stopped.\n');
+  });
+
+  it.each([
+    [{ faults: 'error=2' }, '--faults: error must be a fraction from 0 to 1'],
+    [{ faults: 'timeout=0.1' }, 'unknown fault "timeout"'],
+    [{ faults: 'error=0.7,reset=0.7' }, 'add up to at most 1'],
+    [{ latency: 'slow' }, '--latency must be MS or MS:JITTER'],
+    [{ burst: 3 }, '--burst needs --rate-limit'],
+    [{ rateLimit: 5, burst: 0 }, '--burst must be a whole number'],
+    [{ rateLimit: -1 }, '--rate-limit must be a positive number'],
+    [{ port: 70000 }, '--port must be a whole number from 0 to 65535'],
+    [{ host: ' ' }, '--host must not be empty'],
+    [{ users: 'missing.txt' }, '--users: cannot read missing.txt: ENOENT'],
+  ])('exits 1 with a clear message for %o', async (flags, message) => {
+    const { io, out } = makeIO();
+    expect(await runEmulator({ ...base, ...flags }, io)).toBe(1);
+    expect(out.stderr).toContain(message);
+    expect(out.stdout).toBe('');
+  });
+
+  it('exits 1 when the port is taken', async () => {
+    const other = await startEmulator();
+    try {
+      const { io, out } = makeIO();
+      expect(await runEmulator({ ...base, port: other.port }, io)).toBe(1);
+      expect(out.stderr).toContain('already in use');
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it('restricts users to the --users file and keeps --data beside the working directory', async () => {
+    await writeFile(join(dir, 'users.txt'), '# known users\nauth0|alice\n\n  auth0|bob  \n');
+    const { io, out, ready } = makeIO();
+    running = runEmulator({ ...base, users: 'users.txt', data: 'tenant.json' }, io);
+    await Promise.race([ready, running]);
+    const info = JSON.parse(out.stdout) as Record<string, string>;
+    const assign = (user: string) =>
+      fetch(`${info.base_url}/users/${encodeURIComponent(user)}/permissions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          permissions: [{ resource_server_identifier: 'https://api', permission_name: 'p' }],
+        }),
+      });
+    expect((await assign('auth0|bob')).status).toBe(201);
+    expect((await assign('auth0|carol')).status).toBe(404);
+    controller.abort();
+    expect(await running).toBe(0);
+    expect((await stat(join(dir, 'tenant.json'))).isFile()).toBe(true);
+  });
+});
+
+describe('spec parsers', () => {
+  it('re-exports the fault and latency parsers', () => {
+    expect(parseFaultSpec('reset=0.25')).toEqual({ reset: 0.25 });
+    expect(parseLatencySpec('100:50')).toEqual({ latencyMs: 100, latencyJitterMs: 50 });
+  });
+
+  it.each([
+    ['users.json', '["auth0|a", "auth0|b"]', ['auth0|a', 'auth0|b']],
+    ['users.yaml', '- auth0|a\n- "auth0|b"\n', ['auth0|a', 'auth0|b']],
+    ['users.txt', 'auth0|a\r\n# comment\r\nauth0|b\r\n', ['auth0|a', 'auth0|b']],
+    ['users', '[]', []],
+  ])('reads the user list from %s', async (name, text, expected) => {
+    expect(await parseUsersFile(text, name)).toEqual(expected);
+  });
+
+  it.each([
+    ['users.json', '{"a": 1}', 'must list user ids'],
+    ['users.json', '[1, 2]', 'must list user ids'],
+    ['users.yaml', 'a: [', 'not valid YAML'],
+    ['users.json', '[', 'not valid JSON'],
+  ])('refuses %s containing %s', async (name, text, message) => {
+    await expect(parseUsersFile(text, name)).rejects.toThrow(message);
+  });
+});

@@ -1,0 +1,194 @@
+/**
+ * tenantform emulator: checks the flags, starts the local Tenant Management
+ * API emulator, prints how to use it and runs until the process is asked to
+ * stop (io.signal). This is the one command that prints a token on purpose:
+ * it is a token of the local emulator, useless anywhere else.
+ *
+ * Exit codes: 0 after a clean stop; 1 for a bad flag value, an unreadable
+ * --users or --data file, or a port that cannot be bound.
+ */
+import { readFile } from 'node:fs/promises';
+import { extname, isAbsolute, resolve } from 'node:path';
+import {
+  ADMIN_KEY_HEADER,
+  EmulatorOptionError,
+  parseFaultSpec,
+  parseLatencySpec,
+  startEmulator,
+  type EmulatorHandle,
+  type EmulatorOptions,
+} from '../../emulator/index.js';
+import type { CommandIO } from '../io.js';
+
+export { parseFaultSpec, parseLatencySpec };
+
+export interface EmulatorCommandOptions {
+  host: string;
+  port: number;
+  rateLimit?: number;
+  burst?: number;
+  /** "MS" or "MS:JITTER" */
+  latency?: string;
+  /** "error=0.2,reset=0.1,lost=0.05" */
+  faults?: string;
+  /** File of user ids: one per line (# comments), or a JSON / YAML list. */
+  users?: string;
+  data?: string;
+  json: boolean;
+}
+
+function fail(message: string): never {
+  throw new EmulatorOptionError(message);
+}
+
+/** Parses a --users file: a JSON list (.json or text starting with "["), a YAML list (.yaml/.yml) or lines. */
+export async function parseUsersFile(text: string, file: string): Promise<string[]> {
+  const ext = extname(file).toLowerCase();
+  let list: unknown;
+  if (ext === '.json' || text.trimStart().startsWith('[')) {
+    try {
+      list = JSON.parse(text);
+    } catch {
+      fail(`--users: ${file} is not valid JSON`);
+    }
+  } else if (ext === '.yaml' || ext === '.yml') {
+    const { parse } = await import('yaml');
+    try {
+      list = parse(text) ?? [];
+    } catch {
+      fail(`--users: ${file} is not valid YAML`);
+    }
+  } else {
+    list = text
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .filter((line) => line !== '' && !line.startsWith('#'));
+  }
+  if (!Array.isArray(list) || !list.every((id) => typeof id === 'string' && id !== '')) {
+    fail(`--users: ${file} must list user ids (non-empty strings)`);
+  }
+  return list as string[];
+}
+
+/** Turns the command's flags into startEmulator options; throws EmulatorOptionError naming the flag. */
+export async function emulatorOptions(opts: EmulatorCommandOptions, io: CommandIO): Promise<EmulatorOptions> {
+  const path = (p: string) => (isAbsolute(p) ? p : resolve(io.cwd, p));
+  if (opts.host.trim() === '') fail('--host must not be empty');
+  if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) {
+    fail(`--port must be a whole number from 0 to 65535 (got ${opts.port})`);
+  }
+  const options: EmulatorOptions = {
+    host: opts.host,
+    port: opts.port,
+    log: (line) => io.stderr.write(`${line}\n`),
+  };
+  if (opts.rateLimit !== undefined) {
+    if (!(Number.isFinite(opts.rateLimit) && opts.rateLimit > 0)) {
+      fail(`--rate-limit must be a positive number (got ${opts.rateLimit})`);
+    }
+    if (opts.burst !== undefined && !(Number.isInteger(opts.burst) && opts.burst >= 1)) {
+      fail(`--burst must be a whole number of at least 1 (got ${opts.burst})`);
+    }
+    options.rateLimit = { perSecond: opts.rateLimit, burst: opts.burst };
+  } else if (opts.burst !== undefined) {
+    fail('--burst needs --rate-limit');
+  }
+  if (opts.latency !== undefined) Object.assign(options, parseLatencySpec(opts.latency));
+  if (opts.faults !== undefined) options.faults = parseFaultSpec(opts.faults);
+  if (opts.users !== undefined) {
+    let text: string;
+    try {
+      text = await readFile(path(opts.users), 'utf8');
+    } catch (err) {
+      fail(
+        `--users: cannot read ${opts.users}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
+    }
+    options.users = await parseUsersFile(text, opts.users);
+  }
+  if (opts.data !== undefined) options.dataFile = path(opts.data);
+  return options;
+}
+
+function describeSettings(o: EmulatorOptions): string[] {
+  const lines: string[] = [];
+  lines.push(
+    `  rate limit:    ${o.rateLimit ? `${o.rateLimit.perSecond}/s per client, burst ${o.rateLimit.burst ?? Math.max(1, Math.ceil(o.rateLimit.perSecond))}` : 'none'}`,
+  );
+  if (o.latencyMs || o.latencyJitterMs)
+    lines.push(`  latency:       ${o.latencyMs ?? 0} ms + up to ${o.latencyJitterMs ?? 0} ms`);
+  if (o.faults) {
+    const f = o.faults;
+    lines.push(`  faults:        error ${f.error ?? 0}, reset ${f.reset ?? 0}, lost ${f.lost ?? 0}`);
+  }
+  if (o.users) lines.push(`  users:         ${o.users.length} known user id(s); others get 404`);
+  if (o.dataFile) lines.push(`  data file:     ${o.dataFile}`);
+  return lines;
+}
+
+function printHuman(h: EmulatorHandle, o: EmulatorOptions, io: CommandIO): void {
+  const text = [
+    `Tenant Management API emulator listening on ${h.baseUrl}`,
+    '',
+    `  token endpoint: ${h.origin}/oauth/token  (client credentials, audience ${h.origin}/api/v2/)`,
+    `  client id:      ${h.clientId}`,
+    `  client secret:  ${h.clientSecret}`,
+    `  admin API:      ${h.origin}/__emulator/state  (header ${ADMIN_KEY_HEADER}: ${h.adminKey})`,
+    ...describeSettings(o),
+    '',
+    'Use it from another shell (the token is valid for 24 hours, on this emulator only):',
+    `  export TENANTFORM_BASE_URL=${h.baseUrl}`,
+    `  export TENANTFORM_TOKEN=${h.token}`,
+    `  export TENANTFORM_CLIENT_ID=${h.clientId}`,
+    `  export TENANTFORM_CLIENT_SECRET=${h.clientSecret}`,
+    '',
+    'Press Ctrl+C to stop.',
+    '',
+  ];
+  io.stdout.write(text.join('\n'));
+}
+
+function untilAborted(signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return new Promise(() => {});
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((done) => signal.addEventListener('abort', () => done(), { once: true }));
+}
+
+export async function runEmulator(opts: EmulatorCommandOptions, io: CommandIO): Promise<number> {
+  let options: EmulatorOptions;
+  let handle: EmulatorHandle;
+  try {
+    options = await emulatorOptions(opts, io);
+    handle = await startEmulator(options);
+  } catch (err) {
+    if (!(err instanceof EmulatorOptionError)) throw err;
+    io.stderr.write(`Error: ${err.message}\n`);
+    return 1;
+  }
+  const loopback = ['127.0.0.1', 'localhost', '::1'].includes(opts.host) || opts.host.startsWith('127.');
+  if (!loopback) {
+    io.stderr.write(
+      `Warning: listening on ${opts.host}; anyone who can reach it can use these credentials.\n`,
+    );
+  }
+  if (opts.json) {
+    const line = {
+      base_url: handle.baseUrl,
+      token: handle.token,
+      client_id: handle.clientId,
+      client_secret: handle.clientSecret,
+    };
+    io.stdout.write(`${JSON.stringify(line)}\n`);
+  } else {
+    printHuman(handle, options, io);
+  }
+  await untilAborted(io.signal);
+  try {
+    await handle.stop();
+  } catch (err) {
+    io.stderr.write(`Error: stopping the emulator: ${(err as Error).message}\n`);
+    return 1;
+  }
+  if (!opts.json) io.stderr.write('Emulator stopped.\n');
+  return 0;
+}

@@ -1,0 +1,90 @@
+import { CliError, type CommandIO } from '../io.js';
+import { openStore, parseDuration, type StateFlags } from '../context.js';
+import { loadDesiredOrReport } from './validate.js';
+import type { KindName } from '../../resources/index.js';
+
+export interface ImportFlags extends StateFlags {
+  config: string;
+  var: string[];
+  varFile: string[];
+}
+
+const ID_FORMATS: Partial<Record<KindName, RegExp>> = {
+  rate_limit_policy: /^rlp_[A-Za-z0-9_-]{1,22}$/,
+  token_exchange_profile: /^tep_[A-Za-z0-9_-]+$/,
+};
+
+async function resolveAddress(
+  first: string,
+  second: string | undefined,
+  third: string | undefined,
+): Promise<{ address: string; kind: KindName; id: string }> {
+  const { parseAddress, formatAddress, isKindName } = await import('../../resources/index.js');
+  if (first.includes('[')) {
+    const parsed = parseAddress(first);
+    if (!second || third) throw new CliError('usage: tenantform import ADDRESS ID');
+    return { address: formatAddress(parsed.kind, parsed.identity), kind: parsed.kind, id: second };
+  }
+  if (!isKindName(first)) {
+    throw new CliError(`unknown kind "${first}"; use rate_limit_policy or token_exchange_profile, or a full address`);
+  }
+  if (!second || !third) throw new CliError('usage: tenantform import KIND IDENTITY ID');
+  if (first === 'rate_limit_policy') {
+    const [resource, consumer, ...rest] = second.split('/');
+    if (!resource || !consumer || rest.length === 0) {
+      throw new CliError(`rate limit policy identity must be resource/consumer/consumer_selector, e.g. oauth_authentication_api/client/default (got "${second}")`);
+    }
+    return { address: formatAddress(first, [resource, consumer, rest.join('/')]), kind: first, id: third };
+  }
+  return { address: formatAddress(first, [second]), kind: first, id: third };
+}
+
+/**
+ * tenantform import: attach a server id to a resource so that it can be
+ * deleted or replaced later. The attributes come from the state (an adopted
+ * resource) or else from the config; the settings on the tenant stay unverified.
+ */
+export async function importAction(
+  first: string,
+  second: string | undefined,
+  third: string | undefined,
+  flags: ImportFlags,
+  _cmd: unknown,
+  io: CommandIO,
+): Promise<number> {
+  const { address, kind, id } = await resolveAddress(first, second, third);
+  if (kind === 'user_permission') throw new CliError('user permissions have no id on the tenant; there is nothing to import');
+  const format = ID_FORMATS[kind];
+  if (format && !format.test(id)) throw new CliError(`"${id}" does not look like a ${kind} id (expected ${format.source})`);
+
+  const desired = await loadDesiredOrReport(flags.config, { vars: flags.var, varFiles: flags.varFile }, io);
+  if (!desired) return 1;
+  const { openState } = await import('../../state/index.js');
+  const store = await openStore(flags, flags.config, io);
+  try {
+    const session = await openState(store, { command: 'import', lockTimeoutMs: parseDuration(flags.lockTimeout ?? '0s', '--lock-timeout') });
+    try {
+      const recorded = session.doc.resources.find((r) => r.address === address);
+      const wanted = desired.find((d) => d.address === address);
+      if (!recorded && !wanted) {
+        throw new CliError(`${address} is neither in the state nor in the config at ${flags.config}; add it to the config first so that tenantform knows its settings`);
+      }
+      if (recorded?.id === id) {
+        io.stdout.write(`${address} already has id ${id}; nothing to do.\n`);
+        return 0;
+      }
+      const base = recorded ?? { kind, address, identity: wanted!.identity, attributes: wanted!.attributes };
+      await session.record({ op: 'put', resource: { ...base, id, adopted: true } });
+      await session.commit();
+      io.stdout.write(
+        `Imported ${address} with id ${id}. Its settings on the tenant were not verified (the API has no read operation);\n` +
+          'tenantform assumes they match the recorded attributes.\n',
+      );
+      return 0;
+    } finally {
+      await session.release();
+    }
+  } finally {
+    await store.close();
+  }
+}

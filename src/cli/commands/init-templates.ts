@@ -1,0 +1,191 @@
+/**
+ * The texts `tenantform init` writes: one example config file per kind, a
+ * .gitignore, a single-environment GitHub Actions workflow and a README.
+ * Every YAML file here must pass `tenantform validate` as written (a test checks).
+ */
+
+const SCHEMA_COMMENT = '# yaml-language-server: $schema=./schemas/config.schema.json';
+
+export const RATE_LIMIT_POLICIES_YAML = `${SCHEMA_COMMENT}
+#
+# Rate limit policies protect the authentication API. A policy is identified by
+# resource + consumer + consumer_selector; the API cannot update a policy, so a
+# change here is applied by deleting the policy and creating it again.
+#
+# consumer_selector: default | third_party_clients | cimd_clients
+#                    | client_id:<client id> | client_id:<CIMD document https URL>
+# configuration.action: allow | block | log (with limit) | redirect (with limit and redirect_uri)
+# limit: requests per second, 0 to 10000.
+rate_limit_policies:
+  # Every client that no other policy targets.
+  - resource: oauth_authentication_api
+    consumer: client
+    consumer_selector: default
+    configuration:
+      action: block
+      limit: 100
+
+  # Apps built by third parties: log when they go over, do not block yet.
+  - resource: oauth_authentication_api
+    consumer: client
+    consumer_selector: third_party_clients
+    configuration:
+      action: log
+      limit: 20
+`;
+
+export const USER_PERMISSIONS_YAML = `${SCHEMA_COMMENT}
+#
+# Permissions (of an API, the resource server) assigned to existing users.
+# The API can add a permission but not remove one: when you delete an entry,
+# tenantform stops tracking it and says so in the plan; revoke it in the dashboard.
+user_permissions:
+  - user_id: 'auth0|000000000000000000000001' # replace with a real user id
+    permissions:
+      - resource_server_identifier: https://api.example.com/
+        permission_name: read:reports
+`;
+
+export const TOKEN_EXCHANGE_PROFILES_YAML = `${SCHEMA_COMMENT}
+#
+# A token exchange profile runs a Custom Token Exchange action when a token
+# exchange request carries its subject_token_type. The API cannot change or
+# delete a profile once created: the plan shows such edits as blocked.
+token_exchange_profiles:
+  - name: Partner SSO # 3 to 50 characters
+    subject_token_type: urn:example:partner-token # a URI, 8 to 100 characters
+    action_id: 00000000-0000-4000-8000-000000000000 # replace with your action's id
+    type: custom_authentication
+`;
+
+export const GITIGNORE = `# tenantform: local state, lock and journal, and saved plans
+.tenantform/
+*.tfplan
+plan.md
+`;
+
+/** The workflow for one environment; `version` pins the tenantform release CI installs. */
+export function workflowYaml(version: string): string {
+  return `# tenantform: validate and plan on pull requests, apply on pushes to main.
+#
+# Secrets (Settings → Secrets and variables → Actions):
+#   TENANTFORM_PG_URL         PostgreSQL URL of the shared state (it must outlive the runner)
+#   TENANTFORM_DOMAIN         the tenant's domain, e.g. acme.eu.auth0.com
+#   TENANTFORM_CLIENT_ID      a machine-to-machine client of the tenant with the
+#   TENANTFORM_CLIENT_SECRET  create:rate_limit_policies, delete:rate_limit_policies,
+#                             update:users and create:token_exchange_profiles scopes
+name: tenantform
+
+on:
+  pull_request:
+  push:
+    branches: [main]
+
+permissions:
+  contents: read
+
+env:
+  TENANTFORM_VERSION: ${version}
+
+jobs:
+  plan:
+    if: github.event_name == 'pull_request'
+    runs-on: ubuntu-latest
+    permissions:
+      contents: read
+      pull-requests: write
+    concurrency:
+      group: tenantform-plan-\${{ github.event.pull_request.number }}
+      cancel-in-progress: true
+    steps:
+      - uses: actions/checkout@v5
+      - uses: actions/setup-node@v5
+        with:
+          node-version: 24
+      - name: Install tenantform
+        run: npm install --global "tenantform@\${TENANTFORM_VERSION}"
+      - name: Validate
+        run: tenantform validate . --format github
+      - name: Plan
+        env:
+          TENANTFORM_PG_URL: \${{ secrets.TENANTFORM_PG_URL }}
+        run: tenantform plan . --backend pg --workspace production --format markdown > plan.md
+      - name: Post the plan on the pull request
+        uses: actions/github-script@v8
+        with:
+          script: |
+            const fs = require('node:fs');
+            const marker = '<!-- tenantform-plan -->';
+            let plan = fs.readFileSync('plan.md', 'utf8');
+            if (plan.length > 60000) plan = plan.slice(0, 60000) + '\\n\\n… (truncated; see the job log)\\n';
+            const body = marker + '\\n' + plan;
+            const { owner, repo } = context.repo;
+            const issue_number = context.issue.number;
+            const comments = await github.paginate(github.rest.issues.listComments, { owner, repo, issue_number });
+            const mine = comments.find((c) => c.user?.type === 'Bot' && c.body?.startsWith(marker));
+            if (mine) await github.rest.issues.updateComment({ owner, repo, comment_id: mine.id, body });
+            else await github.rest.issues.createComment({ owner, repo, issue_number, body });
+
+  apply:
+    if: github.event_name == 'push'
+    runs-on: ubuntu-latest
+    environment: production
+    concurrency:
+      group: tenantform-apply-production
+      cancel-in-progress: false
+    steps:
+      - uses: actions/checkout@v5
+      - uses: actions/setup-node@v5
+        with:
+          node-version: 24
+      - name: Install tenantform
+        run: npm install --global "tenantform@\${TENANTFORM_VERSION}"
+      - name: Apply
+        env:
+          TENANTFORM_PG_URL: \${{ secrets.TENANTFORM_PG_URL }}
+          TENANTFORM_DOMAIN: \${{ secrets.TENANTFORM_DOMAIN }}
+          TENANTFORM_CLIENT_ID: \${{ secrets.TENANTFORM_CLIENT_ID }}
+          TENANTFORM_CLIENT_SECRET: \${{ secrets.TENANTFORM_CLIENT_SECRET }}
+        run: tenantform apply . --backend pg --workspace production --lock-timeout 5m --auto-approve
+`;
+}
+
+export const README_MD = `# Tenant configuration
+
+The rate limit policies, user permissions and token exchange profiles of our
+tenant, managed with [tenantform](https://www.npmjs.com/package/tenantform).
+Change a YAML file, open a pull request, read the plan CI posts, merge: CI applies.
+
+| File | What it declares |
+|---|---|
+| \`rate-limit-policies.yaml\` | rate limit policies of the authentication API |
+| \`user-permissions.yaml\` | permissions assigned to users |
+| \`token-exchange-profiles.yaml\` | token exchange profiles |
+| \`schemas/\` | JSON Schemas for editor completion and checks (VS Code: the Red Hat "YAML" extension) |
+| \`.github/workflows/tenantform.yml\` | CI: validate and plan on pull requests, apply on \`main\` |
+
+Every \`*.yaml\` file in this directory and below it is part of the config
+(directories starting with a dot are skipped); split or rename files freely.
+
+## Locally
+
+\`\`\`sh
+tenantform validate .
+tenantform plan .
+\`\`\`
+
+Try an apply against the local emulator first. Start it in one terminal and
+paste the \`export TENANTFORM_BASE_URL=…\` and \`export TENANTFORM_TOKEN=…\` lines it
+prints into a second one. Give the emulator its own state file, so that its ids
+never mix with the real tenant's:
+
+\`\`\`sh
+tenantform emulator --port 4000        # first terminal
+tenantform apply . --state .tenantform/emulator.json
+\`\`\`
+
+## CI
+
+Set the secrets named at the top of \`.github/workflows/tenantform.yml\`. State is
+kept in PostgreSQL (\`--backend pg\`), so every CI run sees what the last apply did.
+`;

@@ -1,0 +1,275 @@
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import type { CommandIO } from '../io.js';
+import { initAction, PACKAGE_SCHEMAS_DIR, scaffoldFiles } from './init.js';
+import { workflowYaml } from './init-templates.js';
+
+function bufferIO(cwd: string) {
+  let stdout = '';
+  let stderr = '';
+  const io: CommandIO = {
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: { write: (s: string) => (stderr += s) },
+    env: {},
+    cwd,
+  };
+  return { io, out: () => stdout, err: () => stderr };
+}
+
+/** Every file below `dir`, relative, with `/`, sorted. */
+function listFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) =>
+      join(e.parentPath, e.name)
+        .slice(dir.length + 1)
+        .split('\\')
+        .join('/'),
+    )
+    .sort();
+}
+
+type Comment = { id: number; body: string; user: { type: string } };
+const AsyncFunction = (async () => {}).constructor as new (
+  ...args: string[]
+) => (...args: unknown[]) => Promise<void>;
+
+/** Runs a github-script step's script against an in-memory pull request holding `comments`. */
+async function runCommentScript(
+  script: string,
+  comments: Comment[],
+  plan: string,
+  env: Record<string, string> = {},
+) {
+  const fn = new AsyncFunction('github', 'context', 'require', 'process', script);
+  const calls: string[] = [];
+  const github = {
+    paginate: async (list: (args: unknown) => Promise<Comment[]>, args: unknown) => list(args),
+    rest: {
+      issues: {
+        listComments: async () => comments,
+        updateComment: async ({ comment_id, body }: { comment_id: number; body: string }) => {
+          calls.push(`update ${comment_id}`);
+          comments.find((c) => c.id === comment_id)!.body = body;
+        },
+        createComment: async ({ body }: { body: string }) => {
+          calls.push('create');
+          comments.push({ id: comments.length + 100, body, user: { type: 'Bot' } });
+        },
+      },
+    },
+  };
+  const context = { repo: { owner: 'acme', repo: 'tenant-config' }, issue: { number: 7 } };
+  const fakeRequire = (name: string) => {
+    if (name !== 'node:fs') throw new Error(`unexpected require ${name}`);
+    return { readFileSync: () => plan };
+  };
+  await fn(github, context, fakeRequire, { env });
+  return calls;
+}
+
+let work: string;
+beforeEach(() => {
+  work = mkdtempSync(join(tmpdir(), 'tenantform-init-'));
+});
+afterEach(() => {
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('scaffoldFiles', () => {
+  it('finds the package schemas/ directory from the module location', () => {
+    expect(existsSync(join(PACKAGE_SCHEMAS_DIR, 'config.schema.json'))).toBe(true);
+  });
+
+  it('lists one example per kind, .gitignore, the workflow, a README and every schema', () => {
+    const paths = scaffoldFiles().map((f) => f.path);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'rate-limit-policies.yaml',
+        'user-permissions.yaml',
+        'token-exchange-profiles.yaml',
+        '.gitignore',
+        '.github/workflows/tenantform.yml',
+        'README.md',
+        'schemas/config.schema.json',
+      ]),
+    );
+    const schemas = readdirSync(PACKAGE_SCHEMAS_DIR).filter((n) => n.endsWith('.schema.json'));
+    expect(paths.filter((p) => p.startsWith('schemas/'))).toHaveLength(schemas.length);
+  });
+
+  it.each(['rate-limit-policies.yaml', 'user-permissions.yaml', 'token-exchange-profiles.yaml'])(
+    'starts %s with the yaml-language-server schema comment',
+    (path) => {
+      const file = scaffoldFiles().find((f) => f.path === path);
+      expect(file?.content.split('\n')[0]).toBe(
+        '# yaml-language-server: $schema=./schemas/config.schema.json',
+      );
+    },
+  );
+
+  it('refuses a schemas directory without config.schema.json', () => {
+    expect(() => scaffoldFiles(work)).toThrow(/config\.schema\.json/);
+  });
+
+  it('ignores state and saved plans in .gitignore', () => {
+    const lines = scaffoldFiles()
+      .find((f) => f.path === '.gitignore')
+      ?.content.split('\n');
+    expect(lines).toEqual(expect.arrayContaining(['.tenantform/', '*.tfplan']));
+  });
+});
+
+describe('initAction', () => {
+  it('creates the directory and every scaffold file, and prints them with the next commands', async () => {
+    const { io, out } = bufferIO(work);
+    expect(await initAction('repo/config', {}, undefined, io)).toBe(0);
+    const expected = scaffoldFiles()
+      .map((f) => f.path)
+      .sort();
+    expect(listFiles(join(work, 'repo/config'))).toEqual(expected);
+    expect(readFileSync(join(work, 'repo/config/schemas/config.schema.json'), 'utf8')).toBe(
+      readFileSync(join(PACKAGE_SCHEMAS_DIR, 'config.schema.json'), 'utf8'),
+    );
+    expect(out()).toContain('rate-limit-policies.yaml');
+    expect(out()).toContain('.github/workflows/tenantform.yml');
+    expect(out()).toContain('cd repo/config');
+    expect(out()).toContain('tenantform validate .');
+  });
+
+  it('fills the current directory when DIR is "."', async () => {
+    const { io, out } = bufferIO(work);
+    expect(await initAction('.', {}, undefined, io)).toBe(0);
+    expect(existsSync(join(work, 'user-permissions.yaml'))).toBe(true);
+    expect(out()).not.toContain('cd ');
+  });
+
+  it('keeps unrelated files that are already in DIR', async () => {
+    writeFileSync(join(work, 'notes.txt'), 'mine');
+    const { io } = bufferIO(work);
+    expect(await initAction('.', {}, undefined, io)).toBe(0);
+    expect(readFileSync(join(work, 'notes.txt'), 'utf8')).toBe('mine');
+  });
+
+  it('refuses to overwrite existing files without --force, names them and writes nothing', async () => {
+    writeFileSync(join(work, 'README.md'), 'our readme');
+    writeFileSync(join(work, '.gitignore'), 'node_modules/\n');
+    const { io, err } = bufferIO(work);
+    expect(await initAction('.', {}, undefined, io)).toBe(1);
+    expect(err()).toContain('README.md');
+    expect(err()).toContain('.gitignore');
+    expect(err()).toContain('--force');
+    expect(listFiles(work)).toEqual(['.gitignore', 'README.md']);
+    expect(readFileSync(join(work, 'README.md'), 'utf8')).toBe('our readme');
+  });
+
+  it('overwrites existing files with --force and says which', async () => {
+    writeFileSync(join(work, 'README.md'), 'our readme');
+    const { io, out } = bufferIO(work);
+    expect(await initAction('.', { force: true }, undefined, io)).toBe(0);
+    expect(readFileSync(join(work, 'README.md'), 'utf8')).not.toBe('our readme');
+    expect(out()).toContain('README.md (overwritten)');
+  });
+
+  it('fails when DIR is a file', async () => {
+    writeFileSync(join(work, 'taken'), '');
+    const { io, err } = bufferIO(work);
+    expect(await initAction('taken', { force: true }, undefined, io)).toBe(1);
+    expect(err()).toContain('not a directory');
+  });
+
+  it('fails, even with --force, when a target path is a directory', async () => {
+    mkdirSync(join(work, 'README.md'));
+    const { io, err } = bufferIO(work);
+    expect(await initAction('.', { force: true }, undefined, io)).toBe(1);
+    expect(err()).toContain('README.md');
+    expect(listFiles(work)).toEqual([]);
+  });
+});
+
+describe('the scaffold workflow', () => {
+  type Step = { run?: string; uses?: string; env?: Record<string, string>; with?: Record<string, unknown> };
+  type Job = {
+    if?: string;
+    permissions?: Record<string, string>;
+    concurrency?: { group: string; 'cancel-in-progress': boolean };
+    steps: Step[];
+  };
+  const text = workflowYaml('9.8.7');
+  const workflow = parse(text) as {
+    on: { pull_request: unknown; push: { branches: string[] } };
+    permissions: Record<string, string>;
+    env: Record<string, string>;
+    jobs: Record<string, Job>;
+  };
+  const runs = (job: Job) => job.steps.map((s) => s.run ?? '').join('\n');
+
+  it('runs on pull requests and on pushes to main', () => {
+    expect(workflow.on).toHaveProperty('pull_request');
+    expect(workflow.on.push.branches).toEqual(['main']);
+  });
+
+  it('pins the tenantform version it installs', () => {
+    expect(workflow.env.TENANTFORM_VERSION).toBe('9.8.7');
+  });
+
+  it('validates with GitHub annotations and plans as Markdown on pull requests', () => {
+    const plan = workflow.jobs.plan!;
+    expect(plan.if).toContain('pull_request');
+    expect(runs(plan)).toContain('tenantform validate . --format github');
+    expect(runs(plan)).toMatch(/tenantform plan \. .*--format markdown > plan\.md/);
+    expect(plan.steps.some((s) => s.uses?.startsWith('actions/github-script@'))).toBe(true);
+  });
+
+  it('applies on push in a concurrency group that never cancels a running apply', () => {
+    const apply = workflow.jobs.apply!;
+    expect(apply.if).toContain('push');
+    expect(apply.concurrency).toEqual({ group: 'tenantform-apply-production', 'cancel-in-progress': false });
+    expect(runs(apply)).toMatch(/tenantform apply \. .*--backend pg .*--auto-approve/);
+  });
+
+  it('grants least privilege: read contents, write pull-request comments only in the plan job', () => {
+    expect(workflow.permissions).toEqual({ contents: 'read' });
+    expect(workflow.jobs.plan!.permissions).toEqual({ contents: 'read', 'pull-requests': 'write' });
+    expect(workflow.jobs.apply!.permissions).toBeUndefined();
+  });
+
+  it('takes every credential from repository secrets, never inline', () => {
+    const envs = Object.values(workflow.jobs).flatMap((job) => job.steps.map((s) => s.env ?? {}));
+    const credentials = envs
+      .flatMap((env) => Object.entries(env))
+      .filter(([k]) => k !== 'TENANTFORM_VERSION');
+    expect(credentials.length).toBeGreaterThanOrEqual(4);
+    for (const [key, value] of credentials) expect(value).toBe(`\${{ secrets.${key} }}`);
+    expect(text).not.toMatch(/postgres(ql)?:\/\//);
+  });
+
+  it('posts the plan as a comment once and then updates that comment', async () => {
+    const script = workflow.jobs.plan!.steps.find((s) => s.uses?.startsWith('actions/github-script@'))!.with!
+      .script as string;
+    const comments: Comment[] = [];
+    expect(await runCommentScript(script, comments, 'first plan')).toEqual(['create']);
+    expect(await runCommentScript(script, comments, 'x'.repeat(70_000))).toEqual(['update 100']);
+    expect(comments).toHaveLength(1);
+    expect(comments[0]!.body.length).toBeLessThan(65_536);
+    expect(comments[0]!.body).toContain('truncated');
+  });
+
+  it('uses Node 24', () => {
+    for (const job of Object.values(workflow.jobs)) {
+      const setup = job.steps.find((s) => s.uses?.startsWith('actions/setup-node@'));
+      expect(setup?.with?.['node-version']).toBe(24);
+    }
+  });
+});

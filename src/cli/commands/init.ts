@@ -1,0 +1,119 @@
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CommandIO } from '../io.js';
+import { absolute } from '../context.js';
+import { TOOL_VERSION } from '../version.js';
+import {
+  GITIGNORE,
+  RATE_LIMIT_POLICIES_YAML,
+  README_MD,
+  TOKEN_EXCHANGE_PROFILES_YAML,
+  USER_PERMISSIONS_YAML,
+  workflowYaml,
+} from './init-templates.js';
+
+/** One file of the scaffold: a path relative to the target directory (with `/`) and its text. */
+export interface ScaffoldFile {
+  path: string;
+  content: string;
+}
+
+export interface InitFlags {
+  force?: boolean;
+}
+
+/**
+ * The package's schemas/ directory. Both src/cli/commands and dist/cli/commands
+ * sit three levels below the package root, so one relative URL serves both.
+ */
+export const PACKAGE_SCHEMAS_DIR = fileURLToPath(new URL('../../../schemas/', import.meta.url));
+
+/** Every file `tenantform init` writes, in the order it reports them. */
+export function scaffoldFiles(
+  schemasDir: string = PACKAGE_SCHEMAS_DIR,
+  version: string = TOOL_VERSION,
+): ScaffoldFile[] {
+  const schemas = readdirSync(schemasDir)
+    .filter((name) => name.endsWith('.schema.json'))
+    .sort()
+    .map((name) => ({ path: `schemas/${name}`, content: readFileSync(join(schemasDir, name), 'utf8') }));
+  if (!schemas.some((s) => s.path === 'schemas/config.schema.json')) {
+    throw new Error(`config.schema.json not found in ${schemasDir}`);
+  }
+  return [
+    { path: 'rate-limit-policies.yaml', content: RATE_LIMIT_POLICIES_YAML },
+    { path: 'user-permissions.yaml', content: USER_PERMISSIONS_YAML },
+    { path: 'token-exchange-profiles.yaml', content: TOKEN_EXCHANGE_PROFILES_YAML },
+    { path: '.gitignore', content: GITIGNORE },
+    { path: '.github/workflows/tenantform.yml', content: workflowYaml(version) },
+    { path: 'README.md', content: README_MD },
+    ...schemas,
+  ];
+}
+
+/** How to write `dir` in a shell command the user copies: relative to cwd when inside it, quoted when needed. */
+function shown(dir: string, io: CommandIO): string {
+  const rel = relative(io.cwd, dir);
+  if (rel === '') return '.';
+  const path = rel.startsWith('..') || isAbsolute(rel) ? dir : rel.split(sep).join('/');
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * tenantform init [DIR] [--force]: writes the scaffold into DIR (created when
+ * missing). Without --force it writes nothing when any target file exists,
+ * and names those files. Exit 0 on success, 1 otherwise.
+ */
+export async function initAction(
+  dir: string,
+  flags: InitFlags,
+  _cmd: unknown,
+  io: CommandIO,
+): Promise<number> {
+  const target = absolute(dir || '.', io);
+  if (existsSync(target) && !statSync(target).isDirectory()) {
+    io.stderr.write(`Error: ${dir} exists and is not a directory.\n`);
+    return 1;
+  }
+  const files = scaffoldFiles();
+  const existing = files.filter((f) => existsSync(join(target, f.path)));
+  const notFiles = existing.filter((f) => !statSync(join(target, f.path)).isFile());
+  if (notFiles.length > 0) {
+    io.stderr.write(
+      `Error: these paths exist and are not files: ${notFiles.map((f) => f.path).join(', ')}\n`,
+    );
+    return 1;
+  }
+  if (existing.length > 0 && !flags.force) {
+    io.stderr.write(
+      `Error: ${existing.length} file(s) already exist in ${shown(target, io)}; nothing was written:\n` +
+        existing.map((f) => `  ${f.path}\n`).join('') +
+        'Re-run with --force to overwrite them.\n',
+    );
+    return 1;
+  }
+
+  for (const file of files) {
+    const path = join(target, file.path);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, file.content);
+  }
+
+  const overwritten = new Set(existing.map((f) => f.path));
+  const schemaCount = files.filter((f) => f.path.startsWith('schemas/')).length;
+  const listed = files.filter((f) => !f.path.startsWith('schemas/'));
+  const where = shown(target, io);
+  io.stdout.write(
+    `Initialised a tenantform config in ${where}:\n` +
+      listed.map((f) => `  ${f.path}${overwritten.has(f.path) ? ' (overwritten)' : ''}\n`).join('') +
+      `  schemas/ (${schemaCount} JSON Schemas for editor completion and checks)\n` +
+      '\nNext:\n' +
+      (where === '.' ? '' : `  cd ${where}\n`) +
+      '  tenantform validate .        # check the files\n' +
+      '  tenantform plan .            # see what apply would do\n' +
+      '  tenantform emulator          # a local tenant to try apply against (see README.md)\n' +
+      'Then set the secrets listed in .github/workflows/tenantform.yml and push.\n',
+  );
+  return 0;
+}

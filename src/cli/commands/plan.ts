@@ -1,0 +1,46 @@
+import { writeFileSync } from 'node:fs';
+import type { CommandIO } from '../io.js';
+import { absolute, openStore, type StateFlags } from '../context.js';
+import { loadDesiredOrReport } from './validate.js';
+import { TOOL_VERSION } from '../version.js';
+
+export interface PlanFlags extends StateFlags {
+  var: string[];
+  varFile: string[];
+  out?: string;
+  detailedExitcode?: boolean;
+  format: 'text' | 'json' | 'markdown';
+}
+
+/** tenantform plan [PATH]: desired (config) vs recorded (state). Sends no request. */
+export async function planAction(pathArgs: string[], flags: PlanFlags, _cmd: unknown, io: CommandIO): Promise<number> {
+  const paths = pathArgs.length > 0 ? pathArgs : ['.'];
+  const path = paths[paths.length - 1]!;
+  const desired = await loadDesiredOrReport(paths, { vars: flags.var, varFiles: flags.varFile }, io);
+  if (!desired) return 1;
+  const [{ readStateSnapshot }, plan] = await Promise.all([import('../../state/index.js'), import('../../plan/index.js')]);
+  const store = await openStore(flags, path, io);
+  let recorded;
+  try {
+    recorded = await readStateSnapshot(store);
+  } finally {
+    await store.close();
+  }
+  const result = plan.planChanges(desired, recorded);
+  if (flags.format === 'json') io.stdout.write(plan.renderJson(result) + '\n');
+  else if (flags.format === 'markdown') io.stdout.write(plan.renderMarkdown(result));
+  else io.stdout.write(plan.renderText(result, { color: plan.shouldUseColor(io.stdout, io.env) }));
+
+  if (flags.out) {
+    const out = absolute(flags.out, io);
+    const text = plan.serializePlan(result, {
+      createdAt: new Date().toISOString(),
+      toolVersion: TOOL_VERSION,
+      configPaths: paths.map((p) => absolute(p, io)),
+    });
+    writeFileSync(out, text, { mode: 0o600 });
+    if (flags.format === 'text') io.stdout.write(`\nSaved the plan to ${flags.out}. Apply exactly this plan with: tenantform apply ${flags.out}\n`);
+  }
+  if (flags.detailedExitcode && plan.hasChanges(result)) return 2;
+  return 0;
+}

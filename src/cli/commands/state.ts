@@ -1,0 +1,118 @@
+import { CliError, type CommandIO } from '../io.js';
+import { openStore, parseDuration, type StateFlags } from '../context.js';
+import type { StateStore } from '../../state/types.js';
+
+async function withStore<T>(flags: StateFlags, path: string, io: CommandIO, fn: (store: StateStore) => Promise<T>): Promise<T> {
+  const store = await openStore(flags, path, io);
+  try {
+    return await fn(store);
+  } finally {
+    await store.close();
+  }
+}
+
+/** tenantform state list: one address per line, with id and flags. */
+export async function stateListAction(path: string, flags: StateFlags, _cmd: unknown, io: CommandIO): Promise<number> {
+  const { readStateSnapshot } = await import('../../state/index.js');
+  return withStore(flags, path, io, async (store) => {
+    const doc = await readStateSnapshot(store);
+    if (!doc || doc.resources.length === 0) {
+      io.stderr.write(`No resources recorded in ${store.description}.\n`);
+      return 0;
+    }
+    for (const r of doc.resources) {
+      const notes = [r.id ?? (r.adopted ? 'no id' : ''), r.adopted ? 'adopted: settings not verified' : ''].filter(Boolean);
+      io.stdout.write(`${r.address}${notes.length ? `  (${notes.join('; ')})` : ''}\n`);
+    }
+    return 0;
+  });
+}
+
+/** tenantform state show ADDRESS: the recorded resource as JSON. */
+export async function stateShowAction(address: string, path: string, flags: StateFlags, _cmd: unknown, io: CommandIO): Promise<number> {
+  const { readStateSnapshot } = await import('../../state/index.js');
+  const { parseAddress, formatAddress } = await import('../../resources/index.js');
+  const parsed = parseAddress(address);
+  const canonical = formatAddress(parsed.kind, parsed.identity);
+  return withStore(flags, path, io, async (store) => {
+    const doc = await readStateSnapshot(store);
+    const found = doc?.resources.find((r) => r.address === canonical);
+    if (!found) throw new CliError(`${canonical} is not in the state (${store.description}); see tenantform state list`);
+    io.stdout.write(JSON.stringify(found, null, 2) + '\n');
+    return 0;
+  });
+}
+
+/** tenantform state rm ADDRESS: stop tracking; the resource stays on the tenant. */
+export async function stateRmAction(address: string, path: string, flags: StateFlags, _cmd: unknown, io: CommandIO): Promise<number> {
+  const { openState } = await import('../../state/index.js');
+  const { parseAddress, formatAddress } = await import('../../resources/index.js');
+  const parsed = parseAddress(address);
+  const canonical = formatAddress(parsed.kind, parsed.identity);
+  return withStore(flags, path, io, async (store) => {
+    const session = await openState(store, { command: 'state rm', lockTimeoutMs: parseDuration(flags.lockTimeout ?? '0s', '--lock-timeout') });
+    try {
+      if (!session.doc.resources.some((r) => r.address === canonical)) {
+        throw new CliError(`${canonical} is not in the state (${store.description}); see tenantform state list`);
+      }
+      await session.record({ op: 'remove', address: canonical });
+      await session.commit();
+      io.stdout.write(`Removed ${canonical} from the state. It stays on the tenant; tenantform no longer tracks it.\n`);
+      return 0;
+    } finally {
+      await session.release();
+    }
+  });
+}
+
+/** tenantform force-unlock: remove a stale lock. */
+export async function forceUnlockAction(path: string, flags: StateFlags, _cmd: unknown, io: CommandIO): Promise<number> {
+  return withStore(flags, path, io, async (store) => {
+    const holder = await store.forceUnlock();
+    if (!holder) {
+      io.stdout.write(`${store.description} was not locked.\n`);
+      return 0;
+    }
+    io.stdout.write(
+      `Removed the lock held by ${holder.command} (pid ${holder.pid} on ${holder.host}) since ${holder.since}.\n` +
+        'If that process is still running, stop it: two applies at once can record conflicting state.\n',
+    );
+    return 0;
+  });
+}
+
+export interface MigrateFlags {
+  from: string;
+  to: string;
+  backendConfig: string[];
+  force?: boolean;
+}
+
+async function storeFromSpec(spec: string, flags: MigrateFlags, io: CommandIO): Promise<StateStore> {
+  if (spec.startsWith('file:')) {
+    return openStore({ state: spec.slice(5), backend: 'file' }, '.', io);
+  }
+  if (spec === 'pg' || spec.startsWith('pg:')) {
+    const workspace = spec.startsWith('pg:') ? spec.slice(3) : 'default';
+    return openStore({ backend: 'pg', backendConfig: flags.backendConfig, workspace }, '.', io);
+  }
+  throw new CliError(`"${spec}" is not a state location; use file:PATH or pg[:WORKSPACE]`);
+}
+
+/** tenantform state migrate --from file:PATH --to pg:WORKSPACE. */
+export async function stateMigrateAction(flags: MigrateFlags, _cmd: unknown, io: CommandIO): Promise<number> {
+  const { migrateState } = await import('../../state/pg/index.js');
+  const from = await storeFromSpec(flags.from, flags, io);
+  try {
+    const to = await storeFromSpec(flags.to, flags, io);
+    try {
+      const result = await migrateState(from, to, { force: flags.force ?? false });
+      io.stdout.write(`Copied ${result.resources} resources from ${from.description} to ${to.description} (serial ${result.serial}).\n`);
+      return 0;
+    } finally {
+      await to.close();
+    }
+  } finally {
+    await from.close();
+  }
+}

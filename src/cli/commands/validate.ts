@@ -1,0 +1,158 @@
+/**
+ * tenantform validate [PATH...] [--var NAME=VALUE]... [--var-file FILE]... [--format text|json|github]
+ *
+ * Checks the config (PATH defaults to "."; several PATHs are merged) and
+ * reports every problem at file:line:col. Sends no request, reads no state.
+ *
+ * Exit codes: 0 valid; 1 invalid, including a malformed --var or an
+ * unreadable --var-file.
+ *
+ * Formats:
+ * - text (default): valid → one summary line on stdout, e.g.
+ *   "Valid: 3 files, 4 rate limit policies, 12 user permissions (5 users), 2 token exchange profiles.";
+ *   invalid → one "file:line:col: message" line per error on stderr, then "N errors.".
+ * - json: one JSON object on stdout, valid or not:
+ *   {"valid": boolean, "files": string[],
+ *    "counts": {"files", "rate_limit_policies", "user_permissions", "users", "token_exchange_profiles"},
+ *    "errors": [{"file", "line", "col", "message", "code"}]}
+ *   line and col are 1-based, and both 0 when an error concerns a whole file
+ *   (not found, too large); file is "" for an error in the command line.
+ * - github: one "::error file=F,line=L,col=C::message" workflow command per
+ *   error on stdout (GitHub shows them as annotations on the files), then the
+ *   summary line ("Valid: …" or "N errors.").
+ */
+import type { DesiredResource } from '../../resources/index.js';
+import { loadConfig, VARIABLE_NAME, type ConfigCounts, type ConfigIssue, type LoadResult } from '../../config/index.js';
+import { CliError, type CommandIO } from '../io.js';
+
+export type ValidateFormat = 'text' | 'json' | 'github';
+
+export interface VarFlags {
+  /** --var values, each NAME=VALUE. */
+  vars: string[];
+  /** --var-file paths. */
+  varFiles: string[];
+}
+
+export interface ValidateOptions extends VarFlags {
+  format: ValidateFormat;
+}
+
+/** Parses repeated --var NAME=VALUE flags (a later one wins). Throws CliError naming the bad flag. */
+export function parseVarArgs(list: readonly string[]): Record<string, string> {
+  const vars = new Map<string, string>();
+  for (const item of list) {
+    const eq = item.indexOf('=');
+    const name = eq < 0 ? item : item.slice(0, eq);
+    if (eq < 0) throw new CliError(`--var "${name}" has no value: write --var NAME=VALUE`, 1, 'VAR_ARG_INVALID');
+    if (!VARIABLE_NAME.test(name)) {
+      throw new CliError(
+        `--var "${name}=…": "${name}" is not a variable name (letters, digits and _, not starting with a digit)`,
+        1,
+        'VAR_ARG_INVALID',
+      );
+    }
+    vars.set(name, item.slice(eq + 1));
+  }
+  return Object.fromEntries(vars);
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** "Valid: 3 files, 4 rate limit policies, 12 user permissions (5 users), 2 token exchange profiles." */
+export function summaryLine(counts: ConfigCounts): string {
+  return (
+    `Valid: ${plural(counts.files, 'file', 'files')}, ` +
+    `${plural(counts.rate_limit_policies, 'rate limit policy', 'rate limit policies')}, ` +
+    `${plural(counts.user_permissions, 'user permission', 'user permissions')} (${plural(counts.users, 'user', 'users')}), ` +
+    `${plural(counts.token_exchange_profiles, 'token exchange profile', 'token exchange profiles')}.`
+  );
+}
+
+/** "file:line:col: message", "file: message" for whole-file errors, or the message alone for command-line errors. */
+export function formatIssue(issue: ConfigIssue): string {
+  if (!issue.file) return issue.message;
+  if (issue.line <= 0) return `${issue.file}: ${issue.message}`;
+  return `${issue.file}:${issue.line}:${issue.col}: ${issue.message}`;
+}
+
+function escapeData(value: string): string {
+  return value.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+function escapeProperty(value: string): string {
+  return escapeData(value).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+/** One GitHub Actions workflow command: "::error file=F,line=L,col=C::message". */
+export function githubAnnotation(issue: ConfigIssue): string {
+  const props: string[] = [];
+  if (issue.file) props.push(`file=${escapeProperty(issue.file)}`);
+  if (issue.file && issue.line > 0) props.push(`line=${issue.line}`, `col=${issue.col}`);
+  return `::error${props.length > 0 ? ' ' + props.join(',') : ''}::${escapeData(issue.message)}`;
+}
+
+function errorCount(n: number): string {
+  return `${plural(n, 'error', 'errors')}.`;
+}
+
+/** Writes issues as text lines on stderr, then "N errors.". */
+export function reportIssues(issues: readonly ConfigIssue[], io: CommandIO): void {
+  io.stderr.write(issues.map((i) => formatIssue(i) + '\n').join('') + errorCount(issues.length) + '\n');
+}
+
+async function load(path: string | readonly string[], opts: VarFlags, io: CommandIO): Promise<LoadResult> {
+  const vars = parseVarArgs(opts.vars);
+  return loadConfig(path, { vars, varFiles: opts.varFiles, env: io.env, cwd: io.cwd });
+}
+
+const NO_COUNTS: ConfigCounts = { files: 0, rate_limit_policies: 0, user_permissions: 0, users: 0, token_exchange_profiles: 0 };
+
+function write(result: LoadResult, format: ValidateFormat, io: CommandIO): number {
+  const valid = result.issues.length === 0;
+  if (format === 'json') {
+    const body = { valid, files: result.files, counts: result.counts, errors: result.issues };
+    io.stdout.write(JSON.stringify(body) + '\n');
+  } else if (format === 'github') {
+    const lines = result.issues.map((i) => githubAnnotation(i));
+    lines.push(valid ? summaryLine(result.counts) : errorCount(result.issues.length));
+    io.stdout.write(lines.join('\n') + '\n');
+  } else if (valid) {
+    io.stdout.write(summaryLine(result.counts) + '\n');
+  } else {
+    reportIssues(result.issues, io);
+  }
+  return valid ? 0 : 1;
+}
+
+/** Runs `tenantform validate`; returns the exit code (0 valid, 1 not). */
+export async function runValidate(path: string | readonly string[], opts: ValidateOptions, io: CommandIO): Promise<number> {
+  let result: LoadResult;
+  try {
+    result = await load(path, opts, io);
+  } catch (err) {
+    if (!(err instanceof CliError)) throw err;
+    result = { desired: [], files: [], counts: NO_COUNTS, issues: [{ file: '', line: 0, col: 0, message: err.message, code: err.code }] };
+  }
+  return write(result, opts.format, io);
+}
+
+/**
+ * For plan, apply and import: loads the config with the same --var/--var-file
+ * flags; on any issue prints them as text on stderr and returns null (the
+ * caller exits 1). A malformed --var throws CliError.
+ */
+export async function loadDesiredOrReport(
+  path: string | readonly string[],
+  opts: VarFlags,
+  io: CommandIO,
+): Promise<DesiredResource[] | null> {
+  const result = await load(path, opts, io);
+  if (result.issues.length > 0) {
+    reportIssues(result.issues, io);
+    return null;
+  }
+  return result.desired;
+}

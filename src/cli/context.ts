@@ -1,0 +1,69 @@
+/**
+ * Shared command plumbing: where the state lives, durations, numbers.
+ * Everything here turns flags into values or a CliError naming the flag.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { CliError, type CommandIO } from './io.js';
+import type { StateStore } from '../state/types.js';
+
+export interface StateFlags {
+  state?: string;
+  backend?: 'file' | 'pg';
+  backendConfig?: string[];
+  workspace?: string;
+  lockTimeout?: string;
+}
+
+export function absolute(path: string, io: CommandIO): string {
+  return isAbsolute(path) ? path : resolve(io.cwd, path);
+}
+
+/** .tenantform/state.json beside the config: inside a directory PATH, or next to a file PATH. */
+export function defaultStatePath(configPath: string, io: CommandIO): string {
+  const abs = absolute(configPath, io);
+  const dir = existsSync(abs) && statSync(abs).isFile() ? dirname(abs) : abs;
+  return join(dir, '.tenantform', 'state.json');
+}
+
+/** Opens the state store chosen by --backend (file by default). */
+export async function openStore(flags: StateFlags, configPath: string, io: CommandIO): Promise<StateStore> {
+  if ((flags.backend ?? 'file') === 'pg') {
+    const pg = await import('../state/pg/index.js');
+    const config = pg.resolvePgConfig(flags.backendConfig ?? [], io.env, flags.workspace);
+    return pg.createPgStateStore(config);
+  }
+  if (flags.backendConfig && flags.backendConfig.length > 0) {
+    throw new CliError('--backend-config applies to --backend pg only');
+  }
+  const { createFileStateStore } = await import('../state/index.js');
+  const path = flags.state ? absolute(flags.state, io) : defaultStatePath(configPath, io);
+  return createFileStateStore(path);
+}
+
+/** Parses "30s", "2m", "500ms", "1h" or a bare number of seconds. */
+export function parseDuration(value: string, flag: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
+  if (!match) throw new CliError(`${flag} must be a duration such as 30s, 2m or 500ms (got "${value}")`);
+  const n = Number(match[1]);
+  const unit = match[2] ?? 's';
+  const factor = unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : 3_600_000;
+  return Math.round(n * factor);
+}
+
+/** Parses a whole number within bounds, naming the flag when it is not one. */
+export function parseCount(value: string | undefined, flag: string, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value.trim()) || Number(value) < min || Number(value) > max) {
+    throw new CliError(`${flag} must be a whole number from ${min} to ${max} (got "${value}")`);
+  }
+  return Number(value);
+}
+
+/** Parses a positive number (fractions allowed), naming the flag when it is not one. */
+export function parseRate(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new CliError(`${flag} must be a positive number (got "${value}")`);
+  return n;
+}

@@ -1,0 +1,230 @@
+/**
+ * CLI: commander wiring only. Parses arguments, lazily loads the command's
+ * module (so --help and --version stay cheap), runs it with a CommandIO and
+ * maps typed errors to exit codes. Exit codes: 0 success, 1 error,
+ * 2 plan has changes (with --detailed-exitcode).
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { createRequire } from 'node:module';
+import type { CommandIO } from './io.js';
+import { reportError } from './errors.js';
+
+const require = createRequire(import.meta.url);
+const { version } = require('../../package.json') as { version: string };
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+function varOptions(cmd: Command): Command {
+  return cmd
+    .option('--var <NAME=VALUE>', 'set a variable used as ${NAME} in the config (repeatable)', collect, [])
+    .option('--var-file <FILE>', 'read variables from a YAML mapping (repeatable)', collect, []);
+}
+
+function stateOptions(cmd: Command): Command {
+  return cmd
+    .option('--state <FILE>', 'state file (default: .tenantform/state.json beside the config)')
+    .addOption(new Option('--backend <KIND>', 'state backend').choices(['file', 'pg']).default('file'))
+    .option('--backend-config <KEY=VALUE>', 'backend setting, e.g. conn=postgres://… (repeatable)', collect, [])
+    .option('--workspace <NAME>', 'pg backend: workspace (one per tenant/environment)', 'default')
+    .option('--lock-timeout <DURATION>', 'wait this long for the state lock (e.g. 30s, 2m)', '0s');
+}
+
+function connectionOptions(cmd: Command): Command {
+  return cmd
+    .option('--domain <DOMAIN>', 'tenant domain: the API is https://DOMAIN/api/v2 (env TENANTFORM_DOMAIN, AUTH0_DOMAIN)')
+    .option('--base-url <URL>', 'API base URL, e.g. http://127.0.0.1:4000/api/v2 (env TENANTFORM_BASE_URL)')
+    .option('--token-file <FILE>', 'read the bearer token from a file (or env TENANTFORM_TOKEN, AUTH0_ACCESS_TOKEN)')
+    .option('--audience <URL>', 'client-credentials audience (default https://DOMAIN/api/v2/)')
+    .option('--max-rps <N>', 'never send more than N requests per second')
+    .option('--debug', 'log each request: method, path, status, duration, rate-limit headers (secrets redacted)');
+}
+
+export function buildProgram(io: CommandIO, setExit: (code: number) => void): Command {
+  const program = new Command('tenantform');
+  const run =
+    <A extends unknown[]>(load: () => Promise<(...args: [...A, CommandIO]) => Promise<number>>) =>
+    async (...args: A) => {
+      const fn = await load();
+      setExit(await fn(...args, io));
+    };
+
+  program
+    .description("Manage an identity tenant's rate limit policies, user permissions and token exchange profiles as code.")
+    .version(version, '-V, --version')
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ tenantform validate config/
+  $ tenantform plan config/ --out release.tfplan
+  $ tenantform apply release.tfplan --auto-approve
+  $ tenantform emulator --port 4000
+
+Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode).`,
+    );
+
+  varOptions(
+    program
+      .command('validate')
+      .description('check the config against the API schemas; print every error as file:line:col')
+      .argument('[paths...]', 'config files or directories, merged (default: .)')
+      .addOption(new Option('--format <FORMAT>', 'output format').choices(['text', 'json', 'github']).default('text')),
+  )
+    .addHelpText('after', '\nExamples:\n  $ tenantform validate examples/prod\n  $ tenantform validate . --format github')
+    .action(run(async () => (await import('./commands/validate-cli.js')).validateAction));
+
+  stateOptions(
+    varOptions(
+      program
+        .command('plan')
+        .description('show what apply would change; sends no request')
+        .argument('[paths...]', 'config files or directories, merged (default: .); state lives beside the last')
+        .option('--out <PLANFILE>', 'save the plan for a later, exact apply')
+        .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none')
+        .addOption(new Option('--format <FORMAT>', 'output format').choices(['text', 'json', 'markdown']).default('text')),
+    ),
+  )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ tenantform plan examples/prod --var-file prod.vars.yaml\n  $ tenantform plan . --format markdown > plan.md\n  $ tenantform plan . --out release.tfplan --detailed-exitcode',
+    )
+    .action(run(async () => (await import('./commands/plan.js')).planAction));
+
+  connectionOptions(
+    stateOptions(
+      varOptions(
+        program
+          .command('apply')
+          .description('make the changes through the API and record them in state')
+          .argument('[paths...]', 'config files or directories (default: .), or one plan file saved by plan --out')
+          .option('--auto-approve', 'do not ask for confirmation (required when not on a terminal)')
+          .option('--parallelism <N>', 'concurrent operations', '10')
+          .option('--permission-batch-size <N>', 'permissions per request for one user', '100')
+          .option('--skip-blocked', 'apply the other changes when some are blocked'),
+      ),
+    ),
+  )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ TENANTFORM_TOKEN=… tenantform apply examples/prod --domain tenant.example.com\n  $ tenantform apply release.tfplan --auto-approve --base-url http://127.0.0.1:4000/api/v2',
+    )
+    .action(run(async () => (await import('./commands/apply.js')).applyAction));
+
+  stateOptions(
+    varOptions(
+      program
+        .command('import')
+        .description('attach a known server id to a resource, e.g. one adopted through 409')
+        .argument('<kind-or-address>', 'rate_limit_policy, token_exchange_profile, or a full address')
+        .argument('[identity]', 'identity: resource/consumer/consumer_selector, or the subject_token_type')
+        .argument('[id]', 'the id on the tenant (rlp_…, tep_…)')
+        .option('--config <PATH>', 'config to take the attributes from', '.'),
+    ),
+  )
+    .addHelpText(
+      'after',
+      `\nExamples:\n  $ tenantform import rate_limit_policy oauth_authentication_api/client/default rlp_abc123\n  $ tenantform import 'token_exchange_profile["urn:partner:token"]' tep_xyz`,
+    )
+    .action(run(async () => (await import('./commands/import.js')).importAction));
+
+  const state = program.command('state').description('inspect and edit the recorded state');
+  stateOptions(state.command('list').description('list recorded resources').argument('[path]', 'config path (locates the default state file)', '.'))
+    .addHelpText('after', '\nExample:\n  $ tenantform state list examples/prod')
+    .action(run(async () => (await import('./commands/state.js')).stateListAction));
+  stateOptions(
+    state
+      .command('show')
+      .description('show one recorded resource')
+      .argument('<address>', 'e.g. token_exchange_profile["urn:partner:token"]')
+      .argument('[path]', 'config path (locates the default state file)', '.'),
+  )
+    .addHelpText('after', `\nExample:\n  $ tenantform state show 'token_exchange_profile["urn:partner:token"]'`)
+    .action(run(async () => (await import('./commands/state.js')).stateShowAction));
+  stateOptions(
+    state
+      .command('rm')
+      .description('stop tracking a resource (it stays on the tenant)')
+      .argument('<address>', 'the resource address')
+      .argument('[path]', 'config path (locates the default state file)', '.'),
+  )
+    .addHelpText('after', `\nExample:\n  $ tenantform state rm 'user_permission["auth0|1","https://api/","read:x"]'`)
+    .action(run(async () => (await import('./commands/state.js')).stateRmAction));
+  state
+    .command('migrate')
+    .description('copy a state into another backend, e.g. a file into a pg workspace')
+    .requiredOption('--from <SPEC>', 'file:PATH or pg[:WORKSPACE]')
+    .requiredOption('--to <SPEC>', 'file:PATH or pg[:WORKSPACE]')
+    .option('--backend-config <KEY=VALUE>', 'pg setting, e.g. conn=postgres://… (repeatable)', collect, [])
+    .option('--force', 'overwrite a target that holds another lineage')
+    .addHelpText('after', '\nExample:\n  $ TENANTFORM_PG_URL=postgres://… tenantform state migrate --from file:.tenantform/state.json --to pg:prod')
+    .action(run(async () => (await import('./commands/state.js')).stateMigrateAction));
+
+  stateOptions(
+    program
+      .command('force-unlock')
+      .description('remove a stale state lock left by a process that is gone')
+      .argument('[path]', 'config path (locates the default state file)', '.'),
+  )
+    .addHelpText('after', '\nExample:\n  $ tenantform force-unlock examples/prod')
+    .action(run(async () => (await import('./commands/state.js')).forceUnlockAction));
+
+  program
+    .command('emulator')
+    .description('run a local emulator of the Tenant Management API')
+    .option('--host <HOST>', 'address to listen on', '127.0.0.1')
+    .option('--port <N>', 'port (0 = a free one)', '0')
+    .option('--rate-limit <N>', 'requests per second per client (default: unlimited)')
+    .option('--burst <N>', 'bucket size for --rate-limit (default: N)')
+    .option('--latency <MS[:JITTER]>', 'delay every API response')
+    .option('--faults <SPEC>', 'fractions of requests that fail, e.g. error=0.2,reset=0.1,lost=0.05')
+    .option('--users <FILE>', 'only these user ids exist (one per line); others get 404')
+    .option('--data <FILE>', 'persist the tenant to this file across restarts')
+    .option('--json', 'print one JSON line with base_url and credentials once listening')
+    .addHelpText('after', '\nExamples:\n  $ tenantform emulator --port 4000\n  $ tenantform emulator --rate-limit 20 --faults error=0.1 --json')
+    .action(run(async () => (await import('./commands/emulator-cli.js')).emulatorAction));
+
+  program
+    .command('init')
+    .description('scaffold a config repository: an example per kind, .gitignore and a CI workflow')
+    .argument('[dir]', 'directory to create or fill', '.')
+    .option('--force', 'overwrite files that exist')
+    .addHelpText('after', '\nExample:\n  $ tenantform init tenant-config && cd tenant-config && tenantform validate')
+    .action(run(async () => (await import('./commands/init.js')).initAction));
+
+  return program;
+}
+
+/** Runs the CLI; returns the exit code. */
+export async function main(argv: string[], io?: CommandIO): Promise<number> {
+  const controller = new AbortController();
+  const onSignal = () => controller.abort();
+  const realIO: CommandIO = io ?? {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+    signal: controller.signal,
+    confirm: process.stdin.isTTY ? (await import('./prompt.js')).confirmOnTerminal : undefined,
+  };
+  if (!io) {
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+  }
+  let code = 0;
+  const program = buildProgram(realIO, (c) => (code = c));
+  try {
+    await program.parseAsync(argv);
+    return code;
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 1;
+    return reportError(err, realIO);
+  } finally {
+    if (!io) {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * Checks one document's value against the config schema and points each issue
+ * at the YAML node that produced it, with messages that say what is allowed.
+ */
+import { checkSchema, type SchemaIssue } from '../schemas/index.js';
+import type { Node } from 'yaml';
+import type { ConfigIssue } from './types.js';
+import type { Conversion } from './yaml-convert.js';
+import { issueAt, keyOffset, locate, nodeOffset, pathKey, valueOffset, type DocumentIndex, type JsonPath } from './yaml-nodes.js';
+
+const TOP_LEVEL_KEYS = ['rate_limit_policies', 'user_permissions', 'token_exchange_profiles'];
+
+const ACTION_KEYS: Record<string, string[]> = {
+  allow: ['action'],
+  block: ['action', 'limit'],
+  log: ['action', 'limit'],
+  redirect: ['action', 'limit', 'redirect_uri'],
+};
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function valueAt(data: unknown, path: JsonPath): unknown {
+  let current = data;
+  for (const step of path) {
+    if (Array.isArray(current) && typeof step === 'number') current = current[step];
+    else if (isRecord(current) && typeof step === 'string' && Object.prototype.hasOwnProperty.call(current, step))
+      current = current[step];
+    else return undefined;
+  }
+  return current;
+}
+
+function configurationAction(data: unknown, path: JsonPath): string | undefined {
+  const action = valueAt(data, [...path, 'action']);
+  return typeof action === 'string' && Object.prototype.hasOwnProperty.call(ACTION_KEYS, action) ? action : undefined;
+}
+
+/** "unknown property" with the keys allowed where it stands. `path` is the mapping's path. */
+export function unknownPropertyMessage(path: JsonPath, key: string, data: unknown): string {
+  const [list, , sub] = path;
+  const allowed = (keys: string[]) => `; allowed: ${keys.join(', ')}`;
+  if (path.length === 0) return `unknown top-level key "${key}"${allowed(TOP_LEVEL_KEYS)}`;
+  if (list === 'rate_limit_policies' && path.length === 2)
+    return `unknown property "${key}" in a rate limit policy${allowed(['resource', 'consumer', 'consumer_selector', 'configuration'])}`;
+  if (list === 'rate_limit_policies' && path.length === 3 && sub === 'configuration') {
+    const action = configurationAction(data, path);
+    if (action) return `unknown property "${key}" for action ${action}${allowed(ACTION_KEYS[action]!)}`;
+    return `unknown property "${key}" in configuration; allowed: action, limit, redirect_uri (which ones depends on action)`;
+  }
+  if (list === 'user_permissions' && path.length === 2)
+    return `unknown property "${key}" in a user_permissions entry${allowed(['user_id', 'permissions'])}`;
+  if (list === 'user_permissions' && path.length === 4 && sub === 'permissions')
+    return `unknown property "${key}" in a permission${allowed(['resource_server_identifier', 'permission_name'])}`;
+  if (list === 'token_exchange_profiles' && path.length === 2)
+    return `unknown property "${key}" in a token exchange profile${allowed(['name', 'subject_token_type', 'action_id', 'type'])}`;
+  return `unknown property "${key}"`;
+}
+
+function issueCode(keyword: string): string {
+  return 'SCHEMA_' + keyword.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase();
+}
+
+function isUnder(path: JsonPath, reported: ReadonlySet<string>): boolean {
+  for (let i = path.length; i >= 0; i--) if (reported.has(pathKey(path.slice(0, i)))) return true;
+  return false;
+}
+
+/** Drops issues that only repeat another: a value already reported, extra keywords beside a type error, a missing property's own checks. */
+function withoutEchoes(issues: SchemaIssue[], data: unknown, reported: ReadonlySet<string>): SchemaIssue[] {
+  const typed = new Set(issues.filter((i) => i.keyword === 'type').map((i) => pathKey(i.path)));
+  const required = new Set(issues.filter((i) => i.keyword === 'required').map((i) => pathKey(i.path)));
+  return issues.filter((issue) => {
+    if (isUnder(issue.path, reported)) return false;
+    if (issue.atKey) return true;
+    if (issue.keyword !== 'type' && typed.has(pathKey(issue.path))) return false;
+    const missing = issue.path.length > 0 && valueAt(data, issue.path) === undefined;
+    return !(missing && required.has(pathKey(issue.path.slice(0, -1))));
+  });
+}
+
+function describe(issue: SchemaIssue, data: unknown): string {
+  if (issue.keyword === 'additionalProperties') {
+    return unknownPropertyMessage(issue.path.slice(0, -1), String(issue.path[issue.path.length - 1]), data);
+  }
+  if (issue.keyword === 'required' && issue.path[issue.path.length - 1] === 'configuration') {
+    const action = configurationAction(data, issue.path);
+    if (action && action !== 'allow') return `${issue.message} for action ${action}`;
+  }
+  return issue.message;
+}
+
+/** Schema issues of one document, positioned. `root` null means an empty document, which is valid. */
+export function schemaIssues(index: DocumentIndex, root: Node | null, conversion: Conversion): ConfigIssue[] {
+  const data = conversion.value;
+  if (root === null) return [];
+  const fallback = nodeOffset(root, 0);
+  if (!isRecord(data)) {
+    if (isUnder([], conversion.reported)) return [];
+    return [
+      issueAt(
+        index,
+        fallback,
+        `the file must be a mapping with any of the keys ${TOP_LEVEL_KEYS.join(', ')}`,
+        'SCHEMA_TYPE',
+      ),
+    ];
+  }
+  const out: ConfigIssue[] = [];
+  for (const refused of conversion.refusedKeys) {
+    const message = unknownPropertyMessage(refused.path, refused.key, data);
+    out.push(issueAt(index, nodeOffset(refused.node, fallback), message, 'SCHEMA_ADDITIONAL_PROPERTIES'));
+  }
+  for (const issue of withoutEchoes(checkSchema('config', data), data, conversion.reported)) {
+    const located = locate(index, root, issue.path);
+    const offset = issue.atKey ? keyOffset(located, fallback) : valueOffset(located, fallback);
+    out.push(issueAt(index, offset, describe(issue, data), issueCode(issue.keyword)));
+  }
+  return out;
+}

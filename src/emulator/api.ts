@@ -1,0 +1,100 @@
+/**
+ * The four operations of the Tenant Management API, after routing: bearer
+ * check (401), scope check (403), body parsing (415/400) and schema
+ * validation (400, with the same messages as `tenantform validate`), then the
+ * store (404/409) and the success answer.
+ *
+ * Successes: create policy → 201 + policy; delete policy → 204 and no body;
+ * assign permissions → 201 + {}; create profile → 201 + profile.
+ * A policy id longer than 26 characters is a 400 (invalid_uri); an unknown
+ * one is a 404.
+ */
+import { checkSchema, type SchemaIssue, type SchemaName } from '../schemas/index.js';
+import type { Authority, Identification } from './auth.js';
+import { badRequest, HttpError } from './errors.js';
+import { parseBody } from './http-io.js';
+import type { RouteName } from './router.js';
+import type { PolicyRequest, ProfileRequest, TenantStore } from './store.js';
+import type { PermissionGrant } from './types.js';
+
+export type OperationName = Exclude<RouteName, 'token'>;
+
+export const OPERATION_SCOPES: Record<OperationName, string> = {
+  createPolicy: 'create:rate_limit_policies',
+  deletePolicy: 'delete:rate_limit_policies',
+  assignPermissions: 'update:users',
+  createProfile: 'create:token_exchange_profiles',
+};
+
+export interface OperationRequest {
+  route: OperationName;
+  params: string[];
+  identification: Identification;
+  contentType: string | undefined;
+  body: Buffer;
+}
+
+export interface OperationResult {
+  status: number;
+  body?: unknown;
+}
+
+function formatPath(path: readonly (string | number)[]): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
+}
+
+function formatIssue(issue: SchemaIssue): string {
+  const where = issue.keyword === 'required' ? issue.path : issue.path.slice(0, -1);
+  return where.length > 0 ? `${formatPath(where)}: ${issue.message}` : issue.message;
+}
+
+/** Validates a parsed body; throws a 400 listing every issue. */
+function validated<T>(schema: SchemaName, body: unknown): T {
+  const issues = checkSchema(schema, body);
+  if (issues.length > 0) throw badRequest(`Payload validation error: ${issues.map(formatIssue).join('; ')}`);
+  return body as T;
+}
+
+export function runOperation(
+  req: OperationRequest,
+  store: TenantStore,
+  authority: Authority,
+): OperationResult {
+  if ('error' in req.identification) throw req.identification.error;
+  authority.requireScope(req.identification.principal, OPERATION_SCOPES[req.route]);
+  switch (req.route) {
+    case 'createPolicy': {
+      const body = parseBody(req.contentType, req.body, ['json', 'form'], [['configuration', 'limit']]);
+      return {
+        status: 201,
+        body: store.createPolicy(validated<PolicyRequest>('rateLimitPolicyCreateRequest', body)),
+      };
+    }
+    case 'deletePolicy': {
+      const id = req.params[0]!;
+      if (id.length > 26) {
+        throw new HttpError(
+          400,
+          'Path validation error: id must be at most 26 characters long',
+          'invalid_uri',
+        );
+      }
+      store.deletePolicy(id);
+      return { status: 204 };
+    }
+    case 'assignPermissions': {
+      const userId = req.params[0]!;
+      const body = parseBody(req.contentType, req.body, ['json', 'form']);
+      const { permissions } = validated<{ permissions: PermissionGrant[] }>('assignPermissionsRequest', body);
+      store.assignPermissions(userId, permissions);
+      return { status: 201, body: {} };
+    }
+    case 'createProfile': {
+      const body = parseBody(req.contentType, req.body, ['json']);
+      return {
+        status: 201,
+        body: store.createProfile(validated<ProfileRequest>('tokenExchangeProfileCreateRequest', body)),
+      };
+    }
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * Emulator: a local Tenant Management API server, the embedded default target
+ * for demos, end-to-end tests and benchmarks. Owns the wire behaviour (routes,
+ * status codes, error bodies, tokens, rate-limit headers, faults) and the
+ * emulated tenant's data. Does not own: the schemas (schemas/), the client
+ * (api/) or the CLI flags (cli/commands/emulator.ts).
+ */
+export { startEmulator } from './server.js';
+export { EMULATOR_SCOPES } from './auth.js';
+export { ADMIN_KEY_HEADER, ADMIN_PREFIX } from './admin.js';
+export { EmulatorOptionError, parseFaultSpec, parseLatencySpec } from './faults.js';
+export { OPERATION_SCOPES } from './api.js';
+export type {
+  EmulatorClient,
+  EmulatorHandle,
+  EmulatorOptions,
+  EmulatorSnapshot,
+  EmulatorStats,
+  FaultOptions,
+  IssueTokenOptions,
+  PermissionGrant,
+  RateLimitOptions,
+  RateLimitPolicy,
+  RateLimitPolicyConfiguration,
+  TokenExchangeProfile,
+} from './types.js';

@@ -1,0 +1,155 @@
+/**
+ * One request, start to finish. Order for everything outside /__emulator/:
+ * read the body (cap → 413) → latency → rate limit (bucket of the bearer
+ * token's client; requests without a valid token, the token endpoint's
+ * included, share one bucket) → faults (not on the token endpoint unless
+ * faultsOnToken) → route (404/405) → the operation or the token endpoint.
+ *
+ * Faults: "reset" sends a TCP reset before anything is processed; "error"
+ * answers 500 or 503 without processing; "lost" processes the request (the
+ * change is applied) and then closes the connection before any response byte.
+ */
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { handleAdmin, isAdminPath, type AdminTarget } from './admin.js';
+import { runOperation } from './api.js';
+import type { Authority, Identification } from './auth.js';
+import { badRequest, HttpError } from './errors.js';
+import { drawFault, drawLatency, hasFaults } from './faults.js';
+import { parseBody, rawPath, readBody, send } from './http-io.js';
+import { rateLimitHeaders, type RateLimiter } from './rate-limit.js';
+import { matchRoute } from './router.js';
+import type { StatsRecorder } from './stats.js';
+import type { TenantStore } from './store.js';
+import type { FaultOptions } from './types.js';
+
+/** Bucket key shared by requests that carry no valid token. */
+export const ANONYMOUS_BUCKET = '\u0000anonymous';
+
+export interface PipelineContext {
+  store: TenantStore;
+  authority: Authority;
+  limiter: RateLimiter | null;
+  retryAfter: boolean;
+  faults: FaultOptions | undefined;
+  faultsOnToken: boolean;
+  latencyMs: number;
+  latencyJitterMs: number;
+  random: () => number;
+  sleep: (ms: number) => Promise<void>;
+  maxBodyBytes: number;
+  admin: AdminTarget;
+  stats: StatsRecorder;
+  /** Audience values the token endpoint accepts, given the request's Host header. */
+  audiences: (host: string | undefined) => string[];
+}
+
+type Reply = { status: number; body?: unknown; headers?: Record<string, string> };
+
+function errorReply(err: unknown): Reply {
+  const error = err instanceof HttpError ? err : new HttpError(500, 'Internal error', 'internal_error');
+  return { status: error.status, body: error.body(), headers: error.headers };
+}
+
+function tokenParams(contentType: string | undefined, body: Buffer): Record<string, unknown> {
+  const params = parseBody(contentType, body, ['json', 'form']);
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) {
+    throw badRequest('The token request must be a JSON object or a form', 'invalid_request');
+  }
+  return params as Record<string, unknown>;
+}
+
+function drop(req: IncomingMessage, how: 'reset' | 'lost'): void {
+  if (how === 'reset') req.socket.resetAndDestroy();
+  else req.socket.destroy();
+}
+
+async function handle(ctx: PipelineContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const path = rawPath(req.url);
+  if (isAdminPath(path)) return handleAdmin(req, res, path, ctx.admin);
+  const method = req.method ?? 'GET';
+  const match = matchRoute(method, path);
+  const isToken = match.kind === 'match' && match.route === 'token';
+  ctx.stats.received(match.kind === 'match' ? match.label : 'unmatched', isToken);
+  const body = await readBody(req, ctx.maxBodyBytes);
+  if (body === null) return; // the client went away mid-body: nothing to answer, nothing to apply
+  const delay = drawLatency(ctx.latencyMs, ctx.latencyJitterMs, ctx.random);
+  if (delay > 0) await ctx.sleep(delay);
+  if (req.socket.destroyed) return;
+
+  const authorization = req.headers.authorization;
+  const identification: Identification | undefined =
+    authorization === undefined || isToken ? undefined : ctx.authority.identify(authorization);
+  const headers: Record<string, string> = {};
+  const reply = (r: Reply) => {
+    ctx.stats.outcome(r.status);
+    send(res, r.status, r.body, { ...headers, ...r.headers });
+  };
+
+  if (ctx.limiter) {
+    const decision = ctx.limiter.take(
+      identification && 'principal' in identification ? identification.principal.clientId : ANONYMOUS_BUCKET,
+    );
+    Object.assign(headers, rateLimitHeaders(decision));
+    if (!decision.allowed) {
+      if (ctx.retryAfter) headers['Retry-After'] = String(decision.retryAfterSec);
+      return reply(errorReply(new HttpError(429, 'Global limit has been reached', 'too_many_requests')));
+    }
+  }
+  if (body instanceof HttpError) {
+    headers.Connection = 'close';
+    return reply(errorReply(body));
+  }
+
+  let lost = false;
+  if (hasFaults(ctx.faults) && (!isToken || ctx.faultsOnToken)) {
+    const fault = drawFault(ctx.faults!, ctx.random);
+    if (fault.kind === 'reset') {
+      ctx.stats.outcome('reset');
+      return drop(req, 'reset');
+    }
+    if (fault.kind === 'error') {
+      const message =
+        fault.status === 500 ? 'Internal error (injected fault)' : 'Service unavailable (injected fault)';
+      return reply(errorReply(new HttpError(fault.status, message, 'injected_fault')));
+    }
+    lost = fault.kind === 'lost';
+  }
+
+  let result: Reply;
+  try {
+    if (match.kind === 'error') throw match.error;
+    if (match.route === 'token') {
+      const params = tokenParams(req.headers['content-type'], body);
+      const token = ctx.authority.grant(params, authorization, ctx.audiences(req.headers.host));
+      result = { status: 200, body: token, headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' } };
+    } else {
+      result = runOperation(
+        {
+          route: match.route,
+          params: match.params,
+          identification: identification ?? ctx.authority.identify(undefined),
+          contentType: req.headers['content-type'],
+          body,
+        },
+        ctx.store,
+        ctx.authority,
+      );
+    }
+  } catch (err) {
+    result = errorReply(err);
+  }
+  if (lost) {
+    ctx.stats.outcome('lost');
+    return drop(req, 'lost');
+  }
+  reply(result);
+}
+
+export function createRequestHandler(ctx: PipelineContext): RequestListener {
+  return (req, res) => {
+    handle(ctx, req, res).catch((err: unknown) => {
+      ctx.stats.outcome(500);
+      send(res, 500, errorReply(err instanceof HttpError ? new Error(err.message) : err).body);
+    });
+  };
+}

@@ -1,0 +1,180 @@
+/**
+ * startEmulator: checks the options, loads the data file, listens and hands
+ * back the programmatic handle (base URL, demo credentials, admin key,
+ * snapshot/reset/stats, stop).
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
+import { Authority, EMULATOR_SCOPES } from './auth.js';
+import { checkFaults, EmulatorOptionError } from './faults.js';
+import { DataFileWriter, loadDataFile } from './persistence.js';
+import { createRequestHandler } from './pipeline.js';
+import { RateLimiter } from './rate-limit.js';
+import { StatsRecorder } from './stats.js';
+import { randomAlphanumeric, TenantStore } from './store.js';
+import type { EmulatorClient, EmulatorHandle, EmulatorOptions } from './types.js';
+
+const DEFAULT_LIFETIME_SEC = 86_400;
+const DEFAULT_MAX_BODY = 1024 * 1024;
+
+function check(condition: boolean, message: string): void {
+  if (!condition) throw new EmulatorOptionError(message);
+}
+
+function checkOptions(o: EmulatorOptions): void {
+  const port = o.port ?? 0;
+  check(
+    Number.isInteger(port) && port >= 0 && port <= 65535,
+    `port must be a whole number from 0 to 65535 (got ${port})`,
+  );
+  for (const [name, value] of [
+    ['latencyMs', o.latencyMs],
+    ['latencyJitterMs', o.latencyJitterMs],
+  ] as const) {
+    check(
+      value === undefined || (Number.isFinite(value) && value >= 0),
+      `${name} must be 0 or more (got ${value})`,
+    );
+  }
+  const lifetime = o.tokenLifetimeSec;
+  check(
+    lifetime === undefined || (Number.isInteger(lifetime) && lifetime > 0),
+    'tokenLifetimeSec must be a positive whole number',
+  );
+  const max = o.maxBodyBytes;
+  check(
+    max === undefined || (Number.isInteger(max) && max > 0),
+    'maxBodyBytes must be a positive whole number',
+  );
+  if (o.faults) checkFaults(o.faults);
+  const ids = new Set<string>();
+  for (const client of o.clients ?? []) {
+    check(
+      client.clientId !== '' && !ids.has(client.clientId),
+      `client id "${client.clientId}" is empty or repeated`,
+    );
+    ids.add(client.clientId);
+  }
+}
+
+/** The host part of a URL for a listening address (IPv6 in brackets; "any" addresses → loopback). */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+function listen(server: Server, host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException) => {
+      const reason = err.code === 'EADDRINUSE' ? `port ${port} on ${host} is already in use` : err.message;
+      reject(new EmulatorOptionError(`cannot listen on ${host}:${port}: ${reason}`));
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : port);
+    });
+  });
+}
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
+  checkOptions(options);
+  const host = options.host ?? '127.0.0.1';
+  const now = options.now ?? Date.now;
+  const stopping = new AbortController();
+  const sleep =
+    options.sleep ??
+    ((ms: number) => delay(ms, undefined, { signal: stopping.signal }).catch(() => undefined));
+  const demo: EmulatorClient = {
+    clientId: randomAlphanumeric(32),
+    clientSecret: randomBytes(48).toString('base64url'),
+    scopes: [...EMULATOR_SCOPES],
+    global: true,
+  };
+  const store = new TenantStore(options.users ? new Set(options.users) : null, now);
+  let writer: DataFileWriter | undefined;
+  if (options.dataFile !== undefined) {
+    const loaded = await loadDataFile(options.dataFile);
+    if (loaded) store.load(loaded);
+    const file = options.dataFile;
+    const log = options.log ?? (() => {});
+    writer = new DataFileWriter(
+      file,
+      () => store.snapshot(),
+      options.persistDelayMs ?? 25,
+      (err) => log(`cannot write data file ${file}: ${err.message}`),
+    );
+    store.onChange = () => writer!.schedule();
+  }
+  const limiter = options.rateLimit
+    ? new RateLimiter(options.rateLimit.perSecond, options.rateLimit.burst, now)
+    : null;
+  const stats = new StatsRecorder();
+  const adminKey = randomBytes(24).toString('base64url');
+  const reset = () => {
+    store.reset();
+    limiter?.clear();
+    stats.clear();
+  };
+
+  const server = createServer();
+  server.keepAliveTimeout = 5_000;
+  const port = await listen(server, host, options.port ?? 0);
+  const origin = `http://${urlHost(host)}:${port}`;
+  const lifetimeSec = options.tokenLifetimeSec ?? DEFAULT_LIFETIME_SEC;
+  const authority = new Authority({
+    origin,
+    secret: options.signingSecret ?? randomBytes(32).toString('base64url'),
+    clients: [demo, ...(options.clients ?? [])],
+    now,
+    lifetimeSec,
+  });
+  const handle: EmulatorHandle = {
+    baseUrl: `${origin}/api/v2`,
+    origin,
+    port,
+    token: authority.issue(demo.clientId, demo.scopes),
+    clientId: demo.clientId,
+    clientSecret: demo.clientSecret,
+    adminKey,
+    stop: async () => {
+      stopping.abort();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+      await writer?.flush();
+    },
+    snapshot: () => store.snapshot(),
+    reset,
+    issueToken: (opts) => authority.issueFor(demo.clientId, opts),
+    requestCount: () => stats.requestCount(),
+    stats: () => stats.snapshot(),
+  };
+  server.on(
+    'request',
+    createRequestHandler({
+      store,
+      authority,
+      limiter,
+      retryAfter: options.retryAfter ?? false,
+      faults: options.faults,
+      faultsOnToken: options.faultsOnToken ?? false,
+      latencyMs: options.latencyMs ?? 0,
+      latencyJitterMs: options.latencyJitterMs ?? 0,
+      random: options.random ?? Math.random,
+      sleep,
+      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY,
+      admin: { adminKey, snapshot: handle.snapshot, reset, stats: handle.stats },
+      stats,
+      audiences: (hostHeader) => {
+        const list = [authority.audience, '/api/v2/'];
+        if (hostHeader) list.push(`http://${hostHeader}/api/v2/`);
+        return list;
+      },
+    }),
+  );
+  return handle;
+}

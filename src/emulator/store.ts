@@ -1,0 +1,195 @@
+/**
+ * The emulated tenant's data and the service's rules over it: identity of a
+ * policy (resource + consumer + consumer_selector) and of a profile
+ * (subject_token_type), ids, timestamps, which users exist. Bodies reaching
+ * this store are already schema-valid.
+ */
+import { randomBytes } from 'node:crypto';
+import { HttpError, notFound } from './errors.js';
+import type {
+  EmulatorSnapshot,
+  PermissionGrant,
+  RateLimitPolicy,
+  RateLimitPolicyConfiguration,
+  TokenExchangeProfile,
+} from './types.js';
+
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** `length` characters from [A-Za-z0-9], uniformly, from the crypto random source. */
+export function randomAlphanumeric(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += ALPHANUMERIC[byte % 62];
+    }
+  }
+  return out;
+}
+
+export interface PolicyRequest {
+  resource: string;
+  consumer: string;
+  consumer_selector: string;
+  configuration: RateLimitPolicyConfiguration;
+}
+
+export interface ProfileRequest {
+  name: string;
+  subject_token_type: string;
+  action_id: string;
+  type: string;
+}
+
+function policyKey(p: PolicyRequest): string {
+  return `${p.resource}\u0000${p.consumer}\u0000${p.consumer_selector}`;
+}
+
+function copyConfiguration(c: RateLimitPolicyConfiguration): RateLimitPolicyConfiguration {
+  const out: RateLimitPolicyConfiguration = { action: c.action };
+  if (c.limit !== undefined) out.limit = c.limit;
+  if (c.redirect_uri !== undefined) out.redirect_uri = c.redirect_uri;
+  return out;
+}
+
+function copyPolicy(p: RateLimitPolicy): RateLimitPolicy {
+  return { ...p, configuration: copyConfiguration(p.configuration) };
+}
+
+export class TenantStore {
+  private policies = new Map<string, RateLimitPolicy>();
+  private policyIds = new Map<string, string>();
+  private profiles = new Map<string, TokenExchangeProfile>();
+  private permissions = new Map<string, PermissionGrant[]>();
+  /** Called after every change (to persist it). */
+  onChange: () => void = () => {};
+
+  constructor(
+    private readonly users: ReadonlySet<string> | null,
+    private readonly now: () => number,
+  ) {}
+
+  private timestamp(): string {
+    return new Date(this.now()).toISOString();
+  }
+
+  createPolicy(body: PolicyRequest): RateLimitPolicy {
+    const key = policyKey(body);
+    if (this.policyIds.has(key)) {
+      throw new HttpError(
+        409,
+        'A rate limit policy with the same resource, consumer and consumer_selector already exists',
+        'rate_limit_policy_conflict',
+      );
+    }
+    const at = this.timestamp();
+    const policy: RateLimitPolicy = {
+      id: `rlp_${randomAlphanumeric(21)}`,
+      resource: body.resource,
+      consumer: body.consumer,
+      consumer_selector: body.consumer_selector,
+      configuration: copyConfiguration(body.configuration),
+      created_at: at,
+      updated_at: at,
+    };
+    this.policies.set(policy.id, policy);
+    this.policyIds.set(key, policy.id);
+    this.onChange();
+    return copyPolicy(policy);
+  }
+
+  deletePolicy(id: string): void {
+    const policy = this.policies.get(id);
+    if (!policy) throw notFound('The rate limit policy does not exist', 'inexistent_rate_limit_policy');
+    this.policies.delete(id);
+    this.policyIds.delete(policyKey(policy));
+    this.onChange();
+  }
+
+  userExists(userId: string): boolean {
+    return this.users === null || this.users.has(userId);
+  }
+
+  /** Adds the permissions the user lacks; assigning one the user holds already is a success. */
+  assignPermissions(userId: string, grants: readonly PermissionGrant[]): void {
+    if (!this.userExists(userId)) throw notFound('The user does not exist', 'inexistent_user');
+    const held = this.permissions.get(userId) ?? [];
+    const keys = new Set(held.map((g) => `${g.resource_server_identifier}\u0000${g.permission_name}`));
+    let added = false;
+    for (const g of grants) {
+      const key = `${g.resource_server_identifier}\u0000${g.permission_name}`;
+      if (keys.has(key)) continue;
+      keys.add(key);
+      held.push({
+        resource_server_identifier: g.resource_server_identifier,
+        permission_name: g.permission_name,
+      });
+      added = true;
+    }
+    this.permissions.set(userId, held);
+    if (added) this.onChange();
+  }
+
+  createProfile(body: ProfileRequest): TokenExchangeProfile {
+    if (this.profiles.has(body.subject_token_type)) {
+      throw new HttpError(
+        409,
+        'A token exchange profile with the same subject_token_type already exists',
+        'token_exchange_profile_conflict',
+      );
+    }
+    const at = this.timestamp();
+    const profile: TokenExchangeProfile = {
+      id: `tep_${randomAlphanumeric(16)}`,
+      name: body.name,
+      subject_token_type: body.subject_token_type,
+      action_id: body.action_id,
+      type: body.type,
+      created_at: at,
+      updated_at: at,
+    };
+    this.profiles.set(profile.subject_token_type, profile);
+    this.onChange();
+    return { ...profile };
+  }
+
+  snapshot(): EmulatorSnapshot {
+    const userPermissions: Record<string, PermissionGrant[]> = {};
+    for (const [user, grants] of this.permissions) {
+      if (grants.length > 0) userPermissions[user] = grants.map((g) => ({ ...g }));
+    }
+    return {
+      rateLimitPolicies: [...this.policies.values()].map(copyPolicy),
+      userPermissions,
+      tokenExchangeProfiles: [...this.profiles.values()].map((p) => ({ ...p })),
+    };
+  }
+
+  /** Replaces everything with `snapshot` (already checked); does not call onChange. */
+  load(snapshot: EmulatorSnapshot): void {
+    this.clear();
+    for (const p of snapshot.rateLimitPolicies) {
+      this.policies.set(p.id, copyPolicy(p));
+      this.policyIds.set(policyKey(p), p.id);
+    }
+    for (const p of snapshot.tokenExchangeProfiles) this.profiles.set(p.subject_token_type, { ...p });
+    for (const [user, grants] of Object.entries(snapshot.userPermissions)) {
+      this.permissions.set(
+        user,
+        grants.map((g) => ({ ...g })),
+      );
+    }
+  }
+
+  reset(): void {
+    this.clear();
+    this.onChange();
+  }
+
+  private clear(): void {
+    this.policies = new Map();
+    this.policyIds = new Map();
+    this.profiles = new Map();
+    this.permissions = new Map();
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * Public shapes of the emulator: its options, the handle startEmulator returns
+ * and the tenant data it holds.
+ */
+
+export type RateLimitAction = 'allow' | 'block' | 'log' | 'redirect';
+
+export interface RateLimitPolicyConfiguration {
+  action: RateLimitAction;
+  limit?: number;
+  redirect_uri?: string;
+}
+
+/** A rate limit policy as the API returns it from POST /rate-limit-policies. */
+export interface RateLimitPolicy {
+  id: string;
+  resource: string;
+  consumer: string;
+  consumer_selector: string;
+  configuration: RateLimitPolicyConfiguration;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A token exchange profile as the API returns it from POST /token-exchange-profiles. */
+export interface TokenExchangeProfile {
+  id: string;
+  name: string;
+  subject_token_type: string;
+  action_id: string;
+  type: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PermissionGrant {
+  resource_server_identifier: string;
+  permission_name: string;
+}
+
+/** Everything the emulated tenant holds; what `--data` persists and the admin API lists. */
+export interface EmulatorSnapshot {
+  rateLimitPolicies: RateLimitPolicy[];
+  /** User id → permissions assigned to that user, in assignment order. */
+  userPermissions: Record<string, PermissionGrant[]>;
+  tokenExchangeProfiles: TokenExchangeProfile[];
+}
+
+/** A machine-to-machine client that may ask the token endpoint for a token. */
+export interface EmulatorClient {
+  clientId: string;
+  clientSecret: string;
+  /** Scopes the client is granted (a token may ask for a subset). */
+  scopes: string[];
+  /** A client that is not global gets tokens, but the API answers them with 401 (as the spec says). Default true. */
+  global?: boolean;
+}
+
+export interface RateLimitOptions {
+  /** Tokens added to each client's bucket per second (fractions allowed). */
+  perSecond: number;
+  /** Bucket size: requests that may be sent at once. Default: perSecond rounded up (at least 1). */
+  burst?: number;
+}
+
+/** Fractions (0..1, summing to at most 1) of API requests that fail on purpose. */
+export interface FaultOptions {
+  /** Answered 500 or 503 with an error body; the change is not applied. */
+  error?: number;
+  /** Connection destroyed before the request is processed; the change is not applied. */
+  reset?: number;
+  /** The change is applied, then the connection is destroyed before any response byte. */
+  lost?: number;
+}
+
+export interface EmulatorOptions {
+  /** Address to listen on. Default 127.0.0.1. */
+  host?: string;
+  /** Port; 0 (the default) picks a free one. */
+  port?: number;
+  /** Token bucket per client; null or absent = no limit (and no X-RateLimit-* headers). */
+  rateLimit?: RateLimitOptions | null;
+  /** Send Retry-After (seconds) on 429 as well. The real service does not; default false. */
+  retryAfter?: boolean;
+  /** Delay before each API request is handled, in milliseconds. */
+  latencyMs?: number;
+  /** Extra delay drawn uniformly from [0, latencyJitterMs). */
+  latencyJitterMs?: number;
+  faults?: FaultOptions;
+  /** Apply faults to the token endpoint too. Default false. */
+  faultsOnToken?: boolean;
+  /** Only these user ids exist (others get 404); null or absent = every user id exists. */
+  users?: string[] | null;
+  /** Load the tenant from this file on start and write it back (atomically, mode 0600) after changes. */
+  dataFile?: string;
+  /** Milliseconds to coalesce writes of dataFile. Default 25. */
+  persistDelayMs?: number;
+  /** Clients besides the demo client (which always exists and holds every scope). */
+  clients?: EmulatorClient[];
+  /** HS256 key for tokens. Default: random per instance. */
+  signingSecret?: string;
+  /** Random source in [0, 1) for faults and latency jitter. Default Math.random. */
+  random?: () => number;
+  /** Clock in milliseconds for token expiry, rate-limit buckets and timestamps. Default Date.now. */
+  now?: () => number;
+  /** Sleep used for latency; injectable so tests need not wait. */
+  sleep?: (ms: number) => Promise<void>;
+  /** Lifetime of issued tokens in seconds. Default 86400. */
+  tokenLifetimeSec?: number;
+  /** Largest accepted request body in bytes; larger → 413. Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** Receives one line per background problem (a failed data-file write). Default: ignored. */
+  log?: (line: string) => void;
+}
+
+export interface EmulatorStats {
+  /** Every request except the admin API's, the token endpoint's included. */
+  requests: number;
+  /** Status code (or "reset" / "lost" for dropped connections) → count. */
+  byStatus: Record<string, number>;
+  /** "METHOD /route" (or "unmatched") → count. */
+  byRoute: Record<string, number>;
+}
+
+export interface IssueTokenOptions {
+  /** Default: the demo client. An unknown client id yields a token the API rejects with 401. */
+  clientId?: string;
+  /** Default: every scope of the client (all four for the demo client). */
+  scopes?: string[];
+  /** Default: tokenLifetimeSec. Negative values make an already expired token. */
+  expiresInSec?: number;
+}
+
+export interface EmulatorHandle {
+  /** http://HOST:PORT/api/v2 */
+  baseUrl: string;
+  /** http://HOST:PORT */
+  origin: string;
+  port: number;
+  /** A ready bearer token of the demo client with every scope. */
+  token: string;
+  clientId: string;
+  clientSecret: string;
+  /** Value for the x-emulator-admin-key header of the /__emulator/ admin API. */
+  adminKey: string;
+  /** Stops listening, closes open connections and flushes the data file. */
+  stop(): Promise<void>;
+  snapshot(): EmulatorSnapshot;
+  /** Empties the tenant (and the data file) and the rate-limit buckets. */
+  reset(): void;
+  issueToken(opts?: IssueTokenOptions): string;
+  /** Management API requests received: everything except the admin API and the token endpoint. */
+  requestCount(): number;
+  stats(): EmulatorStats;
+}

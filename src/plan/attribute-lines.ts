@@ -1,0 +1,77 @@
+import { structuredPatch } from 'diff';
+import { kindOf, type Attributes, type KindName } from '../resources/index.js';
+import { canonicalize } from './canonical.js';
+
+/**
+ * Attributes as YAML-like lines for people: identity fields first, other keys
+ * sorted, strings JSON-quoted so that every value reads unambiguously.
+ * Shared by the text and markdown renderers.
+ */
+
+function key(name: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : JSON.stringify(name);
+}
+
+function scalar(value: unknown): string {
+  if (value === undefined) return 'null';
+  return JSON.stringify(value) ?? String(value);
+}
+
+function isNested(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && Object.keys(value).length > 0;
+}
+
+function emptyOrScalar(value: unknown): string {
+  if (Array.isArray(value)) return '[]';
+  if (typeof value === 'object' && value !== null) return '{}';
+  return scalar(value);
+}
+
+function pushValue(out: string[], value: unknown, indent: string): void {
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      if (isNested(item)) {
+        const inner: string[] = [];
+        pushValue(inner, item, `${indent}  `);
+        const [head, ...rest] = inner;
+        out.push(`${indent}- ${(head ?? '').trimStart()}`, ...rest);
+      } else {
+        out.push(`${indent}- ${emptyOrScalar(item)}`);
+      }
+    }
+    return;
+  }
+  for (const [name, item] of Object.entries(value as Record<string, unknown>)) {
+    if (isNested(item)) {
+      out.push(`${indent}${key(name)}:`);
+      pushValue(out, item, `${indent}  `);
+    } else {
+      out.push(`${indent}${key(name)}: ${emptyOrScalar(item)}`);
+    }
+  }
+}
+
+/** The attributes of a resource as lines, in display order (no trailing newline on any line). */
+export function attributeLines(kind: KindName, attributes: Attributes): string[] {
+  const ordered = canonicalize(attributes, kindOf(kind).identityFields);
+  const out: string[] = [];
+  pushValue(out, ordered, '');
+  return out;
+}
+
+/** One hunk of a unified diff: its header and lines, each starting with ' ', '-' or '+'. */
+export interface DiffHunk {
+  header: string;
+  lines: string[];
+}
+
+/** The unified-diff hunks between two attribute sets (only hunks, no file headers). */
+export function attributeDiff(kind: KindName, before: Attributes, after: Attributes): DiffHunk[] {
+  const oldText = attributeLines(kind, before).join('\n') + '\n';
+  const newText = attributeLines(kind, after).join('\n') + '\n';
+  const patch = structuredPatch('before', 'after', oldText, newText, undefined, undefined, { context: 3 });
+  return patch.hunks.map((hunk) => ({
+    header: `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`,
+    lines: hunk.lines.filter((line) => !line.startsWith('\\')),
+  }));
+}

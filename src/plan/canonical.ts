@@ -1,0 +1,81 @@
+/**
+ * Comparing and ordering JSON-like attribute values independently of key
+ * order. Keys whose value is undefined count as absent, so a value survives a
+ * JSON round trip (state file, plan file) unchanged in meaning.
+ */
+
+type JsonObject = { [key: string]: unknown };
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function definedKeyCount(value: JsonObject): number {
+  let n = 0;
+  for (const key in value) if (Object.hasOwn(value, key) && value[key] !== undefined) n++;
+  return n;
+}
+
+/** Deep equality of JSON-like values; object key order does not matter, array order does. */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const x = a as JsonObject;
+  const y = b as JsonObject;
+  let count = 0;
+  for (const key in x) {
+    if (!Object.hasOwn(x, key) || x[key] === undefined) continue;
+    count++;
+    if (!Object.hasOwn(y, key) || !deepEqual(x[key], y[key])) return false;
+  }
+  return count === definedKeyCount(y);
+}
+
+/**
+ * Dotted paths of the fields that differ, e.g. ["configuration.limit"]. Descends
+ * into objects present on both sides; an array or a scalar that differs is one path.
+ */
+export function changedPaths(before: unknown, after: unknown, prefix = ''): string[] {
+  if (deepEqual(before, after)) return [];
+  if (!isObject(before) || !isObject(after)) return [prefix === '' ? '(the whole value)' : prefix];
+  const keys = new Set<string>();
+  for (const key of Object.keys(before)) if (before[key] !== undefined) keys.add(key);
+  for (const key of Object.keys(after)) if (after[key] !== undefined) keys.add(key);
+  const out: string[] = [];
+  for (const key of [...keys].sort(compareStrings)) {
+    out.push(...changedPaths(before[key], after[key], prefix === '' ? key : `${prefix}.${key}`));
+  }
+  return out;
+}
+
+/** Plain code-unit comparison: the same on every machine and locale. */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * A copy with object keys in a stable order: `first` (when present, in that
+ * order) at the top level, then every other key sorted. Nested objects are sorted.
+ * Undefined values are dropped.
+ */
+export function canonicalize(value: unknown, first: readonly string[] = []): unknown {
+  if (Array.isArray(value)) return value.map((item) => canonicalize(item));
+  if (!isObject(value)) return value;
+  const keys = Object.keys(value)
+    .filter((key) => value[key] !== undefined)
+    .sort((a, b) => {
+      const ia = first.indexOf(a);
+      const ib = first.indexOf(b);
+      if (ia >= 0 || ib >= 0) return (ia < 0 ? Infinity : ia) - (ib < 0 ? Infinity : ib);
+      return compareStrings(a, b);
+    });
+  const out: JsonObject = {};
+  for (const key of keys) out[key] = canonicalize(value[key]);
+  return out;
+}

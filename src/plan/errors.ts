@@ -1,0 +1,15 @@
+/** Stable codes of the errors the plan module throws; the CLI maps them to exit code 1. */
+export type PlanErrorCode =
+  'PLAN_INVALID' | 'PLAN_UNKNOWN_VERSION' | 'PLAN_STALE' | 'PLAN_DUPLICATE_ADDRESS' | 'PLAN_BLOCKED';
+
+/** A plan that cannot be made, read or applied, with a message a person can act on. */
+export class PlanError extends Error {
+  override readonly name = 'PlanError';
+
+  constructor(
+    message: string,
+    readonly code: PlanErrorCode,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * Plan: decides what apply must do (planChanges, pure), and shows it (text,
+ * markdown, JSON), saves it and reads it back (plan files, staleness check).
+ * Owns: actions, reasons, plan file format, rendering. Does not own: reading
+ * config (config/), storing state (state/), or doing the work (apply/).
+ */
+export type { Action, Change, Plan, PlanSummary } from './types.js';
+export { PLAN_FORMAT_VERSION } from './types.js';
+export { PlanError, type PlanErrorCode } from './errors.js';
+export { applicableChanges, hasChanges, planChanges, summarize } from './planner.js';
+export { planProblems } from './plan-check.js';
+export {
+  checkPlanIsCurrent,
+  parsePlanFile,
+  readPlanFile,
+  serializePlan,
+  type PlanFileMeta,
+  type SavedPlan,
+} from './plan-file.js';
+export { shouldUseColor } from './color.js';
+export { renderText, type TextOptions } from './render-text.js';
+export { codeCell, escapeCell, MARKDOWN_LIMIT, renderMarkdown } from './render-markdown.js';
+export { planToJson, renderJson } from './render-json.js';
+export { summaryLine, NO_CHANGES } from './wording.js';

@@ -1,0 +1,65 @@
+import { formatAddress, kindOf } from '../resources/index.js';
+import { summarize } from './planner.js';
+import type { Change, Plan, PlanSummary } from './types.js';
+
+/**
+ * Consistency checks a schema cannot express. A saved plan is applied exactly,
+ * so a hand-edited or damaged one must not reach the executor: every change
+ * must carry what its action needs, and the summary must match the changes.
+ */
+
+function actionProblem(change: Change): string | null {
+  const kind = kindOf(change.kind);
+  switch (change.action) {
+    case 'create':
+      return change.after ? null : 'a create needs "after"';
+    case 'delete':
+      if (!kind.canDelete) return `a ${kind.title} cannot be deleted`;
+      if (!change.before) return 'a delete needs "before"';
+      return change.id ? null : 'a delete needs the recorded id';
+    case 'replace':
+      if (kind.onChange !== 'replace') return `a ${kind.title} cannot be replaced`;
+      if (!change.before || !change.after) return 'a replace needs "before" and "after"';
+      return change.id ? null : 'a replace needs the recorded id';
+    case 'forget':
+      return change.before ? null : 'a forget needs "before"';
+    case 'no-op':
+      return change.after ? null : 'a no-op needs "after"';
+    case 'blocked':
+      return null;
+  }
+}
+
+function sameSummary(a: PlanSummary, b: PlanSummary): boolean {
+  return (
+    a.create === b.create &&
+    a.replace === b.replace &&
+    a.delete === b.delete &&
+    a.forget === b.forget &&
+    a.blocked === b.blocked &&
+    a.no_op === b.no_op
+  );
+}
+
+/** Problems found in a schema-valid plan, as "changes[i] (address): what is wrong"; empty when consistent. */
+export function planProblems(plan: Plan): string[] {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  plan.changes.forEach((change, i) => {
+    const where = `changes[${i}] (${change.address})`;
+    const kind = kindOf(change.kind);
+    if (change.identity.length !== kind.identityFields.length) {
+      problems.push(`${where}: a ${kind.title} identity has ${kind.identityFields.length} part(s)`);
+    } else if (formatAddress(change.kind, change.identity) !== change.address) {
+      problems.push(`${where}: the address does not match kind and identity`);
+    }
+    if (seen.has(change.address)) problems.push(`${where}: the address appears more than once`);
+    seen.add(change.address);
+    const problem = actionProblem(change);
+    if (problem) problems.push(`${where}: ${problem}`);
+  });
+  if (!sameSummary(plan.summary, summarize(plan.changes))) {
+    problems.push('summary: the counts do not match the changes');
+  }
+  return problems;
+}

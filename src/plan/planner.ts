@@ -1,0 +1,173 @@
+import { kindOf, KINDS } from '../resources/index.js';
+import type { DesiredResource, KindName, RecordedResource } from '../resources/index.js';
+import type { StateDocument } from '../state/types.js';
+import { changedPaths, compareStrings, deepEqual } from './canonical.js';
+import { PlanError } from './errors.js';
+import { reasons } from './reasons.js';
+import { PLAN_FORMAT_VERSION, type Action, type Change, type Plan, type PlanSummary } from './types.js';
+
+const KIND_RANK: Record<KindName, number> = Object.fromEntries(KINDS.map((k, i) => [k.name, i])) as Record<
+  KindName,
+  number
+>;
+
+type Decision = Pick<Change, 'action' | 'reason'>;
+
+/** The action for a resource that is both desired and recorded. */
+function decideKept(desired: DesiredResource, recorded: RecordedResource): Decision {
+  const adopted = recorded.adopted === true;
+  if (deepEqual(desired.attributes, recorded.attributes))
+    return { action: 'no-op', reason: reasons.noOp(adopted) };
+  const kind = kindOf(desired.kind);
+  const fields = changedPaths(recorded.attributes, desired.attributes);
+  if (kind.onChange === 'blocked') return { action: 'blocked', reason: reasons.changeBlocked(kind, fields) };
+  if (recorded.id === null) {
+    return { action: 'blocked', reason: reasons.replaceWithoutId(desired.address, fields, adopted) };
+  }
+  return { action: 'replace', reason: reasons.replace(kind, fields) };
+}
+
+/** The action for a resource that is recorded but no longer desired. */
+function decideRemoved(recorded: RecordedResource): Decision {
+  const kind = kindOf(recorded.kind);
+  if (!kind.canDelete) return { action: 'forget', reason: reasons.forget(kind) };
+  if (recorded.id === null) {
+    return {
+      action: 'blocked',
+      reason: reasons.deleteWithoutId(recorded.address, recorded.adopted === true),
+    };
+  }
+  return { action: 'delete', reason: reasons.delete() };
+}
+
+function byKindThenAddress(a: Change, b: Change): number {
+  return KIND_RANK[a.kind] - KIND_RANK[b.kind] || compareStrings(a.address, b.address);
+}
+
+function describeSource(change: Change): string {
+  const s = change.source;
+  return s ? `${s.file}:${s.line}:${s.col}` : 'the configuration';
+}
+
+/** After sorting, equal addresses sit side by side: one pass finds any address planned twice. */
+function assertUnique(sorted: readonly Change[]): void {
+  for (let i = 1; i < sorted.length; i++) {
+    const a = sorted[i - 1]!;
+    const b = sorted[i]!;
+    if (a.address !== b.address) continue;
+    throw new PlanError(
+      `${b.address} is declared twice (${describeSource(a)} and ${describeSource(b)}); declare each resource once`,
+      'PLAN_DUPLICATE_ADDRESS',
+    );
+  }
+}
+
+function kept(want: DesiredResource, have: RecordedResource | undefined): Change {
+  const decision = have ? decideKept(want, have) : { action: 'create' as const, reason: reasons.create() };
+  return {
+    address: want.address,
+    kind: want.kind,
+    identity: want.identity,
+    action: decision.action,
+    before: have ? have.attributes : null,
+    after: want.attributes,
+    id: have ? have.id : null,
+    adopted: have?.adopted === true,
+    reason: decision.reason,
+    source: want.source ?? null,
+  };
+}
+
+function removed(have: RecordedResource): Change {
+  const decision = decideRemoved(have);
+  return {
+    address: have.address,
+    kind: have.kind,
+    identity: have.identity,
+    action: decision.action,
+    before: have.attributes,
+    after: null,
+    id: have.id,
+    adopted: have.adopted === true,
+    reason: decision.reason,
+    source: null,
+  };
+}
+
+/**
+ * Compares what the config asks for with what the state recorded and decides,
+ * per resource, what apply must do. Pure: no I/O, no clock, no randomness; the
+ * same inputs (in any order) give the same plan. The plan shares attribute
+ * objects with its inputs: callers must not mutate either afterwards.
+ *
+ * Throws PlanError PLAN_DUPLICATE_ADDRESS when an address is desired or recorded twice.
+ */
+export function planChanges(desired: readonly DesiredResource[], recorded: StateDocument | null): Plan {
+  const resources = recorded?.resources ?? [];
+  const indexByAddress = new Map<string, number>();
+  for (let i = 0; i < resources.length; i++) {
+    const address = resources[i]!.address;
+    if (indexByAddress.has(address)) {
+      throw new PlanError(
+        `the state records ${address} twice; the state is inconsistent, inspect it with tenantform state list`,
+        'PLAN_DUPLICATE_ADDRESS',
+      );
+    }
+    indexByAddress.set(address, i);
+  }
+  const matched = new Uint8Array(resources.length);
+  const changes: Change[] = [];
+  for (const want of desired) {
+    const index = indexByAddress.get(want.address);
+    if (index !== undefined) matched[index] = 1;
+    changes.push(kept(want, index === undefined ? undefined : resources[index]));
+  }
+  for (let i = 0; i < resources.length; i++) if (matched[i] === 0) changes.push(removed(resources[i]!));
+
+  changes.sort(byKindThenAddress);
+  assertUnique(changes);
+  return {
+    format_version: PLAN_FORMAT_VERSION,
+    state: { lineage: recorded?.lineage ?? null, serial: recorded?.serial ?? 0 },
+    changes,
+    summary: summarize(changes),
+  };
+}
+
+const SUMMARY_KEY: Record<Action, keyof PlanSummary> = {
+  create: 'create',
+  replace: 'replace',
+  delete: 'delete',
+  forget: 'forget',
+  blocked: 'blocked',
+  'no-op': 'no_op',
+};
+
+/** Counts changes per action. */
+export function summarize(changes: readonly Change[]): PlanSummary {
+  const summary: PlanSummary = { create: 0, replace: 0, delete: 0, forget: 0, blocked: 0, no_op: 0 };
+  for (const change of changes) summary[SUMMARY_KEY[change.action]]++;
+  return summary;
+}
+
+/** True when the plan holds anything but no-ops (blocked changes count: they need attention). */
+export function hasChanges(plan: Plan): boolean {
+  return plan.changes.some((change) => change.action !== 'no-op');
+}
+
+/**
+ * The changes apply performs, in plan order: creates, deletes, replaces and forgets.
+ * Throws PlanError PLAN_BLOCKED when the plan has blocked changes, unless skipBlocked.
+ */
+export function applicableChanges(plan: Plan, options: { skipBlocked?: boolean } = {}): Change[] {
+  const blocked = plan.changes.filter((change) => change.action === 'blocked');
+  if (blocked.length > 0 && !options.skipBlocked) {
+    const list = blocked.map((change) => `  ${change.address}: ${change.reason}`).join('\n');
+    throw new PlanError(
+      `${blocked.length} change${blocked.length === 1 ? ' is' : 's are'} blocked and cannot be applied:\n${list}\n` +
+        'Resolve them, or pass --skip-blocked to apply everything else.',
+      'PLAN_BLOCKED',
+    );
+  }
+  return plan.changes.filter((change) => change.action !== 'no-op' && change.action !== 'blocked');
+}

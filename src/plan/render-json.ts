@@ -1,0 +1,61 @@
+import { kindOf } from '../resources/index.js';
+import { canonicalize } from './canonical.js';
+import type { Change, Plan } from './types.js';
+
+/** Extra top-level fields of a saved plan file, written before `state`. */
+export interface PlanJsonMeta {
+  created_at: string;
+  tool_version: string;
+  config_paths?: string[];
+}
+
+function changeJson(change: Change): Record<string, unknown> {
+  const first = kindOf(change.kind).identityFields;
+  return {
+    address: change.address,
+    kind: change.kind,
+    identity: change.identity,
+    action: change.action,
+    id: change.id,
+    adopted: change.adopted,
+    reason: change.reason,
+    source: change.source
+      ? { file: change.source.file, line: change.source.line, col: change.source.col }
+      : null,
+    before: change.before === null ? null : canonicalize(change.before, first),
+    after: change.after === null ? null : canonicalize(change.after, first),
+  };
+}
+
+/** The plan as a JSON-ready object with a fixed key order (matches schemas/plan.schema.json). */
+export function planToJson(plan: Plan, meta?: PlanJsonMeta): Record<string, unknown> {
+  const s = plan.summary;
+  return {
+    format_version: plan.format_version,
+    ...(meta
+      ? {
+          created_at: meta.created_at,
+          tool_version: meta.tool_version,
+          ...(meta.config_paths ? { config_paths: meta.config_paths } : {}),
+        }
+      : {}),
+    state: { lineage: plan.state.lineage, serial: plan.state.serial },
+    summary: {
+      create: s.create,
+      replace: s.replace,
+      delete: s.delete,
+      forget: s.forget,
+      blocked: s.blocked,
+      no_op: s.no_op,
+    },
+    changes: plan.changes.map(changeJson),
+  };
+}
+
+/**
+ * The plan as pretty JSON (two-space indent, no trailing newline), keys in a
+ * stable order: the output of `tenantform plan --format json`.
+ */
+export function renderJson(plan: Plan): string {
+  return JSON.stringify(planToJson(plan), null, 2);
+}

@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { desired, everyActionPlan, policy, recorded, stateDoc } from '../../test/plan-builders.js';
+import { planChanges } from './planner.js';
+import { renderText } from './render-text.js';
+
+const ESC = String.fromCharCode(27);
+const ANSI = new RegExp(`${ESC}\\[[0-9;]*m`, 'g');
+
+function sample() {
+  const { desired: want, state } = everyActionPlan();
+  return planChanges(want, state);
+}
+
+const EXPECTED = `Symbols: + create, - delete, -/+ replace (delete, then create), ~ forget (stop tracking; it stays on the tenant), ! blocked (cannot be applied)
+
+  - rate limit policy rate_limit_policy["oauth_authentication_api","client","cimd_clients"]
+      - resource: "oauth_authentication_api"
+      - consumer: "client"
+      - consumer_selector: "cimd_clients"
+      - configuration:
+      -   action: "block"
+      -   limit: 100
+      # no longer in the configuration
+
+  + rate limit policy rate_limit_policy["oauth_authentication_api","client","client_id:abc"]
+      + resource: "oauth_authentication_api"
+      + consumer: "client"
+      + consumer_selector: "client_id:abc"
+      + configuration:
+      +   action: "log"
+      +   limit: 50
+      # not in state
+
+-/+ rate limit policy rate_limit_policy["oauth_authentication_api","client","default"]
+      @@ -3,4 +3,4 @@
+        consumer_selector: "default"
+        configuration:
+          action: "block"
+      -   limit: 100
+      +   limit: 500
+      # configuration.limit changed; rate limit policies have no update operation; a change deletes the policy and creates it again, and it is absent in between
+      # note: the rate limit policy is absent between the delete and the create
+
+  + user permission user_permission["auth0|u1","https://api","read"]
+      + user_id: "auth0|u1"
+      + resource_server_identifier: "https://api"
+      + permission_name: "read"
+      # not in state
+
+  ~ user permission user_permission["auth0|u2","https://api","write"]
+        user_id: "auth0|u2"
+        resource_server_identifier: "https://api"
+        permission_name: "write"
+      # no longer in the configuration; the API has no operation to remove a permission from a user, so tenantform stops tracking it and it stays on the tenant
+
+  ! token exchange profile token_exchange_profile["urn:a"]
+      @@ -1,4 +1,4 @@
+        subject_token_type: "urn:a"
+        action_id: "act_123"
+      - name: "partner tokens"
+      + name: "new name"
+        type: "custom_authentication"
+      # name changed; the API has no operation to update or delete a token exchange profile, so no operation can make this change. Restore the recorded value in the configuration, or change it by other means
+
+1 unchanged resource was adopted through 409 on create: settings not verified, no read operation exists.
+Plan: 2 to create, 1 to replace, 1 to delete, 1 to forget, 1 blocked.
+`;
+
+describe('renderText', () => {
+  it('shows every action with its symbol, attributes or diff, and reason', () => {
+    expect(renderText(sample(), { color: false })).toBe(EXPECTED);
+  });
+
+  it('writes no ANSI escapes when colour is off', () => {
+    expect(renderText(sample(), { color: false })).not.toContain(ESC);
+  });
+
+  it('colours symbols and diff lines when colour is on, with the same text underneath', () => {
+    const text = renderText(sample(), { color: true });
+    expect(text).toContain('\u001b[31m-   limit: 100\u001b[0m');
+    expect(text).toContain('\u001b[32m+   limit: 500\u001b[0m');
+    expect(text.replace(ANSI, '')).toBe(EXPECTED);
+  });
+
+  it('says there are no changes when everything matches', () => {
+    const plan = planChanges(
+      [desired('rate_limit_policy', policy('default'))],
+      stateDoc([recorded('rate_limit_policy', policy('default'), { id: 'rlp_1' })]),
+    );
+    expect(renderText(plan, { color: false })).toBe(
+      'No changes. The recorded state matches the configuration.\n',
+    );
+    expect(renderText(planChanges([], null), { color: false })).toBe(
+      'No changes. The recorded state matches the configuration.\n',
+    );
+  });
+
+  it('lists unchanged resources on request, flagging adopted ones', () => {
+    const plan = planChanges(
+      [desired('rate_limit_policy', policy('default'))],
+      stateDoc([recorded('rate_limit_policy', policy('default'), { adopted: true })]),
+    );
+    expect(renderText(plan, { color: false, showNoOp: true })).toBe(
+      'Symbols: = unchanged\n\n' +
+        '  = rate limit policy rate_limit_policy["oauth_authentication_api","client","default"] ' +
+        '(adopted; settings not verified, no read operation exists)\n' +
+        '      # matches state (adopted; settings not verified, no read operation exists)\n\n' +
+        'No changes. The recorded state matches the configuration.\n',
+    );
+  });
+
+  it('flags an adopted resource in its header', () => {
+    const plan = planChanges(
+      [],
+      stateDoc([recorded('rate_limit_policy', policy('default'), { adopted: true })]),
+    );
+    const text = renderText(plan, { color: false });
+    expect(text).toContain(
+      '  ! rate limit policy rate_limit_policy["oauth_authentication_api","client","default"] (adopted; settings not verified, no read operation exists)\n',
+    );
+    expect(text).toContain('Plan: 0 to create, 0 to replace, 0 to delete, 0 to forget, 1 blocked.\n');
+  });
+});

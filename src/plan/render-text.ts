@@ -1,0 +1,100 @@
+import { kindOf } from '../resources/index.js';
+import { attributeDiff, attributeLines } from './attribute-lines.js';
+import { painter, type Paint, type Style } from './color.js';
+import type { Action, Change, Plan } from './types.js';
+import { absenceNote, ADOPTED_FLAG, adoptedNote, legend, summaryLine, SYMBOLS } from './wording.js';
+
+export interface TextOptions {
+  /** ANSI colours; decide with shouldUseColor(stream, env). */
+  color: boolean;
+  /** Also list unchanged resources (default false). */
+  showNoOp?: boolean;
+}
+
+const ACTION_STYLE: Record<Action, Style> = {
+  create: 'green',
+  delete: 'red',
+  replace: 'yellow',
+  forget: 'magenta',
+  blocked: 'boldRed',
+  'no-op': 'dim',
+};
+
+const BODY = '      ';
+
+function header(change: Change, paint: Paint): string {
+  const symbol = paint(ACTION_STYLE[change.action], SYMBOLS[change.action].padStart(3));
+  const title = kindOf(change.kind).title;
+  const flag = change.adopted ? ` ${paint('yellow', ADOPTED_FLAG)}` : '';
+  return `${symbol} ${paint('bold', title)} ${change.address}${flag}`;
+}
+
+function signed(sign: string, lines: readonly string[], paint: Paint, style?: Style): string[] {
+  return lines.map((line) => {
+    const text = `${sign} ${line}`;
+    return BODY + (style ? paint(style, text) : text);
+  });
+}
+
+function diffLines(change: Change, paint: Paint): string[] {
+  const out: string[] = [];
+  for (const hunk of attributeDiff(change.kind, change.before ?? {}, change.after ?? {})) {
+    out.push(BODY + paint('cyan', hunk.header));
+    for (const line of hunk.lines) {
+      const sign = line.slice(0, 1);
+      const style: Style | undefined = sign === '-' ? 'red' : sign === '+' ? 'green' : undefined;
+      out.push(...signed(sign, [line.slice(1)], paint, style));
+    }
+  }
+  return out;
+}
+
+function body(change: Change, paint: Paint): string[] {
+  switch (change.action) {
+    case 'create':
+      return signed('+', attributeLines(change.kind, change.after ?? {}), paint, 'green');
+    case 'delete':
+      return signed('-', attributeLines(change.kind, change.before ?? {}), paint, 'red');
+    case 'replace':
+      return diffLines(change, paint);
+    case 'blocked':
+      if (change.before && change.after) return diffLines(change, paint);
+      return signed(' ', attributeLines(change.kind, change.before ?? change.after ?? {}), paint);
+    case 'forget':
+      return signed(' ', attributeLines(change.kind, change.before ?? {}), paint);
+    case 'no-op':
+      return [];
+  }
+}
+
+function block(change: Change, paint: Paint): string {
+  const lines = [header(change, paint), ...body(change, paint), BODY + paint('dim', `# ${change.reason}`)];
+  if (change.action === 'replace') {
+    lines.push(BODY + paint('yellow', `# note: ${absenceNote(kindOf(change.kind).title)}`));
+  }
+  return lines.join('\n');
+}
+
+/**
+ * The plan for a terminal or a log: a legend, one block per change (symbol,
+ * kind, address, attributes or a unified diff, reason), and a summary line.
+ * ANSI escapes appear only when `color` is true. Ends with a newline.
+ */
+export function renderText(plan: Plan, options: TextOptions): string {
+  const paint = painter(options.color);
+  const shown = plan.changes.filter((c) => options.showNoOp === true || c.action !== 'no-op');
+  const sections: string[] = [];
+  if (shown.length > 0) {
+    sections.push(legend(new Set(shown.map((c) => c.action))));
+    for (const change of shown) sections.push(block(change, paint));
+  }
+  const hiddenAdopted = options.showNoOp
+    ? 0
+    : plan.changes.filter((c) => c.action === 'no-op' && c.adopted).length;
+  const note = adoptedNote(hiddenAdopted);
+  const tail = [note ? paint('yellow', note) : null, paint('bold', summaryLine(plan))].filter(
+    (line): line is string => line !== null,
+  );
+  sections.push(tail.join('\n'));
+  return sections.join('\n\n') + '\n';
+}

@@ -1,0 +1,148 @@
+/**
+ * The StateStore contract: one vitest suite every backend must pass (file,
+ * memory, pg). Call runStateStoreContract from a backend's test file.
+ * Not exported from index.ts, since it imports vitest.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LINEAGE, profile, putEntry, stateCode, stateDoc } from './contract-fixtures.js';
+import { defineLockAndSessionCases, type ContractContext } from './contract-session.js';
+import type { StateDocument, StateStore } from './types.js';
+
+export { profile, putEntry, stateDoc } from './contract-fixtures.js';
+
+export interface StateStoreContractOptions {
+  /** Another handle on the same backing storage (a second process or connection). Defaults to the same handle. */
+  makeSecondHandle?: (store: StateStore) => Promise<StateStore>;
+  /** Reads and writes the stored document's raw text, bypassing validation; enables the refusal tests. */
+  raw?: ContractContext['raw'];
+}
+
+export function runStateStoreContract(
+  name: string,
+  makeStore: () => Promise<{ store: StateStore; cleanup: () => Promise<void> }>,
+  options: StateStoreContractOptions = {},
+): void {
+  describe(`StateStore contract: ${name}`, () => {
+    let store: StateStore;
+    let cleanup: () => Promise<void>;
+    const extra: StateStore[] = [];
+    const second = async (): Promise<StateStore> => {
+      if (!options.makeSecondHandle) return store;
+      const other = await options.makeSecondHandle(store);
+      extra.push(other);
+      return other;
+    };
+
+    beforeEach(async () => {
+      ({ store, cleanup } = await makeStore());
+    });
+    afterEach(async () => {
+      for (const other of extra.splice(0)) await other.close();
+      await store.close();
+      await cleanup();
+    });
+
+    describe('document', () => {
+      it('reads null and an empty journal from a new store', async () => {
+        expect(await store.read()).toBeNull();
+        expect(await store.readJournal()).toEqual([]);
+      });
+
+      it('round-trips a written document with resources sorted by address', async () => {
+        await store.write(stateDoc(1, [profile(2), profile(1)]), null);
+        expect(await store.read()).toEqual(stateDoc(1, [profile(1), profile(2)]));
+      });
+
+      it('shows a write to another handle on the same storage', async () => {
+        await store.write(stateDoc(1, [profile(1)]), null);
+        expect(await (await second()).read()).toEqual(stateDoc(1, [profile(1)]));
+      });
+
+      it.each([
+        ['a wrong serial', stateDoc(3), { lineage: LINEAGE, serial: 1 }],
+        ['a wrong lineage', stateDoc(3), { lineage: 'other-lineage', serial: 2 }],
+        ['expected = null while a document exists', stateDoc(3), null],
+      ])(
+        'refuses a compare-and-set write with %s (STATE_CONFLICT) and keeps the stored document',
+        async (_label, next, expected) => {
+          await store.write(stateDoc(2, [profile(1)]));
+          expect(await stateCode(store.write(next, expected))).toBe('STATE_CONFLICT');
+          expect(await store.read()).toEqual(stateDoc(2, [profile(1)]));
+        },
+      );
+
+      it('refuses a compare-and-set write expecting a document when none is stored', async () => {
+        expect(await stateCode(store.write(stateDoc(1), { lineage: LINEAGE, serial: 0 }))).toBe(
+          'STATE_CONFLICT',
+        );
+        expect(await store.read()).toBeNull();
+      });
+
+      it('detects a write made through another handle since the read (lost update)', async () => {
+        await store.write(stateDoc(1), null);
+        await (await second()).write(stateDoc(2, [profile(9)]), { lineage: LINEAGE, serial: 1 });
+        expect(await stateCode(store.write(stateDoc(2, [profile(1)]), { lineage: LINEAGE, serial: 1 }))).toBe(
+          'STATE_CONFLICT',
+        );
+        expect(await store.read()).toEqual(stateDoc(2, [profile(9)]));
+      });
+
+      it.each([
+        ['the same serial', 5],
+        ['a lower serial', 4],
+      ])('requires the serial to grow within a lineage: %s is refused', async (_label, serial) => {
+        await store.write(stateDoc(5));
+        expect(await stateCode(store.write(stateDoc(serial)))).toBe('STATE_CONFLICT');
+        await store.write(stateDoc(6), { lineage: LINEAGE, serial: 5 });
+        expect((await store.read())?.serial).toBe(6);
+      });
+
+      it('refuses to store a document that breaks the schema (STATE_INVALID)', async () => {
+        const broken = { ...stateDoc(1), resources: [{ ...profile(1), id: 7 }] } as unknown as StateDocument;
+        expect(await stateCode(store.write(broken))).toBe('STATE_INVALID');
+        expect(await store.read()).toBeNull();
+      });
+
+      it('refuses to store an unknown format_version', async () => {
+        const future = { ...stateDoc(1), format_version: 2 } as unknown as StateDocument;
+        expect(await stateCode(store.write(future))).toBe('STATE_UNKNOWN_VERSION');
+      });
+    });
+
+    describe('journal', () => {
+      it('reads entries back in append order and empties on clear', async () => {
+        await store.appendJournal([putEntry(profile(3))]);
+        await store.appendJournal([
+          putEntry(profile(1)),
+          { v: 1, lineage: LINEAGE, op: 'remove', address: profile(3).address },
+        ]);
+        expect(await store.readJournal()).toEqual([
+          putEntry(profile(3)),
+          putEntry(profile(1)),
+          { v: 1, lineage: LINEAGE, op: 'remove', address: profile(3).address },
+        ]);
+        await store.clearJournal();
+        expect(await store.readJournal()).toEqual([]);
+        await store.appendJournal([putEntry(profile(4))]);
+        expect(await store.readJournal()).toEqual([putEntry(profile(4))]);
+      });
+
+      it('keeps every entry of concurrent appends', async () => {
+        const entries = Array.from({ length: 40 }, (_, i) => putEntry(profile(i)));
+        await Promise.all(entries.map((e) => store.appendJournal([e])));
+        const read = await store.readJournal();
+        expect(read).toHaveLength(40);
+        expect(new Set(read.map((e) => (e.op === 'put' ? e.resource.address : '')))).toEqual(
+          new Set(entries.map((e) => (e.op === 'put' ? e.resource.address : ''))),
+        );
+      });
+
+      it('makes appended entries readable from another handle once append resolves', async () => {
+        await store.appendJournal([putEntry(profile(1)), putEntry(profile(2))]);
+        expect(await (await second()).readJournal()).toEqual([putEntry(profile(1)), putEntry(profile(2))]);
+      });
+    });
+
+    defineLockAndSessionCases({ store: () => store, second, raw: options.raw });
+  });
+}

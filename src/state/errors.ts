@@ -1,0 +1,62 @@
+import type { LockInfo } from './types.js';
+
+/**
+ * Stable codes of state failures:
+ * - STATE_CORRUPT: a stored document or journal cannot be parsed or is invalid; it was left untouched.
+ * - STATE_UNKNOWN_VERSION: a stored document or journal entry has a format version this build cannot read.
+ * - STATE_CONFLICT: a compare-and-set write found another lineage or serial than expected.
+ * - STATE_INVALID: the caller asked to store a document that breaks the state schema (a bug).
+ * - STATE_IO: reading or writing the backing storage failed.
+ */
+export type StateErrorCode =
+  'STATE_CORRUPT' | 'STATE_UNKNOWN_VERSION' | 'STATE_CONFLICT' | 'STATE_INVALID' | 'STATE_IO';
+
+export class StateError extends Error {
+  override readonly name = 'StateError';
+
+  constructor(
+    readonly code: StateErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** Thrown when another holder has the state lock; `holder` says who, for what and since when. */
+export class LockError extends Error {
+  override readonly name = 'LockError';
+  readonly code = 'STATE_LOCKED';
+
+  constructor(
+    readonly holder: LockInfo,
+    where: string,
+  ) {
+    super(lockMessage(holder, where));
+  }
+}
+
+/** The holder reported for a lock whose record cannot be read. */
+export function unknownHolder(): LockInfo {
+  return { id: 'unknown', pid: 0, host: 'unknown', command: 'unknown', since: 'unknown' };
+}
+
+function lockMessage(holder: LockInfo, where: string): string {
+  if (holder.id === 'unknown') {
+    return (
+      `state ${where} is locked by "unknown" (the lock record cannot be read); ` +
+      'wait, or run tenantform force-unlock if no tenantform process is using this state'
+    );
+  }
+  return (
+    `state ${where} is locked by ${holder.command} (pid ${holder.pid} on host ${holder.host}) since ${holder.since}; ` +
+    'wait, or run tenantform force-unlock if that process is gone'
+  );
+}
+
+/** Wraps an unexpected I/O failure into STATE_IO, naming what was being done. */
+export function ioError(action: string, cause: unknown): StateError {
+  if (cause instanceof StateError) return cause;
+  const detail = cause instanceof Error ? cause.message : String(cause);
+  return new StateError('STATE_IO', `could not ${action}: ${detail}`, { cause });
+}

@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { ioError } from './errors.js';
+
+/** What a sync call makes durable; passed to an injected SyncFn (tests count or fail syncs). */
+export type SyncTarget = 'state' | 'backup' | 'journal' | 'lock' | 'directory';
+
+export type SyncFn = (handle: FileHandle, target: SyncTarget) => Promise<void>;
+
+export const defaultSync: SyncFn = (handle) => handle.sync();
+
+/** The file's bytes, or null when it does not exist. */
+export async function readBytes(path: string): Promise<Buffer | null> {
+  try {
+    return await readFile(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw ioError(`read ${path}`, err);
+  }
+}
+
+/** Creates the directory (mode 0700) and its parents when missing; an existing one is left as it is. */
+export async function ensureDirectory(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+  } catch (err) {
+    throw ioError(`create directory ${dir}`, err);
+  }
+}
+
+/**
+ * Makes a directory's entries (created, renamed or removed files) durable.
+ * Platforms that cannot open a directory for sync (Windows) skip it.
+ */
+export async function syncDirectory(dir: string, sync: SyncFn): Promise<void> {
+  let handle: FileHandle;
+  try {
+    handle = await open(dir, 'r');
+  } catch (err) {
+    if (['EISDIR', 'EPERM', 'EACCES'].includes(String((err as NodeJS.ErrnoException).code))) return;
+    throw ioError(`open directory ${dir} to sync it`, err);
+  }
+  try {
+    await sync(handle, 'directory');
+  } catch (err) {
+    if (!['EINVAL', 'EBADF', 'EPERM'].includes(String((err as NodeJS.ErrnoException).code))) {
+      throw ioError(`sync directory ${dir}`, err);
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A temp name in the same directory as `path`, so that rename stays on one filesystem. */
+export function tempPathFor(path: string): string {
+  return `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+}
+
+/**
+ * Writes a new file with mode 0600 under a temp name, syncs it, and renames it
+ * over `path`. The caller syncs the directory afterwards. On failure the temp
+ * file is removed and `path` is unchanged.
+ */
+export async function writeFileAtomic(
+  path: string,
+  data: string | Buffer,
+  sync: SyncFn,
+  target: SyncTarget,
+): Promise<void> {
+  const temp = tempPathFor(path);
+  let handle: FileHandle | null = null;
+  try {
+    handle = await open(temp, 'wx', 0o600);
+    await handle.writeFile(data);
+    await sync(handle, target);
+    await handle.close();
+    handle = null;
+    await rename(temp, path);
+  } catch (err) {
+    await handle?.close().catch(() => undefined);
+    await unlink(temp).catch(() => undefined);
+    throw ioError(`write ${path}`, err);
+  }
+}

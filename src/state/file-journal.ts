@@ -1,0 +1,165 @@
+import { open, unlink, type FileHandle } from 'node:fs/promises';
+import { ioError, type StateError } from './errors.js';
+import { readBytes, syncDirectory, type SyncFn } from './file-io.js';
+import { parseJournalText } from './validate.js';
+import type { JournalEntry } from './types.js';
+
+type Settle = { resolve: () => void; reject: (err: unknown) => void };
+type Item = ({ kind: 'append'; data: string } | { kind: 'clear' } | { kind: 'close' }) & Settle;
+
+/**
+ * The journal file: JSON lines, appended with group commit. Appends issued
+ * while a write+fsync is in flight wait and go out together in the next single
+ * write+fsync, so N concurrent appenders pay about one fsync per round, not N.
+ * Every append resolves only after its bytes are synced (unless fsync is off).
+ */
+export class FileJournal {
+  private readonly queue: Item[] = [];
+  private draining = false;
+  private handle: FileHandle | null = null;
+  /** Bytes known to be durable in the file; a failed batch is truncated back to this. */
+  private size = 0;
+  private broken: StateError | null = null;
+
+  constructor(
+    private readonly path: string,
+    private readonly dir: string,
+    private readonly ensureDir: () => Promise<void>,
+    private readonly sync: SyncFn,
+    private readonly fsync: boolean,
+  ) {}
+
+  append(entries: readonly JournalEntry[]): Promise<void> {
+    if (entries.length === 0) return Promise.resolve();
+    const data = entries.map((e) => JSON.stringify(e) + '\n').join('');
+    return this.enqueue({ kind: 'append', data });
+  }
+
+  /** Removes the journal after every earlier append settled. */
+  clear(): Promise<void> {
+    return this.enqueue({ kind: 'clear' });
+  }
+
+  async read(): Promise<JournalEntry[]> {
+    const bytes = await readBytes(this.path);
+    return bytes === null ? [] : parseJournalText(bytes.toString('utf8'), `journal ${this.path}`).entries;
+  }
+
+  /** Waits for queued work and closes the file. */
+  async close(): Promise<void> {
+    await this.enqueue({ kind: 'close' }).catch(() => undefined);
+  }
+
+  private enqueue(
+    item: { kind: 'append'; data: string } | { kind: 'clear' } | { kind: 'close' },
+  ): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ ...item, resolve, reject });
+      if (!this.draining) {
+        this.draining = true;
+        // Start on a microtask so that appends issued in the same tick share the first write.
+        queueMicrotask(() => void this.drain());
+      }
+    });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0) {
+      const head = this.queue[0]!;
+      if (head.kind !== 'append') {
+        this.queue.shift();
+        await settle(head, () => (head.kind === 'close' ? this.closeHandle() : this.removeFile()));
+        continue;
+      }
+      let n = 0;
+      while (n < this.queue.length && this.queue[n]!.kind === 'append') n++;
+      const batch = this.queue.splice(0, n) as Extract<Item, { kind: 'append' }>[];
+      try {
+        await this.writeBatch(batch.map((b) => b.data).join(''));
+        for (const b of batch) b.resolve();
+      } catch (err) {
+        for (const b of batch) b.reject(err);
+      }
+    }
+    this.draining = false;
+  }
+
+  private async writeBatch(data: string): Promise<void> {
+    if (this.broken) throw this.broken;
+    const handle = await this.openForAppend();
+    const bytes = Buffer.from(data);
+    try {
+      await handle.write(bytes, 0, bytes.length);
+      if (this.fsync) await this.sync(handle, 'journal');
+      this.size += bytes.length;
+    } catch (err) {
+      await this.rollback(handle);
+      throw ioError(`append to journal ${this.path}`, err);
+    }
+  }
+
+  /** Cuts a failed batch off so that no partial line sits before later entries. */
+  private async rollback(handle: FileHandle): Promise<void> {
+    try {
+      await handle.truncate(this.size);
+      await this.sync(handle, 'journal');
+    } catch (err) {
+      this.broken = ioError(
+        `restore journal ${this.path} after a failed append; stop and run tenantform again`,
+        err,
+      );
+    }
+  }
+
+  /** Opens lazily; cuts a torn tail left by a crash so that new lines follow complete ones. */
+  private async openForAppend(): Promise<FileHandle> {
+    if (this.handle) return this.handle;
+    await this.ensureDir();
+    const bytes = await readBytes(this.path);
+    const parsed = bytes === null ? null : parseJournalText(bytes.toString('utf8'), `journal ${this.path}`);
+    const handle = await open(this.path, 'a', 0o600).catch((err: unknown) => {
+      throw ioError(`open journal ${this.path}`, err);
+    });
+    try {
+      if (parsed && bytes && parsed.validBytes < bytes.length) {
+        await handle.truncate(parsed.validBytes);
+        await this.sync(handle, 'journal');
+      }
+      if (bytes === null) await syncDirectory(this.dir, this.sync);
+      this.size = parsed?.validBytes ?? 0;
+    } catch (err) {
+      await handle.close().catch(() => undefined);
+      throw ioError(`prepare journal ${this.path}`, err);
+    }
+    this.handle = handle;
+    return handle;
+  }
+
+  private async closeHandle(): Promise<void> {
+    const handle = this.handle;
+    this.handle = null;
+    if (handle) await handle.close();
+  }
+
+  private async removeFile(): Promise<void> {
+    await this.closeHandle();
+    try {
+      await unlink(this.path);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw ioError(`remove journal ${this.path}`, err);
+    }
+    await syncDirectory(this.dir, this.sync);
+    this.size = 0;
+    this.broken = null;
+  }
+}
+
+async function settle(item: Settle, fn: () => Promise<void>): Promise<void> {
+  try {
+    await fn();
+    item.resolve();
+  } catch (err) {
+    item.reject(err);
+  }
+}

@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { link, open, unlink } from 'node:fs/promises';
+import { ioError, unknownHolder } from './errors.js';
+import { readBytes, syncDirectory, tempPathFor, type SyncFn } from './file-io.js';
+import { waitForLock } from './lock-wait.js';
+import type { LockInfo, LockOptions } from './types.js';
+
+/** Reads a lock record; a record that cannot be parsed is held by "unknown". */
+export function parseLockInfo(bytes: Buffer): LockInfo {
+  try {
+    const v = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
+    if (
+      typeof v.id === 'string' &&
+      typeof v.pid === 'number' &&
+      typeof v.host === 'string' &&
+      typeof v.command === 'string' &&
+      typeof v.since === 'string'
+    ) {
+      return { id: v.id, pid: v.pid, host: v.host, command: v.command, since: v.since };
+    }
+  } catch {
+    // fall through: unreadable record
+  }
+  return unknownHolder();
+}
+
+/**
+ * The lock file beside the state. It is created exclusively with its whole
+ * record already in it (written to a temp file, then hard-linked into place,
+ * which fails when the lock exists), so a rival never reads a half-written
+ * record. Filesystems without hard links fall back to an O_EXCL create.
+ */
+export class FileLock {
+  constructor(
+    private readonly path: string,
+    private readonly dir: string,
+    private readonly ensureDir: () => Promise<void>,
+    private readonly sync: SyncFn,
+    private readonly where: string,
+  ) {}
+
+  async lock(info: Omit<LockInfo, 'id'>, options?: LockOptions): Promise<LockInfo> {
+    const mine: LockInfo = { id: randomUUID(), ...info };
+    await this.ensureDir();
+    let vanished = 0;
+    await waitForLock(
+      async () => {
+        for (;;) {
+          if (await this.tryCreate(mine)) return null;
+          const holder = await this.holder();
+          if (holder) return holder;
+          // Released between our try and our look: try again at once, a bounded number of times.
+          if (++vanished > 20) return unknownHolder();
+        }
+      },
+      this.where,
+      options,
+    );
+    return mine;
+  }
+
+  async unlock(lockId: string): Promise<void> {
+    const holder = await this.holder();
+    if (holder?.id === lockId) await this.remove();
+  }
+
+  async forceUnlock(): Promise<LockInfo | null> {
+    const holder = await this.holder();
+    if (holder) await this.remove();
+    return holder;
+  }
+
+  /** The current holder, or null when the lock is free. */
+  async holder(): Promise<LockInfo | null> {
+    const bytes = await readBytes(this.path);
+    return bytes === null ? null : parseLockInfo(bytes);
+  }
+
+  private async tryCreate(info: LockInfo): Promise<boolean> {
+    const record = JSON.stringify(info) + '\n';
+    const temp = tempPathFor(this.path);
+    try {
+      await this.writeNew(temp, record);
+      await link(temp, this.path);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') return false;
+      if (code === 'EPERM' || code === 'ENOTSUP' || code === 'ENOSYS' || code === 'EXDEV')
+        return this.tryCreateExclusive(record);
+      throw ioError(`create lock ${this.path}`, err);
+    } finally {
+      await unlink(temp).catch(() => undefined);
+    }
+    await syncDirectory(this.dir, this.sync);
+    return true;
+  }
+
+  /** Creates `path` (failing with EEXIST when present) holding `record`, synced. */
+  private async writeNew(path: string, record: string): Promise<void> {
+    const handle = await open(path, 'wx', 0o600);
+    try {
+      await handle.writeFile(record);
+      await this.sync(handle, 'lock');
+    } finally {
+      await handle.close();
+    }
+  }
+
+  private async tryCreateExclusive(record: string): Promise<boolean> {
+    try {
+      await this.writeNew(this.path, record);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw ioError(`create lock ${this.path}`, err);
+    }
+    await syncDirectory(this.dir, this.sync);
+    return true;
+  }
+
+  private async remove(): Promise<void> {
+    try {
+      await unlink(this.path);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw ioError(`remove lock ${this.path}`, err);
+    }
+    await syncDirectory(this.dir, this.sync);
+  }
+}

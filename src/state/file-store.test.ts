@@ -1,0 +1,299 @@
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { profile, putEntry, stateDoc } from './contract.js';
+import { LockError, StateError } from './errors.js';
+import type { SyncTarget } from './file-io.js';
+import { createFileStateStore, type FileStateStoreOptions } from './file-store.js';
+import type { StateStore } from './types.js';
+
+let root: string;
+let statePath: string;
+const stores: StateStore[] = [];
+
+function open(options?: FileStateStoreOptions): StateStore {
+  const store = createFileStateStore(statePath, options);
+  stores.push(store);
+  return store;
+}
+
+function counter(): { counts: Record<SyncTarget, number>; sync: NonNullable<FileStateStoreOptions['sync']> } {
+  const counts: Record<SyncTarget, number> = { state: 0, backup: 0, journal: 0, lock: 0, directory: 0 };
+  return {
+    counts,
+    sync: async (handle: FileHandle, target: SyncTarget) => {
+      counts[target]++;
+      await handle.sync();
+    },
+  };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<Error & { code?: string }> {
+  try {
+    await promise;
+  } catch (err) {
+    return err as Error & { code?: string };
+  }
+  throw new Error('expected a rejection');
+}
+
+const mode = async (path: string) => (await stat(path)).mode & 0o777;
+const line = (entry: unknown) => JSON.stringify(entry) + '\n';
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'tenantform-file-store-'));
+  statePath = join(root, 'config', '.tenantform', 'state.json');
+});
+
+afterEach(async () => {
+  for (const store of stores.splice(0)) await store.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('file state store: files and modes', () => {
+  it.each(['state.json', 'state.json.backup', 'state.json.journal', 'state.json.lock'])(
+    'creates %s with mode 0600',
+    async (name) => {
+      const store = open();
+      await store.write(stateDoc(1), null);
+      await store.write(stateDoc(2), { lineage: stateDoc(1).lineage, serial: 1 });
+      await store.appendJournal([putEntry(profile(1))]);
+      await store.lock({ pid: 1, host: 'h', command: 'apply', since: 'now' });
+      expect(await mode(join(dirname(statePath), name))).toBe(0o600);
+    },
+  );
+
+  it('creates a missing state directory with mode 0700', async () => {
+    await open().write(stateDoc(1), null);
+    expect(await mode(dirname(statePath))).toBe(0o700);
+  });
+
+  it('keeps the previous version in state.json.backup and leaves no temp files', async () => {
+    const store = open();
+    await store.write(stateDoc(1, [profile(1)]), null);
+    const first = await readFile(statePath, 'utf8');
+    await store.write(stateDoc(2, [profile(2)]), { lineage: stateDoc(1).lineage, serial: 1 });
+    expect(await readFile(`${statePath}.backup`, 'utf8')).toBe(first);
+    expect((await readdir(dirname(statePath))).sort()).toEqual(['state.json', 'state.json.backup']);
+  });
+
+  it('removes the journal file on clear', async () => {
+    const store = open();
+    await store.appendJournal([putEntry(profile(1))]);
+    await store.clearJournal();
+    expect(await readdir(dirname(statePath))).toEqual([]);
+  });
+});
+
+describe('file state store: a state file it cannot read', () => {
+  const valid = stateDoc(3, [profile(1)]);
+  it.each([
+    ['text that is not JSON', '{"format_version": 1,', 'STATE_CORRUPT', 'not valid JSON'],
+    ['an empty file', '', 'STATE_CORRUPT', 'not valid JSON'],
+    [
+      'a schema violation',
+      JSON.stringify({ ...valid, serial: -1 }),
+      'STATE_CORRUPT',
+      'serial must be at least 0',
+    ],
+    [
+      'a duplicated address',
+      JSON.stringify({ ...valid, resources: [profile(1), profile(1)] }),
+      'STATE_CORRUPT',
+      'appears twice',
+    ],
+    [
+      'an unknown format_version',
+      JSON.stringify({ ...valid, format_version: 3 }),
+      'STATE_UNKNOWN_VERSION',
+      'format_version 3',
+    ],
+  ])('refuses %s on read and write and leaves its bytes untouched', async (_label, text, code, detail) => {
+    await mkdir(dirname(statePath), { recursive: true });
+    await writeFile(statePath, text);
+    const store = open();
+    const err = await rejection(store.read());
+    expect(err).toBeInstanceOf(StateError);
+    expect(err.code).toBe(code);
+    expect(err.message).toContain(statePath);
+    expect(err.message).toContain(detail);
+    expect(err.message).toContain('left untouched');
+    expect((await rejection(store.write(stateDoc(4), null))).code).toBe(code);
+    expect((await rejection(store.write(stateDoc(4)))).code).toBe(code);
+    expect(await readFile(statePath, 'utf8')).toBe(text);
+    expect(await readdir(dirname(statePath))).toEqual(['state.json']);
+  });
+
+  it('names the backup file as a way to recover', async () => {
+    await mkdir(dirname(statePath), { recursive: true });
+    await writeFile(statePath, 'garbage');
+    expect((await rejection(open().read())).message).toContain(`${statePath}.backup`);
+  });
+});
+
+describe('file state store: journal file', () => {
+  const journalPath = () => `${statePath}.journal`;
+  const seed = async (text: string) => {
+    await mkdir(dirname(statePath), { recursive: true });
+    await writeFile(journalPath(), text);
+  };
+
+  it.each([
+    ['a line cut short', '{"v":1,"lineage":"contract-lin'],
+    ['a complete line with no newline', JSON.stringify(putEntry(profile(9)))],
+    ['zero bytes from a crash', '\0\0\0\0\0\0'],
+  ])('ignores a torn final line (%s), and cuts it off before the next append', async (_label, tail) => {
+    await seed(line(putEntry(profile(1))) + line(putEntry(profile(2))) + tail);
+    const store = open();
+    expect(await store.readJournal()).toEqual([putEntry(profile(1)), putEntry(profile(2))]);
+    await store.appendJournal([putEntry(profile(3))]);
+    expect(await store.readJournal()).toEqual([
+      putEntry(profile(1)),
+      putEntry(profile(2)),
+      putEntry(profile(3)),
+    ]);
+    expect(await readFile(journalPath(), 'utf8')).toBe(
+      [1, 2, 3].map((n) => line(putEntry(profile(n)))).join(''),
+    );
+  });
+
+  it('refuses a corrupt line followed by others (STATE_CORRUPT naming the line), also for appends', async () => {
+    const text = line(putEntry(profile(1))) + '{"v":1,"lin\n' + line(putEntry(profile(2)));
+    await seed(text);
+    const store = open();
+    const err = await rejection(store.readJournal());
+    expect(err.code).toBe('STATE_CORRUPT');
+    expect(err.message).toContain(`${journalPath()} line 2`);
+    expect((await rejection(store.appendJournal([putEntry(profile(3))]))).code).toBe('STATE_CORRUPT');
+    expect(await readFile(journalPath(), 'utf8')).toBe(text);
+  });
+
+  it('refuses a journal entry of an unknown version', async () => {
+    await seed(line({ ...putEntry(profile(1)), v: 2 }) + line(putEntry(profile(2))));
+    expect((await rejection(open().readJournal())).code).toBe('STATE_UNKNOWN_VERSION');
+  });
+});
+
+describe('file state store: group commit', () => {
+  it('coalesces 100 concurrent appends into far fewer fsyncs, keeping call order', async () => {
+    const { counts, sync } = counter();
+    const store = open({ sync });
+    const entries = Array.from({ length: 100 }, (_, i) => putEntry(profile(i)));
+    await Promise.all(entries.map((e) => store.appendJournal([e])));
+    expect(counts.journal).toBeGreaterThanOrEqual(1);
+    expect(counts.journal).toBeLessThanOrEqual(2);
+    expect(await store.readJournal()).toEqual(entries);
+  });
+
+  it('sends appends issued during an in-flight fsync together in the next single fsync', async () => {
+    let calls = 0;
+    let releaseFirst!: () => void;
+    const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
+    let firstStarted!: () => void;
+    const started = new Promise<void>((resolve) => (firstStarted = resolve));
+    const store = open({
+      sync: async (handle, target) => {
+        if (target !== 'journal') return handle.sync();
+        calls++;
+        if (calls === 1) {
+          firstStarted();
+          await firstHeld;
+        }
+        await handle.sync();
+      },
+    });
+    let firstDone = false;
+    const first = store.appendJournal([putEntry(profile(0))]).then(() => (firstDone = true));
+    await started;
+    const later = Array.from({ length: 50 }, (_, i) => store.appendJournal([putEntry(profile(i + 1))]));
+    expect(firstDone).toBe(false); // not acknowledged before its fsync returns
+    releaseFirst();
+    await Promise.all([first, ...later]);
+    expect(calls).toBe(2);
+    expect(await store.readJournal()).toHaveLength(51);
+  });
+
+  it('skips the journal fsync when fsyncJournal is false (benchmark switch)', async () => {
+    const { counts, sync } = counter();
+    const store = open({ sync, fsyncJournal: false });
+    await store.appendJournal([putEntry(profile(1))]);
+    await store.appendJournal([putEntry(profile(2))]);
+    expect(counts.journal).toBe(0);
+    expect(await store.readJournal()).toHaveLength(2);
+  });
+
+  it('rejects a batch whose fsync fails with STATE_IO, removes its bytes, and keeps appending afterwards', async () => {
+    let fail = false;
+    const store = open({
+      sync: async (handle, target) => {
+        if (target === 'journal' && fail) {
+          fail = false;
+          throw Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' });
+        }
+        await handle.sync();
+      },
+    });
+    await store.appendJournal([putEntry(profile(1))]);
+    fail = true;
+    const err = await rejection(store.appendJournal([putEntry(profile(2))]));
+    expect(err.code).toBe('STATE_IO');
+    expect(err.message).toContain('journal');
+    await store.appendJournal([putEntry(profile(3))]);
+    expect(await store.readJournal()).toEqual([putEntry(profile(1)), putEntry(profile(3))]);
+  });
+});
+
+describe('file state store: failed writes', () => {
+  it('keeps the previous state and leaves no temp file when the new file cannot be synced', async () => {
+    let fail = false;
+    const store = open({
+      sync: async (handle, target) => {
+        if (target === 'state' && fail)
+          throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+        await handle.sync();
+      },
+    });
+    await store.write(stateDoc(1, [profile(1)]), null);
+    const before = await readFile(statePath, 'utf8');
+    fail = true;
+    const err = await rejection(store.write(stateDoc(2), { lineage: stateDoc(1).lineage, serial: 1 }));
+    expect(err.code).toBe('STATE_IO');
+    expect(err.message).toContain('no space left');
+    expect(await readFile(statePath, 'utf8')).toBe(before);
+    expect((await readdir(dirname(statePath))).filter((n) => n.includes('.tmp-'))).toEqual([]);
+  });
+});
+
+describe('file state store: lock file', () => {
+  it('reports a lock file it cannot parse as held by "unknown", and force-unlock removes it', async () => {
+    await mkdir(dirname(statePath), { recursive: true });
+    await writeFile(`${statePath}.lock`, 'not json');
+    const store = open();
+    const err = await rejection(store.lock({ pid: 1, host: 'h', command: 'apply', since: 'now' }));
+    expect(err).toBeInstanceOf(LockError);
+    expect((err as LockError).holder.command).toBe('unknown');
+    expect(err.message).toContain('"unknown"');
+    expect((await store.forceUnlock())?.id).toBe('unknown');
+    await store.lock({ pid: 1, host: 'h', command: 'apply', since: 'now' });
+  });
+
+  it('names the state file in the lock message', async () => {
+    const store = open();
+    await store.lock({ pid: 1234, host: 'ci-7', command: 'apply', since: '2026-11-21T10:00:00Z' });
+    const err = await rejection(
+      createFileStateStore(statePath).lock({ pid: 2, host: 'h', command: 'plan', since: 'now' }),
+    );
+    expect(err.message).toBe(
+      `state ${statePath} is locked by apply (pid 1234 on host ci-7) since 2026-11-21T10:00:00Z; ` +
+        'wait, or run tenantform force-unlock if that process is gone',
+    );
+  });
+
+  it('refuses use after close', async () => {
+    const store = createFileStateStore(statePath);
+    await store.close();
+    expect((await rejection(store.read())).code).toBe('STATE_IO');
+  });
+});

@@ -1,0 +1,132 @@
+import { dirname, resolve } from 'node:path';
+import { checkCompareAndSet } from './document.js';
+import { StateError } from './errors.js';
+import {
+  defaultSync,
+  ensureDirectory,
+  readBytes,
+  syncDirectory,
+  writeFileAtomic,
+  type SyncFn,
+} from './file-io.js';
+import { FileJournal } from './file-journal.js';
+import { FileLock } from './file-lock.js';
+import { checkDocumentToWrite, parseStateText } from './validate.js';
+import type { JournalEntry, LockInfo, LockOptions, StateDocument, StateStore } from './types.js';
+
+export interface FileStateStoreOptions {
+  /**
+   * Sync the journal after each append (default true). false is a benchmark
+   * switch only: a crash can then lose acknowledged operations.
+   */
+  fsyncJournal?: boolean;
+  /** Replaces FileHandle.sync(); for tests that count or fail syncs. */
+  sync?: SyncFn;
+}
+
+/**
+ * State in a file (the default backend). Beside `path`:
+ * - `path`          the document, replaced atomically (temp file, fsync, rename, fsync of the directory);
+ * - `path.backup`   the previous version, written before each replacement;
+ * - `path.journal`  acknowledged operations not yet compacted, JSON lines, group-committed;
+ * - `path.lock`     the lock record (LockInfo JSON), created exclusively.
+ * Every file is created with mode 0600 and a missing directory with 0700.
+ * A corrupt or unknown-version document is never overwritten.
+ *
+ * Compare-and-set is checked against the file just before the rename, inside
+ * one process; across processes it relies on the lock being held.
+ */
+export function createFileStateStore(path: string, options: FileStateStoreOptions = {}): StateStore {
+  const file = resolve(path);
+  const dir = dirname(file);
+  const sync = options.sync ?? defaultSync;
+  let dirReady: Promise<void> | null = null;
+  const ensureDir = (): Promise<void> => {
+    dirReady ??= ensureDirectory(dir).catch((err: unknown) => {
+      dirReady = null;
+      throw err;
+    });
+    return dirReady;
+  };
+  const journal = new FileJournal(`${file}.journal`, dir, ensureDir, sync, options.fsyncJournal ?? true);
+  const lock = new FileLock(`${file}.lock`, dir, ensureDir, sync, file);
+  const restoreHint = ` Repair it by hand, or restore the previous version from ${file}.backup.`;
+  let writes: Promise<unknown> = Promise.resolve();
+  let closed = false;
+
+  const open = (): void => {
+    if (closed) throw new StateError('STATE_IO', `state store ${file} was closed`);
+  };
+
+  async function readDocument(): Promise<StateDocument | null> {
+    const bytes = await readBytes(file);
+    return bytes === null ? null : parseStateText(bytes.toString('utf8'), `state file ${file}`, restoreHint);
+  }
+
+  async function writeDocument(
+    doc: StateDocument,
+    expected: { lineage: string; serial: number } | null | undefined,
+  ): Promise<void> {
+    const next = checkDocumentToWrite(doc, file);
+    await ensureDir();
+    const previousBytes = await readBytes(file);
+    let previous: StateDocument | null = null;
+    if (previousBytes !== null) {
+      try {
+        previous = parseStateText(previousBytes.toString('utf8'), `state file ${file}`, restoreHint);
+      } catch (err) {
+        if (err instanceof StateError)
+          throw new StateError(err.code, `refusing to write the state: ${err.message}`);
+        throw err;
+      }
+    }
+    checkCompareAndSet(previous, expected, next, file);
+    if (previousBytes !== null) await writeFileAtomic(`${file}.backup`, previousBytes, sync, 'backup');
+    await writeFileAtomic(file, JSON.stringify(next, null, 2) + '\n', sync, 'state');
+    await syncDirectory(dir, sync);
+  }
+
+  return {
+    description: file,
+    async read() {
+      open();
+      return readDocument();
+    },
+    async write(doc, expected) {
+      open();
+      const run = writes.then(() => writeDocument(doc, expected));
+      writes = run.catch(() => undefined);
+      return run;
+    },
+    async appendJournal(entries: readonly JournalEntry[]) {
+      open();
+      return journal.append(entries);
+    },
+    async readJournal() {
+      open();
+      return journal.read();
+    },
+    async clearJournal() {
+      open();
+      return journal.clear();
+    },
+    async lock(info: Omit<LockInfo, 'id'>, lockOptions?: LockOptions) {
+      open();
+      return lock.lock(info, lockOptions);
+    },
+    async unlock(lockId: string) {
+      open();
+      return lock.unlock(lockId);
+    },
+    async forceUnlock() {
+      open();
+      return lock.forceUnlock();
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await writes;
+      await journal.close();
+    },
+  };
+}

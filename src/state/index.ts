@@ -1,0 +1,39 @@
+/**
+ * State: what tenantform last recorded on the tenant, and how it is kept safe.
+ * Owns the StateStore interface and its file and memory backends (atomic
+ * writes, backup, journal with group commit, lock), the document format and
+ * its validation, and the session flow commands use (lock, replay, record,
+ * commit). Does not own: deciding changes (plan/), calling the API (apply/,
+ * api/), or where the state file lives by default (cli/).
+ *
+ * The shared backend test lives in contract.ts (not exported here, as it
+ * imports vitest): runStateStoreContract(name, makeStore, options).
+ */
+export type { JournalEntry, LockInfo, LockOptions, StateDocument, StateStore } from './types.js';
+export { JOURNAL_FORMAT_VERSION, STATE_FORMAT_VERSION } from './types.js';
+export { LockError, StateError, type StateErrorCode } from './errors.js';
+export {
+  applyJournal,
+  checkCompareAndSet,
+  compareAddresses,
+  emptyState,
+  indexByAddress,
+  newLineage,
+  sortResources,
+} from './document.js';
+export { checkStateDocument, parseJournalText, parseStateText } from './validate.js';
+export { createFileStateStore, type FileStateStoreOptions } from './file-store.js';
+export type { SyncFn, SyncTarget } from './file-io.js';
+export {
+  createMemoryStateStore,
+  openMemoryHandle,
+  readRawMemoryState,
+  writeRawMemoryState,
+} from './memory-store.js';
+export {
+  openState,
+  readStateSnapshot,
+  type OpenStateOptions,
+  type RecordEntry,
+  type StateSession,
+} from './session.js';

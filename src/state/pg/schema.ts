@@ -1,0 +1,138 @@
+/**
+ * The database schema of the pg backend: its tables, its version, and its
+ * creation on first use. Creation runs in one transaction under an advisory
+ * transaction lock, so two first users never race; a schema newer than this
+ * build knows is refused untouched.
+ */
+import { createHash } from 'node:crypto';
+import type { ClientBase } from 'pg';
+import { StateError } from '../errors.js';
+
+/** Version of the table layout below; bump it and append a step to MIGRATIONS. */
+export const PG_SCHEMA_VERSION = 1;
+
+export interface Tables {
+  schema: string;
+  version: string;
+  states: string;
+  journal: string;
+  history: string;
+  locks: string;
+}
+
+/** Qualified, quoted table names. `schema` must already be checked (see checkSchemaName). */
+export function tablesOf(schema: string): Tables {
+  const s = `"${schema}"`;
+  return {
+    schema: s,
+    version: `${s}.schema_version`,
+    states: `${s}.states`,
+    journal: `${s}.journal`,
+    history: `${s}.state_history`,
+    locks: `${s}.locks`,
+  };
+}
+
+/**
+ * Two non-negative 31-bit keys derived from a label, for the two-int form of
+ * the advisory lock functions (shown in pg_locks as classid/objid, objsubid 2).
+ */
+export function advisoryKeys(label: string): [number, number] {
+  const digest = createHash('sha256').update(`tenantform:${label}`).digest();
+  return [digest.readUInt32BE(0) & 0x7fffffff, digest.readUInt32BE(4) & 0x7fffffff];
+}
+
+/** MIGRATIONS[n] turns version n into version n + 1. */
+const MIGRATIONS: ((t: Tables) => string[])[] = [
+  (t) => [
+    `CREATE TABLE ${t.states} (
+       workspace text PRIMARY KEY,
+       lineage text NOT NULL,
+       serial bigint NOT NULL,
+       document jsonb NOT NULL,
+       updated_at timestamptz NOT NULL DEFAULT now())`,
+    `CREATE TABLE ${t.journal} (
+       workspace text NOT NULL,
+       seq bigserial,
+       entry jsonb NOT NULL,
+       created_at timestamptz NOT NULL DEFAULT now(),
+       PRIMARY KEY (workspace, seq))`,
+    `CREATE TABLE ${t.history} (
+       id bigserial PRIMARY KEY,
+       workspace text NOT NULL,
+       serial bigint NOT NULL,
+       lineage text NOT NULL,
+       document jsonb NOT NULL,
+       replaced_at timestamptz NOT NULL DEFAULT now())`,
+    `CREATE INDEX state_history_by_workspace ON ${t.history} (workspace, id)`,
+    `CREATE TABLE ${t.locks} (
+       workspace text PRIMARY KEY,
+       holder jsonb NOT NULL,
+       backend_pid int NOT NULL,
+       since timestamptz NOT NULL DEFAULT now())`,
+  ],
+];
+
+function tooNew(version: number, where: string, schema: string): StateError {
+  return new StateError(
+    'STATE_UNKNOWN_VERSION',
+    `schema ${schema} in ${where} has layout version ${version}, but this tenantform knows version ${PG_SCHEMA_VERSION} at most; ` +
+      'nothing was changed. Use the tenantform release that upgraded it.',
+  );
+}
+
+const MISSING = new Set(['42P01', '3F000']); // undefined_table, invalid_schema_name
+
+async function currentVersion(client: ClientBase, t: Tables): Promise<number | null> {
+  try {
+    const res = await client.query<{ version: number }>(`SELECT version FROM ${t.version} WHERE id = 1`);
+    return res.rows[0]?.version ?? null;
+  } catch (err) {
+    if (MISSING.has(String((err as { code?: unknown }).code))) return null;
+    throw err;
+  }
+}
+
+/**
+ * Makes sure the schema exists at PG_SCHEMA_VERSION. Cheap when it does (one
+ * query, no privilege beyond SELECT needed); otherwise creates or upgrades it
+ * in a transaction holding an advisory transaction lock. Returns the version
+ * found before any change (0 when the schema was created).
+ */
+export async function ensureSchema(client: ClientBase, schema: string, where: string): Promise<number> {
+  const t = tablesOf(schema);
+  const found = await currentVersion(client, t);
+  if (found === PG_SCHEMA_VERSION) return found;
+  if (found !== null && found > PG_SCHEMA_VERSION) throw tooNew(found, where, t.schema);
+
+  const [k1, k2] = advisoryKeys(`schema:${schema}`);
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1, $2)', [k1, k2]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${t.schema}`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${t.version} (
+         id int PRIMARY KEY CHECK (id = 1),
+         version int NOT NULL,
+         updated_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    const res = await client.query<{ version: number }>(
+      `SELECT version FROM ${t.version} WHERE id = 1 FOR UPDATE`,
+    );
+    const before = res.rows[0]?.version ?? 0;
+    if (before > PG_SCHEMA_VERSION) throw tooNew(before, where, t.schema);
+    for (let v = before; v < PG_SCHEMA_VERSION; v++) {
+      for (const statement of MIGRATIONS[v]!(t)) await client.query(statement);
+    }
+    await client.query(
+      `INSERT INTO ${t.version} (id, version) VALUES (1, $1)
+       ON CONFLICT (id) DO UPDATE SET version = excluded.version, updated_at = now()`,
+      [PG_SCHEMA_VERSION],
+    );
+    await client.query('COMMIT');
+    return before;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+}

@@ -1,0 +1,193 @@
+import { describe, expect, it } from 'vitest';
+import { profile, putEntry, stateDoc } from './contract.js';
+import { StateError } from './errors.js';
+import { createMemoryStateStore, readRawMemoryState } from './memory-store.js';
+import { openState, readStateSnapshot } from './session.js';
+import type { JournalEntry, StateStore } from './types.js';
+
+const LINEAGE = 'contract-lineage-a';
+const options = {
+  command: 'apply',
+  host: 'ci-7',
+  pid: 4242,
+  now: () => new Date('2026-11-21T10:00:00Z'),
+  lineage: () => LINEAGE,
+};
+
+/** A memory store whose appends wait until released, or fail when told to. */
+function gatedStore(initial = stateDoc(1)) {
+  const store = createMemoryStateStore(initial);
+  const gates: (() => void)[] = [];
+  let failNext = false;
+  let held = false;
+  const gated: StateStore = {
+    ...store,
+    description: store.description,
+    async appendJournal(entries: readonly JournalEntry[]) {
+      if (failNext) {
+        failNext = false;
+        throw new StateError('STATE_IO', 'could not append: disk full');
+      }
+      if (held) await new Promise<void>((resolve) => gates.push(resolve));
+      return store.appendJournal(entries);
+    },
+  };
+  return {
+    store: gated,
+    hold: () => (held = true),
+    releaseAll: () => {
+      held = false;
+      gates.splice(0).forEach((g) => g());
+    },
+    failNext: () => (failNext = true),
+  };
+}
+
+const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('state session', () => {
+  it('takes the lock with the command, pid, host and time it was given', async () => {
+    const store = createMemoryStateStore();
+    const session = await openState(store, options);
+    expect(session.lock).toMatchObject({
+      command: 'apply',
+      pid: 4242,
+      host: 'ci-7',
+      since: '2026-11-21T10:00:00.000Z',
+    });
+    await session.release();
+  });
+
+  it('waits for the lock up to lockTimeoutMs using the injected sleep', async () => {
+    const store = createMemoryStateStore();
+    const first = await openState(store, options);
+    let slept = 0;
+    const second = await openState(store, {
+      ...options,
+      command: 'import',
+      lockTimeoutMs: 5000,
+      sleep: async (ms) => {
+        slept += ms;
+        await first.release();
+      },
+    });
+    expect(slept).toBeGreaterThan(0);
+    expect(second.lock.command).toBe('import');
+    await second.release();
+  });
+
+  it('shows a recorded operation in doc only after its journal append resolved', async () => {
+    const gate = gatedStore();
+    const session = await openState(gate.store, options);
+    gate.hold();
+    const pending = session.record({ op: 'put', resource: profile(1) });
+    await flush();
+    expect(session.doc.resources).toEqual([]);
+    gate.releaseAll();
+    await pending;
+    expect(session.doc.resources).toEqual([profile(1)]);
+    await session.release();
+  });
+
+  it('commit waits for records still in flight', async () => {
+    const gate = gatedStore();
+    const session = await openState(gate.store, options);
+    gate.hold();
+    const records = [1, 2, 3].map((n) => session.record({ op: 'put', resource: profile(n) }));
+    const committed = session.commit();
+    await flush();
+    gate.releaseAll();
+    await Promise.all(records);
+    expect((await committed).resources).toEqual([profile(1), profile(2), profile(3)]);
+    expect((await committed).serial).toBe(2);
+    await session.release();
+  });
+
+  it('leaves doc unchanged and commits nothing when the journal append fails', async () => {
+    const gate = gatedStore();
+    const session = await openState(gate.store, options);
+    gate.failNext();
+    await expect(session.record({ op: 'put', resource: profile(1) })).rejects.toMatchObject({
+      code: 'STATE_IO',
+    });
+    expect(session.doc).toEqual(stateDoc(1));
+    expect((await session.commit()).serial).toBe(1);
+    await session.release();
+  });
+
+  it('keeps serials growing across several commits in one session', async () => {
+    const store = createMemoryStateStore(stateDoc(1));
+    const session = await openState(store, options);
+    await session.record({ op: 'put', resource: profile(1) });
+    expect((await session.commit()).serial).toBe(2);
+    await session.record({ op: 'remove', address: profile(1).address });
+    expect((await session.commit()).serial).toBe(3);
+    expect(await store.read()).toEqual(stateDoc(3));
+    await session.release();
+  });
+
+  it('fails commit with STATE_CONFLICT when someone else wrote the state meanwhile', async () => {
+    const store = createMemoryStateStore(stateDoc(1));
+    const session = await openState(store, options);
+    await session.record({ op: 'put', resource: profile(1) });
+    await store.write(stateDoc(2, [profile(7)]));
+    await expect(session.commit()).rejects.toMatchObject({ code: 'STATE_CONFLICT' });
+    expect(await store.readJournal()).toHaveLength(1);
+    await session.release();
+  });
+
+  it('refuses use after release', async () => {
+    const session = await openState(createMemoryStateStore(), options);
+    await session.release();
+    await expect(session.record({ op: 'put', resource: profile(1) })).rejects.toMatchObject({
+      code: 'STATE_IO',
+    });
+    await expect(session.commit()).rejects.toMatchObject({ code: 'STATE_IO' });
+  });
+
+  it('refuses a replace that changes the lineage', async () => {
+    const session = await openState(createMemoryStateStore(stateDoc(1)), options);
+    await expect(session.replace(stateDoc(1, [], 'other'))).rejects.toMatchObject({ code: 'STATE_INVALID' });
+    await session.release();
+  });
+
+  it('does not keep a reference to the caller’s resource object', async () => {
+    const session = await openState(createMemoryStateStore(), options);
+    const resource = profile(1);
+    await session.record({ op: 'put', resource });
+    resource.id = 'tep_mutated';
+    expect(session.doc.resources[0]?.id).toBe('tep_1');
+    await session.release();
+  });
+});
+
+describe('state snapshot for plan', () => {
+  it('is null when nothing was ever recorded', async () => {
+    expect(await readStateSnapshot(createMemoryStateStore())).toBeNull();
+  });
+
+  it('is the stored document when no journal is pending', async () => {
+    expect(await readStateSnapshot(createMemoryStateStore(stateDoc(3, [profile(1)])))).toEqual(
+      stateDoc(3, [profile(1)]),
+    );
+  });
+
+  it('applies a pending journal in memory with the serial its compaction will get, and writes nothing', async () => {
+    const store = createMemoryStateStore(stateDoc(3, [profile(1)]));
+    await store.appendJournal([putEntry(profile(2))]);
+    const before = readRawMemoryState(store);
+    expect(await readStateSnapshot(store)).toEqual(stateDoc(4, [profile(1), profile(2)]));
+    expect(readRawMemoryState(store)).toBe(before);
+    expect(await store.readJournal()).toHaveLength(1);
+    const session = await openState(store, options);
+    expect(session.doc).toEqual(stateDoc(4, [profile(1), profile(2)]));
+    await session.release();
+  });
+
+  it('does not need the lock', async () => {
+    const store = createMemoryStateStore(stateDoc(1));
+    const session = await openState(store, options);
+    expect(await readStateSnapshot(store)).toEqual(stateDoc(1));
+    await session.release();
+  });
+});

@@ -1,0 +1,226 @@
+import { hostname } from 'node:os';
+import type { RecordedResource } from '../resources/index.js';
+import {
+  applyEntry,
+  applyJournal,
+  emptyState,
+  indexByAddress,
+  newLineage,
+  sortResources,
+} from './document.js';
+import { StateError } from './errors.js';
+import { checkEntryToRecord } from './validate.js';
+import {
+  JOURNAL_FORMAT_VERSION,
+  STATE_FORMAT_VERSION,
+  type JournalEntry,
+  type LockInfo,
+  type StateDocument,
+  type StateStore,
+} from './types.js';
+
+/** One acknowledged operation, as the executor and commands report it. */
+export type RecordEntry = { op: 'put'; resource: RecordedResource } | { op: 'remove'; address: string };
+
+export interface OpenStateOptions {
+  /** The command taking the lock, shown to a rival process: "apply", "import", "state rm". */
+  command: string;
+  /** How long to wait for a lock held by someone else; 0 (default) fails at once. */
+  lockTimeoutMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+  host?: string;
+  pid?: number;
+  /** Clock for the lock's `since`. */
+  now?: () => Date;
+  /** Lineage generator for a state created by this session. */
+  lineage?: () => string;
+}
+
+/**
+ * A locked, open state. `doc` always includes every recorded operation.
+ * Callers must release() in a finally block; a session dropped without
+ * commit() loses nothing, since the next openState replays its journal.
+ */
+export interface StateSession {
+  /** The current document (do not mutate). serial is the last stored one, 0 when nothing was ever stored. */
+  readonly doc: StateDocument;
+  /** The lock this session holds. */
+  readonly lock: LockInfo;
+  /** Appends the entry to the journal (durable when this resolves), then applies it to `doc`. O(1); never rewrites the state. */
+  record(entry: RecordEntry): Promise<void>;
+  /** Writes `doc` with serial + 1 (compare-and-set on the serial read) and clears the journal; no write when nothing changed. */
+  commit(): Promise<StateDocument>;
+  /** Stores a whole new document (resources and lineage from `doc`) with serial + 1, compare-and-set; clears the journal. */
+  replace(doc: StateDocument): Promise<void>;
+  /** Releases the lock; idempotent. Does not commit. */
+  release(): Promise<void>;
+}
+
+/** What is stored now: the lineage and serial a compare-and-set write expects (null = nothing stored). */
+type Stored = { lineage: string; serial: number } | null;
+
+/**
+ * Locks the state, reads it, and compacts any journal left by a crashed run
+ * into it (written with serial + 1, then the journal is cleared; replay is
+ * idempotent, so a crash in between is harmless). With no stored document,
+ * the session starts an empty one: the journal's lineage if there is one,
+ * else a new lineage.
+ */
+export async function openState(store: StateStore, options: OpenStateOptions): Promise<StateSession> {
+  const now = options.now ?? (() => new Date());
+  const lock = await store.lock(
+    {
+      pid: options.pid ?? process.pid,
+      host: options.host ?? hostname(),
+      command: options.command,
+      since: now().toISOString(),
+    },
+    { timeoutMs: options.lockTimeoutMs ?? 0, sleep: options.sleep },
+  );
+  try {
+    let doc = await store.read();
+    let stored: Stored = doc ? { lineage: doc.lineage, serial: doc.serial } : null;
+    const journal = await store.readJournal();
+    doc ??= emptyState(journal[0]?.lineage ?? (options.lineage ?? newLineage)());
+    if (journal.length > 0) {
+      doc = { ...applyJournal(doc, journal, `the journal of ${store.description}`), serial: doc.serial + 1 };
+      await store.write(doc, stored);
+      stored = { lineage: doc.lineage, serial: doc.serial };
+      await store.clearJournal();
+    }
+    return createSession(store, doc, stored, lock);
+  } catch (err) {
+    await store.unlock(lock.id).catch(() => undefined);
+    throw err;
+  }
+}
+
+function createSession(
+  store: StateStore,
+  initial: StateDocument,
+  initialStored: Stored,
+  lock: LockInfo,
+): StateSession {
+  const lineage = initial.lineage;
+  let index = indexByAddress(initial);
+  let serial = initial.serial;
+  let stored = initialStored;
+  let cached: StateDocument | null = initial;
+  let dirty = false;
+  let released = false;
+  const inFlight = new Set<Promise<void>>();
+  let barrier: Promise<unknown> | null = null;
+
+  const usable = (): void => {
+    if (released) throw new StateError('STATE_IO', `the state session on ${store.description} was released`);
+  };
+  const current = (): StateDocument => {
+    cached ??= {
+      format_version: STATE_FORMAT_VERSION,
+      lineage,
+      serial,
+      resources: sortResources(index.values()),
+    };
+    return cached;
+  };
+
+  /** Stores `next` (compare-and-set on what this session last saw stored), then clears the journal. */
+  async function persist(next: StateDocument): Promise<void> {
+    await store.write(next, stored);
+    stored = { lineage: next.lineage, serial: next.serial };
+    serial = next.serial;
+    index = indexByAddress(next);
+    cached = next;
+    dirty = false;
+    await store.clearJournal();
+  }
+
+  /**
+   * Runs commit, replace and release one at a time, after records in flight
+   * settle; records issued meanwhile wait, so clearing the journal can never
+   * drop an entry that the written document lacks.
+   */
+  async function exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    while (barrier) await barrier.catch(() => undefined);
+    const run = (async () => {
+      await Promise.allSettled([...inFlight]);
+      return fn();
+    })();
+    barrier = run;
+    try {
+      return await run;
+    } finally {
+      barrier = null;
+    }
+  }
+
+  return {
+    get doc() {
+      return current();
+    },
+    lock,
+    async record(entry) {
+      usable();
+      const journalEntry: JournalEntry =
+        entry.op === 'put'
+          ? { v: JOURNAL_FORMAT_VERSION, lineage, op: 'put', resource: structuredClone(entry.resource) }
+          : { v: JOURNAL_FORMAT_VERSION, lineage, op: 'remove', address: entry.address };
+      checkEntryToRecord(journalEntry);
+      while (barrier) await barrier.catch(() => undefined);
+      usable();
+      const run = store.appendJournal([journalEntry]).then(() => {
+        applyEntry(index, journalEntry);
+        cached = null;
+        dirty = true;
+      });
+      inFlight.add(run);
+      try {
+        await run;
+      } finally {
+        inFlight.delete(run);
+      }
+    },
+    commit() {
+      return exclusive(async () => {
+        usable();
+        if (dirty) await persist({ ...current(), serial: serial + 1 });
+        return current();
+      });
+    },
+    replace(doc) {
+      return exclusive(async () => {
+        usable();
+        if (doc.lineage !== lineage) {
+          throw new StateError(
+            'STATE_INVALID',
+            `replace keeps the lineage of ${store.description} (${lineage}); got ${doc.lineage}`,
+          );
+        }
+        const resources = sortResources(structuredClone(doc.resources));
+        await persist({ format_version: STATE_FORMAT_VERSION, lineage, serial: serial + 1, resources });
+      });
+    },
+    release() {
+      return exclusive(async () => {
+        if (released) return;
+        released = true;
+        await store.unlock(lock.id);
+      });
+    },
+  };
+}
+
+/**
+ * The state as a plan should see it, without the lock and without writing:
+ * the stored document with any uncompacted journal applied in memory. When a
+ * journal is pending, serial is the one the next openState will write
+ * (stored + 1), so a plan saved now still matches after that compaction.
+ * null when nothing was ever recorded.
+ */
+export async function readStateSnapshot(store: StateStore): Promise<StateDocument | null> {
+  const doc = await store.read();
+  const journal = await store.readJournal();
+  if (journal.length === 0) return doc;
+  const base = doc ?? emptyState(journal[0]!.lineage);
+  return { ...applyJournal(base, journal, `the journal of ${store.description}`), serial: base.serial + 1 };
+}

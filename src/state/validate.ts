@@ -1,0 +1,216 @@
+import { formatAddress } from '../resources/index.js';
+import { checkSchema, type SchemaIssue } from '../schemas/index.js';
+import { sortResources } from './document.js';
+import { StateError } from './errors.js';
+import {
+  JOURNAL_FORMAT_VERSION,
+  STATE_FORMAT_VERSION,
+  type JournalEntry,
+  type StateDocument,
+} from './types.js';
+
+const UNTOUCHED = 'It was left untouched.';
+
+function pathText(path: (string | number)[]): string {
+  return path.reduce<string>(
+    (text, part) => (typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${part}` : part),
+    '',
+  );
+}
+
+function issuesText(issues: readonly SchemaIssue[]): string[] {
+  return issues.map((i) => (i.path.length > 0 ? `${pathText(i.path)}: ${i.message}` : i.message));
+}
+
+/** Issues of a document beyond the schema: addresses must match kind and identity, and be unique. */
+function semanticIssues(doc: StateDocument): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  doc.resources.forEach((r, i) => {
+    const expected = formatAddress(r.kind, r.identity);
+    if (r.address !== expected)
+      out.push(`resources[${i}].address is ${r.address} but kind and identity say ${expected}`);
+    if (seen.has(r.address)) out.push(`resources[${i}].address ${r.address} appears twice`);
+    seen.add(r.address);
+  });
+  return out;
+}
+
+function versionOf(value: unknown, key: string): unknown {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)[key]
+    : undefined;
+}
+
+/** What is wrong with a value as a state document of the supported version; empty when nothing is. */
+function documentProblems(value: unknown): string[] {
+  const issues = checkSchema('state', value);
+  if (issues.length > 0) return issuesText(issues);
+  return semanticIssues(value as StateDocument);
+}
+
+function unknownVersion(value: unknown): number | null {
+  const version = versionOf(value, 'format_version');
+  return typeof version === 'number' && version !== STATE_FORMAT_VERSION ? version : null;
+}
+
+const listed = (problems: string[]): string =>
+  problems.slice(0, 3).join('; ') + (problems.length > 3 ? ` (and ${problems.length - 3} more)` : '');
+
+/**
+ * Checks a stored value as a state document and returns it with resources
+ * sorted. Throws STATE_UNKNOWN_VERSION for another format_version and
+ * STATE_CORRUPT for anything else wrong, naming `where`; `hint` says how to recover.
+ */
+export function checkStateDocument(value: unknown, where: string, hint = ''): StateDocument {
+  const version = unknownVersion(value);
+  if (version !== null) {
+    throw new StateError(
+      'STATE_UNKNOWN_VERSION',
+      `${where} has state format_version ${version}, but this tenantform reads format_version ${STATE_FORMAT_VERSION} only. ` +
+        `${UNTOUCHED} Use the tenantform release that wrote it.`,
+    );
+  }
+  const problems = documentProblems(value);
+  if (problems.length > 0) {
+    throw new StateError(
+      'STATE_CORRUPT',
+      `${where} is not a valid state document: ${listed(problems)}. ${UNTOUCHED}${hint}`,
+    );
+  }
+  const doc = value as StateDocument;
+  return { ...doc, resources: sortResources(doc.resources) };
+}
+
+/** Parses stored state text (see checkStateDocument). */
+export function parseStateText(text: string, where: string, hint = ''): StateDocument {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    const detail = err instanceof Error ? err.message : String(err);
+    throw new StateError('STATE_CORRUPT', `${where} is not valid JSON (${detail}). ${UNTOUCHED}${hint}`);
+  }
+  return checkStateDocument(value, where, hint);
+}
+
+/**
+ * Checks a document a caller asks to store and returns it with resources
+ * sorted. A failure is a bug in the caller: STATE_INVALID, or
+ * STATE_UNKNOWN_VERSION for a format_version this build does not write.
+ */
+export function checkDocumentToWrite(doc: StateDocument, where: string): StateDocument {
+  const version = unknownVersion(doc);
+  if (version !== null) {
+    throw new StateError(
+      'STATE_UNKNOWN_VERSION',
+      `refusing to write format_version ${version} to ${where}; this tenantform writes format_version ${STATE_FORMAT_VERSION}`,
+    );
+  }
+  const problems = documentProblems(doc);
+  if (problems.length > 0) {
+    throw new StateError(
+      'STATE_INVALID',
+      `refusing to write an invalid state document to ${where}: ${listed(problems)}`,
+    );
+  }
+  return { ...doc, resources: sortResources(doc.resources) };
+}
+
+const ENTRY_KEYS = {
+  put: ['v', 'lineage', 'op', 'resource'],
+  remove: ['v', 'lineage', 'op', 'address'],
+} as const;
+
+/** Checks one parsed journal line; returns a problem description, or the entry. */
+export function checkJournalEntry(value: unknown, where: string): JournalEntry {
+  const version = versionOf(value, 'v');
+  if (typeof version === 'number' && version !== JOURNAL_FORMAT_VERSION) {
+    throw new StateError(
+      'STATE_UNKNOWN_VERSION',
+      `${where} has journal version ${version}, but this tenantform reads version ${JOURNAL_FORMAT_VERSION} only. ${UNTOUCHED}`,
+    );
+  }
+  const corrupt = (what: string) =>
+    new StateError('STATE_CORRUPT', `${where} is not a valid journal entry: ${what}. ${UNTOUCHED}`);
+  if (version === undefined || value === null || typeof value !== 'object')
+    throw corrupt('expected an object with v, lineage and op');
+  const entry = value as Record<string, unknown>;
+  if (typeof entry.lineage !== 'string' || entry.lineage === '')
+    throw corrupt('lineage must be a non-empty string');
+  if (entry.op !== 'put' && entry.op !== 'remove') throw corrupt('op must be put or remove');
+  const extra = Object.keys(entry).filter(
+    (k) => !(ENTRY_KEYS[entry.op as 'put' | 'remove'] as readonly string[]).includes(k),
+  );
+  if (extra.length > 0) throw corrupt(`unknown property "${extra[0]}"`);
+  if (entry.op === 'remove') {
+    if (typeof entry.address !== 'string' || entry.address === '')
+      throw corrupt('address must be a non-empty string');
+    return entry as JournalEntry;
+  }
+  const wrapper = {
+    format_version: STATE_FORMAT_VERSION,
+    lineage: entry.lineage,
+    serial: 0,
+    resources: [entry.resource],
+  };
+  const problems = documentProblems(wrapper);
+  if (problems.length > 0) throw corrupt(listed(problems).replace(/resources\[0\]/g, 'resource'));
+  return entry as JournalEntry;
+}
+
+/** Checks an entry before it is appended, so that a bad entry never reaches the journal (STATE_INVALID). */
+export function checkEntryToRecord(entry: JournalEntry): void {
+  try {
+    checkJournalEntry(entry, 'the entry to record');
+  } catch (err) {
+    if (err instanceof StateError) {
+      throw new StateError('STATE_INVALID', err.message.replace(UNTOUCHED, 'Nothing was recorded.'));
+    }
+    throw err;
+  }
+}
+
+export interface ParsedJournal {
+  entries: JournalEntry[];
+  /** Bytes of the text that hold complete, valid entries (where a torn tail starts). */
+  validBytes: number;
+  /** True when the last line was torn (incomplete or unparseable) and ignored. */
+  torn: boolean;
+}
+
+/**
+ * Parses JSON-lines journal text. A last line that is incomplete (no newline)
+ * or not JSON is a torn write from a crash: ignored, never acknowledged. A bad
+ * line followed by others is corruption: STATE_CORRUPT naming the line.
+ */
+export function parseJournalText(text: string, where: string): ParsedJournal {
+  const entries: JournalEntry[] = [];
+  const lines = text.split('\n');
+  let lastContent = lines.length - 1;
+  while (lastContent > 0 && lines[lastContent]!.trim() === '') lastContent--;
+  let offset = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const last = i === lines.length - 1;
+    const complete = !last; // a line counts only with its newline
+    if (line.trim() === '') {
+      if (complete) offset += Buffer.byteLength(line) + 1;
+      continue;
+    }
+    let value: unknown;
+    try {
+      if (!complete) throw new Error('incomplete line');
+      value = JSON.parse(line);
+    } catch {
+      if (i === lastContent) return { entries, validBytes: offset, torn: true };
+      throw new StateError(
+        'STATE_CORRUPT',
+        `${where} line ${i + 1} is not valid JSON, and later lines follow it, so it is not a torn final write. ${UNTOUCHED}`,
+      );
+    }
+    entries.push(checkJournalEntry(value, `${where} line ${i + 1}`));
+    offset += Buffer.byteLength(line) + 1;
+  }
+  return { entries, validBytes: offset, torn: false };
+}

@@ -1,0 +1,122 @@
+/**
+ * In-memory builders for plan tests: desired and recorded resources of every
+ * kind, and state documents. Nothing here touches the disk.
+ */
+import {
+  formatAddress,
+  identityOf,
+  kindOf,
+  type Attributes,
+  type DesiredResource,
+  type KindName,
+  type RecordedResource,
+  type SourcePosition,
+} from '../src/resources/index.js';
+import type { StateDocument } from '../src/state/types.js';
+
+export function policy(
+  selector: string,
+  configuration: Attributes = { action: 'block', limit: 100 },
+): Attributes {
+  return {
+    resource: 'oauth_authentication_api',
+    consumer: 'client',
+    consumer_selector: selector,
+    configuration,
+  };
+}
+
+export function permission(userId: string, server: string, name: string): Attributes {
+  return { user_id: userId, resource_server_identifier: server, permission_name: name };
+}
+
+export function profile(
+  subjectTokenType: string,
+  fields: Partial<Record<'name' | 'action_id' | 'type', string>> = {},
+): Attributes {
+  return {
+    name: fields.name ?? 'partner tokens',
+    subject_token_type: subjectTokenType,
+    action_id: fields.action_id ?? 'act_123',
+    type: fields.type ?? 'custom_authentication',
+  };
+}
+
+function named(
+  kind: KindName,
+  attributes: Attributes,
+): { kind: KindName; address: string; identity: string[] } {
+  const identity = identityOf(kindOf(kind), attributes);
+  return { kind, address: formatAddress(kind, identity), identity };
+}
+
+export function desired(kind: KindName, attributes: Attributes, source?: SourcePosition): DesiredResource {
+  return { ...named(kind, attributes), attributes, ...(source ? { source } : {}) };
+}
+
+export function recorded(
+  kind: KindName,
+  attributes: Attributes,
+  extra: { id?: string | null; adopted?: boolean } = {},
+): RecordedResource {
+  return {
+    ...named(kind, attributes),
+    attributes,
+    id: extra.id === undefined ? null : extra.id,
+    ...(extra.adopted ? { adopted: true } : {}),
+  };
+}
+
+export function stateDoc(
+  resources: RecordedResource[],
+  at: { lineage?: string; serial?: number } = {},
+): StateDocument {
+  return { format_version: 1, lineage: at.lineage ?? 'lineage-1', serial: at.serial ?? 1, resources };
+}
+
+/** A deterministic shuffle (seeded LCG), so "any order" tests are repeatable. */
+export function shuffled<T>(items: readonly T[], seed: number): T[] {
+  const out = [...items];
+  let s = seed >>> 0;
+  for (let i = out.length - 1; i > 0; i--) {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    const j = s % (i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/**
+ * A small plan with every action once (and an adopted no-op):
+ * delete, create, replace, create, forget, blocked, no-op.
+ */
+export function everyActionPlan() {
+  return { desired: everyActionDesired(), state: everyActionState() };
+}
+
+function everyActionDesired(): DesiredResource[] {
+  return [
+    desired('rate_limit_policy', policy('client_id:abc', { action: 'log', limit: 50 }), {
+      file: 't.yaml',
+      line: 3,
+      col: 5,
+    }),
+    desired('rate_limit_policy', policy('default', { action: 'block', limit: 500 })),
+    desired('rate_limit_policy', policy('third_party_clients')),
+    desired('user_permission', permission('auth0|u1', 'https://api', 'read')),
+    desired('token_exchange_profile', profile('urn:a', { name: 'new name' })),
+  ];
+}
+
+function everyActionState(): StateDocument {
+  return stateDoc(
+    [
+      recorded('rate_limit_policy', policy('cimd_clients'), { id: 'rlp_2' }),
+      recorded('rate_limit_policy', policy('default', { action: 'block', limit: 100 }), { id: 'rlp_1' }),
+      recorded('rate_limit_policy', policy('third_party_clients'), { adopted: true }),
+      recorded('user_permission', permission('auth0|u2', 'https://api', 'write')),
+      recorded('token_exchange_profile', profile('urn:a'), { id: 'tep_1' }),
+    ],
+    { lineage: 'L1', serial: 4 },
+  );
+}
