@@ -4,7 +4,6 @@
  */
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../src/api/index.js';
 import {
   CANARY_SECRET,
   CLIENT_ID,
@@ -15,6 +14,7 @@ import {
   policyResponse,
   testClient,
   type TestClient,
+  failure,
 } from './api-helpers.js';
 
 const PATH = '/api/v2/rate-limit-policies';
@@ -44,16 +44,6 @@ function api(token: string, status = 201, times = 1) {
     .post(PATH)
     .times(times)
     .reply(status, status === 201 ? policyResponse() : errorBody(status, 'Unauthorized', 'Invalid token'));
-}
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).toBeInstanceOf(ApiError);
-    return err as ApiError;
-  }
-  throw new Error('expected the call to fail');
 }
 
 describe('client credentials', () => {
@@ -93,7 +83,9 @@ describe('client credentials', () => {
     t = testClient({ credentials: CC });
     const token = tokenEndpoint('fetched-token-1');
     api('fetched-token-1', 201, 5);
-    const results = await Promise.all(Array.from({ length: 5 }, () => t!.client.createRateLimitPolicy(POLICY_BODY)));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => t!.client.createRateLimitPolicy(POLICY_BODY)),
+    );
     expect(results.every((r) => r.outcome === 'created')).toBe(true);
     expect(token.isDone()).toBe(true);
     expect(nock.pendingMocks()).toEqual([]);
@@ -118,7 +110,9 @@ describe('client credentials', () => {
     api('stale-token-1', 401, 3);
     tokenEndpoint('fresh-token-2');
     api('fresh-token-2', 201, 3);
-    const results = await Promise.all(Array.from({ length: 3 }, () => t!.client.createRateLimitPolicy(POLICY_BODY)));
+    const results = await Promise.all(
+      Array.from({ length: 3 }, () => t!.client.createRateLimitPolicy(POLICY_BODY)),
+    );
     expect(results.map((r) => r.outcome)).toEqual(['created', 'created', 'created']);
     expect(nock.pendingMocks()).toEqual([]);
   });
@@ -136,19 +130,37 @@ describe('client credentials', () => {
   });
 
   it.each([
-    [401, { error: 'access_denied', error_description: 'Unauthorized' }, 'API_UNAUTHORIZED', /check the client id and secret/],
-    [403, { error: 'access_denied', error_description: 'Service not enabled within domain' }, 'API_FORBIDDEN', /may request audience/],
+    [
+      401,
+      { error: 'access_denied', error_description: 'Unauthorized' },
+      'API_UNAUTHORIZED',
+      /check the client id and secret/,
+    ],
+    [
+      403,
+      { error: 'access_denied', error_description: 'Service not enabled within domain' },
+      'API_FORBIDDEN',
+      /may request audience/,
+    ],
   ])('reports a %i from the token endpoint as %s', async (status, body, code, hint) => {
     t = testClient({ credentials: CC });
     nock(ORIGIN).post('/oauth/token').reply(status, body);
     const err = await failure(t.client.createRateLimitPolicy(POLICY_BODY));
-    expect(err).toMatchObject({ code, status, operation: 'fetchToken', path: '/oauth/token', error: 'access_denied' });
+    expect(err).toMatchObject({
+      code,
+      status,
+      operation: 'fetchToken',
+      path: '/oauth/token',
+      error: 'access_denied',
+    });
     expect(err.message).toMatch(hint);
   });
 
   it('retries the token endpoint after a 503', async () => {
     t = testClient({ credentials: CC });
-    nock(ORIGIN).post('/oauth/token').reply(503, errorBody(503, 'Service Unavailable', 'later'));
+    nock(ORIGIN)
+      .post('/oauth/token')
+      .reply(503, errorBody(503, 'Service Unavailable', 'later'));
     tokenEndpoint('fetched-token-1');
     api('fetched-token-1');
     await expect(t.client.createRateLimitPolicy(POLICY_BODY)).resolves.toMatchObject({ outcome: 'created' });
@@ -168,7 +180,9 @@ describe('client credentials', () => {
 describe('static token', () => {
   it('does not try to refresh a refused static token and says how to fix it', async () => {
     t = testClient();
-    nock(ORIGIN).post(PATH).reply(401, errorBody(401, 'Unauthorized', 'Expired token received for JSON Web Token validation'));
+    nock(ORIGIN)
+      .post(PATH)
+      .reply(401, errorBody(401, 'Unauthorized', 'Expired token received for JSON Web Token validation'));
     const err = await failure(t.client.createRateLimitPolicy(POLICY_BODY));
     expect(err).toMatchObject({ code: 'API_UNAUTHORIZED', status: 401, attempts: 1 });
     expect(err.message).toMatch(/TENANTFORM_TOKEN, AUTH0_ACCESS_TOKEN or --token-file/);
@@ -177,7 +191,9 @@ describe('static token', () => {
 
   it('names the missing scope on a 403', async () => {
     t = testClient();
-    nock(ORIGIN).post(PATH).reply(403, errorBody(403, 'Forbidden', 'Insufficient scope', 'insufficient_scope'));
+    nock(ORIGIN)
+      .post(PATH)
+      .reply(403, errorBody(403, 'Forbidden', 'Insufficient scope', 'insufficient_scope'));
     const err = await failure(t.client.createRateLimitPolicy(POLICY_BODY));
     expect(err.message).toMatch(/create:rate_limit_policies/);
   });

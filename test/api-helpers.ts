@@ -4,7 +4,8 @@
  */
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { createApiClient, resolveTarget } from '../src/api/index.js';
+import { expect } from 'vitest';
+import { ApiError, createApiClient, resolveTarget } from '../src/api/index.js';
 import type { ApiClient, ApiClientOptions, RateLimitPolicyCreate, Target } from '../src/api/index.js';
 
 export const ORIGIN = 'https://tenant.example.com';
@@ -92,7 +93,12 @@ export const PROFILE_BODY = {
 };
 
 export function profileResponse(id = 'tep_abc123') {
-  return { id, ...PROFILE_BODY, created_at: '2025-01-01T00:00:00.000Z', updated_at: '2025-01-01T00:00:00.000Z' };
+  return {
+    id,
+    ...PROFILE_BODY,
+    created_at: '2025-01-01T00:00:00.000Z',
+    updated_at: '2025-01-01T00:00:00.000Z',
+  };
 }
 
 export function errorBody(statusCode: number, error: string, message: string, errorCode?: string) {
@@ -119,7 +125,12 @@ export interface FakeAnswer {
  */
 export function fakeDispatcher(handler: (req: FakeRequest) => FakeAnswer): Dispatcher {
   const fake = {
-    async request(opts: { method: string; path: string; headers?: Record<string, string>; body?: string | null }) {
+    async request(opts: {
+      method: string;
+      path: string;
+      headers?: Record<string, string>;
+      body?: string | null;
+    }) {
       const answer = handler({
         method: opts.method,
         path: opts.path,
@@ -127,10 +138,29 @@ export function fakeDispatcher(handler: (req: FakeRequest) => FakeAnswer): Dispa
         body: opts.body ?? undefined,
       });
       const text =
-        answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
-      return { statusCode: answer.status, headers: answer.headers ?? {}, body: Readable.from([Buffer.from(text)]) };
+        answer.body === undefined
+          ? ''
+          : typeof answer.body === 'string'
+            ? answer.body
+            : JSON.stringify(answer.body);
+      return {
+        statusCode: answer.status,
+        headers: answer.headers ?? {},
+        body: Readable.from([Buffer.from(text)]),
+      };
     },
     close: async () => {},
   };
   return fake as unknown as Dispatcher;
+}
+
+/** The ApiError a call rejects with; fails the test when it resolves or throws something else. */
+export async function failure(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (err) {
+    expect(err).toBeInstanceOf(ApiError);
+    return err as ApiError;
+  }
+  throw new Error('expected the call to fail');
 }

@@ -48,7 +48,11 @@ function windowedTenant(clock: VirtualClock, limit: number) {
     };
     if (used > limit) {
       rejected += 1;
-      return { status: 429, headers, body: errorBody(429, 'Too Many Requests', 'Global limit has been reached') };
+      return {
+        status: 429,
+        headers,
+        body: errorBody(429, 'Too Many Requests', 'Global limit has been reached'),
+      };
     }
     return { status: 201, headers, body: policyResponse() };
   };
@@ -74,17 +78,22 @@ describe('pacing from X-RateLimit-* headers', () => {
     [5, 30],
     [20, 60],
     [1, 5],
-  ])('slows concurrent callers when Remaining reaches 0 (limit %i, %i callers): no 429', async (limit, callers) => {
-    const { tc, tenant } = pacedClient(limit);
-    const results = await Promise.all(Array.from({ length: callers }, () => tc.client.createRateLimitPolicy(POLICY_BODY)));
-    expect(results.every((r) => r.outcome === 'created')).toBe(true);
-    expect(tenant.rejected()).toBe(0);
-    expect(Math.max(...tenant.counts.values())).toBeLessThanOrEqual(limit);
-    expect(tenant.counts.size).toBeGreaterThanOrEqual(Math.ceil(callers / limit));
-    expect(tc.client.stats()).toMatchObject({ requests: callers, retries: 0, status429: 0 });
-    expect(tc.client.stats().waitsMs).toBeGreaterThan(0);
-    expect(tc.waits.some((w) => /rate limit reached/.test(w.reason))).toBe(true);
-  });
+  ])(
+    'slows concurrent callers when Remaining reaches 0 (limit %i, %i callers): no 429',
+    async (limit, callers) => {
+      const { tc, tenant } = pacedClient(limit);
+      const results = await Promise.all(
+        Array.from({ length: callers }, () => tc.client.createRateLimitPolicy(POLICY_BODY)),
+      );
+      expect(results.every((r) => r.outcome === 'created')).toBe(true);
+      expect(tenant.rejected()).toBe(0);
+      expect(Math.max(...tenant.counts.values())).toBeLessThanOrEqual(limit);
+      expect(tenant.counts.size).toBeGreaterThanOrEqual(Math.ceil(callers / limit));
+      expect(tc.client.stats()).toMatchObject({ requests: callers, retries: 0, status429: 0 });
+      expect(tc.client.stats().waitsMs).toBeGreaterThan(0);
+      expect(tc.waits.some((w) => /rate limit budget used up/.test(w.reason))).toBe(true);
+    },
+  );
 
   it('sends every request at once while the window has room', async () => {
     const { tc, tenant } = pacedClient(100);
@@ -101,7 +110,11 @@ describe('pacing from X-RateLimit-* headers', () => {
       .post(PATH)
       .reply(() => {
         arrivals.push(t!.clock.now());
-        return [429, errorBody(429, 'Too Many Requests', 'limit'), { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset }];
+        return [
+          429,
+          errorBody(429, 'Too Many Requests', 'limit'),
+          { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset },
+        ];
       });
     nock(ORIGIN)
       .post(PATH)

@@ -60,7 +60,9 @@ describe('through nock', () => {
 
   it('puts the encoded path, not the raw id, in errors', async () => {
     t = testClient();
-    nock(ORIGIN).post('/api/v2/users/auth0%7Cabc/permissions').reply(404, { statusCode: 404, error: 'Not Found', message: 'user does not exist' });
+    nock(ORIGIN)
+      .post('/api/v2/users/auth0%7Cabc/permissions')
+      .reply(404, { statusCode: 404, error: 'Not Found', message: 'user does not exist' });
     await expect(t.client.assignUserPermissions('auth0|abc', PERMS)).rejects.toMatchObject({
       code: 'API_NOT_FOUND',
       path: '/api/v2/users/auth0%7Cabc/permissions',
@@ -76,7 +78,9 @@ describe('on the wire (127.0.0.1)', () => {
   beforeAll(async () => {
     server = createServer((req, res) => {
       raw.push(req.url ?? '');
-      res.writeHead(req.method === 'DELETE' ? 204 : 201, { 'content-type': 'application/json' }).end(req.method === 'DELETE' ? '' : '{}');
+      res
+        .writeHead(req.method === 'DELETE' ? 204 : 201, { 'content-type': 'application/json' })
+        .end(req.method === 'DELETE' ? '' : '{}');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`;
@@ -93,7 +97,10 @@ describe('on the wire (127.0.0.1)', () => {
       await t.client.deleteRateLimitPolicy(id);
     }
     expect(raw).toEqual(
-      HOSTILE.flatMap(([, encoded]) => [`/api/v2/users/${encoded}/permissions`, `/api/v2/rate-limit-policies/${encoded}`]),
+      HOSTILE.flatMap(([, encoded]) => [
+        `/api/v2/users/${encoded}/permissions`,
+        `/api/v2/rate-limit-policies/${encoded}`,
+      ]),
     );
   });
 });

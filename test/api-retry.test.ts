@@ -6,8 +6,17 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, resolveTarget } from '../src/api/index.js';
-import { ORIGIN, POLICY_BODY, T0, errorBody, policyResponse, testClient, type TestClient } from './api-helpers.js';
+import { resolveTarget, type ApiError } from '../src/api/index.js';
+import {
+  ORIGIN,
+  POLICY_BODY,
+  T0,
+  errorBody,
+  policyResponse,
+  testClient,
+  type TestClient,
+  failure,
+} from './api-helpers.js';
 
 const PATH = '/api/v2/rate-limit-policies';
 let t: TestClient | undefined;
@@ -27,21 +36,13 @@ afterEach(async () => {
 });
 
 function reply429(headers: Record<string, string>) {
-  nock(ORIGIN).post(PATH).reply(429, errorBody(429, 'Too Many Requests', 'slow down'), headers);
+  nock(ORIGIN)
+    .post(PATH)
+    .reply(429, errorBody(429, 'Too Many Requests', 'slow down'), headers);
 }
 
 function reset(secondsFromT0: number): string {
   return String(T0 / 1000 + secondsFromT0);
-}
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).toBeInstanceOf(ApiError);
-    return err as ApiError;
-  }
-  throw new Error('expected the call to fail');
 }
 
 /** Waits the client asked of its sleep, excluding zero-length ones. */
@@ -118,7 +119,10 @@ describe('429', () => {
 describe('408, 5xx and network errors', () => {
   it('backs off exponentially with full jitter under a cap, six attempts by default', async () => {
     t = testClient({ random: () => 0.999_999, retry: { baseDelayMs: 1000, maxDelayMs: 10_000 } });
-    nock(ORIGIN).post(PATH).times(6).reply(503, errorBody(503, 'Service Unavailable', 'down'));
+    nock(ORIGIN)
+      .post(PATH)
+      .times(6)
+      .reply(503, errorBody(503, 'Service Unavailable', 'down'));
     const err = await failure(t.client.createRateLimitPolicy(POLICY_BODY));
     expect(err).toMatchObject({ code: 'API_SERVER_ERROR', status: 503, attempts: 6, retryable: true });
     expect(retryWaits(t)).toEqual([1000, 2000, 4000, 8000, 10_000]);
@@ -127,30 +131,44 @@ describe('408, 5xx and network errors', () => {
 
   it('gives up on a 408 after maxAttempts with API_TIMEOUT', async () => {
     t = testClient({ retry: { maxAttempts: 2 } });
-    nock(ORIGIN).post(PATH).times(2).reply(408, errorBody(408, 'Request Timeout', 'too slow'));
+    nock(ORIGIN)
+      .post(PATH)
+      .times(2)
+      .reply(408, errorBody(408, 'Request Timeout', 'too slow'));
     const err = await failure(t.client.createRateLimitPolicy(POLICY_BODY));
     expect(err).toMatchObject({ code: 'API_TIMEOUT', status: 408, attempts: 2 });
   });
 
   it('gives up on repeated connection resets with API_NETWORK', async () => {
     t = testClient({ retry: { maxAttempts: 4 } });
-    nock(ORIGIN).post(PATH).times(4).replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+    nock(ORIGIN)
+      .post(PATH)
+      .times(4)
+      .replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
     const err = await failure(t.client.createRateLimitPolicy(POLICY_BODY));
     expect(err).toMatchObject({ code: 'API_NETWORK', status: 0, attempts: 4, retryable: true });
-    expect(err.message).toBe(`createRateLimitPolicy: POST ${PATH} failed without an answer (ECONNRESET) after 4 attempts`);
+    expect(err.message).toBe(
+      `createRateLimitPolicy: POST ${PATH} failed without an answer (ECONNRESET) after 4 attempts`,
+    );
   });
 
   it('does not retry an error it cannot classify', async () => {
     t = testClient();
-    nock(ORIGIN).post(PATH).replyWithError(Object.assign(new Error('no such host'), { code: 'ENOTFOUND' }));
+    nock(ORIGIN)
+      .post(PATH)
+      .replyWithError(Object.assign(new Error('no such host'), { code: 'ENOTFOUND' }));
     const err = await failure(t.client.createRateLimitPolicy(POLICY_BODY));
     expect(err).toMatchObject({ code: 'API_NETWORK', attempts: 1 });
   });
 
   it('treats a 409 on a retried create after a lost answer as present', async () => {
     t = testClient();
-    nock(ORIGIN).post(PATH).replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
-    nock(ORIGIN).post(PATH).reply(409, errorBody(409, 'Conflict', 'already exists'));
+    nock(ORIGIN)
+      .post(PATH)
+      .replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+    nock(ORIGIN)
+      .post(PATH)
+      .reply(409, errorBody(409, 'Conflict', 'already exists'));
     await expect(t.client.createRateLimitPolicy(POLICY_BODY)).resolves.toMatchObject({ outcome: 'present' });
   });
 });
@@ -182,10 +200,36 @@ describe('real sockets on 127.0.0.1', () => {
     const baseUrl = await listen(() => {
       /* never answers */
     });
-    t = testClient({ target: resolveTarget({ baseUrl }, {}), requestTimeoutMs: 100, retry: { maxAttempts: 2 } });
+    t = testClient({
+      target: resolveTarget({ baseUrl }, {}),
+      requestTimeoutMs: 100,
+      retry: { maxAttempts: 2 },
+    });
     const err = await failure(t.client.createRateLimitPolicy(POLICY_BODY));
     expect(err).toMatchObject({ code: 'API_TIMEOUT', status: 0, attempts: 2 });
     expect(err.message).toMatch(/timed out \(UND_ERR_HEADERS_TIMEOUT\) after 2 attempts/);
     server!.closeAllConnections();
   });
+
+  it.each([
+    [false, 'created'],
+    [true, 'API_ABORTED'],
+  ])(
+    'with abortInFlight %s, a request already sent when the signal aborts ends as %s',
+    async (abortInFlight, expected) => {
+      const controller = new AbortController();
+      const baseUrl = await listen((_req, res) => {
+        controller.abort();
+        setImmediate(() =>
+          res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(policyResponse())),
+        );
+      });
+      t = testClient({ target: resolveTarget({ baseUrl }, {}), signal: controller.signal, abortInFlight });
+      const outcome = await t.client.createRateLimitPolicy(POLICY_BODY).then(
+        (r) => r.outcome,
+        (err: ApiError) => err.code,
+      );
+      expect(outcome).toBe(expected);
+    },
+  );
 });

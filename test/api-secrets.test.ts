@@ -92,10 +92,15 @@ describe('with a static token', () => {
 
 describe('with client credentials', () => {
   it('masks the client secret and fetched tokens in token-endpoint errors', async () => {
-    t = testClient({ credentials: { kind: 'client_credentials', clientId: CLIENT_ID, clientSecret: CANARY_SECRET } });
+    t = testClient({
+      credentials: { kind: 'client_credentials', clientId: CLIENT_ID, clientSecret: CANARY_SECRET },
+    });
     nock(ORIGIN)
       .post('/oauth/token')
-      .reply(401, { error: `invalid_client ${CANARY_SECRET}`, error_description: `client_secret=${CANARY_SECRET} is wrong` });
+      .reply(401, {
+        error: `invalid_client ${CANARY_SECRET}`,
+        error_description: `client_secret=${CANARY_SECRET} is wrong`,
+      });
     const seen = await collect(t.client, [(c) => c.createRateLimitPolicy(POLICY_BODY)]);
     expectClean(seen);
     expectClean(t.lines);
@@ -103,7 +108,9 @@ describe('with client credentials', () => {
   });
 
   it('masks a fetched token the API echoes after the refresh fails', async () => {
-    t = testClient({ credentials: { kind: 'client_credentials', clientId: CLIENT_ID, clientSecret: CANARY_SECRET } });
+    t = testClient({
+      credentials: { kind: 'client_credentials', clientId: CLIENT_ID, clientSecret: CANARY_SECRET },
+    });
     nock(ORIGIN).post('/oauth/token').times(2).reply(200, { access_token: FETCHED_CANARY, expires_in: 60 });
     nock(ORIGIN, { reqheaders: { authorization: `Bearer ${FETCHED_CANARY}` } })
       .post('/api/v2/rate-limit-policies')
@@ -117,7 +124,9 @@ describe('with client credentials', () => {
   });
 
   it('never logs the token request or response bodies', async () => {
-    t = testClient({ credentials: { kind: 'client_credentials', clientId: CLIENT_ID, clientSecret: CANARY_SECRET } });
+    t = testClient({
+      credentials: { kind: 'client_credentials', clientId: CLIENT_ID, clientSecret: CANARY_SECRET },
+    });
     nock(ORIGIN).post('/oauth/token').reply(200, { access_token: FETCHED_CANARY, expires_in: 86_400 });
     nock(ORIGIN).post('/api/v2/rate-limit-policies').reply(409, echo(409, 'exists'));
     const result = await t.client.createRateLimitPolicy(POLICY_BODY);

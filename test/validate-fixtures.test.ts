@@ -38,9 +38,17 @@ function expectationsOf(file: string): Expectation[] {
 
 async function validateJson(path: string, cwd: string, vars: string[] = [], varFiles: string[] = []) {
   let stdout = '';
-  const io: CommandIO = { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: () => true }, env: {}, cwd };
+  const io: CommandIO = {
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: { write: () => true },
+    env: {},
+    cwd,
+  };
   const code = await runValidate(path, { vars, varFiles, format: 'json' }, io);
-  return { code, body: JSON.parse(stdout) as { valid: boolean; errors: ConfigIssue[]; counts: Record<string, number> } };
+  return {
+    code,
+    body: JSON.parse(stdout) as { valid: boolean; errors: ConfigIssue[]; counts: Record<string, number> },
+  };
 }
 
 const invalidFiles = readdirSync(invalidDir)
@@ -59,7 +67,10 @@ describe('fixtures/invalid', () => {
     expect(body.valid).toBe(false);
     const found = body.errors.map((e) => `${e.line}:${e.col} ${e.message}`);
     for (const want of expectationsOf(file)) {
-      const hit = body.errors.some((e) => e.file === file && e.line === want.line && e.col === want.col && e.message.includes(want.message));
+      const hit = body.errors.some(
+        (e) =>
+          e.file === file && e.line === want.line && e.col === want.col && e.message.includes(want.message),
+      );
       expect(hit, `expected ${want.line}:${want.col} ${want.message}\ngot:\n${found.join('\n')}`).toBe(true);
     }
   });
@@ -84,7 +95,8 @@ describe('oversized file (generated, not committed)', () => {
         line: 0,
         col: 0,
         code: 'FILE_TOO_LARGE',
-        message: 'file is 5.0 MiB (5242883 bytes), over the 5.0 MiB limit for one file; split it into several files',
+        message:
+          'file is 5.0 MiB (5242883 bytes), over the 5.0 MiB limit for one file; split it into several files',
       },
     ]);
   });
@@ -92,9 +104,24 @@ describe('oversized file (generated, not committed)', () => {
 
 describe('fixtures/valid', () => {
   it.each([
-    ['single.yaml', [], [], { files: 1, rate_limit_policies: 1, user_permissions: 1, users: 1, token_exchange_profiles: 1 }],
-    ['split', [], [], { files: 5, rate_limit_policies: 4, user_permissions: 4, users: 2, token_exchange_profiles: 1 }],
-    ['anchors-and-documents.yaml', [], [], { files: 1, rate_limit_policies: 2, user_permissions: 1, users: 1, token_exchange_profiles: 0 }],
+    [
+      'single.yaml',
+      [],
+      [],
+      { files: 1, rate_limit_policies: 1, user_permissions: 1, users: 1, token_exchange_profiles: 1 },
+    ],
+    [
+      'split',
+      [],
+      [],
+      { files: 5, rate_limit_policies: 4, user_permissions: 4, users: 2, token_exchange_profiles: 1 },
+    ],
+    [
+      'anchors-and-documents.yaml',
+      [],
+      [],
+      { files: 1, rate_limit_policies: 2, user_permissions: 1, users: 1, token_exchange_profiles: 0 },
+    ],
     [
       'with-vars',
       ['ACTION_ID=6a7d8b1c'],

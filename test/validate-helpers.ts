@@ -12,7 +12,8 @@ export interface Marked {
 /** Removes the single "@@" from `template` and returns its 1-based line and column. */
 export function marked(template: string): Marked {
   const index = template.indexOf('@@');
-  if (index < 0 || template.indexOf('@@', index + 2) >= 0) throw new Error('template needs exactly one @@ marker');
+  if (index < 0 || template.indexOf('@@', index + 2) >= 0)
+    throw new Error('template needs exactly one @@ marker');
   const text = template.slice(0, index) + template.slice(index + 2);
   const before = text.slice(0, index);
   const line = before.split('\n').length;

@@ -11,7 +11,14 @@ import type { TokenSource } from './auth.js';
 import { ApiError, codeForStatus, describeInfo, errorInfoFromBody, type ApiErrorCode } from './errors.js';
 import type { Pacer } from './pacer.js';
 import type { Redactor } from './redact.js';
-import { backoffMs, classifyFailure, isRetryableStatus, readRateHeaders, waitAfter429, type RetryPolicy } from './retry.js';
+import {
+  backoffMs,
+  classifyFailure,
+  isRetryableStatus,
+  readRateHeaders,
+  waitAfter429,
+  type RetryPolicy,
+} from './retry.js';
 import { sendOnce, type WireResponse } from './transport.js';
 import type { ApiStats } from './types.js';
 
@@ -74,7 +81,13 @@ function abortedError(spec: CallSpec, attempts: number): ApiError {
   });
 }
 
-function httpError(ctx: CallContext, spec: CallSpec, res: WireResponse, attempts: number, hint?: string): ApiError {
+function httpError(
+  ctx: CallContext,
+  spec: CallSpec,
+  res: WireResponse,
+  attempts: number,
+  hint?: string,
+): ApiError {
   const info = errorInfoFromBody(res.status, res.body, ctx.redactor.redact);
   const code = codeForStatus(res.status);
   const retryable = res.status === 429 || isRetryableStatus(res.status);
@@ -93,7 +106,13 @@ function httpError(ctx: CallContext, spec: CallSpec, res: WireResponse, attempts
   });
 }
 
-function networkError(ctx: CallContext, spec: CallSpec, failure: string, timeout: boolean, attempts: number): ApiError {
+function networkError(
+  ctx: CallContext,
+  spec: CallSpec,
+  failure: string,
+  timeout: boolean,
+  attempts: number,
+): ApiError {
   const code: ApiErrorCode = timeout ? 'API_TIMEOUT' : 'API_NETWORK';
   const what = timeout ? `timed out (${failure})` : `failed without an answer (${failure})`;
   const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
@@ -109,11 +128,18 @@ function networkError(ctx: CallContext, spec: CallSpec, failure: string, timeout
   });
 }
 
-function defaultHint(ctx: CallContext, spec: CallSpec, status: number, refreshed: boolean): string | undefined {
+function defaultHint(
+  ctx: CallContext,
+  spec: CallSpec,
+  status: number,
+  refreshed: boolean,
+): string | undefined {
   const custom = spec.hints?.[status];
   if (custom !== undefined) return custom;
   if (status === 401) {
-    return refreshed ? 'A freshly fetched token was refused too; check the client may call this API' : ctx.unauthorizedHint;
+    return refreshed
+      ? 'A freshly fetched token was refused too; check the client may call this API'
+      : ctx.unauthorizedHint;
   }
   if (status === 403) {
     return `The token lacks the scope for this operation${spec.scope ? ` (${spec.scope})` : ''}; grant it to the client`;
@@ -138,10 +164,11 @@ export async function call(ctx: CallContext, spec: CallSpec): Promise<WireRespon
   for (;;) {
     attempt += 1;
     let token: string | undefined;
+    let ticket = 0;
     try {
       if (ctx.signal?.aborted) throw ctx.signal.reason;
       token = ctx.tokens ? await ctx.tokens.get(ctx.signal) : undefined;
-      if (paced) await ctx.pacer.acquire(ctx.signal);
+      if (paced) ticket = await ctx.pacer.acquire(ctx.signal);
     } catch (err) {
       if (err instanceof ApiError) throw err;
       throw abortedError(spec, attempt - 1);
@@ -161,7 +188,7 @@ export async function call(ctx: CallContext, spec: CallSpec): Promise<WireRespon
         ...(ctx.abortInFlight && ctx.signal ? { signal: ctx.signal } : {}),
       });
     } catch (err) {
-      if (paced) ctx.pacer.release(null);
+      if (paced) ctx.pacer.release(ticket, null);
       const failure = classifyFailure(err);
       const ms = ctx.now() - started;
       ctx.log(`${spec.method} ${spec.path} error=${failure.code} ${ms}ms attempt=${attempt}`);
@@ -169,16 +196,19 @@ export async function call(ctx: CallContext, spec: CallSpec): Promise<WireRespon
       const retryable = failure.kind === 'retry' || failure.kind === 'timeout';
       if (!retryable || attempt >= ctx.policy.maxAttempts) {
         if (!retryable && failure.code === 'BODY_TOO_LARGE') {
-          throw new ApiError(`${spec.operation}: ${spec.method} ${spec.path} answered with a body too large to read`, {
-            code: 'API_BAD_RESPONSE',
-            status: 0,
-            error: 'Bad response',
-            method: spec.method,
-            path: spec.path,
-            operation: spec.operation,
-            retryable: false,
-            attempts: attempt,
-          });
+          throw new ApiError(
+            `${spec.operation}: ${spec.method} ${spec.path} answered with a body too large to read`,
+            {
+              code: 'API_BAD_RESPONSE',
+              status: 0,
+              error: 'Bad response',
+              method: spec.method,
+              path: spec.path,
+              operation: spec.operation,
+              retryable: false,
+              attempts: attempt,
+            },
+          );
         }
         throw networkError(ctx, spec, failure.code, failure.kind === 'timeout', attempt);
       }
@@ -190,8 +220,10 @@ export async function call(ctx: CallContext, spec: CallSpec): Promise<WireRespon
       }
       continue;
     }
-    if (paced) ctx.pacer.release(res.headers, res.status);
-    ctx.log(`${spec.method} ${spec.path} ${res.status} ${ctx.now() - started}ms attempt=${attempt}${rateText(res)}`);
+    if (paced) ctx.pacer.release(ticket, res.headers, res.status);
+    ctx.log(
+      `${spec.method} ${spec.path} ${res.status} ${ctx.now() - started}ms attempt=${attempt}${rateText(res)}`,
+    );
     if ((res.status >= 200 && res.status < 300) || spec.accept?.includes(res.status)) return res;
 
     let delay: number | undefined;

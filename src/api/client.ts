@@ -129,7 +129,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   ctx.tokens = tokens;
 
   const send = (spec: CallSpec) => call(ctx, spec);
-  const present = (res: { status: number; body: string }) => errorInfoFromBody(res.status, res.body, redactor.redact);
+  const present = (res: { status: number; body: string }) =>
+    errorInfoFromBody(res.status, res.body, redactor.redact);
 
   return {
     async createRateLimitPolicy(body: RateLimitPolicyCreate) {

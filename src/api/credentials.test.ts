@@ -30,14 +30,36 @@ describe('resolveCredentials', () => {
   });
 
   it.each([
-    [{ TENANTFORM_TOKEN: 't1', AUTH0_ACCESS_TOKEN: 't2', TENANTFORM_CLIENT_ID: 'id', TENANTFORM_CLIENT_SECRET: 's' }, { kind: 'token', token: 't1' }],
-    [{ AUTH0_ACCESS_TOKEN: 't2', TENANTFORM_CLIENT_ID: 'id', TENANTFORM_CLIENT_SECRET: 's' }, { kind: 'token', token: 't2' }],
     [
-      { TENANTFORM_CLIENT_ID: 'id1', TENANTFORM_CLIENT_SECRET: 's1', AUTH0_CLIENT_ID: 'id2', AUTH0_CLIENT_SECRET: 's2' },
+      {
+        TENANTFORM_TOKEN: 't1',
+        AUTH0_ACCESS_TOKEN: 't2',
+        TENANTFORM_CLIENT_ID: 'id',
+        TENANTFORM_CLIENT_SECRET: 's',
+      },
+      { kind: 'token', token: 't1' },
+    ],
+    [
+      { AUTH0_ACCESS_TOKEN: 't2', TENANTFORM_CLIENT_ID: 'id', TENANTFORM_CLIENT_SECRET: 's' },
+      { kind: 'token', token: 't2' },
+    ],
+    [
+      {
+        TENANTFORM_CLIENT_ID: 'id1',
+        TENANTFORM_CLIENT_SECRET: 's1',
+        AUTH0_CLIENT_ID: 'id2',
+        AUTH0_CLIENT_SECRET: 's2',
+      },
       { kind: 'client_credentials', clientId: 'id1', clientSecret: 's1' },
     ],
-    [{ AUTH0_CLIENT_ID: 'id2', AUTH0_CLIENT_SECRET: 's2' }, { kind: 'client_credentials', clientId: 'id2', clientSecret: 's2' }],
-    [{ TENANTFORM_TOKEN: '', AUTH0_CLIENT_ID: 'id2', AUTH0_CLIENT_SECRET: 's2' }, { kind: 'client_credentials', clientId: 'id2', clientSecret: 's2' }],
+    [
+      { AUTH0_CLIENT_ID: 'id2', AUTH0_CLIENT_SECRET: 's2' },
+      { kind: 'client_credentials', clientId: 'id2', clientSecret: 's2' },
+    ],
+    [
+      { TENANTFORM_TOKEN: '', AUTH0_CLIENT_ID: 'id2', AUTH0_CLIENT_SECRET: 's2' },
+      { kind: 'client_credentials', clientId: 'id2', clientSecret: 's2' },
+    ],
   ])('picks credentials in order of precedence (%o)', (env, expected) => {
     expect(resolveCredentials({}, env)).toEqual(expected);
   });
@@ -51,7 +73,9 @@ describe('resolveCredentials', () => {
   });
 
   it('refuses a missing or empty token file without printing its content', () => {
-    expect(() => resolveCredentials({ tokenFile: join(dir, 'nope') }, {})).toThrow(/cannot read --token-file .*ENOENT/);
+    expect(() => resolveCredentials({ tokenFile: join(dir, 'nope') }, {})).toThrow(
+      /cannot read --token-file .*ENOENT/,
+    );
     expect(() => resolveCredentials({ tokenFile: file('empty', ' \n') }, {})).toThrow(/is empty/);
     const twoWords = file('two', 'secret-one secret-two');
     let message = '';

@@ -26,11 +26,14 @@ function tokenFromFile(path: string): string {
     content = readFileSync(path, 'utf8');
   } catch (err) {
     const code = (err as { code?: unknown }).code;
-    throw new ApiConfigError(`cannot read --token-file ${path}${typeof code === 'string' ? ` (${code})` : ''}`);
+    throw new ApiConfigError(
+      `cannot read --token-file ${path}${typeof code === 'string' ? ` (${code})` : ''}`,
+    );
   }
   const token = content.trim().replace(/^Bearer\s+/i, '');
   if (token === '') throw new ApiConfigError(`--token-file ${path} is empty`);
-  if (/\s/.test(token)) throw new ApiConfigError(`--token-file ${path} must hold a single token (found whitespace inside)`);
+  if (/\s/.test(token))
+    throw new ApiConfigError(`--token-file ${path} must hold a single token (found whitespace inside)`);
   return token;
 }
 

@@ -114,7 +114,11 @@ function text(value: unknown, max = 500): string | undefined {
  * {statusCode, error, message, errorCode} or OAuth's {error, error_description}.
  * Anything else in the body is dropped.
  */
-export function errorInfoFromBody(status: number, rawBody: string, mask: (s: string) => string): ApiErrorInfo {
+export function errorInfoFromBody(
+  status: number,
+  rawBody: string,
+  mask: (s: string) => string,
+): ApiErrorInfo {
   let parsed: unknown;
   try {
     parsed = JSON.parse(rawBody);

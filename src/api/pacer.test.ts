@@ -12,7 +12,7 @@ function fixture(opts: { maxRps?: number; maxDelayMs?: number } = {}) {
     sleep: async (ms, signal) => {
       signal?.throwIfAborted();
       sleeps.push(ms);
-      t = Math.max(t, t + ms);
+      t += ms;
     },
     random: () => 0,
     maxDelayMs: opts.maxDelayMs ?? 30_000,
@@ -28,7 +28,7 @@ function fixture(opts: { maxRps?: number; maxDelayMs?: number } = {}) {
 }
 
 /** Which of `promises` have resolved once the microtask queue has drained. */
-async function granted(promises: Promise<void>[]): Promise<boolean[]> {
+async function granted(promises: Promise<unknown>[]): Promise<boolean[]> {
   const done = promises.map(() => false);
   promises.forEach((p, i) => void p.then(() => (done[i] = true)));
   await new Promise((resolve) => setImmediate(resolve));
@@ -40,14 +40,20 @@ describe('Pacer', () => {
     const f = fixture();
     const waiting = [f.pacer.acquire(), f.pacer.acquire(), f.pacer.acquire()];
     expect(await granted(waiting)).toEqual([true, false, false]);
-    f.pacer.release(f.rate(9, 1));
+    f.pacer.release(await waiting[0]!, f.rate(9, 1));
     expect(await granted(waiting)).toEqual([true, true, true]);
+  });
+
+  it('hands out tickets in sending order', async () => {
+    const f = fixture();
+    const a = await f.pacer.acquire();
+    f.pacer.release(a, {});
+    expect(await Promise.all([f.pacer.acquire(), f.pacer.acquire()])).toEqual([2, 3]);
   });
 
   it('stops pacing from headers when the tenant sends none', async () => {
     const f = fixture();
-    await f.pacer.acquire();
-    f.pacer.release({});
+    f.pacer.release(await f.pacer.acquire(), {});
     const all = Array.from({ length: 20 }, () => f.pacer.acquire());
     expect((await granted(all)).every(Boolean)).toBe(true);
     expect(f.sleeps).toEqual([]);
@@ -55,78 +61,71 @@ describe('Pacer', () => {
 
   it('spends the remaining budget, then holds new requests until the reset', async () => {
     const f = fixture();
-    await f.pacer.acquire();
-    f.pacer.release(f.rate(2, 3));
-    await f.pacer.acquire();
-    f.pacer.release(null);
-    await f.pacer.acquire();
-    f.pacer.release(null);
+    f.pacer.release(await f.pacer.acquire(), f.rate(2, 3));
+    f.pacer.release(await f.pacer.acquire(), null);
+    f.pacer.release(await f.pacer.acquire(), null);
     const start = f.now();
     await f.pacer.acquire();
     expect(f.sleeps).toEqual([3000]);
     expect(f.now() - start).toBe(3000);
-    expect(f.reasons[0]).toMatch(/rate limit reached .*waiting for the window to reset/);
+    expect(f.reasons[0]).toBe('rate limit budget used up (limit 10); waiting for X-RateLimit-Reset');
   });
 
-  it('counts requests in flight against the budget and waits for their answers', async () => {
+  it('counts requests sent after the reporting one against the budget, and waits for their answers', async () => {
     const f = fixture();
-    await f.pacer.acquire();
-    f.pacer.release(f.rate(10, 1));
-    const first = Array.from({ length: 3 }, () => f.pacer.acquire());
-    await Promise.all(first); // 3 in flight
-    f.pacer.acquire(); // 4 in flight
-    await Promise.resolve();
-    f.pacer.release(f.rate(4, 1)); // 3 in flight, not yet counted by the tenant: 1 left
+    f.pacer.release(await f.pacer.acquire(), f.rate(10, 1)); // ticket 1
+    const [t2, t3, t4, t5] = await Promise.all(Array.from({ length: 4 }, () => f.pacer.acquire()));
+    f.pacer.release(t2!, f.rate(4, 1)); // 3 sent after ticket 2 are in flight: 1 left
     const more = [f.pacer.acquire(), f.pacer.acquire()];
     expect(await granted(more)).toEqual([true, false]);
-    f.pacer.release(f.rate(3, 1)); // the tenant counted one more; 3 in flight: 0 left
+    f.pacer.release(t3!, f.rate(3, 1)); // tickets 4, 5, 6 in flight after 3: 0 left
     expect(await granted(more)).toEqual([true, false]);
-    f.pacer.release(f.rate(3, 1)); // 2 in flight: 1 left
+    f.pacer.release(t4!, f.rate(3, 1)); // tickets 5, 6 after 4: 1 left (the bucket refilled)
     expect(await granted(more)).toEqual([true, true]);
+    f.pacer.release(t5!, null);
     expect(f.sleeps).toEqual([]);
+  });
+
+  it('ignores an answer to a request older than the one the window came from', async () => {
+    const f = fixture();
+    f.pacer.release(await f.pacer.acquire(), f.rate(5, 2));
+    const [older, newer] = await Promise.all([f.pacer.acquire(), f.pacer.acquire()]);
+    f.pacer.release(newer!, f.rate(0, 2));
+    f.pacer.release(older!, f.rate(4, 2)); // late, and stale
+    await f.pacer.acquire();
+    expect(f.sleeps).toEqual([2000]);
   });
 
   it('holds everyone after a 429 until the reset it names', async () => {
     const f = fixture();
-    await f.pacer.acquire();
-    f.pacer.release(f.rate(5, 1));
-    await f.pacer.acquire();
-    f.pacer.release({ 'x-ratelimit-reset': String(Math.floor(f.now() / 1000) + 2) }, 429);
+    f.pacer.release(await f.pacer.acquire(), f.rate(5, 1));
+    f.pacer.release(
+      await f.pacer.acquire(),
+      { 'x-ratelimit-reset': String(Math.floor(f.now() / 1000) + 2) },
+      429,
+    );
     await f.pacer.acquire();
     expect(f.sleeps).toEqual([2000]);
   });
 
   it('uses Retry-After as the reset of a 429 without X-RateLimit-Reset', async () => {
     const f = fixture();
-    await f.pacer.acquire();
-    f.pacer.release({ 'retry-after': '4' }, 429);
+    f.pacer.release(await f.pacer.acquire(), { 'retry-after': '4' }, 429);
     await f.pacer.acquire();
     expect(f.sleeps).toEqual([4000]);
   });
 
-  it('does not let a late answer from the same window raise the budget', async () => {
-    const f = fixture();
-    await f.pacer.acquire();
-    f.pacer.release(f.rate(0, 2));
-    f.pacer.release(f.rate(5, 2)); // an older answer arriving late
-    await f.pacer.acquire();
-    expect(f.sleeps).toEqual([2000]);
-  });
-
   it('sends a single probe after a wait cut short by maxDelayMs', async () => {
     const f = fixture({ maxDelayMs: 1000 });
-    await f.pacer.acquire();
-    f.pacer.release(f.rate(0, 60));
+    f.pacer.release(await f.pacer.acquire(), f.rate(0, 60));
     await f.pacer.acquire();
     expect(f.sleeps).toEqual([1000]);
-    const next = [f.pacer.acquire()];
-    expect(await granted(next)).toEqual([false]);
+    expect(await granted([f.pacer.acquire()])).toEqual([false]);
   });
 
   it('allows the full limit again after the reset', async () => {
     const f = fixture();
-    await f.pacer.acquire();
-    f.pacer.release(f.rate(0, 1, 3));
+    f.pacer.release(await f.pacer.acquire(), f.rate(0, 1, 3));
     const burst = Array.from({ length: 4 }, () => f.pacer.acquire());
     expect(await granted(burst)).toEqual([true, true, true, false]);
     expect(f.sleeps).toEqual([1000]);
@@ -138,24 +137,28 @@ describe('Pacer', () => {
     [4, [250, 250, 250]],
   ])('spaces requests to --max-rps %s', async (maxRps, expected) => {
     const f = fixture({ maxRps });
-    await f.pacer.acquire();
-    f.pacer.release({});
-    for (let i = 0; i < 3; i++) {
-      await f.pacer.acquire();
-      f.pacer.release({});
-    }
+    f.pacer.release(await f.pacer.acquire(), {});
+    for (let i = 0; i < 3; i++) f.pacer.release(await f.pacer.acquire(), {});
     expect(f.sleeps).toEqual(expected);
     expect(f.reasons.every((r) => r === `--max-rps ${maxRps}`)).toBe(true);
   });
 
-  it('rejects a waiting caller when its signal aborts', async () => {
+  it('rejects a waiting caller when its signal aborts, and serves the next one', async () => {
     const f = fixture();
-    await f.pacer.acquire();
+    const first = await f.pacer.acquire();
     const controller = new AbortController();
     const waiting = f.pacer.acquire(controller.signal);
     controller.abort();
     await expect(waiting).rejects.toThrow();
-    f.pacer.release({});
-    await expect(f.pacer.acquire()).resolves.toBeUndefined();
+    f.pacer.release(first, {});
+    await expect(f.pacer.acquire()).resolves.toBe(2);
+  });
+
+  it('ignores a second release of the same ticket', async () => {
+    const f = fixture();
+    const a = await f.pacer.acquire();
+    f.pacer.release(a, {});
+    f.pacer.release(a, {});
+    expect(f.pacer.active).toBe(0);
   });
 });

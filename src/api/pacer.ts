@@ -7,6 +7,12 @@
  * sends those headers, only one request is in flight. A user ceiling
  * (--max-rps) is a token bucket of size one on the injected clock.
  *
+ * Each request holds a ticket numbered in sending order. An answer to an
+ * older request than the one the window was last learned from is stale and
+ * teaches nothing (token buckets refill, so a higher Remaining from a newer
+ * answer is real, from an older one it is not). Requests sent after the
+ * learned one and still in flight are counted against the budget.
+ *
  * Callers are served first come, first served: one caller decides at a time.
  */
 import { JITTER_MS, readRateHeaders, resetAtMs, retryAfterMs, type Headers } from './retry.js';
@@ -31,9 +37,9 @@ interface Window {
   remaining: number;
   /** Local clock time of X-RateLimit-Reset; undefined when unknown. */
   resetAt?: number;
-  /** The reported reset, in Unix seconds, to recognise late answers from the same window. */
-  resetSec?: number;
-  /** Requests in flight when it was reported: perhaps not yet counted by the tenant. */
+  /** Ticket of the request whose answer reported it (0 when assumed after a reset). */
+  ticket: number;
+  /** Requests sent after that one and in flight when it was reported: not yet counted by the tenant. */
   uncounted: number;
   /** Requests started since it was reported. */
   issued: number;
@@ -45,7 +51,9 @@ type Decision =
   | { type: 'sleep'; ms: number; reason: string; window?: Window; capped?: boolean };
 
 export class Pacer {
-  private inFlight = 0;
+  /** Tickets of the requests in flight. */
+  private readonly inFlight = new Set<number>();
+  private lastTicket = 0;
   /** Whether responses carry rate-limit headers: unknown until the first response. */
   private seen: 'unknown' | 'headers' | 'none' = 'unknown';
   private window: Window | null = null;
@@ -60,52 +68,58 @@ export class Pacer {
 
   /** Requests currently holding a slot. */
   get active(): number {
-    return this.inFlight;
+    return this.inFlight.size;
   }
 
-  /** Resolves when this request may be sent; call release() once its answer (or failure) is in. */
-  acquire(signal?: AbortSignal): Promise<void> {
+  /**
+   * Resolves with a ticket when this request may be sent; pass the ticket to
+   * release() once its answer (or failure) is in.
+   */
+  acquire(signal?: AbortSignal): Promise<number> {
     const mine = this.turn.then(() => this.waitForSlot(signal));
-    this.turn = mine.catch(() => undefined);
+    this.turn = mine.then(
+      () => undefined,
+      () => undefined,
+    );
     return mine;
   }
 
   /** Ends a request's slot; `headers` are its response headers (null when no response arrived). */
-  release(headers: Headers | null, status = 0): void {
-    this.inFlight = Math.max(0, this.inFlight - 1);
-    if (headers) this.learn(headers, status);
-    else if (this.window) this.window.uncounted = Math.min(this.window.uncounted, this.inFlight);
+  release(ticket: number, headers: Headers | null, status = 0): void {
+    if (!this.inFlight.delete(ticket)) return;
+    // Only an answer to a request sent after the one the window came from is news.
+    if (headers && (!this.window || ticket > this.window.ticket)) this.learn(ticket, headers, status);
     const waiting = [...this.listeners];
     this.listeners.clear();
     for (const wake of waiting) wake();
   }
 
-  private learn(headers: Headers, status: number): void {
+  private sentAfter(ticket: number): number {
+    let n = 0;
+    for (const t of this.inFlight) if (t > ticket) n += 1;
+    return n;
+  }
+
+  private learn(ticket: number, headers: Headers, status: number): void {
     const now = this.options.now();
     const rate = readRateHeaders(headers);
     if (rate.remaining === undefined && status !== 429) {
       if (this.seen === 'unknown') this.seen = 'none';
       if (this.window && this.window.limit === undefined) this.window = null;
-      else if (this.window) this.window.uncounted = Math.min(this.window.uncounted, this.inFlight);
       return;
     }
     this.seen = 'headers';
-    let remaining = status === 429 ? 0 : (rate.remaining ?? 0);
+    const remaining = status === 429 ? 0 : (rate.remaining ?? 0);
     let resetAt = resetAtMs(headers, now);
     if (resetAt === undefined && status === 429) {
       const after = retryAfterMs(headers, now);
       if (after !== undefined) resetAt = now + after;
     }
     const previous = this.window;
-    if (previous && previous.resetSec !== undefined && previous.resetSec === rate.reset) {
-      // A late answer from the same window must not raise the budget again.
-      remaining = Math.min(remaining, previous.remaining);
-    }
-    const next: Window = { remaining, uncounted: this.inFlight, issued: 0 };
+    const next: Window = { remaining, ticket, uncounted: this.sentAfter(ticket), issued: 0 };
     const limit = rate.limit ?? previous?.limit;
     if (limit !== undefined) next.limit = limit;
     if (resetAt !== undefined) next.resetAt = resetAt;
-    if (rate.reset !== undefined) next.resetSec = rate.reset;
     this.window = next;
   }
 
@@ -117,7 +131,7 @@ export class Pacer {
       return;
     }
     const remaining = capped ? 1 : (w.limit ?? 1);
-    this.window = { remaining, uncounted: this.inFlight, issued: 0 };
+    this.window = { remaining, ticket: this.lastTicket, uncounted: this.inFlight.size, issued: 0 };
     if (w.limit !== undefined) this.window.limit = w.limit;
   }
 
@@ -133,28 +147,32 @@ export class Pacer {
     if (current?.resetAt !== undefined && now >= current.resetAt) this.rollOver(current);
     const w = this.window;
     if (this.seen === 'unknown') {
-      if (this.inFlight > 0) return { type: 'event' };
+      if (this.inFlight.size > 0) return { type: 'event' };
     } else if (w) {
       const left = w.remaining - w.issued;
       if (left <= 0 && w.resetAt !== undefined) {
         const wait = Math.max(0, w.resetAt - now) + Math.round(this.options.random() * JITTER_MS);
         const ms = Math.min(this.options.maxDelayMs, wait);
-        const reason = `rate limit reached (X-RateLimit-Remaining ${w.remaining}); waiting for the window to reset`;
+        const reason = `rate limit budget used up${w.limit !== undefined ? ` (limit ${w.limit})` : ''}; waiting for X-RateLimit-Reset`;
         return { type: 'sleep', ms, reason, window: w, capped: ms < wait };
       }
-      if (this.inFlight > 0 && left - w.uncounted <= 0) return { type: 'event' };
+      if (this.inFlight.size > 0 && left - w.uncounted <= 0) return { type: 'event' };
     }
     const rate = this.options.maxRps;
     if (rate !== undefined) {
       this.refill(now);
       if (this.tokens < 1) {
-        return { type: 'sleep', ms: Math.ceil(((1 - this.tokens) * 1000) / rate), reason: `--max-rps ${rate}` };
+        return {
+          type: 'sleep',
+          ms: Math.ceil(((1 - this.tokens) * 1000) / rate),
+          reason: `--max-rps ${rate}`,
+        };
       }
     }
     return { type: 'go' };
   }
 
-  private async waitForSlot(signal?: AbortSignal): Promise<void> {
+  private async waitForSlot(signal?: AbortSignal): Promise<number> {
     for (;;) {
       signal?.throwIfAborted();
       const d = this.decide(this.options.now());
@@ -175,9 +193,11 @@ export class Pacer {
         this.tokens = Math.max(this.tokens, 1);
       }
     }
-    this.inFlight += 1;
+    const ticket = ++this.lastTicket;
+    this.inFlight.add(ticket);
     if (this.window) this.window.issued += 1;
     if (this.options.maxRps !== undefined) this.tokens -= 1;
+    return ticket;
   }
 
   private nextRelease(signal?: AbortSignal): Promise<void> {

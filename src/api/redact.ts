@@ -10,12 +10,15 @@ export const MASK = '[REDACTED]';
 const MIN_SECRET_LENGTH = 4;
 
 const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi;
-const SECRET_FIELDS = /("?(?:access_token|refresh_token|id_token|client_secret|password)"?\s*[:=]\s*)"?[^\s",&}]+"?/gi;
+const SECRET_FIELDS =
+  /("?(?:access_token|refresh_token|id_token|client_secret|password)"?\s*[:=]\s*)"?[^\s",&}]+"?/gi;
 
 /** Masks each known secret, any Authorization-style credential and secret-named fields. */
 export function redact(text: string, secrets: Iterable<string> = []): string {
   let out = text;
-  const sorted = [...secrets].filter((s) => s.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
+  const sorted = [...secrets]
+    .filter((s) => s.length >= MIN_SECRET_LENGTH)
+    .sort((a, b) => b.length - a.length);
   for (const secret of sorted) out = out.split(secret).join(MASK);
   out = out.replace(BEARER, (_m, scheme: string) => `${scheme} ${MASK}`);
   return out.replace(SECRET_FIELDS, (_m, prefix: string) => `${prefix}${MASK}`);

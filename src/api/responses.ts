@@ -9,7 +9,11 @@ import type { CallSpec } from './caller.js';
 import { ApiError } from './errors.js';
 import type { WireResponse } from './transport.js';
 
-function badResponse(spec: Pick<CallSpec, 'operation' | 'method' | 'path'>, status: number, why: string): ApiError {
+function badResponse(
+  spec: Pick<CallSpec, 'operation' | 'method' | 'path'>,
+  status: number,
+  why: string,
+): ApiError {
   return new ApiError(`${spec.operation}: ${spec.method} ${spec.path} answered ${status} with ${why}`, {
     code: 'API_BAD_RESPONSE',
     status,
@@ -23,7 +27,8 @@ function badResponse(spec: Pick<CallSpec, 'operation' | 'method' | 'path'>, stat
 }
 
 function parseJson(res: WireResponse, spec: Pick<CallSpec, 'operation' | 'method' | 'path'>): unknown {
-  if (res.body.trim() === '') throw badResponse(spec, res.status, 'an empty body where an object was expected');
+  if (res.body.trim() === '')
+    throw badResponse(spec, res.status, 'an empty body where an object was expected');
   try {
     return JSON.parse(res.body);
   } catch {
@@ -62,6 +67,8 @@ export function parseToken(body: string, path: string): FetchedToken {
   }
   const expires = obj.expires_in;
   const expiresInSec =
-    typeof expires === 'number' && Number.isFinite(expires) && expires > 0 ? expires : DEFAULT_TOKEN_LIFETIME_SEC;
+    typeof expires === 'number' && Number.isFinite(expires) && expires > 0
+      ? expires
+      : DEFAULT_TOKEN_LIFETIME_SEC;
   return { accessToken: token, expiresInSec };
 }

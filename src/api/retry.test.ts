@@ -34,7 +34,13 @@ describe('Retry-After', () => {
 
 describe('X-RateLimit-Reset', () => {
   it('reads the integer headers and ignores malformed ones', () => {
-    expect(readRateHeaders({ 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1700000003' })).toEqual({
+    expect(
+      readRateHeaders({
+        'x-ratelimit-limit': '50',
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-reset': '1700000003',
+      }),
+    ).toEqual({
       limit: 50,
       remaining: 0,
       reset: 1_700_000_003,

@@ -87,7 +87,13 @@ export function backoffMs(attempt: number, random: () => number, policy: RetryPo
 }
 
 /** Wait before retrying a 429: Retry-After, else X-RateLimit-Reset, else backoff; capped. */
-export function waitAfter429(headers: Headers, now: number, attempt: number, random: () => number, policy: RetryPolicy): Wait {
+export function waitAfter429(
+  headers: Headers,
+  now: number,
+  attempt: number,
+  random: () => number,
+  policy: RetryPolicy,
+): Wait {
   const jitter = Math.round(random() * JITTER_MS);
   const after = retryAfterMs(headers, now);
   if (after !== undefined) return { ms: Math.min(policy.maxDelayMs, after + jitter), source: 'retry-after' };
@@ -123,7 +129,8 @@ const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEO
 export function classifyFailure(err: unknown): { kind: FailureKind; code: string } {
   const e = err as { code?: unknown; name?: unknown; cause?: { code?: unknown } };
   const code = typeof e?.code === 'string' ? e.code : typeof e?.cause?.code === 'string' ? e.cause.code : '';
-  if (e?.name === 'AbortError' || code === 'UND_ERR_ABORTED' || code === 'ABORT_ERR') return { kind: 'abort', code: 'ABORTED' };
+  if (e?.name === 'AbortError' || code === 'UND_ERR_ABORTED' || code === 'ABORT_ERR')
+    return { kind: 'abort', code: 'ABORTED' };
   if (TIMEOUT_CODES.has(code)) return { kind: 'timeout', code };
   if (RETRY_CODES.has(code)) return { kind: 'retry', code };
   return { kind: 'fatal', code: code || 'UNKNOWN' };

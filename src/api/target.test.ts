@@ -24,12 +24,18 @@ describe('resolveTarget', () => {
   });
 
   it('lets flags win over the environment', () => {
-    const env = { TENANTFORM_BASE_URL: 'https://env.example.com/api/v2', TENANTFORM_DOMAIN: 'other.example.com' };
+    const env = {
+      TENANTFORM_BASE_URL: 'https://env.example.com/api/v2',
+      TENANTFORM_DOMAIN: 'other.example.com',
+    };
     expect(resolveTarget({ domain: 'flag.example.com' }, env).origin).toBe('https://flag.example.com');
   });
 
   it.each([
-    [{ TENANTFORM_BASE_URL: 'https://a.example.com/api/v2', TENANTFORM_DOMAIN: 'b.example.com' }, 'https://a.example.com'],
+    [
+      { TENANTFORM_BASE_URL: 'https://a.example.com/api/v2', TENANTFORM_DOMAIN: 'b.example.com' },
+      'https://a.example.com',
+    ],
     [{ TENANTFORM_DOMAIN: 'b.example.com', AUTH0_DOMAIN: 'c.example.com' }, 'https://b.example.com'],
     [{ AUTH0_DOMAIN: 'c.example.com' }, 'https://c.example.com'],
     [{ AUTH0_DOMAIN: 'https://c.example.com/' }, 'https://c.example.com'],
@@ -39,11 +45,16 @@ describe('resolveTarget', () => {
 
   it('uses --audience, then TENANTFORM_AUDIENCE, over the default', () => {
     expect(resolveTarget({ domain: 'd.example.com', audience: 'urn:mgmt' }, {}).audience).toBe('urn:mgmt');
-    expect(resolveTarget({ domain: 'd.example.com' }, { TENANTFORM_AUDIENCE: 'urn:env' }).audience).toBe('urn:env');
+    expect(resolveTarget({ domain: 'd.example.com' }, { TENANTFORM_AUDIENCE: 'urn:env' }).audience).toBe(
+      'urn:env',
+    );
   });
 
   it.each([
-    [{ baseUrl: 'http://tenant.example.com/api/v2' }, /only https:\/\/ is allowed, except for loopback hosts/],
+    [
+      { baseUrl: 'http://tenant.example.com/api/v2' },
+      /only https:\/\/ is allowed, except for loopback hosts/,
+    ],
     [{ baseUrl: 'http://10.0.0.5/api/v2' }, /plain http:\/\//],
     [{ baseUrl: 'ftp://127.0.0.1/api/v2' }, /must be an https:\/\/ URL/],
     [{ baseUrl: 'https://tenant.example.com/other' }, /must end with \/api\/v2/],
@@ -67,7 +78,13 @@ describe('resolveTarget', () => {
     })();
     expect(err).toBeInstanceOf(ApiConfigError);
     expect((err as ApiConfigError).code).toBe('API_CONFIG');
-    for (const name of ['--domain', '--base-url', 'TENANTFORM_DOMAIN', 'TENANTFORM_BASE_URL', 'AUTH0_DOMAIN']) {
+    for (const name of [
+      '--domain',
+      '--base-url',
+      'TENANTFORM_DOMAIN',
+      'TENANTFORM_BASE_URL',
+      'AUTH0_DOMAIN',
+    ]) {
       expect((err as Error).message).toContain(name);
     }
   });

@@ -39,7 +39,9 @@ function parseUrl(raw: string, source: string): URL {
     throw new ApiConfigError(`${source} is not a valid URL: "${raw}"`);
   }
   if (url.username || url.password) {
-    throw new ApiConfigError(`${source} must not contain a user name or password; use the credential variables instead`);
+    throw new ApiConfigError(
+      `${source} must not contain a user name or password; use the credential variables instead`,
+    );
   }
   if (url.search || url.hash) throw new ApiConfigError(`${source} must not contain a query or fragment`);
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
@@ -58,7 +60,10 @@ function fromBaseUrl(raw: string, source: string): URL {
   const path = url.pathname.replace(/\/+$/, '');
   if (path === '') url.pathname = API_PATH;
   else if (path.endsWith(API_PATH)) url.pathname = path;
-  else throw new ApiConfigError(`${source} must end with ${API_PATH}, e.g. https://tenant.example.com${API_PATH} (got "${raw}")`);
+  else
+    throw new ApiConfigError(
+      `${source} must end with ${API_PATH}, e.g. https://tenant.example.com${API_PATH} (got "${raw}")`,
+    );
   return url;
 }
 
@@ -66,10 +71,14 @@ function fromDomain(raw: string, source: string): URL {
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `https://${raw}`;
   const url = parseUrl(withScheme, source);
   if (url.protocol !== 'https:') {
-    throw new ApiConfigError(`${source} always means https://; use --base-url for a plain-http loopback target`);
+    throw new ApiConfigError(
+      `${source} always means https://; use --base-url for a plain-http loopback target`,
+    );
   }
   if (url.pathname.replace(/\/+$/, '') !== '') {
-    throw new ApiConfigError(`${source} must be a host name such as tenant.example.com, without a path (got "${raw}")`);
+    throw new ApiConfigError(
+      `${source} must be a host name such as tenant.example.com, without a path (got "${raw}")`,
+    );
   }
   url.pathname = API_PATH;
   return url;
@@ -83,7 +92,8 @@ export function resolveTarget(flags: TargetFlags, env: Env): Target {
   let url: URL;
   if (flagBase) url = fromBaseUrl(flagBase, '--base-url');
   else if (flagDomain) url = fromDomain(flagDomain, '--domain');
-  else if (value(env.TENANTFORM_BASE_URL)) url = fromBaseUrl(value(env.TENANTFORM_BASE_URL)!, 'TENANTFORM_BASE_URL');
+  else if (value(env.TENANTFORM_BASE_URL))
+    url = fromBaseUrl(value(env.TENANTFORM_BASE_URL)!, 'TENANTFORM_BASE_URL');
   else if (value(env.TENANTFORM_DOMAIN)) url = fromDomain(value(env.TENANTFORM_DOMAIN)!, 'TENANTFORM_DOMAIN');
   else if (value(env.AUTH0_DOMAIN)) url = fromDomain(value(env.AUTH0_DOMAIN)!, 'AUTH0_DOMAIN');
   else {

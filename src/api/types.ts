@@ -73,8 +73,7 @@ export interface Target {
 }
 
 export type Credentials =
-  | { kind: 'token'; token: string }
-  | { kind: 'client_credentials'; clientId: string; clientSecret: string };
+  { kind: 'token'; token: string } | { kind: 'client_credentials'; clientId: string; clientSecret: string };
 
 export interface RetryOptions {
   /** Attempts per request, the first included. Default 6. */
@@ -129,16 +128,14 @@ export interface ApiStats {
 }
 
 export type CreatePolicyResult =
-  | { outcome: 'created'; policy: RateLimitPolicy }
-  | { outcome: 'present'; error: ApiErrorInfo };
+  { outcome: 'created'; policy: RateLimitPolicy } | { outcome: 'present'; error: ApiErrorInfo };
 
 export type DeletePolicyResult = { outcome: 'deleted' } | { outcome: 'gone' };
 
 export type AssignPermissionsResult = { outcome: 'assigned' };
 
 export type CreateProfileResult =
-  | { outcome: 'created'; profile: TokenExchangeProfile }
-  | { outcome: 'present'; error: ApiErrorInfo };
+  { outcome: 'created'; profile: TokenExchangeProfile } | { outcome: 'present'; error: ApiErrorInfo };
 
 export interface ApiClient {
   /** 201/2xx → created; 409 → present (a policy with the same identity exists). */

@@ -17,7 +17,8 @@ const collect = (value: string, previous: string[]): string[] => [...previous, v
 function varOptions(cmd: Command): Command {
   return cmd
     .option('--var <NAME=VALUE>', 'set a variable used as ${NAME} in the config (repeatable)', collect, [])
-    .option('--var-file <FILE>', 'read variables from a YAML mapping (repeatable)', collect, []);
+    .option('--var-file <FILE>', 'read variables from a YAML mapping (repeatable)', collect, [])
+    .option('--env <NAME>', 'environment from the tenantform.yaml project file in PATH');
 }
 
 function stateOptions(cmd: Command): Command {
@@ -25,7 +26,7 @@ function stateOptions(cmd: Command): Command {
     .option('--state <FILE>', 'state file (default: .tenantform/state.json beside the config)')
     .addOption(new Option('--backend <KIND>', 'state backend').choices(['file', 'pg']).default('file'))
     .option('--backend-config <KEY=VALUE>', 'backend setting, e.g. conn=postgres://… (repeatable)', collect, [])
-    .option('--workspace <NAME>', 'pg backend: workspace (one per tenant/environment)', 'default')
+    .option('--workspace <NAME>', 'pg backend: workspace, one per tenant or environment (default: default)')
     .option('--lock-timeout <DURATION>', 'wait this long for the state lock (e.g. 30s, 2m)', '0s');
 }
 
@@ -131,7 +132,7 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode).`,
     .action(run(async () => (await import('./commands/import.js')).importAction));
 
   const state = program.command('state').description('inspect and edit the recorded state');
-  stateOptions(state.command('list').description('list recorded resources').argument('[path]', 'config path (locates the default state file)', '.'))
+  stateOptions(state.command('list').description('list recorded resources').argument('[path]', 'config path (locates the default state file)', '.').option('--env <NAME>', 'environment from the tenantform.yaml project file in PATH'))
     .addHelpText('after', '\nExample:\n  $ tenantform state list examples/prod')
     .action(run(async () => (await import('./commands/state.js')).stateListAction));
   stateOptions(
@@ -139,7 +140,8 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode).`,
       .command('show')
       .description('show one recorded resource')
       .argument('<address>', 'e.g. token_exchange_profile["urn:partner:token"]')
-      .argument('[path]', 'config path (locates the default state file)', '.'),
+      .argument('[path]', 'config path (locates the default state file)', '.')
+      .option('--env <NAME>', 'environment from the tenantform.yaml project file in PATH'),
   )
     .addHelpText('after', `\nExample:\n  $ tenantform state show 'token_exchange_profile["urn:partner:token"]'`)
     .action(run(async () => (await import('./commands/state.js')).stateShowAction));
@@ -148,7 +150,8 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode).`,
       .command('rm')
       .description('stop tracking a resource (it stays on the tenant)')
       .argument('<address>', 'the resource address')
-      .argument('[path]', 'config path (locates the default state file)', '.'),
+      .argument('[path]', 'config path (locates the default state file)', '.')
+      .option('--env <NAME>', 'environment from the tenantform.yaml project file in PATH'),
   )
     .addHelpText('after', `\nExample:\n  $ tenantform state rm 'user_permission["auth0|1","https://api/","read:x"]'`)
     .action(run(async () => (await import('./commands/state.js')).stateRmAction));
@@ -166,7 +169,8 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode).`,
     program
       .command('force-unlock')
       .description('remove a stale state lock left by a process that is gone')
-      .argument('[path]', 'config path (locates the default state file)', '.'),
+      .argument('[path]', 'config path (locates the default state file)', '.')
+      .option('--env <NAME>', 'environment from the tenantform.yaml project file in PATH'),
   )
     .addHelpText('after', '\nExample:\n  $ tenantform force-unlock examples/prod')
     .action(run(async () => (await import('./commands/state.js')).forceUnlockAction));

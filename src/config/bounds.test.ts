@@ -29,7 +29,8 @@ const permissions = (list: string) =>
     permissions: ${list}
 `;
 
-const ONE_PERMISSION = '[{ resource_server_identifier: "https://api.example.com/", permission_name: "read:reports" }]';
+const ONE_PERMISSION =
+  '[{ resource_server_identifier: "https://api.example.com/", permission_name: "read:reports" }]';
 
 type Case = [title: string, template: string, message: string | null];
 
@@ -58,27 +59,41 @@ const limitCases: Case[] = (['block', 'log', 'redirect'] as const).flatMap((acti
 });
 
 const selectorCases: Case[] = [
-  ['consumer_selector of 255 characters passes', policy(`client_id:${'a'.repeat(245)}`, '{ action: allow }'), null],
+  [
+    'consumer_selector of 255 characters passes',
+    policy(`client_id:${'a'.repeat(245)}`, '{ action: allow }'),
+    null,
+  ],
   [
     'consumer_selector of 256 characters fails',
     policy(`@@client_id:${'a'.repeat(246)}`, '{ action: allow }'),
     'consumer_selector must be at most 255 characters long',
   ],
-  ['consumer_selector as a number fails', policy('@@255', '{ action: allow }'), 'consumer_selector must be a string'],
-  ...['client_id:abc123', 'client_id:https://cimd.example.com/client.json', 'cimd_clients', 'third_party_clients', 'default'].map(
-    (form): Case => [`consumer_selector form ${form} passes`, policy(form, '{ action: allow }'), null],
-  ),
-  ...['client:abc', 'client_id:http://cimd.example.com/c.json', 'all', '"client_id:"'].map(
-    (form): Case => [
-      `consumer_selector form ${form} fails`,
-      policy(`@@${form}`, '{ action: allow }'),
-      'consumer_selector must be client_id:<client_id>, client_id:<https CIMD URI>, cimd_clients, third_party_clients or default',
-    ],
-  ),
+  [
+    'consumer_selector as a number fails',
+    policy('@@255', '{ action: allow }'),
+    'consumer_selector must be a string',
+  ],
+  ...[
+    'client_id:abc123',
+    'client_id:https://cimd.example.com/client.json',
+    'cimd_clients',
+    'third_party_clients',
+    'default',
+  ].map((form): Case => [`consumer_selector form ${form} passes`, policy(form, '{ action: allow }'), null]),
+  ...['client:abc', 'client_id:http://cimd.example.com/c.json', 'all', '"client_id:"'].map((form): Case => [
+    `consumer_selector form ${form} fails`,
+    policy(`@@${form}`, '{ action: allow }'),
+    'consumer_selector must be client_id:<client_id>, client_id:<https CIMD URI>, cimd_clients, third_party_clients or default',
+  ]),
 ];
 
 const redirectCases: Case[] = [
-  ['redirect_uri https passes', policy('default', '{ action: redirect, limit: 1, redirect_uri: "https://example.com/x" }'), null],
+  [
+    'redirect_uri https passes',
+    policy('default', '{ action: redirect, limit: 1, redirect_uri: "https://example.com/x" }'),
+    null,
+  ],
   [
     'redirect_uri http fails',
     policy('default', '{ action: redirect, limit: 1, redirect_uri: @@"http://example.com/x" }'),
@@ -95,14 +110,33 @@ const enumAndVariantCases: Case[] = [
   ['resource oauth_authentication_api passes', policy('default', '{ action: allow }'), null],
   [
     'another resource fails',
-    policy('default', '{ action: allow }').replace('resource: oauth_authentication_api', 'resource: @@management_api'),
+    policy('default', '{ action: allow }').replace(
+      'resource: oauth_authentication_api',
+      'resource: @@management_api',
+    ),
     'resource must be one of: oauth_authentication_api',
   ],
-  ['consumer other than client fails', policy('default', '{ action: allow }').replace('consumer: client', 'consumer: @@user'), 'consumer must be one of: client'],
+  [
+    'consumer other than client fails',
+    policy('default', '{ action: allow }').replace('consumer: client', 'consumer: @@user'),
+    'consumer must be one of: client',
+  ],
   ['action allow without limit passes', policy('default', '{ action: allow }'), null],
-  ['action allow with a limit fails', policy('default', '{ action: allow, @@limit: 5 }'), 'unknown property "limit" for action allow; allowed: action'],
-  ['action block without limit fails', policy('default', '@@{ action: block }'), 'missing required property "limit" for action block'],
-  ['action log without limit fails', policy('default', '@@{ action: log }'), 'missing required property "limit" for action log'],
+  [
+    'action allow with a limit fails',
+    policy('default', '{ action: allow, @@limit: 5 }'),
+    'unknown property "limit" for action allow; allowed: action',
+  ],
+  [
+    'action block without limit fails',
+    policy('default', '@@{ action: block }'),
+    'missing required property "limit" for action block',
+  ],
+  [
+    'action log without limit fails',
+    policy('default', '@@{ action: log }'),
+    'missing required property "limit" for action log',
+  ],
   [
     'action redirect without redirect_uri fails',
     policy('default', '@@{ action: redirect, limit: 5 }'),
@@ -113,7 +147,11 @@ const enumAndVariantCases: Case[] = [
     policy('default', '{ action: block, limit: 5, @@redirect_uri: "https://example.com/" }'),
     'unknown property "redirect_uri" for action block; allowed: action, limit',
   ],
-  ['an unknown action fails', policy('default', '{ action: @@throttle, limit: 5 }'), 'action must be one of: allow, block, log, redirect'],
+  [
+    'an unknown action fails',
+    policy('default', '{ action: @@throttle, limit: 5 }'),
+    'action must be one of: allow, block, log, redirect',
+  ],
   ['a missing action fails', policy('default', '@@{ limit: 5 }'), 'missing required property "action"'],
   [
     'a policy id (server-assigned, max 26) is refused in config',
@@ -128,11 +166,19 @@ const profileCases: Case[] = [
   ['name of 3 characters passes', profile({ name: 'abc' }), null],
   ['name of 50 characters passes', profile({ name: 'n'.repeat(50) }), null],
   ['name of 2 characters fails', profile({ name: '@@ab' }), 'name must be at least 3 characters long'],
-  ['name of 51 characters fails', profile({ name: '@@' + 'n'.repeat(51) }), 'name must be at most 50 characters long'],
+  [
+    'name of 51 characters fails',
+    profile({ name: '@@' + 'n'.repeat(51) }),
+    'name must be at most 50 characters long',
+  ],
   ['name as a number fails', profile({ name: '@@12345' }), 'name must be a string'],
   ['subject_token_type of 8 characters passes', profile({ stt: 'urn:a:bc' }), null],
   ['subject_token_type of 100 characters passes', profile({ stt: 'urn:a:' + 'b'.repeat(94) }), null],
-  ['subject_token_type of 7 characters fails', profile({ stt: '@@urn:a:b' }), 'subject_token_type must be at least 8 characters long'],
+  [
+    'subject_token_type of 7 characters fails',
+    profile({ stt: '@@urn:a:b' }),
+    'subject_token_type must be at least 8 characters long',
+  ],
   [
     'subject_token_type of 101 characters fails',
     profile({ stt: '@@urn:a:' + 'b'.repeat(95) }),
@@ -143,14 +189,30 @@ const profileCases: Case[] = [
     profile({ stt: '@@"legacy token type"' }),
     'subject_token_type must be an absolute URI (for example urn:example:token or https://example.com/token)',
   ],
-  ['subject_token_type as a number fails', profile({ stt: '@@123456789' }), 'subject_token_type must be a string'],
+  [
+    'subject_token_type as a number fails',
+    profile({ stt: '@@123456789' }),
+    'subject_token_type must be a string',
+  ],
   ['action_id of 1 character passes', profile({ actionId: 'a' }), null],
   ['action_id of 36 characters passes', profile({ actionId: 'a'.repeat(36) }), null],
-  ['action_id of 0 characters fails', profile({ actionId: '@@""' }), 'action_id must be at least 1 character long'],
-  ['action_id of 37 characters fails', profile({ actionId: '@@' + 'a'.repeat(37) }), 'action_id must be at most 36 characters long'],
+  [
+    'action_id of 0 characters fails',
+    profile({ actionId: '@@""' }),
+    'action_id must be at least 1 character long',
+  ],
+  [
+    'action_id of 37 characters fails',
+    profile({ actionId: '@@' + 'a'.repeat(37) }),
+    'action_id must be at most 36 characters long',
+  ],
   ['action_id as a number fails', profile({ actionId: '@@42' }), 'action_id must be a string'],
   ['type of 21 characters (custom_authentication) passes', profile({ type: 'custom_authentication' }), null],
-  ['type of 22 characters fails', profile({ type: '@@custom_authentication_' }), 'type must be at most 21 characters long'],
+  [
+    'type of 22 characters fails',
+    profile({ type: '@@custom_authentication_' }),
+    'type must be at most 21 characters long',
+  ],
   ['type of 0 characters fails', profile({ type: '@@""' }), 'type must be at least 1 character long'],
   ['type as a number fails', profile({ type: '@@1' }), 'type must be a string'],
 ];

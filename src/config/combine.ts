@@ -40,13 +40,25 @@ export function duplicateIssues(resources: readonly DesiredResource[]): ConfigIs
       continue;
     }
     const s = resource.source ?? { file: '', line: 0, col: 0 };
-    issues.push({ file: s.file, line: s.line, col: s.col, message: duplicateMessage(resource, first), code: 'DUPLICATE_RESOURCE' });
+    issues.push({
+      file: s.file,
+      line: s.line,
+      col: s.col,
+      message: duplicateMessage(resource, first),
+      code: 'DUPLICATE_RESOURCE',
+    });
   }
   return issues;
 }
 
 export function countResources(resources: readonly DesiredResource[], files: number): ConfigCounts {
-  const counts: ConfigCounts = { files, rate_limit_policies: 0, user_permissions: 0, users: 0, token_exchange_profiles: 0 };
+  const counts: ConfigCounts = {
+    files,
+    rate_limit_policies: 0,
+    user_permissions: 0,
+    users: 0,
+    token_exchange_profiles: 0,
+  };
   const users = new Set<string>();
   for (const r of resources) {
     if (r.kind === 'rate_limit_policy') counts.rate_limit_policies += 1;
@@ -70,7 +82,9 @@ export function combineParsedFiles(
   files: readonly string[] = parsed.map((p) => p.file),
 ): LoadResult {
   const resources = parsed.flatMap((p) => p.resources);
-  const issues = [...otherIssues, ...parsed.flatMap((p) => p.issues), ...duplicateIssues(resources)].sort(compareIssues);
+  const issues = [...otherIssues, ...parsed.flatMap((p) => p.issues), ...duplicateIssues(resources)].sort(
+    compareIssues,
+  );
   return {
     desired: issues.length === 0 ? resources : [],
     issues,

@@ -50,18 +50,36 @@ describe('loadConfig: files and directories', () => {
     const result = await load('config');
     expect(result.issues).toEqual([]);
     expect(result.files).toEqual(['config/a.yaml', 'config/a/z.yml', 'config/b.yaml', 'config/c/d/e.YAML']);
-    expect(result.desired.map((r) => r.identity[2])).toEqual(['client_id:a', 'client_id:az', 'client_id:b', 'client_id:cde']);
+    expect(result.desired.map((r) => r.identity[2])).toEqual([
+      'client_id:a',
+      'client_id:az',
+      'client_id:b',
+      'client_id:cde',
+    ]);
     expect(result.desired[1]!.source).toEqual({ file: 'config/a/z.yml', line: 2, col: 5 });
   });
 
   it('concatenates the lists of all files and counts them', async () => {
-    await put({ 'c/policies.yaml': policy('default'), 'c/profiles.yaml': profile('urn:partner:token'), 'c/empty.yaml': '' });
+    await put({
+      'c/policies.yaml': policy('default'),
+      'c/profiles.yaml': profile('urn:partner:token'),
+      'c/empty.yaml': '',
+    });
     const result = await load('c');
-    expect(result.counts).toEqual({ files: 3, rate_limit_policies: 1, user_permissions: 0, users: 0, token_exchange_profiles: 1 });
+    expect(result.counts).toEqual({
+      files: 3,
+      rate_limit_policies: 1,
+      user_permissions: 0,
+      users: 0,
+      token_exchange_profiles: 1,
+    });
   });
 
   it('reports a duplicate identity across files at the later one, naming the earlier', async () => {
-    await put({ 'c/one.yaml': profile('urn:partner:token'), 'c/two.yaml': `# second\n${profile('urn:partner:token')}` });
+    await put({
+      'c/one.yaml': profile('urn:partner:token'),
+      'c/two.yaml': `# second\n${profile('urn:partner:token')}`,
+    });
     const result = await load('.');
     expect(result.issues).toEqual([
       {
@@ -69,7 +87,8 @@ describe('loadConfig: files and directories', () => {
         line: 3,
         col: 5,
         code: 'DUPLICATE_RESOURCE',
-        message: 'duplicate token exchange profile for subject_token_type urn:partner:token: also declared at c/one.yaml:2:5',
+        message:
+          'duplicate token exchange profile for subject_token_type urn:partner:token: also declared at c/one.yaml:2:5',
       },
     ]);
     expect(result.desired).toEqual([]);
@@ -97,8 +116,20 @@ describe('loadConfig: files and directories', () => {
     await put({ 'empty/readme.md': '# hi\n' });
     const result = await load(['missing', 'empty']);
     expect(result.issues).toEqual([
-      { file: 'empty', line: 0, col: 0, code: 'NO_CONFIG_FILES', message: 'no .yaml or .yml config files in this directory' },
-      { file: 'missing', line: 0, col: 0, code: 'PATH_NOT_FOUND', message: 'cannot read: no such file or directory' },
+      {
+        file: 'empty',
+        line: 0,
+        col: 0,
+        code: 'NO_CONFIG_FILES',
+        message: 'no .yaml or .yml config files in this directory',
+      },
+      {
+        file: 'missing',
+        line: 0,
+        col: 0,
+        code: 'PATH_NOT_FOUND',
+        message: 'cannot read: no such file or directory',
+      },
     ]);
   });
 
@@ -116,11 +147,27 @@ describe('loadConfig: files and directories', () => {
     ]);
   });
 
+  it('reads a file exactly at the size limit', async () => {
+    await put({ 'edge.yaml': `# ${'x'.repeat(97)}\n` });
+    expect((await load('edge.yaml', { limits: { maxFileBytes: 100 } })).issues).toEqual([]);
+  });
+
   it('reports invalid UTF-8 at the line and column of the first bad byte', async () => {
-    await put({ 'bad.yaml': Uint8Array.from([...new TextEncoder().encode('token_exchange_profiles:\n  - name: Caf'), 0xe9]) });
+    await put({
+      'bad.yaml': Uint8Array.from([
+        ...new TextEncoder().encode('token_exchange_profiles:\n  - name: Caf'),
+        0xe9,
+      ]),
+    });
     const result = await load('bad.yaml');
     expect(result.issues).toEqual([
-      { file: 'bad.yaml', line: 2, col: 14, code: 'FILE_NOT_UTF8', message: 'invalid UTF-8 (byte 0xe9); save the file as UTF-8' },
+      {
+        file: 'bad.yaml',
+        line: 2,
+        col: 14,
+        code: 'FILE_NOT_UTF8',
+        message: 'invalid UTF-8 (byte 0xe9); save the file as UTF-8',
+      },
     ]);
   });
 });
@@ -142,15 +189,21 @@ describe('loadConfig: variables', () => {
 
   it('prefers a --var-file over the environment, and a later var file over an earlier one', async () => {
     await put({ 'one.yaml': 'CLIENT: one\n', 'two.yaml': 'CLIENT: two\n' });
-    expect(await selectorOf({ env: { TENANTFORM_VAR_CLIENT: 'env' }, varFiles: ['one.yaml'] })).toBe('client_id:one');
+    expect(await selectorOf({ env: { TENANTFORM_VAR_CLIENT: 'env' }, varFiles: ['one.yaml'] })).toBe(
+      'client_id:one',
+    );
     expect(await selectorOf({ varFiles: ['one.yaml', 'two.yaml'] })).toBe('client_id:two');
   });
 
   it('prefers --var over var files and the environment', async () => {
     await put({ 'one.yaml': 'CLIENT: one\n' });
-    expect(await selectorOf({ env: { TENANTFORM_VAR_CLIENT: 'env' }, varFiles: ['one.yaml'], vars: { CLIENT: 'flag' } })).toBe(
-      'client_id:flag',
-    );
+    expect(
+      await selectorOf({
+        env: { TENANTFORM_VAR_CLIENT: 'env' },
+        varFiles: ['one.yaml'],
+        vars: { CLIENT: 'flag' },
+      }),
+    ).toBe('client_id:flag');
   });
 
   it('keeps numbers in a var file as written', async () => {
@@ -171,7 +224,8 @@ describe('loadConfig: variables', () => {
         line: 4,
         col: 34,
         code: 'VAR_UNRESOLVED',
-        message: 'variable CLIENT is not set: pass --var CLIENT=VALUE, put it in a --var-file, or set TENANTFORM_VAR_CLIENT',
+        message:
+          'variable CLIENT is not set: pass --var CLIENT=VALUE, put it in a --var-file, or set TENANTFORM_VAR_CLIENT',
       },
     ]);
   });
@@ -191,8 +245,16 @@ describe('loadConfig: variables', () => {
 
   it.each([
     ['a list', '- CLIENT\n', '1:1: a variable file must be a mapping of NAME: value'],
-    ['a bad name', 'CLIENT: x\nbad-name: y\n', '2:1: "bad-name" is not a variable name: use letters, digits and _, not starting with a digit'],
-    ['a nested value', 'CLIENT:\n  a: 1\n', '2:3: variable CLIENT must be a single value (text, a number or true/false)'],
+    [
+      'a bad name',
+      'CLIENT: x\nbad-name: y\n',
+      '2:1: "bad-name" is not a variable name: use letters, digits and _, not starting with a digit',
+    ],
+    [
+      'a nested value',
+      'CLIENT:\n  a: 1\n',
+      '2:3: variable CLIENT must be a single value (text, a number or true/false)',
+    ],
     ['a syntax error', 'CLIENT: [x\n', '2:1: YAML syntax error'],
   ])('reports a var file that is %s at the position', async (_title, content, expected) => {
     await put({ 'vars.yaml': content });

@@ -1,6 +1,12 @@
 /** loadConfig: the file-system side of config loading (paths, var files, reading), around the pure parser. */
 import { resolve } from 'node:path';
-import { DEFAULT_LIMITS, type ConfigIssue, type LoadOptions, type LoadResult, type ParsedFile } from './types.js';
+import {
+  DEFAULT_LIMITS,
+  type ConfigIssue,
+  type LoadOptions,
+  type LoadResult,
+  type ParsedFile,
+} from './types.js';
 import { createVariableLookup } from './variables.js';
 import { displayPath, findConfigFiles, readTextFile } from './source-files.js';
 import { readVarFile } from './var-file.js';
@@ -29,7 +35,10 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) 
  * validates against the config schema and checks identities across files.
  * Never throws for problems in the user's files: they come back as issues.
  */
-export async function loadConfig(path: string | readonly string[], options: LoadOptions = {}): Promise<LoadResult> {
+export async function loadConfig(
+  path: string | readonly string[],
+  options: LoadOptions = {},
+): Promise<LoadResult> {
   const cwd = options.cwd ?? process.cwd();
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const paths = typeof path === 'string' ? [path] : path.length > 0 ? path : ['.'];

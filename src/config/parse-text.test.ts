@@ -46,7 +46,8 @@ describe('parseConfigText: resources', () => {
       },
       {
         kind: 'user_permission',
-        address: 'user_permission["auth0|5f7c8ec7c33c6c004bbafe82","https://api.example.com/","read:reports"]',
+        address:
+          'user_permission["auth0|5f7c8ec7c33c6c004bbafe82","https://api.example.com/","read:reports"]',
         identity: ['auth0|5f7c8ec7c33c6c004bbafe82', 'https://api.example.com/', 'read:reports'],
         attributes: {
           user_id: 'auth0|5f7c8ec7c33c6c004bbafe82',
@@ -69,7 +70,13 @@ describe('parseConfigText: resources', () => {
         source: { file: 'config.yaml', line: 12, col: 5 },
       },
     ]);
-    expect(result.counts).toEqual({ files: 1, rate_limit_policies: 1, user_permissions: 2, users: 1, token_exchange_profiles: 1 });
+    expect(result.counts).toEqual({
+      files: 1,
+      rate_limit_policies: 1,
+      user_permissions: 2,
+      users: 1,
+      token_exchange_profiles: 1,
+    });
   });
 
   it('writes attributes in the schema order whatever the order in the file', () => {
@@ -149,20 +156,26 @@ describe('parseConfigText: bad input', () => {
     ['a string', '@@rate_limit_policies\n'],
     ['a number', '@@42\n'],
   ])('refuses a top level that is %s', (_title, template) => {
-    expectIssueAt(template, 'the file must be a mapping with any of the keys rate_limit_policies, user_permissions, token_exchange_profiles');
-  });
-
-  it.each(['__proto__', 'constructor', 'prototype'])('refuses the key %s as unknown and leaves prototypes alone', (key) => {
-    const template = `${POLICY}    @@${key}: { polluted: true }\n`;
     expectIssueAt(
       template,
-      `unknown property "${key}" in a rate limit policy; allowed: resource, consumer, consumer_selector, configuration`,
+      'the file must be a mapping with any of the keys rate_limit_policies, user_permissions, token_exchange_profiles',
     );
-    const result = check(marked(template).text);
-    expect(result.desired).toEqual([]);
-    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    expect(Object.prototype).not.toHaveProperty('polluted');
   });
+
+  it.each(['__proto__', 'constructor', 'prototype'])(
+    'refuses the key %s as unknown and leaves prototypes alone',
+    (key) => {
+      const template = `${POLICY}    @@${key}: { polluted: true }\n`;
+      expectIssueAt(
+        template,
+        `unknown property "${key}" in a rate limit policy; allowed: resource, consumer, consumer_selector, configuration`,
+      );
+      const result = check(marked(template).text);
+      expect(result.desired).toEqual([]);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      expect(Object.prototype).not.toHaveProperty('polluted');
+    },
+  );
 
   it('does not pollute through a top-level __proto__ key', () => {
     const parsed = parseConfigText('__proto__:\n  rate_limit_policies: 1\n', 'x.yaml');
@@ -172,14 +185,23 @@ describe('parseConfigText: bad input', () => {
 
   it('refuses a document with more aliases than the limit, at the first alias past it', () => {
     const template = 'a: &a 1\nrate_limit_policies: [*a, *a, *a, @@*a]\n';
-    expectIssueAt(template, 'too many aliases: this document has 4, at most 3 are allowed; write the values out instead', {
-      limits: { maxAliases: 3 },
-    });
+    expectIssueAt(
+      template,
+      'too many aliases: this document has 4, at most 3 are allowed; write the values out instead',
+      {
+        limits: { maxAliases: 3 },
+      },
+    );
   });
 
   it('stops alias expansion past the limit (billion laughs)', () => {
     const levels = ['l0: &l0 [x, x, x, x, x, x, x, x, x, x]'];
-    for (let i = 1; i <= 8; i++) levels.push(`l${i}: &l${i} [${Array(10).fill(`*l${i - 1}`).join(', ')}]`);
+    for (let i = 1; i <= 8; i++)
+      levels.push(
+        `l${i}: &l${i} [${Array(10)
+          .fill(`*l${i - 1}`)
+          .join(', ')}]`,
+      );
     const parsed = parseConfigText(levels.join('\n') + '\n', 'bomb.yaml', { limits: { maxAliases: 100 } });
     const limit = parsed.issues.filter((i) => i.code === 'YAML_ALIAS_LIMIT');
     expect(limit).toHaveLength(1);
@@ -187,11 +209,17 @@ describe('parseConfigText: bad input', () => {
   });
 
   it('reports an alias inside the node it names, instead of recursing', () => {
-    expectIssueAt('rate_limit_policies: &loop\n  - @@*loop\n', 'alias *loop refers to a node that contains it');
+    expectIssueAt(
+      'rate_limit_policies: &loop\n  - @@*loop\n',
+      'alias *loop refers to a node that contains it',
+    );
   });
 
   it('reports an alias with no anchor', () => {
-    expectIssueAt('rate_limit_policies:\n  - @@*nowhere\n', 'alias *nowhere has no anchor &nowhere before it');
+    expectIssueAt(
+      'rate_limit_policies:\n  - @@*nowhere\n',
+      'alias *nowhere has no anchor &nowhere before it',
+    );
   });
 
   it('refuses keys that are not scalars', () => {
@@ -234,7 +262,8 @@ describe('parseConfigText: variables', () => {
   });
 
   it('reports an unset variable at its reference, in plain and quoted scalars', () => {
-    const message = 'variable CLIENT is not set: pass --var CLIENT=VALUE, put it in a --var-file, or set TENANTFORM_VAR_CLIENT';
+    const message =
+      'variable CLIENT is not set: pass --var CLIENT=VALUE, put it in a --var-file, or set TENANTFORM_VAR_CLIENT';
     expectIssueAt(selector('client_id:@@${CLIENT}'), message);
     expectIssueAt(selector('"client_id:@@${CLIENT}"'), message);
     expectIssueAt(selector("'client_id:@@${CLIENT}'"), message);
@@ -252,7 +281,9 @@ describe('parseConfigText: variables', () => {
 
   it('keeps a quoted whole-value reference a string', () => {
     const { text, line, col } = marked(blockPolicy('@@"${LIMIT}"'));
-    expect(lines(check(text, { vars: { LIMIT: '250' } }))).toEqual([`${line}:${col}: limit must be a whole number`]);
+    expect(lines(check(text, { vars: { LIMIT: '250' } }))).toEqual([
+      `${line}:${col}: limit must be a whole number`,
+    ]);
   });
 
   it('writes $${ as a literal ${', () => {
@@ -274,8 +305,12 @@ describe('parseConfigText: variables', () => {
   });
 
   it('does not interpolate mapping keys', () => {
-    expectIssueAt('@@${KEY}: []\n', 'unknown top-level key "${KEY}"; allowed: rate_limit_policies, user_permissions, token_exchange_profiles', {
-      vars: { KEY: 'rate_limit_policies' },
-    });
+    expectIssueAt(
+      '@@${KEY}: []\n',
+      'unknown top-level key "${KEY}"; allowed: rate_limit_policies, user_permissions, token_exchange_profiles',
+      {
+        vars: { KEY: 'rate_limit_policies' },
+      },
+    );
   });
 });

@@ -31,10 +31,19 @@ export function parseConfigText(text: string, file: string, ctx: ParseContext = 
   const resources: DesiredResource[] = [];
   let documents;
   try {
-    documents = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: false, strict: true });
+    documents = parseAllDocuments(text, {
+      lineCounter,
+      prettyErrors: false,
+      uniqueKeys: false,
+      strict: true,
+    });
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
-    return { file, issues: [{ file, line: 1, col: 1, message: `cannot parse YAML: ${reason}`, code: 'YAML_SYNTAX' }], resources };
+    return {
+      file,
+      issues: [{ file, line: 1, col: 1, message: `cannot parse YAML: ${reason}`, code: 'YAML_SYNTAX' }],
+      resources,
+    };
   }
   for (const doc of documents) {
     const index = indexDocument(doc, text, lineCounter, file);

@@ -81,8 +81,12 @@ export function collectResources(index: DocumentIndex, root: Node | null, data: 
     if (!isItem(entry) || typeof entry.user_id !== 'string' || !Array.isArray(entry.permissions)) return;
     const permissionNodes = listNodes(index, locate(index, entries.nodes[i] as Node, ['permissions']).node);
     entry.permissions.forEach((permission: unknown, j: number) => {
-      if (!isItem(permission) || !hasStrings(permission, ['resource_server_identifier', 'permission_name'])) return;
-      const attributes = { user_id: entry.user_id, ...pick(permission, ['resource_server_identifier', 'permission_name']) };
+      if (!isItem(permission) || !hasStrings(permission, ['resource_server_identifier', 'permission_name']))
+        return;
+      const attributes = {
+        user_id: entry.user_id,
+        ...pick(permission, ['resource_server_identifier', 'permission_name']),
+      };
       out.push(make(userPermission, attributes, at(permissionNodes[j])));
     });
   });
@@ -90,7 +94,13 @@ export function collectResources(index: DocumentIndex, root: Node | null, data: 
   const profiles = listOf(tokenExchangeProfile.configKey);
   profiles.items.forEach((item, i) => {
     if (isItem(item) && hasStrings(item, tokenExchangeProfile.identityFields)) {
-      out.push(make(tokenExchangeProfile, pick(item, ['name', 'subject_token_type', 'action_id', 'type']), at(profiles.nodes[i])));
+      out.push(
+        make(
+          tokenExchangeProfile,
+          pick(item, ['name', 'subject_token_type', 'action_id', 'type']),
+          at(profiles.nodes[i]),
+        ),
+      );
     }
   });
   return out;

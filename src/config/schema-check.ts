@@ -6,7 +6,16 @@ import { checkSchema, type SchemaIssue } from '../schemas/index.js';
 import type { Node } from 'yaml';
 import type { ConfigIssue } from './types.js';
 import type { Conversion } from './yaml-convert.js';
-import { issueAt, keyOffset, locate, nodeOffset, pathKey, valueOffset, type DocumentIndex, type JsonPath } from './yaml-nodes.js';
+import {
+  issueAt,
+  keyOffset,
+  locate,
+  nodeOffset,
+  pathKey,
+  valueOffset,
+  type DocumentIndex,
+  type JsonPath,
+} from './yaml-nodes.js';
 
 const TOP_LEVEL_KEYS = ['rate_limit_policies', 'user_permissions', 'token_exchange_profiles'];
 
@@ -25,7 +34,11 @@ function valueAt(data: unknown, path: JsonPath): unknown {
   let current = data;
   for (const step of path) {
     if (Array.isArray(current) && typeof step === 'number') current = current[step];
-    else if (isRecord(current) && typeof step === 'string' && Object.prototype.hasOwnProperty.call(current, step))
+    else if (
+      isRecord(current) &&
+      typeof step === 'string' &&
+      Object.prototype.hasOwnProperty.call(current, step)
+    )
       current = current[step];
     else return undefined;
   }
@@ -34,7 +47,9 @@ function valueAt(data: unknown, path: JsonPath): unknown {
 
 function configurationAction(data: unknown, path: JsonPath): string | undefined {
   const action = valueAt(data, [...path, 'action']);
-  return typeof action === 'string' && Object.prototype.hasOwnProperty.call(ACTION_KEYS, action) ? action : undefined;
+  return typeof action === 'string' && Object.prototype.hasOwnProperty.call(ACTION_KEYS, action)
+    ? action
+    : undefined;
 }
 
 /** "unknown property" with the keys allowed where it stands. `path` is the mapping's path. */

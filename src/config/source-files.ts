@@ -34,7 +34,8 @@ function reason(err: unknown): string {
 async function walk(dir: string, out: string[]): Promise<void> {
   const entries = await readdir(dir, { withFileTypes: true });
   for (const entry of entries) {
-    if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+    // tenantform.yaml is the project file (see project.ts), never config.
+    if (entry.name.startsWith('.') || entry.name === 'node_modules' || entry.name === 'tenantform.yaml') continue;
     const full = join(dir, entry.name);
     if (entry.isDirectory()) await walk(full, out);
     else if (CONFIG_FILE.test(entry.name)) {
@@ -64,7 +65,8 @@ export async function findConfigFiles(
         found = [];
         await walk(abs, found);
         found = found.filter((f) => !exclude.has(f)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-        if (found.length === 0) issues.push(fileIssue(shown, 'no .yaml or .yml config files in this directory', 'NO_CONFIG_FILES'));
+        if (found.length === 0)
+          issues.push(fileIssue(shown, 'no .yaml or .yml config files in this directory', 'NO_CONFIG_FILES'));
       } else {
         issues.push(fileIssue(shown, 'not a file or directory', 'PATH_NOT_FOUND'));
         continue;
@@ -89,7 +91,11 @@ function formatBytes(n: number): string {
 }
 
 /** Reads a file as UTF-8 text within the size limit, or says why it cannot. */
-export async function readTextFile(abs: string, shown: string, limits: ConfigLimits): Promise<{ text: string } | { issue: ConfigIssue }> {
+export async function readTextFile(
+  abs: string,
+  shown: string,
+  limits: ConfigLimits,
+): Promise<{ text: string } | { issue: ConfigIssue }> {
   const tooLarge = (size: number) => ({
     issue: fileIssue(
       shown,

@@ -26,7 +26,10 @@ export interface ConfigCounts {
 }
 
 export interface LoadResult {
-  /** The resources the config asks for, in file then document order. Empty whenever `issues` is not: never act on a partly valid config. */
+  /**
+   * The resources the config asks for: files in load order; within a document, policies, then permissions, then profiles,
+   * each in list order. Empty whenever `issues` is not: never act on a partly valid config.
+   */
   desired: DesiredResource[];
   /** Every issue, sorted by file, line, col. */
   issues: ConfigIssue[];

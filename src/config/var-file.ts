@@ -17,7 +17,12 @@ export interface VarFileResult {
 /** Reads the variables in a var file's text; `file` names it in issues. */
 export function parseVarFileText(text: string, file: string): VarFileResult {
   const lineCounter = new LineCounter();
-  const documents = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
+  const documents = parseAllDocuments(text, {
+    lineCounter,
+    prettyErrors: false,
+    uniqueKeys: true,
+    strict: true,
+  });
   const vars = new Map<string, string>();
   const issues: ConfigIssue[] = [];
   documents.forEach((doc, n) => {
@@ -28,12 +33,21 @@ export function parseVarFileText(text: string, file: string): VarFileResult {
     if (doc.errors.length > 0 || doc.warnings.length > 0) return;
     const root = (doc.contents as Node | null) ?? null;
     if (n > 0 && root) {
-      issues.push(issueAt(index, nodeOffset(root, 0), 'a variable file holds one YAML document', 'VAR_FILE_INVALID'));
+      issues.push(
+        issueAt(index, nodeOffset(root, 0), 'a variable file holds one YAML document', 'VAR_FILE_INVALID'),
+      );
       return;
     }
     if (root === null) return;
     if (!isMap(root)) {
-      issues.push(issueAt(index, nodeOffset(root, 0), 'a variable file must be a mapping of NAME: value', 'VAR_FILE_INVALID'));
+      issues.push(
+        issueAt(
+          index,
+          nodeOffset(root, 0),
+          'a variable file must be a mapping of NAME: value',
+          'VAR_FILE_INVALID',
+        ),
+      );
       return;
     }
     for (const pair of root.items) {
@@ -42,7 +56,12 @@ export function parseVarFileText(text: string, file: string): VarFileResult {
       if (name === undefined || !VARIABLE_NAME.test(name)) {
         const shown = name === undefined ? 'this key' : `"${name}"`;
         issues.push(
-          issueAt(index, keyAt, `${shown} is not a variable name: use letters, digits and _, not starting with a digit`, 'VAR_FILE_INVALID'),
+          issueAt(
+            index,
+            keyAt,
+            `${shown} is not a variable name: use letters, digits and _, not starting with a digit`,
+            'VAR_FILE_INVALID',
+          ),
         );
         continue;
       }
@@ -51,11 +70,22 @@ export function parseVarFileText(text: string, file: string): VarFileResult {
         vars.set(name, '');
       } else if (isScalar(value) && typeof value.value === 'string') {
         vars.set(name, value.value);
-      } else if (isScalar(value) && value.range && (typeof value.value === 'number' || typeof value.value === 'boolean')) {
+      } else if (
+        isScalar(value) &&
+        value.range &&
+        (typeof value.value === 'number' || typeof value.value === 'boolean')
+      ) {
         vars.set(name, text.slice(value.range[0], value.range[1]));
       } else {
         const at = nodeOffset((pair.value as Node | null) ?? (pair.key as Node), keyAt);
-        issues.push(issueAt(index, at, `variable ${name} must be a single value (text, a number or true/false)`, 'VAR_FILE_INVALID'));
+        issues.push(
+          issueAt(
+            index,
+            at,
+            `variable ${name} must be a single value (text, a number or true/false)`,
+            'VAR_FILE_INVALID',
+          ),
+        );
       }
     }
   });
@@ -68,7 +98,9 @@ export async function readVarFile(abs: string, shown: string, limits: ConfigLimi
   if ('issue' in read) {
     const { message, code } = read.issue;
     const issue =
-      code === 'FILE_UNREADABLE' ? fileIssue(shown, message.replace(/^cannot read/, 'cannot read variable file'), 'VAR_FILE_NOT_FOUND') : read.issue;
+      code === 'FILE_UNREADABLE'
+        ? fileIssue(shown, message.replace(/^cannot read/, 'cannot read variable file'), 'VAR_FILE_NOT_FOUND')
+        : read.issue;
     return { vars: {}, issues: [issue] };
   }
   return parseVarFileText(read.text, shown);

@@ -4,10 +4,7 @@ import { coreScalar, createVariableLookup, interpolate, lookupFromRecord } from 
 describe('createVariableLookup', () => {
   const lookup = createVariableLookup({
     vars: { A: 'from --var' },
-    fileVars: [
-      { A: 'first file', B: 'first file', C: 'first file' },
-      { B: 'second file' },
-    ],
+    fileVars: [{ A: 'first file', B: 'first file', C: 'first file' }, { B: 'second file' }],
     env: { TENANTFORM_VAR_A: 'env', TENANTFORM_VAR_C: 'env', TENANTFORM_VAR_D: 'env', D: 'unprefixed' },
   });
 

@@ -109,7 +109,8 @@ export function interpolate(input: string, lookup: VariableLookup): Interpolatio
     }
     out += value;
   }
-  const wholeReference = problems.length === 0 && references === 1 && /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/.test(input);
+  const wholeReference =
+    problems.length === 0 && references === 1 && /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/.test(input);
   return { value: out, problems, wholeReference };
 }
 

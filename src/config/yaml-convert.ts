@@ -4,7 +4,17 @@
  * prototype, alias cycles and expansion, unsupported scalar types, and ${NAME}
  * interpolation with the reference's position.
  */
-import { isAlias, isMap, isScalar, isSeq, type Alias, type Node, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
+import {
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  type Alias,
+  type Node,
+  type Scalar,
+  type YAMLMap,
+  type YAMLSeq,
+} from 'yaml';
 import type { ConfigIssue, ConfigLimits, VariableLookup } from './types.js';
 import { coreScalar, interpolate } from './variables.js';
 import { issueAt, keyString, nodeOffset, pathKey, type DocumentIndex, type JsonPath } from './yaml-nodes.js';
@@ -39,7 +49,12 @@ export function convertDocument(
 ): Conversion {
   const converter = new Converter(index, lookup, limits);
   const value = root ? converter.convert(root, 0) : null;
-  return { value, issues: converter.issues, reported: converter.reported, refusedKeys: converter.refusedKeys };
+  return {
+    value,
+    issues: converter.issues,
+    reported: converter.reported,
+    refusedKeys: converter.refusedKeys,
+  };
 }
 
 class Converter {
@@ -89,7 +104,12 @@ class Converter {
       const first = seen.get(key);
       if (first) {
         const at = this.index.lineCounter.linePos(nodeOffset(first, 0));
-        this.report(keyNode, `duplicate key "${key}": already given at ${at.line}:${at.col}`, 'YAML_DUPLICATE_KEY', false);
+        this.report(
+          keyNode,
+          `duplicate key "${key}": already given at ${at.line}:${at.col}`,
+          'YAML_DUPLICATE_KEY',
+          false,
+        );
         continue;
       }
       seen.set(key, keyNode);
@@ -149,7 +169,11 @@ class Converter {
     if (typeof value === 'number' || typeof value === 'boolean' || value === null) return value;
     if (typeof value !== 'string') {
       const tag = node.tag ? ` (tag ${node.tag.replace('tag:yaml.org,2002:', '!!')})` : '';
-      this.report(node, `unsupported value${tag}: use a string, a number, true/false or nothing`, 'YAML_UNSUPPORTED_VALUE');
+      this.report(
+        node,
+        `unsupported value${tag}: use a string, a number, true/false or nothing`,
+        'YAML_UNSUPPORTED_VALUE',
+      );
       return null;
     }
     if (!value.includes('$')) return value;
@@ -169,7 +193,8 @@ class Converter {
     const raw = this.index.text.slice(range[0], range[1]);
     if (node.type === 'PLAIN' && raw === value) return range[0] + offsetInValue;
     const quoted = node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE';
-    if (quoted && raw.length === value.length + 2 && raw.slice(1, -1) === value) return range[0] + 1 + offsetInValue;
+    if (quoted && raw.length === value.length + 2 && raw.slice(1, -1) === value)
+      return range[0] + 1 + offsetInValue;
     return range[0];
   }
 

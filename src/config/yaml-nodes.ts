@@ -2,7 +2,17 @@
  * Finding YAML nodes and their positions: anchors resolved once per document,
  * JSON paths walked back to the node that produced the value.
  */
-import { isAlias, isMap, isScalar, isSeq, visit, type Alias, type Document, type LineCounter, type Node } from 'yaml';
+import {
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  visit,
+  type Alias,
+  type Document,
+  type LineCounter,
+  type Node,
+} from 'yaml';
 import type { ConfigIssue } from './types.js';
 
 export type JsonPath = (string | number)[];
@@ -28,7 +38,12 @@ export interface DocumentIndex {
 }
 
 /** Resolves every alias in one pass, as YAML defines it: the nearest preceding anchor of that name. */
-export function indexDocument(doc: Document, text: string, lineCounter: LineCounter, file: string): DocumentIndex {
+export function indexDocument(
+  doc: Document,
+  text: string,
+  lineCounter: LineCounter,
+  file: string,
+): DocumentIndex {
   const anchors = new Map<string, Node>();
   const aliasTargets = new Map<Alias, Node | undefined>();
   const aliases: Alias[] = [];

@@ -84,10 +84,19 @@ function describe(error: AjvError, path: (string | number)[]): SchemaIssue | und
   const name = label(path);
   switch (error.keyword) {
     case 'required':
-      return { path, keyword: 'required', message: `missing required property "${String(p.missingProperty)}"` };
+      return {
+        path,
+        keyword: 'required',
+        message: `missing required property "${String(p.missingProperty)}"`,
+      };
     case 'additionalProperties': {
       const key = String(p.additionalProperty);
-      return { path: [...path, key], keyword: 'additionalProperties', message: `unknown property "${key}"`, atKey: true };
+      return {
+        path: [...path, key],
+        keyword: 'additionalProperties',
+        message: `unknown property "${key}"`,
+        atKey: true,
+      };
     }
     case 'type':
       return { path, keyword: 'type', message: `${name} must be ${typeWords(p.type)}` };
@@ -110,7 +119,11 @@ function describe(error: AjvError, path: (string | number)[]): SchemaIssue | und
         message: `${name} must be at least ${String(p.limit)} character${p.limit === 1 ? '' : 's'} long`,
       };
     case 'maxLength':
-      return { path, keyword: 'maxLength', message: `${name} must be at most ${String(p.limit)} characters long` };
+      return {
+        path,
+        keyword: 'maxLength',
+        message: `${name} must be at most ${String(p.limit)} characters long`,
+      };
     case 'minItems':
       return {
         path,
@@ -135,7 +148,11 @@ function describe(error: AjvError, path: (string | number)[]): SchemaIssue | und
       return { path, keyword: 'pattern', message: `${name} must match ${String(p.pattern)}` };
     case 'discriminator':
       if (p.error === 'tag') {
-        return { path: [...path, 'action'], keyword: 'type', message: 'action must be one of: allow, block, log, redirect' };
+        return {
+          path: [...path, 'action'],
+          keyword: 'type',
+          message: 'action must be one of: allow, block, log, redirect',
+        };
       }
       return {
         path: [...path, 'action'],

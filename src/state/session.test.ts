@@ -103,6 +103,33 @@ describe('state session', () => {
     await session.release();
   });
 
+  it('makes a record issued during commit wait, so that clearing the journal cannot drop it', async () => {
+    const store = createMemoryStateStore(stateDoc(1));
+    let releaseWrite!: () => void;
+    const writeHeld = new Promise<void>((resolve) => (releaseWrite = resolve));
+    const slow: StateStore = {
+      ...store,
+      async write(doc, expected) {
+        await writeHeld;
+        return store.write(doc, expected);
+      },
+    };
+    const session = await openState(slow, options);
+    await session.record({ op: 'put', resource: profile(1) });
+    const committing = session.commit();
+    await flush();
+    const late = session.record({ op: 'put', resource: profile(2) });
+    await flush();
+    releaseWrite();
+    expect((await committing).resources).toEqual([profile(1)]);
+    await late;
+    expect(await store.readJournal()).toEqual([putEntry(profile(2))]);
+    expect(session.doc.resources).toEqual([profile(1), profile(2)]);
+    expect((await session.commit()).serial).toBe(3);
+    expect(await store.read()).toEqual(stateDoc(3, [profile(1), profile(2)]));
+    await session.release();
+  });
+
   it('leaves doc unchanged and commits nothing when the journal append fails', async () => {
     const gate = gatedStore();
     const session = await openState(gate.store, options);

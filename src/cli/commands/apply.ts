@@ -6,10 +6,12 @@ import { CliError, type CommandIO } from '../io.js';
 import { absolute, openStore, parseCount, parseDuration, parseRate, type StateFlags } from '../context.js';
 import { createProgress } from '../progress.js';
 import { loadDesiredOrReport } from './validate.js';
+import { resolveInputs } from '../inputs.js';
 
 export interface ApplyFlags extends StateFlags {
   var: string[];
   varFile: string[];
+  env?: string;
   autoApprove?: boolean;
   parallelism: string;
   permissionBatchSize: string;
@@ -42,7 +44,8 @@ function summarize(result: ApplyResult): string {
 
 /** tenantform apply [PATH | PLANFILE]. */
 export async function applyAction(pathArgs: string[], flags: ApplyFlags, _cmd: unknown, io: CommandIO): Promise<number> {
-  const paths = pathArgs.length > 0 ? pathArgs : ['.'];
+  const input = resolveInputs(pathArgs, flags.env, flags.varFile, io, 'one')[0]!;
+  const paths = input.paths;
   const path = paths[paths.length - 1]!;
   const parallelism = parseCount(flags.parallelism, '--parallelism', 1, 256) ?? 10;
   const permissionBatchSize = parseCount(flags.permissionBatchSize, '--permission-batch-size', 1, 1000) ?? 100;
@@ -58,7 +61,7 @@ export async function applyAction(pathArgs: string[], flags: ApplyFlags, _cmd: u
     if (paths.length > 1) throw new CliError('apply takes either config paths or one plan file, not both');
     saved = planModule.readPlanFile(readFileSync(absPath, 'utf8'), path);
   } else {
-    desired = await loadDesiredOrReport(paths, { vars: flags.var, varFiles: flags.varFile }, io);
+    desired = await loadDesiredOrReport(paths, { vars: flags.var, varFiles: input.varFiles }, io);
     if (!desired) return 1;
   }
 
@@ -68,7 +71,8 @@ export async function applyAction(pathArgs: string[], flags: ApplyFlags, _cmd: u
     session = await stateModule.openState(store, { command: 'apply', lockTimeoutMs });
     let plan: Plan;
     if (saved) {
-      planModule.checkPlanIsCurrent(saved.plan, session.doc);
+      // A state never written (serial 0) is the same as no state at plan time.
+      planModule.checkPlanIsCurrent(saved.plan, session.doc.serial === 0 ? null : session.doc);
       plan = saved.plan;
     } else {
       plan = planModule.planChanges(desired ?? [], session.doc);

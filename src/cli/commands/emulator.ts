@@ -110,19 +110,24 @@ export async function emulatorOptions(opts: EmulatorCommandOptions, io: CommandI
   return options;
 }
 
+/** One aligned "  label: value" line of the banner. */
+function row(label: string, value: string): string {
+  return `  ${`${label}:`.padEnd(16)}${value}`;
+}
+
 function describeSettings(o: EmulatorOptions): string[] {
-  const lines: string[] = [];
-  lines.push(
-    `  rate limit:    ${o.rateLimit ? `${o.rateLimit.perSecond}/s per client, burst ${o.rateLimit.burst ?? Math.max(1, Math.ceil(o.rateLimit.perSecond))}` : 'none'}`,
-  );
-  if (o.latencyMs || o.latencyJitterMs)
-    lines.push(`  latency:       ${o.latencyMs ?? 0} ms + up to ${o.latencyJitterMs ?? 0} ms`);
+  const rate = o.rateLimit;
+  const burst = rate ? (rate.burst ?? Math.max(1, Math.ceil(rate.perSecond))) : 0;
+  const lines = [row('rate limit', rate ? `${rate.perSecond}/s per client, burst ${burst}` : 'none')];
+  if (o.latencyMs || o.latencyJitterMs) {
+    lines.push(row('latency', `${o.latencyMs ?? 0} ms + up to ${o.latencyJitterMs ?? 0} ms`));
+  }
   if (o.faults) {
     const f = o.faults;
-    lines.push(`  faults:        error ${f.error ?? 0}, reset ${f.reset ?? 0}, lost ${f.lost ?? 0}`);
+    lines.push(row('faults', `error ${f.error ?? 0}, reset ${f.reset ?? 0}, lost ${f.lost ?? 0}`));
   }
-  if (o.users) lines.push(`  users:         ${o.users.length} known user id(s); others get 404`);
-  if (o.dataFile) lines.push(`  data file:     ${o.dataFile}`);
+  if (o.users) lines.push(row('users', `${o.users.length} known user id(s); others get 404`));
+  if (o.dataFile) lines.push(row('data file', o.dataFile));
   return lines;
 }
 
@@ -130,10 +135,10 @@ function printHuman(h: EmulatorHandle, o: EmulatorOptions, io: CommandIO): void 
   const text = [
     `Tenant Management API emulator listening on ${h.baseUrl}`,
     '',
-    `  token endpoint: ${h.origin}/oauth/token  (client credentials, audience ${h.origin}/api/v2/)`,
-    `  client id:      ${h.clientId}`,
-    `  client secret:  ${h.clientSecret}`,
-    `  admin API:      ${h.origin}/__emulator/state  (header ${ADMIN_KEY_HEADER}: ${h.adminKey})`,
+    row('token endpoint', `${h.origin}/oauth/token  (client credentials, audience ${h.origin}/api/v2/)`),
+    row('client id', h.clientId),
+    row('client secret', h.clientSecret),
+    row('admin API', `${h.origin}/__emulator/state  (header ${ADMIN_KEY_HEADER}: ${h.adminKey})`),
     ...describeSettings(o),
     '',
     'Use it from another shell (the token is valid for 24 hours, on this emulator only):',

@@ -1,12 +1,14 @@
 import { CliError, type CommandIO } from '../io.js';
 import { openStore, parseDuration, type StateFlags } from '../context.js';
 import { loadDesiredOrReport } from './validate.js';
+import { resolveInputs } from '../inputs.js';
 import type { KindName } from '../../resources/index.js';
 
 export interface ImportFlags extends StateFlags {
   config: string;
   var: string[];
   varFile: string[];
+  env?: string;
 }
 
 const ID_FORMATS: Partial<Record<KindName, RegExp>> = {
@@ -57,10 +59,11 @@ export async function importAction(
   const format = ID_FORMATS[kind];
   if (format && !format.test(id)) throw new CliError(`"${id}" does not look like a ${kind} id (expected ${format.source})`);
 
-  const desired = await loadDesiredOrReport(flags.config, { vars: flags.var, varFiles: flags.varFile }, io);
+  const input = resolveInputs([flags.config], flags.env, flags.varFile, io, 'one')[0]!;
+  const desired = await loadDesiredOrReport(input.paths, { vars: flags.var, varFiles: input.varFiles }, io);
   if (!desired) return 1;
   const { openState } = await import('../../state/index.js');
-  const store = await openStore(flags, flags.config, io);
+  const store = await openStore(flags, input.paths[input.paths.length - 1]!, io);
   try {
     const session = await openState(store, { command: 'import', lockTimeoutMs: parseDuration(flags.lockTimeout ?? '0s', '--lock-timeout') });
     try {

@@ -2,11 +2,13 @@ import { writeFileSync } from 'node:fs';
 import type { CommandIO } from '../io.js';
 import { absolute, openStore, type StateFlags } from '../context.js';
 import { loadDesiredOrReport } from './validate.js';
+import { resolveInputs } from '../inputs.js';
 import { TOOL_VERSION } from '../version.js';
 
 export interface PlanFlags extends StateFlags {
   var: string[];
   varFile: string[];
+  env?: string;
   out?: string;
   detailedExitcode?: boolean;
   format: 'text' | 'json' | 'markdown';
@@ -14,9 +16,10 @@ export interface PlanFlags extends StateFlags {
 
 /** tenantform plan [PATH]: desired (config) vs recorded (state). Sends no request. */
 export async function planAction(pathArgs: string[], flags: PlanFlags, _cmd: unknown, io: CommandIO): Promise<number> {
-  const paths = pathArgs.length > 0 ? pathArgs : ['.'];
+  const input = resolveInputs(pathArgs, flags.env, flags.varFile, io, 'one')[0]!;
+  const paths = input.paths;
   const path = paths[paths.length - 1]!;
-  const desired = await loadDesiredOrReport(paths, { vars: flags.var, varFiles: flags.varFile }, io);
+  const desired = await loadDesiredOrReport(paths, { vars: flags.var, varFiles: input.varFiles }, io);
   if (!desired) return 1;
   const [{ readStateSnapshot }, plan] = await Promise.all([import('../../state/index.js'), import('../../plan/index.js')]);
   const store = await openStore(flags, path, io);
@@ -36,7 +39,7 @@ export async function planAction(pathArgs: string[], flags: PlanFlags, _cmd: unk
     const text = plan.serializePlan(result, {
       createdAt: new Date().toISOString(),
       toolVersion: TOOL_VERSION,
-      configPaths: paths.map((p) => absolute(p, io)),
+      configPaths: paths,
     });
     writeFileSync(out, text, { mode: 0o600 });
     if (flags.format === 'text') io.stdout.write(`\nSaved the plan to ${flags.out}. Apply exactly this plan with: tenantform apply ${flags.out}\n`);

@@ -1,9 +1,16 @@
 import { CliError, type CommandIO } from '../io.js';
 import { openStore, parseDuration, type StateFlags } from '../context.js';
+import { resolveInputs } from '../inputs.js';
 import type { StateStore } from '../../state/types.js';
 
-async function withStore<T>(flags: StateFlags, path: string, io: CommandIO, fn: (store: StateStore) => Promise<T>): Promise<T> {
-  const store = await openStore(flags, path, io);
+async function withStore<T>(
+  flags: StateFlags & { env?: string },
+  path: string,
+  io: CommandIO,
+  fn: (store: StateStore) => Promise<T>,
+): Promise<T> {
+  const input = resolveInputs([path], flags.env, [], io, 'one')[0]!;
+  const store = await openStore(flags, input.paths[input.paths.length - 1]!, io);
   try {
     return await fn(store);
   } finally {

@@ -45,7 +45,11 @@ async function put(files: Record<string, string>): Promise<void> {
   }
 }
 
-const opts = (format: 'text' | 'json' | 'github', vars: string[] = ['CLIENT=abc'], varFiles: string[] = []) => ({
+const opts = (
+  format: 'text' | 'json' | 'github',
+  vars: string[] = ['CLIENT=abc'],
+  varFiles: string[] = [],
+) => ({
   vars,
   varFiles,
   format,
@@ -65,7 +69,9 @@ describe('runValidate', () => {
   it('prints one summary line and exits 0 for a valid config', async () => {
     await put({ 'config/a.yaml': VALID, 'config/b.yaml': '' });
     expect(await runValidate('config', opts('text'), io())).toBe(0);
-    expect(out).toBe('Valid: 2 files, 1 rate limit policy, 2 user permissions (1 user), 0 token exchange profiles.\n');
+    expect(out).toBe(
+      'Valid: 2 files, 1 rate limit policy, 2 user permissions (1 user), 0 token exchange profiles.\n',
+    );
     expect(err).toBe('');
   });
 
@@ -103,7 +109,13 @@ describe('runValidate', () => {
     expect(await runValidate('b.yaml', opts('json'), io())).toBe(1);
     const body = JSON.parse(out) as { valid: boolean; errors: unknown[] };
     expect(body.valid).toBe(false);
-    expect(body.errors[0]).toEqual({ file: 'b.yaml', line: 5, col: 44, message: 'limit must be at most 10000', code: 'SCHEMA_MAXIMUM' });
+    expect(body.errors[0]).toEqual({
+      file: 'b.yaml',
+      line: 5,
+      col: 44,
+      message: 'limit must be at most 10000',
+      code: 'SCHEMA_MAXIMUM',
+    });
     expect(out.trim().split('\n')).toHaveLength(1);
   });
 
@@ -151,19 +163,37 @@ describe('parseVarArgs', () => {
 
 describe('githubAnnotation', () => {
   it('escapes % and newlines in the message, and also : and , in properties', () => {
-    const line = githubAnnotation({ file: 'a,b:c%.yaml', line: 2, col: 3, message: '50% off\r\nnow', code: 'X' });
+    const line = githubAnnotation({
+      file: 'a,b:c%.yaml',
+      line: 2,
+      col: 3,
+      message: '50% off\r\nnow',
+      code: 'X',
+    });
     expect(line).toBe('::error file=a%2Cb%3Ac%25.yaml,line=2,col=3::50%25 off%0D%0Anow');
   });
 
   it('leaves out line and col for whole-file errors, and the file for command-line errors', () => {
-    expect(githubAnnotation({ file: 'big.yaml', line: 0, col: 0, message: 'too big', code: 'X' })).toBe('::error file=big.yaml::too big');
-    expect(githubAnnotation({ file: '', line: 0, col: 0, message: 'bad flag', code: 'X' })).toBe('::error::bad flag');
+    expect(githubAnnotation({ file: 'big.yaml', line: 0, col: 0, message: 'too big', code: 'X' })).toBe(
+      '::error file=big.yaml::too big',
+    );
+    expect(githubAnnotation({ file: '', line: 0, col: 0, message: 'bad flag', code: 'X' })).toBe(
+      '::error::bad flag',
+    );
   });
 });
 
 describe('summaryLine', () => {
   it('uses singular and plural forms', () => {
-    expect(summaryLine({ files: 3, rate_limit_policies: 4, user_permissions: 12, users: 5, token_exchange_profiles: 2 })).toBe(
+    expect(
+      summaryLine({
+        files: 3,
+        rate_limit_policies: 4,
+        user_permissions: 12,
+        users: 5,
+        token_exchange_profiles: 2,
+      }),
+    ).toBe(
       'Valid: 3 files, 4 rate limit policies, 12 user permissions (5 users), 2 token exchange profiles.',
     );
   });

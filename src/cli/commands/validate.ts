@@ -22,7 +22,13 @@
  *   summary line ("Valid: …" or "N errors.").
  */
 import type { DesiredResource } from '../../resources/index.js';
-import { loadConfig, VARIABLE_NAME, type ConfigCounts, type ConfigIssue, type LoadResult } from '../../config/index.js';
+import {
+  loadConfig,
+  VARIABLE_NAME,
+  type ConfigCounts,
+  type ConfigIssue,
+  type LoadResult,
+} from '../../config/index.js';
 import { CliError, type CommandIO } from '../io.js';
 
 export type ValidateFormat = 'text' | 'json' | 'github';
@@ -44,7 +50,8 @@ export function parseVarArgs(list: readonly string[]): Record<string, string> {
   for (const item of list) {
     const eq = item.indexOf('=');
     const name = eq < 0 ? item : item.slice(0, eq);
-    if (eq < 0) throw new CliError(`--var "${name}" has no value: write --var NAME=VALUE`, 1, 'VAR_ARG_INVALID');
+    if (eq < 0)
+      throw new CliError(`--var "${name}" has no value: write --var NAME=VALUE`, 1, 'VAR_ARG_INVALID');
     if (!VARIABLE_NAME.test(name)) {
       throw new CliError(
         `--var "${name}=…": "${name}" is not a variable name (letters, digits and _, not starting with a digit)`,
@@ -108,7 +115,13 @@ async function load(path: string | readonly string[], opts: VarFlags, io: Comman
   return loadConfig(path, { vars, varFiles: opts.varFiles, env: io.env, cwd: io.cwd });
 }
 
-const NO_COUNTS: ConfigCounts = { files: 0, rate_limit_policies: 0, user_permissions: 0, users: 0, token_exchange_profiles: 0 };
+const NO_COUNTS: ConfigCounts = {
+  files: 0,
+  rate_limit_policies: 0,
+  user_permissions: 0,
+  users: 0,
+  token_exchange_profiles: 0,
+};
 
 function write(result: LoadResult, format: ValidateFormat, io: CommandIO): number {
   const valid = result.issues.length === 0;
@@ -128,13 +141,22 @@ function write(result: LoadResult, format: ValidateFormat, io: CommandIO): numbe
 }
 
 /** Runs `tenantform validate`; returns the exit code (0 valid, 1 not). */
-export async function runValidate(path: string | readonly string[], opts: ValidateOptions, io: CommandIO): Promise<number> {
+export async function runValidate(
+  path: string | readonly string[],
+  opts: ValidateOptions,
+  io: CommandIO,
+): Promise<number> {
   let result: LoadResult;
   try {
     result = await load(path, opts, io);
   } catch (err) {
     if (!(err instanceof CliError)) throw err;
-    result = { desired: [], files: [], counts: NO_COUNTS, issues: [{ file: '', line: 0, col: 0, message: err.message, code: err.code }] };
+    result = {
+      desired: [],
+      files: [],
+      counts: NO_COUNTS,
+      issues: [{ file: '', line: 0, col: 0, message: err.message, code: err.code }],
+    };
   }
   return write(result, opts.format, io);
 }

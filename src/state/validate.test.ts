@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { profile, putEntry, stateDoc } from './contract.js';
+import { checkDocumentToWrite, checkJournalEntry, parseJournalText, parseStateText } from './validate.js';
+
+function failure(fn: () => unknown): { code?: string; message: string } {
+  try {
+    fn();
+  } catch (err) {
+    return err as { code?: string; message: string };
+  }
+  throw new Error('expected a failure');
+}
+
+describe('state document validation', () => {
+  it('sorts resources by address when reading', () => {
+    const text = JSON.stringify(stateDoc(2, [profile(2), profile(1)]));
+    expect(parseStateText(text, 'state file s.json').resources).toEqual([profile(1), profile(2)]);
+  });
+
+  it.each([
+    [
+      'an address that does not match kind and identity',
+      [{ ...profile(1), address: 'token_exchange_profile["x"]' }],
+      'but kind and identity say',
+    ],
+    ['an unknown resource kind', [{ ...profile(1), kind: 'role' }], 'kind must be one of'],
+    ['an unknown resource property', [{ ...profile(1), note: 'x' }], 'unknown property "note"'],
+    ['a missing id', [{ ...profile(1), id: undefined }], 'missing required property "id"'],
+  ])('refuses a stored document with %s, naming where', (_label, resources, detail) => {
+    const err = failure(() =>
+      parseStateText(JSON.stringify({ ...stateDoc(1), resources }), 'state file s.json'),
+    );
+    expect(err.code).toBe('STATE_CORRUPT');
+    expect(err.message).toContain('state file s.json');
+    expect(err.message).toContain(detail);
+  });
+
+  it('reports a caller’s invalid document as STATE_INVALID, saying nothing was written', () => {
+    const err = failure(() => checkDocumentToWrite({ ...stateDoc(1), lineage: '' }, 's.json'));
+    expect(err.code).toBe('STATE_INVALID');
+    expect(err.message).toContain('refusing to write');
+  });
+});
+
+describe('journal validation', () => {
+  it.each([
+    ['not an object', 42, 'STATE_CORRUPT', 'expected an object'],
+    ['an unknown op', { v: 1, lineage: 'l', op: 'patch' }, 'STATE_CORRUPT', 'op must be put or remove'],
+    ['a remove without address', { v: 1, lineage: 'l', op: 'remove' }, 'STATE_CORRUPT', 'address must be'],
+    ['an extra property', { ...putEntry(profile(1)), at: 'now' }, 'STATE_CORRUPT', 'unknown property "at"'],
+    [
+      'a put of an invalid resource',
+      putEntry({ ...profile(1), identity: [] }),
+      'STATE_CORRUPT',
+      'resource.identity',
+    ],
+    ['a newer version', { ...putEntry(profile(1)), v: 2 }, 'STATE_UNKNOWN_VERSION', 'journal version 2'],
+  ])('refuses an entry that is %s', (_label, value, code, detail) => {
+    const err = failure(() => checkJournalEntry(value, 'journal j line 1'));
+    expect(err.code).toBe(code);
+    expect(err.message).toContain(detail);
+  });
+
+  it.each([
+    ['an empty journal', '', 0, false],
+    ['complete lines only', JSON.stringify(putEntry(profile(1))) + '\n', 1, false],
+    ['a torn tail', JSON.stringify(putEntry(profile(1))) + '\n{"v":1', 1, true],
+    [
+      'blank lines between entries',
+      `${JSON.stringify(putEntry(profile(1)))}\n\n${JSON.stringify(putEntry(profile(2)))}\n`,
+      2,
+      false,
+    ],
+  ])('parses %s', (_label, text, count, torn) => {
+    const parsed = parseJournalText(text, 'journal j');
+    expect(parsed.entries).toHaveLength(count);
+    expect(parsed.torn).toBe(torn);
+  });
+
+  it('counts valid bytes up to the torn tail, so that an append can cut it off', () => {
+    const good = JSON.stringify(putEntry(profile(1, 'tep_é'))) + '\n';
+    expect(parseJournalText(good + '{"v":', 'journal j').validBytes).toBe(Buffer.byteLength(good));
+  });
+});

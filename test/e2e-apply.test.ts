@@ -1,0 +1,284 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startEmulator, type EmulatorHandle } from '../src/emulator/index.js';
+import { runCli, tempDir } from './helpers/cli.js';
+
+const POLICIES = `
+rate_limit_policies:
+  - resource: oauth_authentication_api
+    consumer: client
+    consumer_selector: default
+    configuration: { action: block, limit: 100 }
+  - resource: oauth_authentication_api
+    consumer: client
+    consumer_selector: client_id:webapp
+    configuration: { action: redirect, limit: 50, redirect_uri: https://example.com/slow }
+`;
+const PERMISSIONS = `
+user_permissions:
+  - user_id: "auth0|alice"
+    permissions:
+      - { resource_server_identifier: "https://api.example.com/", permission_name: "read:reports" }
+      - { resource_server_identifier: "https://api.example.com/", permission_name: "write:reports" }
+`;
+const PROFILES = `
+token_exchange_profiles:
+  - name: Partner SSO
+    subject_token_type: urn:partner:legacy-token
+    action_id: 6a7d8b1c-0d3e-4f5a-8b9c-0d1e2f3a4b5c
+    type: custom_authentication
+`;
+
+let emulator: EmulatorHandle;
+let dir: string;
+let cleanup: () => void;
+
+function write(name: string, text: string): void {
+  writeFileSync(join(dir, 'config', name), text);
+}
+
+async function cli(...args: string[]) {
+  return runCli(args, { cwd: dir, env: { TENANTFORM_TOKEN: emulator.token } });
+}
+
+const applyArgs = () => ['apply', 'config', '--auto-approve', '--base-url', emulator.baseUrl];
+const statePath = () => join(dir, 'config', '.tenantform', 'state.json');
+const readState = () =>
+  JSON.parse(readFileSync(statePath(), 'utf8')) as {
+    serial: number;
+    lineage: string;
+    resources: { address: string; id: string | null; adopted?: boolean }[];
+  };
+
+beforeEach(async () => {
+  ({ dir, cleanup } = tempDir());
+  mkdirSync(join(dir, 'config'));
+  write('policies.yaml', POLICIES);
+  write('permissions.yaml', PERMISSIONS);
+  write('profiles.yaml', PROFILES);
+  emulator = await startEmulator();
+});
+
+afterEach(async () => {
+  await emulator.stop();
+  cleanup();
+});
+
+describe('plan and apply against the emulator', () => {
+  it('creates everything, then plans no changes and applies with zero requests', async () => {
+    const plan1 = await cli('plan', 'config', '--detailed-exitcode');
+    expect(plan1.code).toBe(2);
+    expect(plan1.stdout).toContain('Plan: 5 to create');
+
+    const apply1 = await cli(...applyArgs());
+    expect(apply1.stderr).toBe('');
+    expect(apply1.code).toBe(0);
+    const snap = emulator.snapshot();
+    expect(snap.rateLimitPolicies).toHaveLength(2);
+    expect(snap.userPermissions['auth0|alice']).toHaveLength(2);
+    expect(snap.tokenExchangeProfiles).toHaveLength(1);
+    // one POST per policy and profile, one per user for permissions
+    expect(emulator.requestCount()).toBe(4);
+
+    const state = readState();
+    expect(state.resources).toHaveLength(5);
+    expect(state.resources.find((r) => r.address.startsWith('rate_limit_policy'))?.id).toMatch(/^rlp_/);
+
+    const plan2 = await cli('plan', 'config', '--detailed-exitcode');
+    expect(plan2.code).toBe(0);
+    expect(plan2.stdout).toContain('No changes');
+
+    const before = emulator.requestCount();
+    const apply2 = await cli(...applyArgs());
+    expect(apply2.code).toBe(0);
+    expect(emulator.requestCount()).toBe(before);
+  });
+
+  it('replaces a changed policy (delete, then create) and shows the diff', async () => {
+    await cli(...applyArgs());
+    const oldId = emulator.snapshot().rateLimitPolicies.find((p) => p.consumer_selector === 'default')?.id;
+    write('policies.yaml', POLICIES.replace('limit: 100', 'limit: 250'));
+
+    const plan = await cli('plan', 'config', '--detailed-exitcode');
+    expect(plan.code).toBe(2);
+    expect(plan.stdout).toContain('-/+');
+    expect(plan.stdout).toMatch(/-\s+"?limit"?: 100/);
+    expect(plan.stdout).toMatch(/\+\s+"?limit"?: 250/);
+    expect(plan.stdout).toContain('1 to replace');
+
+    expect((await cli(...applyArgs())).code).toBe(0);
+    const policies = emulator.snapshot().rateLimitPolicies.filter((p) => p.consumer_selector === 'default');
+    expect(policies).toHaveLength(1);
+    expect(policies[0]?.id).not.toBe(oldId);
+    expect(policies[0]?.configuration).toEqual({ action: 'block', limit: 250 });
+    expect((await cli('plan', 'config', '--detailed-exitcode')).code).toBe(0);
+  });
+
+  it('deletes a removed policy and forgets a removed profile, saying it stays on the tenant', async () => {
+    await cli(...applyArgs());
+    write('policies.yaml', POLICIES.split('  - resource')[0] + '  - resource' + POLICIES.split('  - resource')[1]);
+    write('profiles.yaml', 'token_exchange_profiles: []\n');
+
+    const plan = await cli('plan', 'config');
+    expect(plan.stdout).toContain('1 to delete');
+    expect(plan.stdout).toContain('1 to forget');
+    expect(plan.stdout).toMatch(/stays on the tenant/);
+
+    const apply = await cli(...applyArgs());
+    expect(apply.code).toBe(0);
+    expect(emulator.snapshot().rateLimitPolicies).toHaveLength(1);
+    expect(emulator.snapshot().tokenExchangeProfiles).toHaveLength(1);
+    expect(readState().resources.some((r) => r.address.startsWith('token_exchange_profile'))).toBe(false);
+    expect((await cli('plan', 'config', '--detailed-exitcode')).code).toBe(0);
+  });
+
+  it('adopts a policy created out of band (409) and says its settings were not verified', async () => {
+    const res = await fetch(`${emulator.baseUrl}/rate-limit-policies`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${emulator.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        resource: 'oauth_authentication_api',
+        consumer: 'client',
+        consumer_selector: 'default',
+        configuration: { action: 'log', limit: 1 },
+      }),
+    });
+    expect(res.status).toBe(201);
+    const apply = await cli(...applyArgs());
+    expect(apply.code).toBe(0);
+    expect(apply.stdout).toMatch(/already present \(adopted; settings not verified/);
+    const adopted = readState().resources.find((r) => r.address.includes('"default"'));
+    expect(adopted).toMatchObject({ id: null, adopted: true });
+    expect((await cli('plan', 'config', '--detailed-exitcode')).code).toBe(0);
+  });
+
+  it('treats 404 on delete as already gone', async () => {
+    await cli(...applyArgs());
+    const id = emulator.snapshot().rateLimitPolicies.find((p) => p.consumer_selector === 'default')!.id;
+    const del = await fetch(`${emulator.baseUrl}/rate-limit-policies/${id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${emulator.token}` },
+    });
+    expect(del.status).toBe(204);
+    write('policies.yaml', 'rate_limit_policies: []\n');
+    const apply = await cli(...applyArgs());
+    expect(apply.code).toBe(0);
+    expect(apply.stdout).toContain('already gone');
+    expect(readState().resources.some((r) => r.address.startsWith('rate_limit_policy'))).toBe(false);
+  });
+
+  it('reports a partial failure with counts, keeps what was done, and converges on re-run', async () => {
+    await emulator.stop();
+    emulator = await startEmulator({ users: ['auth0|someone-else'] });
+    const apply = await cli(...applyArgs());
+    expect(apply.code).toBe(1);
+    expect(apply.stderr).toMatch(/\d+ done, 2 failed, 0 not attempted/);
+    expect(apply.stderr).toContain('user_permission');
+    expect(readState().resources).toHaveLength(3);
+
+    write('permissions.yaml', PERMISSIONS.replace(/auth0\|alice/g, 'auth0|someone-else'));
+    const again = await cli(...applyArgs());
+    expect(again.code).toBe(0);
+    expect(readState().resources).toHaveLength(5);
+    expect(emulator.snapshot().rateLimitPolicies).toHaveLength(2);
+  });
+
+  it('applies a saved plan exactly, and refuses it once the state has moved on', async () => {
+    const planFile = join(dir, 'release.tfplan');
+    const plan = await cli('plan', 'config', '--out', planFile);
+    expect(plan.code).toBe(0);
+    expect(statMode(planFile)).toBe(0o600);
+
+    // the config changes after the plan was saved: the saved plan still applies as it was
+    write('profiles.yaml', 'token_exchange_profiles: []\n');
+    const apply = await cli('apply', planFile, '--auto-approve', '--base-url', emulator.baseUrl, '--state', statePath());
+    expect(apply.code).toBe(0);
+    expect(emulator.snapshot().tokenExchangeProfiles).toHaveLength(1);
+
+    const again = await cli('apply', planFile, '--auto-approve', '--base-url', emulator.baseUrl, '--state', statePath());
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/serial/);
+  });
+
+  it('refuses to apply unattended without --auto-approve, sending nothing', async () => {
+    const apply = await cli('apply', 'config', '--base-url', emulator.baseUrl);
+    expect(apply.code).toBe(1);
+    expect(apply.stderr).toContain('--auto-approve');
+    expect(emulator.requestCount()).toBe(0);
+  });
+
+  it('refuses blocked changes unless --skip-blocked', async () => {
+    await cli(...applyArgs());
+    write('profiles.yaml', PROFILES.replace('Partner SSO', 'Partner SSO v2'));
+    write('policies.yaml', POLICIES.replace('limit: 100', 'limit: 101'));
+    const before = emulator.requestCount();
+    const refused = await cli(...applyArgs());
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/blocked/);
+    expect(emulator.requestCount()).toBe(before);
+
+    const skipped = await cli(...applyArgs(), '--skip-blocked');
+    expect(skipped.code).toBe(0);
+    expect(emulator.snapshot().rateLimitPolicies.find((p) => p.consumer_selector === 'default')?.configuration).toEqual({
+      action: 'block',
+      limit: 101,
+    });
+  });
+
+  it('imports an id for an adopted policy so that it can be replaced later', async () => {
+    const created = await fetch(`${emulator.baseUrl}/rate-limit-policies`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${emulator.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        resource: 'oauth_authentication_api',
+        consumer: 'client',
+        consumer_selector: 'default',
+        configuration: { action: 'block', limit: 100 },
+      }),
+    });
+    const { id } = (await created.json()) as { id: string };
+    await cli(...applyArgs());
+    write('policies.yaml', POLICIES.replace('limit: 100', 'limit: 7'));
+    const blocked = await cli('plan', 'config');
+    expect(blocked.stdout).toContain('tenantform import');
+
+    const imported = await cli('import', 'rate_limit_policy', 'oauth_authentication_api/client/default', id, '--config', 'config');
+    expect(imported.code).toBe(0);
+    const plan = await cli('plan', 'config');
+    expect(plan.stdout).toContain('1 to replace');
+    expect((await cli(...applyArgs())).code).toBe(0);
+    expect(emulator.snapshot().rateLimitPolicies.find((p) => p.consumer_selector === 'default')?.configuration).toEqual({
+      action: 'block',
+      limit: 7,
+    });
+  });
+
+  it('lists, shows and removes state entries', async () => {
+    await cli(...applyArgs());
+    const list = await cli('state', 'list', 'config');
+    expect(list.stdout.trim().split('\n')).toHaveLength(5);
+    const address = 'token_exchange_profile["urn:partner:legacy-token"]';
+    const show = await cli('state', 'show', address, 'config');
+    expect(JSON.parse(show.stdout)).toMatchObject({ address, id: expect.stringMatching(/^tep_/) });
+    const rm = await cli('state', 'rm', address, 'config');
+    expect(rm.code).toBe(0);
+    expect(rm.stdout).toContain('stays on the tenant');
+    expect((await cli('state', 'show', address, 'config')).code).toBe(1);
+  });
+
+  it('refuses a corrupted state file and leaves it untouched', async () => {
+    await cli(...applyArgs());
+    writeFileSync(statePath(), '{"format_version": 1, "lineage": ');
+    chmodSync(statePath(), 0o600);
+    const plan = await cli('plan', 'config');
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain('state.json');
+    expect(readFileSync(statePath(), 'utf8')).toBe('{"format_version": 1, "lineage": ');
+    expect(existsSync(statePath())).toBe(true);
+  });
+});
+
+function statMode(path: string): number {
+  return statSync(path).mode & 0o777;
+}
