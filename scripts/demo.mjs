@@ -1,5 +1,5 @@
 // npm run demo: the newcomer's tour. Starts the local emulator on a free port,
-// then runs the built CLI against examples/ (common + prod) exactly as a user
+// then runs the built CLI against examples/ (environment prod) exactly as a user
 // would: validate → plan → apply → plan (no changes), then edits one limit in a
 // copy of the examples and shows the replace. Every step's exit code is
 // checked. The emulator and the temporary state are always removed, also on
@@ -155,7 +155,7 @@ async function demo(tmp) {
 
   const env = childEnv({ TENANTFORM_TOKEN: info.token });
   const state = join(tmp, 'state.json');
-  const config = (dir) => [`${dir}/common`, `${dir}/prod`, '--var-file', `${dir}/vars/prod.yaml`];
+  const config = (dir) => [dir, '--env', 'prod'];
   const examples = config('examples');
   const withState = ['--state', state];
   const target = ['--base-url', info.base_url];
@@ -179,7 +179,7 @@ async function demo(tmp) {
 
   // Edit a copy, so that the checked-in examples stay as they are.
   const copy = join(tmp, 'examples');
-  for (const part of ['common', 'prod', 'vars'])
+  for (const part of ['common', 'prod', 'vars', 'tenantform.yaml'])
     cpSync(join(root, 'examples', part), join(copy, part), { recursive: true });
   const edited = join(copy, 'prod', 'client-policies.yaml');
   const before = readFileSync(edited, 'utf8');

@@ -102,10 +102,10 @@ describe.skipIf(!built)(
 
     it('prints each command as a user would type it', () => {
       expect(output).toContain(
-        '$ node bin/tenantform.js validate examples/common examples/prod --var-file examples/vars/prod.yaml',
+        '$ node bin/tenantform.js validate examples --env prod',
       );
       expect(output).toMatch(
-        /\$ node bin\/tenantform\.js apply examples\/common examples\/prod .*--base-url http:\/\/127\.0\.0\.1:\d+/,
+        /\$ node bin\/tenantform\.js apply examples --env prod .*--base-url http:\/\/127\.0\.0\.1:\d+/,
       );
     });
 

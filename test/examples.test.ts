@@ -6,6 +6,7 @@ import { parse } from 'yaml';
 import { main } from '../src/cli/main.js';
 import type { CommandIO } from '../src/cli/io.js';
 import { loadConfig } from '../src/config/index.js';
+import { runCli } from './helpers/cli.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const examples = join(root, 'examples');
@@ -69,12 +70,7 @@ async function runCommentScript(
   return calls;
 }
 
-const configArgs = (env: string) => [
-  `examples/common`,
-  `examples/${env}`,
-  '--var-file',
-  `examples/vars/${env}.yaml`,
-];
+const configArgs = (env: string) => ['examples', '--env', env];
 
 describe.each(ENVIRONMENTS)('examples: the %s environment', (env) => {
   it('validates with its vars file through the CLI', async () => {
@@ -153,9 +149,9 @@ describe('examples: the GitHub workflow', () => {
     const plan = workflow.jobs.plan!;
     expect(plan.if).toContain('pull_request');
     expect(plan.strategy?.matrix.env).toEqual(['dev', 'prod']);
-    expect(runs(plan)).toMatch(/tenantform validate common .*--format github/);
+    expect(runs(plan)).toMatch(/tenantform validate --env .*--format github/);
     expect(runs(plan)).toMatch(
-      /tenantform plan common [\s\S]*--backend pg --workspace [\s\S]*--format markdown > plan\.md/,
+      /tenantform plan --env [\s\S]*--backend pg --workspace [\s\S]*--format markdown > plan\.md/,
     );
     expect(plan.steps.some((s) => s.uses?.startsWith('actions/github-script@'))).toBe(true);
   });
@@ -167,7 +163,7 @@ describe('examples: the GitHub workflow', () => {
     expect(job.environment).toBe(env);
     expect(job.concurrency).toEqual({ group: `tenantform-apply-${env}`, 'cancel-in-progress': false });
     const run = runs(job);
-    expect(run).toContain(`tenantform apply common ${env} --var-file vars/${env}.yaml`);
+    expect(run).toContain(`tenantform apply --env ${env}`);
     expect(run).toContain(`--backend pg --workspace ${env}`);
     expect(run).toContain('--auto-approve');
   });
@@ -208,5 +204,21 @@ describe('examples: the GitHub workflow', () => {
     );
     for (const [key, value] of credentials) expect(value).toBe(`\${{ secrets.${key} }}`);
     expect(text).not.toMatch(/postgres(ql)?:\/\//);
+  });
+});
+
+describe('examples: the project file', () => {
+  it('validates every environment with `validate examples`', async () => {
+    const result = await runCli(['validate', 'examples'], { cwd: root });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Environment dev:');
+    expect(result.stdout).toContain('Environment prod:');
+  });
+
+  it('asks for --env when planning a project without one, naming the environments', async () => {
+    const result = await runCli(['plan', 'examples'], { cwd: root });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('choose one with --env NAME');
+    expect(result.stderr).toContain('dev, prod');
   });
 });

@@ -37,7 +37,7 @@ interface Window {
   remaining: number;
   /** Local clock time of X-RateLimit-Reset; undefined when unknown. */
   resetAt?: number;
-  /** Ticket of the request whose answer reported it (0 when assumed after a reset). */
+  /** Ticket of the request whose answer reported it (after a reset: the last ticket handed out). */
   ticket: number;
   /** Requests sent after that one and in flight when it was reported: not yet counted by the tenant. */
   uncounted: number;

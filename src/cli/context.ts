@@ -38,7 +38,9 @@ export async function openStore(flags: StateFlags, configPath: string, io: Comma
   }
   const { createFileStateStore } = await import('../state/index.js');
   const path = flags.state ? absolute(flags.state, io) : defaultStatePath(configPath, io);
-  return createFileStateStore(path);
+  // Bench-only switch (bench/run.mjs): journal appends skip fsync, so a crash can lose acknowledged operations.
+  const benchNoFsync = io.env.TENANTFORM_BENCH_NO_FSYNC === '1';
+  return createFileStateStore(path, benchNoFsync ? { fsyncJournal: false } : {});
 }
 
 /** Parses "30s", "2m", "500ms", "1h" or a bare number of seconds. */

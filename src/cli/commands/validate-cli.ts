@@ -18,7 +18,7 @@ export interface ValidateFlags {
  */
 export async function validateAction(paths: string[], flags: ValidateFlags, _cmd: unknown, io: CommandIO): Promise<number> {
   const inputs = resolveInputs(paths, flags.env, flags.varFile, io, 'all');
-  if (inputs.length === 1 && inputs[0]!.env === null) {
+  if (inputs.length === 1 && (inputs[0]!.env === null || flags.env)) {
     return runValidate(inputs[0]!.paths, { vars: flags.var, varFiles: inputs[0]!.varFiles, format: flags.format }, io);
   }
   if (flags.format === 'json') {
