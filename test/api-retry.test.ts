@@ -66,7 +66,7 @@ describe('429', () => {
     nock(ORIGIN).post(PATH).reply(201, policyResponse());
     await t.client.createRateLimitPolicy(POLICY_BODY);
     expect(retryWaits(t)[0]).toBe(5000);
-    expect(t.waits[0]!.reason).toMatch(/rate limited \(429\); retrying after reset/);
+    expect(t.waits[0]!.reason).toMatch(/rate limited \(429\); retrying after X-RateLimit-Reset/);
   });
 
   it('prefers Retry-After over X-RateLimit-Reset', async () => {

@@ -147,6 +147,58 @@ function defaultHint(
   return undefined;
 }
 
+function badBodyError(spec: CallSpec, attempts: number): ApiError {
+  return new ApiError(
+    `${spec.operation}: ${spec.method} ${spec.path} answered with a body too large to read`,
+    {
+      code: 'API_BAD_RESPONSE',
+      status: 0,
+      error: 'Bad response',
+      method: spec.method,
+      path: spec.path,
+      operation: spec.operation,
+      retryable: false,
+      attempts,
+    },
+  );
+}
+
+interface Retry {
+  delayMs: number;
+  reason: string;
+}
+
+const WAIT_SOURCE = { 'retry-after': 'Retry-After', reset: 'X-RateLimit-Reset', backoff: 'backoff' } as const;
+
+/** After a request failed without an answer: how long until the retry, or the error to throw. */
+function afterFailure(ctx: CallContext, spec: CallSpec, err: unknown, attempt: number, ms: number): Retry {
+  const failure = classifyFailure(err);
+  ctx.log(`${spec.method} ${spec.path} error=${failure.code} ${ms}ms attempt=${attempt}`);
+  if (failure.kind === 'abort') throw abortedError(spec, attempt);
+  if (failure.code === 'BODY_TOO_LARGE') throw badBodyError(spec, attempt);
+  const retryable = failure.kind === 'retry' || failure.kind === 'timeout';
+  if (!retryable || attempt >= ctx.policy.maxAttempts) {
+    throw networkError(ctx, spec, failure.code, failure.kind === 'timeout', attempt);
+  }
+  return { delayMs: backoffMs(attempt, ctx.random, ctx.policy), reason: `${failure.code}; retrying` };
+}
+
+/** After an answer that is neither success nor accepted: how long until the retry, or undefined to give up. */
+function afterAnswer(ctx: CallContext, res: WireResponse, attempt: number): Retry | undefined {
+  if (attempt >= ctx.policy.maxAttempts) return undefined;
+  if (res.status === 429) {
+    const wait = waitAfter429(res.headers, ctx.now(), attempt, ctx.random, ctx.policy);
+    return { delayMs: wait.ms, reason: `rate limited (429); retrying after ${WAIT_SOURCE[wait.source]}` };
+  }
+  if (isRetryableStatus(res.status)) {
+    return {
+      delayMs: backoffMs(attempt, ctx.random, ctx.policy),
+      reason: `${res.status} from the server; retrying`,
+    };
+  }
+  return undefined;
+}
+
 /** Sends one API call with retries; see the module comment. */
 export async function call(ctx: CallContext, spec: CallSpec): Promise<WireResponse> {
   const paced = spec.paced ?? true;
@@ -155,11 +207,6 @@ export async function call(ctx: CallContext, spec: CallSpec): Promise<WireRespon
   if (body !== undefined) headers['content-type'] = 'application/json';
   let attempt = 0;
   let refreshed = false;
-
-  const pause = async (ms: number, reason: string): Promise<void> => {
-    ctx.noteWait(ms, reason);
-    await ctx.sleep(ms, ctx.signal);
-  };
 
   for (;;) {
     attempt += 1;
@@ -173,82 +220,46 @@ export async function call(ctx: CallContext, spec: CallSpec): Promise<WireRespon
       if (err instanceof ApiError) throw err;
       throw abortedError(spec, attempt - 1);
     }
-    const sendHeaders = token ? { ...headers, authorization: `Bearer ${token}` } : headers;
+
     const started = ctx.now();
-    let res: WireResponse;
     ctx.stats.requests += 1;
+    let res: WireResponse | undefined;
+    let retry: Retry | undefined;
     try {
       res = await sendOnce(ctx.dispatcher, {
         origin: ctx.origin,
         method: spec.method,
         path: spec.path,
-        headers: sendHeaders,
+        headers: token ? { ...headers, authorization: `Bearer ${token}` } : headers,
         ...(body !== undefined ? { body } : {}),
         requestTimeoutMs: ctx.requestTimeoutMs,
         ...(ctx.abortInFlight && ctx.signal ? { signal: ctx.signal } : {}),
       });
     } catch (err) {
       if (paced) ctx.pacer.release(ticket, null);
-      const failure = classifyFailure(err);
-      const ms = ctx.now() - started;
-      ctx.log(`${spec.method} ${spec.path} error=${failure.code} ${ms}ms attempt=${attempt}`);
-      if (failure.kind === 'abort') throw abortedError(spec, attempt);
-      const retryable = failure.kind === 'retry' || failure.kind === 'timeout';
-      if (!retryable || attempt >= ctx.policy.maxAttempts) {
-        if (!retryable && failure.code === 'BODY_TOO_LARGE') {
-          throw new ApiError(
-            `${spec.operation}: ${spec.method} ${spec.path} answered with a body too large to read`,
-            {
-              code: 'API_BAD_RESPONSE',
-              status: 0,
-              error: 'Bad response',
-              method: spec.method,
-              path: spec.path,
-              operation: spec.operation,
-              retryable: false,
-              attempts: attempt,
-            },
-          );
-        }
-        throw networkError(ctx, spec, failure.code, failure.kind === 'timeout', attempt);
-      }
-      ctx.stats.retries += 1;
-      try {
-        await pause(backoffMs(attempt, ctx.random, ctx.policy), `${failure.code}; retrying`);
-      } catch {
-        throw abortedError(spec, attempt);
-      }
-      continue;
+      retry = afterFailure(ctx, spec, err, attempt, ctx.now() - started);
     }
-    if (paced) ctx.pacer.release(ticket, res.headers, res.status);
-    ctx.log(
-      `${spec.method} ${spec.path} ${res.status} ${ctx.now() - started}ms attempt=${attempt}${rateText(res)}`,
-    );
-    if ((res.status >= 200 && res.status < 300) || spec.accept?.includes(res.status)) return res;
 
-    let delay: number | undefined;
-    let reason = '';
-    if (res.status === 401 && token !== undefined && !refreshed && ctx.tokens?.invalidate(token)) {
-      refreshed = true;
-      attempt -= 1; // the refresh retry does not use up an attempt
-      ctx.stats.retries += 1;
-      continue;
+    if (res) {
+      if (paced) ctx.pacer.release(ticket, res.headers, res.status);
+      const ms = ctx.now() - started;
+      ctx.log(`${spec.method} ${spec.path} ${res.status} ${ms}ms attempt=${attempt}${rateText(res)}`);
+      if ((res.status >= 200 && res.status < 300) || spec.accept?.includes(res.status)) return res;
+      if (res.status === 401 && token !== undefined && !refreshed && ctx.tokens?.invalidate(token)) {
+        refreshed = true;
+        attempt -= 1; // the one retry with a fresh token does not use up an attempt
+        ctx.stats.retries += 1;
+        continue;
+      }
+      if (res.status === 429) ctx.stats.status429 += 1;
+      retry = afterAnswer(ctx, res, attempt);
+      if (!retry) throw httpError(ctx, spec, res, attempt, defaultHint(ctx, spec, res.status, refreshed));
     }
-    if (res.status === 429) {
-      ctx.stats.status429 += 1;
-      const wait = waitAfter429(res.headers, ctx.now(), attempt, ctx.random, ctx.policy);
-      delay = wait.ms;
-      reason = `rate limited (429); retrying after ${wait.source === 'backoff' ? 'backoff' : wait.source}`;
-    } else if (isRetryableStatus(res.status)) {
-      delay = backoffMs(attempt, ctx.random, ctx.policy);
-      reason = `${res.status} from the server; retrying`;
-    }
-    if (delay === undefined || attempt >= ctx.policy.maxAttempts) {
-      throw httpError(ctx, spec, res, attempt, defaultHint(ctx, spec, res.status, refreshed));
-    }
+
     ctx.stats.retries += 1;
+    ctx.noteWait(retry!.delayMs, retry!.reason);
     try {
-      await pause(delay, reason);
+      await ctx.sleep(retry!.delayMs, ctx.signal);
     } catch {
       throw abortedError(spec, attempt);
     }

@@ -1,0 +1,152 @@
+/**
+ * Figures that apply against the emulator. The emulator runs in this process
+ * (dist/emulator), so its request counters are read directly; every apply is
+ * a separate process, `node bin/tenantform.js apply ... --auto-approve`, timed
+ * from spawn to exit. Each run gets a fresh emulator and a fresh state file,
+ * so no run inherits a refilled bucket or recorded resources.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { figure, info, pick, repeat } from './figures.mjs';
+import { generateResources, permissionAt, policyAt, writeConfig } from './generate.mjs';
+import { ROOT, runCliOk } from './measure.mjs';
+
+const { startEmulator } = await import(join(ROOT, 'dist', 'emulator', 'index.js'));
+
+const policiesOnly = (n) => ({ policies: Array.from({ length: n }, (_, i) => policyAt(i)), profiles: [], permissions: [] });
+
+function configDir(work, name, resources) {
+  const dir = join(work, name);
+  mkdirSync(dir, { recursive: true });
+  writeConfig(dir, resources);
+  return dir;
+}
+
+let stateCounter = 0;
+const freshState = (work) => join(work, 'states', `state-${++stateCounter}.json`);
+
+/** One apply of `dir` against `emulator`; resolves with the process result and the emulator's counters. */
+async function applyOnce(emulator, dir, { statePath, args = [], env = {} }) {
+  const before = emulator.stats();
+  const result = await runCliOk(
+    ['apply', dir, '--state', statePath, '--auto-approve', '--base-url', emulator.baseUrl, ...args],
+    { env: { TENANTFORM_TOKEN: emulator.token, ...env } },
+  );
+  const after = emulator.stats();
+  const count = (s, key) => s.byStatus[key] ?? 0;
+  return {
+    wallMs: result.wallMs,
+    requests: after.requests - before.requests,
+    status429: count(after, '429') - count(before, '429'),
+  };
+}
+
+async function withEmulator(options, fn) {
+  const emulator = await startEmulator(options);
+  try {
+    return await fn(emulator);
+  } finally {
+    await emulator.stop();
+  }
+}
+
+/**
+ * Rate-bound: R requests/s with a bucket of `burst`, N creates. The physical
+ * floor is (N - burst) / R, since the full bucket lets the first `burst`
+ * requests go at once; the issue's target is on N / R.
+ */
+export async function rateBoundFigures(work, log, { n = 300, rate = 50, burst = 50 } = {}) {
+  const dir = configDir(work, 'rate-bound', policiesOnly(n));
+  const runs = await repeat(
+    () =>
+      withEmulator({ rateLimit: { perSecond: rate, burst } }, (emu) =>
+        applyOnce(emu, dir, { statePath: freshState(work) }),
+      ),
+    { maxRuns: 3 },
+  );
+  const walls = pick(runs, 'wallMs').map((ms) => ms / 1000);
+  const share = runs.map((r) => (100 * r.status429) / r.requests);
+  const figures = [
+    figure(`rate-bound apply: wall ÷ (N/R), N=${n} R=${rate}/s`, 'ratio', walls.map((w) => w / (n / rate)), {
+      op: '<=',
+      value: 1.05,
+    }),
+    info(`rate-bound apply: wall ÷ ((N-burst)/R), burst=${burst}`, 'ratio', walls.map((w) => w / ((n - burst) / rate))),
+    info('rate-bound apply: wall', 's', walls),
+    figure('rate-bound apply: 429 share of requests', '%', share, { op: '<', value: 1 }),
+    info('rate-bound apply: 429 responses', 'count', pick(runs, 'status429')),
+  ];
+  log(`${figures[0].name} ${figures[0].value.toFixed(3)} (${figures[2].value.toFixed(2)} s, ${figures[4].value} × 429)`);
+  return figures;
+}
+
+/** Latency-bound: every response delayed L ms, no limit, N creates at parallelism P. */
+export async function latencyBoundFigures(work, log, { n = 400, latencyMs = 50, parallelism = 10 } = {}) {
+  const dir = configDir(work, 'latency-bound', policiesOnly(n));
+  const floorS = (n * latencyMs) / parallelism / 1000;
+  const runs = await repeat(
+    () =>
+      withEmulator({ latencyMs }, (emu) =>
+        applyOnce(emu, dir, { statePath: freshState(work), args: ['--parallelism', String(parallelism)] }),
+      ),
+    { maxRuns: 3 },
+  );
+  const walls = pick(runs, 'wallMs').map((ms) => ms / 1000);
+  const figures = [
+    figure(
+      `latency-bound apply: wall ÷ (N·L/P), N=${n} L=${latencyMs}ms P=${parallelism}`,
+      'ratio',
+      walls.map((w) => w / floorS),
+      { op: '<=', value: 1.15 },
+    ),
+    info('latency-bound apply: wall', 's', walls),
+  ];
+  log(`${figures[0].name} ${figures[0].value.toFixed(3)} (${figures[1].value.toFixed(2)} s, floor ${floorS} s)`);
+  return figures;
+}
+
+/** Requests sent: a second, no-op apply; and 1,000 permission grants across 50 users. */
+export async function requestFigures(work, log) {
+  const mixed = configDir(work, 'noop', generateResources(200));
+  const noop = await withEmulator({}, async (emu) => {
+    const statePath = freshState(work);
+    await applyOnce(emu, mixed, { statePath });
+    return applyOnce(emu, mixed, { statePath });
+  });
+  const grants = {
+    policies: [],
+    profiles: [],
+    permissions: Array.from({ length: 1000 }, (_, i) => permissionAt(i, 20)),
+  };
+  const grantDir = configDir(work, 'grants', grants);
+  const granted = await withEmulator({}, (emu) => applyOnce(emu, grantDir, { statePath: freshState(work) }));
+  const figures = [
+    figure('requests: no-op apply (200 resources in state)', 'count', [noop.requests], { op: '=', value: 0 }),
+    figure('requests: 1,000 grants across 50 users', 'count', [granted.requests], { op: '=', value: 50 }),
+  ];
+  for (const f of figures) log(`${f.name} ${f.value}`);
+  return figures;
+}
+
+/**
+ * Durability overhead: N policy creates (one journal record each) against an
+ * unlimited, zero-latency emulator, with the journal fsynced (the default)
+ * versus TENANTFORM_BENCH_NO_FSYNC=1. Runs alternate so drift hits both sides.
+ */
+export async function durabilityFigures(work, log, { n = 5000, pairs = 3 } = {}) {
+  const dir = configDir(work, 'durability', policiesOnly(n));
+  const synced = [];
+  const unsynced = [];
+  for (let i = 0; i < pairs; i++) {
+    for (const fsync of i % 2 === 0 ? [true, false] : [false, true]) {
+      const env = fsync ? {} : { TENANTFORM_BENCH_NO_FSYNC: '1' };
+      const run = await withEmulator({}, (emu) => applyOnce(emu, dir, { statePath: freshState(work), env }));
+      (fsync ? synced : unsynced).push(run.wallMs / 1000);
+    }
+  }
+  const a = info(`durability: apply of ${n} creates, journal fsynced`, 's', synced);
+  const b = info(`durability: apply of ${n} creates, fsync off`, 's', unsynced);
+  const overhead = figure('durability: fsync overhead', '%', [100 * (a.value / b.value - 1)], { op: '<=', value: 5 });
+  log(`${overhead.name} ${overhead.value.toFixed(1)}% (${a.value.toFixed(2)} s vs ${b.value.toFixed(2)} s)`);
+  return [overhead, a, b];
+}

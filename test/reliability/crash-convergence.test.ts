@@ -1,0 +1,168 @@
+/**
+ * Crash convergence: `tenantform apply` (the built CLI, a child process) is
+ * SIGKILLed when the emulator receives the Nth request of a mixed apply
+ * (creates, replaces, deletes, permissions over many users, profiles), N
+ * drawn from a seed. The next apply finds the lock of the dead process and
+ * names it; after force-unlock, an apply converges: the tenant holds exactly
+ * the desired resources, the state lists each one with the tenant's id
+ * (adopted through 409 only for creates whose answer the kill swallowed, so
+ * at most one per concurrent operation), and a further apply sends nothing.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { countRequests } from '../../src/apply/index.js';
+import { loadConfig } from '../../src/config/index.js';
+import { startEmulator, type EmulatorHandle } from '../../src/emulator/index.js';
+import { planChanges } from '../../src/plan/index.js';
+import { createFileStateStore, readStateSnapshot } from '../../src/state/index.js';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { assertBuilt, childEnv, Children, INTERNAL_ERROR, RequestTrap } from './harness.js';
+import {
+  between,
+  buildConfig,
+  evolveConfig,
+  expectedContent,
+  readStateFile,
+  resourceCount,
+  seededRandom,
+  stateProblems,
+  tenantContent,
+  writeConfig,
+} from './tenant-config.js';
+
+/** Seeds of the cut points; TENANTFORM_CRASH_SEEDS="1,2,3" replays or widens the set. */
+const SEEDS = (process.env.TENANTFORM_CRASH_SEEDS ?? '11,23,37,41,59,73').split(',').map(Number);
+const PARALLELISM = 8;
+const BATCH = 3;
+
+let emulator: EmulatorHandle;
+let trap: RequestTrap;
+let children: Children;
+let dir: string;
+let cleanup: () => void;
+
+beforeAll(assertBuilt);
+
+beforeEach(async () => {
+  ({ dir, cleanup } = tempDir('tenantform-crash-'));
+  trap = new RequestTrap();
+  emulator = await startEmulator({ latencyMs: 3, sleep: trap.sleep });
+  children = new Children();
+});
+
+afterEach(async () => {
+  await children.killAll();
+  await emulator.stop();
+  cleanup();
+});
+
+async function plannedRequests(configPath: string, statePath: string): Promise<number> {
+  const loaded = await loadConfig(configPath, { cwd: dir, env: {} });
+  expect(loaded.issues).toEqual([]);
+  const store = createFileStateStore(statePath);
+  try {
+    const plan = planChanges(loaded.desired, await readStateSnapshot(store));
+    return countRequests(plan, { permissionBatchSize: BATCH });
+  } finally {
+    await store.close();
+  }
+}
+
+/** Complete lines of the journal (a torn last line does not count). */
+function journalEntries(path: string): number {
+  if (!existsSync(path)) return 0;
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => {
+      try {
+        return typeof JSON.parse(line) === 'object';
+      } catch {
+        return false;
+      }
+    }).length;
+}
+
+describe('apply killed with SIGKILL at a seeded request converges on re-run', () => {
+  it.each(SEEDS)('seed %i', async (seed) => {
+    const random = seededRandom(seed);
+    const configPath = join(dir, 'tenant.yaml');
+    const statePath = join(dir, 'state', 'state.json');
+    const args = [
+      'apply',
+      configPath,
+      '--auto-approve',
+      '--base-url',
+      emulator.baseUrl,
+      '--state',
+      statePath,
+      '--parallelism',
+      String(PARALLELISM),
+      '--permission-batch-size',
+      String(BATCH),
+    ];
+    const env = childEnv({ TENANTFORM_TOKEN: emulator.token });
+
+    // A tenant to change: applied cleanly, in-process.
+    const base = buildConfig(random, `s${seed}a`, { policies: 60, profiles: 15, users: 10, permissionsPerUser: 4 });
+    writeConfig(configPath, base);
+    const first = await runCli(args, { cwd: dir, env: { TENANTFORM_TOKEN: emulator.token } });
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+
+    // The change: replaces, deletes and creates of every kind, a few hundred resources.
+    const next = evolveConfig(random, base, `s${seed}b`, {
+      policies: 50,
+      profiles: 25,
+      users: 12,
+      permissionsPerUser: 5,
+    });
+    writeConfig(configPath, next);
+    expect(resourceCount(next)).toBeGreaterThan(200);
+    const planned = await plannedRequests(configPath, statePath);
+    expect(planned).toBeGreaterThan(100);
+    const cut = between(random, 1, planned);
+
+    const victim = children.start(args, { cwd: dir, env });
+    trap.arm(cut, () => victim.process.kill('SIGKILL'));
+    const killed = await victim.result;
+    expect(trap.fired, `the kill at request ${cut} of ${planned} never fired`).toBe(true);
+    expect(killed.signal).toBe('SIGKILL');
+    // Each worker records a finished task before it sends the next request, so by request N at
+    // least (N - 2 × parallelism) / 2 tasks (replaces send two requests) are in the journal.
+    const journaled = journalEntries(`${statePath}.journal`);
+    expect(journaled, `journal entries after a kill at request ${cut}`).toBeGreaterThanOrEqual(
+      Math.floor((cut - 2 * PARALLELISM) / 2),
+    );
+
+    // The dead process still holds the lock: the next apply names it and sends nothing.
+    const sent = emulator.requestCount();
+    const refused = await children.run(args, { cwd: dir, env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`locked by apply (pid ${victim.pid}`);
+    expect(refused.stderr).toContain('force-unlock');
+    expect(emulator.requestCount()).toBe(sent);
+    const unlocked = await runCli(['force-unlock', '--state', statePath], { cwd: dir });
+    expect(unlocked.code).toBe(0);
+
+    const rerun = await children.run(args, { cwd: dir, env });
+    expect(rerun.stderr).not.toMatch(INTERNAL_ERROR);
+    expect(rerun.timedOut).toBe(false);
+    expect({ code: rerun.code, stderr: rerun.stderr }).toEqual({ code: 0, stderr: '' });
+
+    const snapshot = emulator.snapshot();
+    expect(tenantContent(snapshot)).toEqual(expectedContent(next));
+    const { problems, adopted } = stateProblems(readStateFile(statePath), next, snapshot);
+    expect(problems).toEqual([]);
+    // Only creates whose answer was lost to the kill can come back as 409: one per operation in flight.
+    expect(adopted, `adopted ${adopted} resources after a kill at request ${cut}`).toBeLessThanOrEqual(PARALLELISM);
+    expect(existsSync(`${statePath}.journal`)).toBe(false);
+    expect(existsSync(`${statePath}.lock`)).toBe(false);
+
+    const before = emulator.requestCount();
+    const third = await children.run(args, { cwd: dir, env });
+    expect(third.code).toBe(0);
+    expect(third.stdout).toContain('No changes');
+    expect(emulator.requestCount()).toBe(before);
+  });
+});

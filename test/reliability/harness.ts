@@ -1,0 +1,148 @@
+/**
+ * Process and emulator plumbing for the reliability suite: the built CLI run
+ * as a child process (bounded by a timeout, killed in afterEach), an emulator
+ * latency hook that can SIGKILL a child when the Nth request arrives, and a
+ * fault switch so a follow-up run can go without faults.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { seededRandom } from './tenant-config.js';
+
+export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const BIN = join(REPO, 'bin', 'tenantform.js');
+
+/** The child processes run dist/ (npm test builds it first); say so plainly when it is missing. */
+export function assertBuilt(): void {
+  if (!existsSync(join(REPO, 'dist', 'cli', 'main.js'))) {
+    throw new Error('dist/ is missing: run `npm run build` before the reliability suite');
+  }
+}
+
+export interface ChildResult {
+  /** Exit code, or null when a signal ended the process. */
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  /** The run outlived its time limit and was killed: a hang. */
+  timedOut: boolean;
+  pid: number;
+}
+
+export interface RunningChild {
+  pid: number;
+  process: ChildProcess;
+  result: Promise<ChildResult>;
+}
+
+/** A minimal environment: nothing from the test process leaks in (no stray TENANTFORM_* variables). */
+export function childEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return { NO_COLOR: '1', PATH: process.env.PATH ?? '', ...extra };
+}
+
+/** Starts and tracks CLI child processes; killAll() ends every one still running. */
+export class Children {
+  private readonly running = new Set<ChildProcess>();
+
+  start(args: string[], options: { cwd: string; env: Record<string, string>; timeoutMs?: number }): RunningChild {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.running.add(child);
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, options.timeoutMs ?? 60_000);
+    const result = new Promise<ChildResult>((resolveResult, reject) => {
+      child.once('error', reject);
+      child.once('close', (code, signal) => {
+        clearTimeout(timer);
+        this.running.delete(child);
+        resolveResult({ code, signal, stdout, stderr, timedOut, pid: child.pid ?? -1 });
+      });
+    });
+    return { pid: child.pid ?? -1, process: child, result };
+  }
+
+  run(args: string[], options: { cwd: string; env: Record<string, string>; timeoutMs?: number }): Promise<ChildResult> {
+    return this.start(args, options).result;
+  }
+
+  /** SIGKILLs every child still running (by its own handle) and waits for each to be gone. */
+  async killAll(): Promise<void> {
+    const left = [...this.running];
+    await Promise.all(
+      left.map(
+        (child) =>
+          new Promise<void>((done) => {
+            if (child.exitCode !== null || child.signalCode !== null) return done();
+            child.once('close', () => done());
+            child.kill('SIGKILL');
+          }),
+      ),
+    );
+    this.running.clear();
+  }
+}
+
+/**
+ * An emulator `sleep` (its latency hook, called once per API request before
+ * the request is handled) that counts requests and, once armed, runs
+ * `onHit` when the Nth request since arming arrives: the kill lands while
+ * that request, and any others in flight, wait for their answers.
+ */
+export class RequestTrap {
+  private seen = 0;
+  private target = 0;
+  private onHit: (() => void) | null = null;
+  readonly sleep = (ms: number): Promise<void> => {
+    this.seen += 1;
+    if (this.onHit && this.seen >= this.target) {
+      const hit = this.onHit;
+      this.onHit = null;
+      hit();
+    }
+    return delay(ms);
+  };
+
+  arm(nth: number, onHit: () => void): void {
+    this.seen = 0;
+    this.target = nth;
+    this.onHit = onHit;
+  }
+
+  /** Requests seen since the last arm(). */
+  get count(): number {
+    return this.seen;
+  }
+
+  get fired(): boolean {
+    return this.onHit === null && this.target > 0;
+  }
+}
+
+/** A seeded random source for the emulator's faults that can be switched off (then it never draws a fault). */
+export class FaultSwitch {
+  on = true;
+  private readonly draw: () => number;
+  constructor(seed: number) {
+    this.draw = seededRandom(seed);
+  }
+  readonly random = (): number => (this.on ? this.draw() : 0.999_999);
+}
+
+/** Matches what the CLI prints for a bug rather than a user-facing error. */
+export const INTERNAL_ERROR = /internal/i;
+
+/** The partial-failure report apply prints on stderr. */
+export const PARTIAL_REPORT = /(\d+) done, (\d+) failed, (\d+) not attempted/;
