@@ -101,9 +101,7 @@ describe.skipIf(!built)(
     });
 
     it('prints each command as a user would type it', () => {
-      expect(output).toContain(
-        '$ node bin/tenantform.js validate examples --env prod',
-      );
+      expect(output).toContain('$ node bin/tenantform.js validate examples --env prod');
       expect(output).toMatch(
         /\$ node bin\/tenantform\.js apply examples --env prod .*--base-url http:\/\/127\.0\.0\.1:\d+/,
       );

@@ -117,7 +117,10 @@ describe('plan and apply against the emulator', () => {
 
   it('deletes a removed policy and forgets a removed profile, saying it stays on the tenant', async () => {
     await cli(...applyArgs());
-    write('policies.yaml', POLICIES.split('  - resource')[0] + '  - resource' + POLICIES.split('  - resource')[1]);
+    write(
+      'policies.yaml',
+      POLICIES.split('  - resource')[0] + '  - resource' + POLICIES.split('  - resource')[1],
+    );
     write('profiles.yaml', 'token_exchange_profiles: []\n');
 
     const plan = await cli('plan', 'config');
@@ -192,11 +195,27 @@ describe('plan and apply against the emulator', () => {
 
     // the config changes after the plan was saved: the saved plan still applies as it was
     write('profiles.yaml', 'token_exchange_profiles: []\n');
-    const apply = await cli('apply', planFile, '--auto-approve', '--base-url', emulator.baseUrl, '--state', statePath());
+    const apply = await cli(
+      'apply',
+      planFile,
+      '--auto-approve',
+      '--base-url',
+      emulator.baseUrl,
+      '--state',
+      statePath(),
+    );
     expect(apply.code).toBe(0);
     expect(emulator.snapshot().tokenExchangeProfiles).toHaveLength(1);
 
-    const again = await cli('apply', planFile, '--auto-approve', '--base-url', emulator.baseUrl, '--state', statePath());
+    const again = await cli(
+      'apply',
+      planFile,
+      '--auto-approve',
+      '--base-url',
+      emulator.baseUrl,
+      '--state',
+      statePath(),
+    );
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/serial/);
   });
@@ -220,7 +239,9 @@ describe('plan and apply against the emulator', () => {
 
     const skipped = await cli(...applyArgs(), '--skip-blocked');
     expect(skipped.code).toBe(0);
-    expect(emulator.snapshot().rateLimitPolicies.find((p) => p.consumer_selector === 'default')?.configuration).toEqual({
+    expect(
+      emulator.snapshot().rateLimitPolicies.find((p) => p.consumer_selector === 'default')?.configuration,
+    ).toEqual({
       action: 'block',
       limit: 101,
     });
@@ -243,12 +264,21 @@ describe('plan and apply against the emulator', () => {
     const blocked = await cli('plan', 'config');
     expect(blocked.stdout).toContain('tenantform import');
 
-    const imported = await cli('import', 'rate_limit_policy', 'oauth_authentication_api/client/default', id, '--config', 'config');
+    const imported = await cli(
+      'import',
+      'rate_limit_policy',
+      'oauth_authentication_api/client/default',
+      id,
+      '--config',
+      'config',
+    );
     expect(imported.code).toBe(0);
     const plan = await cli('plan', 'config');
     expect(plan.stdout).toContain('1 to replace');
     expect((await cli(...applyArgs())).code).toBe(0);
-    expect(emulator.snapshot().rateLimitPolicies.find((p) => p.consumer_selector === 'default')?.configuration).toEqual({
+    expect(
+      emulator.snapshot().rateLimitPolicies.find((p) => p.consumer_selector === 'default')?.configuration,
+    ).toEqual({
       action: 'block',
       limit: 7,
     });

@@ -80,7 +80,12 @@ describe('applyPlan', () => {
         after: policyAttrs('default'),
       }),
       change('token_exchange_profile', ['urn:x:token'], 'create', {
-        after: { name: 'X', subject_token_type: 'urn:x:token', action_id: 'a', type: 'custom_authentication' },
+        after: {
+          name: 'X',
+          subject_token_type: 'urn:x:token',
+          action_id: 'a',
+          type: 'custom_authentication',
+        },
       }),
     ]);
     const result = await applyPlan(p, { client, recorder });
@@ -104,11 +109,18 @@ describe('applyPlan', () => {
     const { client } = fakeClient({ deleteRateLimitPolicy: async () => ({ outcome: 'gone' }) });
     const { recorder, entries } = memoryRecorder();
     const result = await applyPlan(
-      plan([change('rate_limit_policy', ['r', 'c', 'default'], 'delete', { id: 'rlp_9', before: policyAttrs('default') })]),
+      plan([
+        change('rate_limit_policy', ['r', 'c', 'default'], 'delete', {
+          id: 'rlp_9',
+          before: policyAttrs('default'),
+        }),
+      ]),
       { client, recorder },
     );
     expect(result.done[0]?.outcome).toBe('already-gone');
-    expect(entries).toEqual([{ op: 'remove', address: formatAddress('rate_limit_policy', ['r', 'c', 'default']) }]);
+    expect(entries).toEqual([
+      { op: 'remove', address: formatAddress('rate_limit_policy', ['r', 'c', 'default']) },
+    ]);
   });
 
   it('deletes a replaced policy before creating it again, recording both steps', async () => {
@@ -143,7 +155,14 @@ describe('applyPlan', () => {
     expect(countRequests(p, { permissionBatchSize: 2 })).toBe(6);
     await applyPlan(p, { client, recorder, permissionBatchSize: 2 });
     expect(calls.sort()).toEqual(
-      ['POST perms auth0|a x2', 'POST perms auth0|a x2', 'POST perms auth0|a x1', 'POST perms auth0|b x2', 'POST perms auth0|b x2', 'POST perms auth0|b x1'].sort(),
+      [
+        'POST perms auth0|a x2',
+        'POST perms auth0|a x2',
+        'POST perms auth0|a x1',
+        'POST perms auth0|b x2',
+        'POST perms auth0|b x2',
+        'POST perms auth0|b x1',
+      ].sort(),
     );
     expect(entries).toHaveLength(10);
   });
@@ -153,7 +172,9 @@ describe('applyPlan', () => {
     const { recorder, entries } = memoryRecorder();
     await applyPlan(plan([change('token_exchange_profile', ['urn:x:y'], 'forget')]), { client, recorder });
     expect(calls).toEqual([]);
-    expect(entries).toEqual([{ op: 'remove', address: formatAddress('token_exchange_profile', ['urn:x:y']) }]);
+    expect(entries).toEqual([
+      { op: 'remove', address: formatAddress('token_exchange_profile', ['urn:x:y']) },
+    ]);
   });
 
   it('refuses a plan with blocked changes unless told to skip them, sending nothing', async () => {
@@ -173,14 +194,17 @@ describe('applyPlan', () => {
   it('reports failures, keeps going, and records what succeeded', async () => {
     const { client } = fakeClient({
       createRateLimitPolicy: async (body) => {
-        if (body.consumer_selector === 'cimd_clients') throw Object.assign(new Error('boom'), { code: 'API_SERVER_ERROR' });
+        if (body.consumer_selector === 'cimd_clients')
+          throw Object.assign(new Error('boom'), { code: 'API_SERVER_ERROR' });
         return { outcome: 'created', policy: { id: 'rlp_ok' } };
       },
     });
     const { recorder, entries } = memoryRecorder();
     const result = await applyPlan(
       plan([
-        change('rate_limit_policy', ['r', 'c', 'cimd_clients'], 'create', { after: policyAttrs('cimd_clients') }),
+        change('rate_limit_policy', ['r', 'c', 'cimd_clients'], 'create', {
+          after: policyAttrs('cimd_clients'),
+        }),
         change('rate_limit_policy', ['r', 'c', 'default'], 'create', { after: policyAttrs('default') }),
       ]),
       { client, recorder, parallelism: 1 },
@@ -198,7 +222,9 @@ describe('applyPlan', () => {
     });
     const { recorder } = memoryRecorder();
     const changes = ['a', 'b', 'c'].map((s) =>
-      change('rate_limit_policy', ['r', 'c', `client_id:${s}`], 'create', { after: policyAttrs(`client_id:${s}`) }),
+      change('rate_limit_policy', ['r', 'c', `client_id:${s}`], 'create', {
+        after: policyAttrs(`client_id:${s}`),
+      }),
     );
     const result = await applyPlan(plan(changes), { client, recorder, parallelism: 1 });
     expect(result.failed).toHaveLength(1);
@@ -219,7 +245,9 @@ describe('applyPlan', () => {
     });
     const { recorder } = memoryRecorder();
     const changes = Array.from({ length: 20 }, (_, i) =>
-      change('rate_limit_policy', ['r', 'c', `client_id:${i}`], 'create', { after: policyAttrs(`client_id:${i}`) }),
+      change('rate_limit_policy', ['r', 'c', `client_id:${i}`], 'create', {
+        after: policyAttrs(`client_id:${i}`),
+      }),
     );
     await applyPlan(plan(changes), { client, recorder, parallelism: 3 });
     expect(peak).toBe(3);

@@ -53,13 +53,25 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
       for (const change of task.changes) {
         result.done.push({ address: change.address, action: change.action, outcome });
       }
-      emit({ type: 'done', address: first.address, action: first.action, outcome, count: task.changes.length });
+      emit({
+        type: 'done',
+        address: first.address,
+        action: first.action,
+        outcome,
+        count: task.changes.length,
+      });
     } catch (err) {
       const info = errorInfo(err);
       for (const change of task.changes) {
         result.failed.push({ address: change.address, action: change.action, ...info });
       }
-      emit({ type: 'failed', address: first.address, action: first.action, message: info.message, count: task.changes.length });
+      emit({
+        type: 'failed',
+        address: first.address,
+        action: first.action,
+        message: info.message,
+        count: task.changes.length,
+      });
       if (info.code && FATAL_CODES.has(info.code)) stopped = true;
     }
   };
@@ -73,7 +85,8 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   await Promise.all(Array.from({ length: Math.min(parallelism, tasks.length) }, worker));
 
   for (let i = next; i < tasks.length; i++) {
-    for (const change of tasks[i]!.changes) result.notAttempted.push({ address: change.address, action: change.action });
+    for (const change of tasks[i]!.changes)
+      result.notAttempted.push({ address: change.address, action: change.action });
   }
   const order = new Map(plan.changes.map((c, i) => [c.address, i]));
   const byPlan = (a: { address: string }, b: { address: string }) =>

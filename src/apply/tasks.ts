@@ -29,12 +29,20 @@ async function createOne(change: Change, client: ExecutorClient, recorder: Recor
   const body = change.after ?? {};
   const result =
     change.kind === 'rate_limit_policy'
-      ? await client.createRateLimitPolicy(body).then((r) =>
-          r.outcome === 'created' ? { outcome: r.outcome, obj: r.policy } : { outcome: r.outcome, obj: null },
-        )
-      : await client.createTokenExchangeProfile(body).then((r) =>
-          r.outcome === 'created' ? { outcome: r.outcome, obj: r.profile } : { outcome: r.outcome, obj: null },
-        );
+      ? await client
+          .createRateLimitPolicy(body)
+          .then((r) =>
+            r.outcome === 'created'
+              ? { outcome: r.outcome, obj: r.policy }
+              : { outcome: r.outcome, obj: null },
+          )
+      : await client
+          .createTokenExchangeProfile(body)
+          .then((r) =>
+            r.outcome === 'created'
+              ? { outcome: r.outcome, obj: r.profile }
+              : { outcome: r.outcome, obj: null },
+          );
   if (result.obj) {
     const extra: Partial<RecordedResource> = {};
     if (result.obj.created_at) extra.created_at = result.obj.created_at;
@@ -106,7 +114,9 @@ function permissionTasks(creates: Change[], batchSize: number): Task[] {
               permission_name: String(ch.after?.permission_name),
             })),
           );
-          await Promise.all(batch.map((ch) => recorder.record({ op: 'put', resource: recordedFrom(ch, null, {}) })));
+          await Promise.all(
+            batch.map((ch) => recorder.record({ op: 'put', resource: recordedFrom(ch, null, {}) })),
+          );
           return 'assigned';
         },
       });

@@ -54,7 +54,12 @@ export function parseDuration(value: string, flag: string): number {
 }
 
 /** Parses a whole number within bounds, naming the flag when it is not one. */
-export function parseCount(value: string | undefined, flag: string, min: number, max: number): number | undefined {
+export function parseCount(
+  value: string | undefined,
+  flag: string,
+  min: number,
+  max: number,
+): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value.trim()) || Number(value) < min || Number(value) > max) {
     throw new CliError(`${flag} must be a whole number from ${min} to ${max} (got "${value}")`);

@@ -25,7 +25,7 @@ export function resolveInputs(
   mode: 'one' | 'all',
 ): ConfigInput[] {
   const paths = pathArgs.length > 0 ? [...pathArgs] : ['.'];
-  let project = null;
+  let project;
   try {
     project = paths.length === 1 ? readProject(paths[0]!, absolute(paths[0]!, io)) : null;
   } catch (err) {
@@ -36,11 +36,17 @@ export function resolveInputs(
     if (env) throw new CliError(`--env ${env}: no tenantform.yaml with environments in ${paths.join(', ')}`);
     return [{ env: null, paths, varFiles: [...varFiles] }];
   }
-  const toInput = (e: Environment): ConfigInput => ({ env: e.name, paths: e.paths, varFiles: [...e.varFiles, ...varFiles] });
+  const toInput = (e: Environment): ConfigInput => ({
+    env: e.name,
+    paths: e.paths,
+    varFiles: [...e.varFiles, ...varFiles],
+  });
   if (env) {
     const found = project.environments.find((e) => e.name === env);
     if (!found) {
-      throw new CliError(`--env ${env}: ${project.file} has no such environment (it has: ${project.environments.map((e) => e.name).join(', ')})`);
+      throw new CliError(
+        `--env ${env}: ${project.file} has no such environment (it has: ${project.environments.map((e) => e.name).join(', ')})`,
+      );
     }
     return [toInput(found)];
   }

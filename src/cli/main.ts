@@ -25,19 +25,33 @@ function stateOptions(cmd: Command): Command {
   return cmd
     .option('--state <FILE>', 'state file (default: .tenantform/state.json beside the config)')
     .addOption(new Option('--backend <KIND>', 'state backend').choices(['file', 'pg']).default('file'))
-    .option('--backend-config <KEY=VALUE>', 'backend setting, e.g. conn=postgres://… (repeatable)', collect, [])
+    .option(
+      '--backend-config <KEY=VALUE>',
+      'backend setting, e.g. conn=postgres://… (repeatable)',
+      collect,
+      [],
+    )
     .option('--workspace <NAME>', 'pg backend: workspace, one per tenant or environment (default: default)')
     .option('--lock-timeout <DURATION>', 'wait this long for the state lock (e.g. 30s, 2m)', '0s');
 }
 
 function connectionOptions(cmd: Command): Command {
   return cmd
-    .option('--domain <DOMAIN>', 'tenant domain: the API is https://DOMAIN/api/v2 (env TENANTFORM_DOMAIN, AUTH0_DOMAIN)')
+    .option(
+      '--domain <DOMAIN>',
+      'tenant domain: the API is https://DOMAIN/api/v2 (env TENANTFORM_DOMAIN, AUTH0_DOMAIN)',
+    )
     .option('--base-url <URL>', 'API base URL, e.g. http://127.0.0.1:4000/api/v2 (env TENANTFORM_BASE_URL)')
-    .option('--token-file <FILE>', 'read the bearer token from a file (or env TENANTFORM_TOKEN, AUTH0_ACCESS_TOKEN)')
+    .option(
+      '--token-file <FILE>',
+      'read the bearer token from a file (or env TENANTFORM_TOKEN, AUTH0_ACCESS_TOKEN)',
+    )
     .option('--audience <URL>', 'client-credentials audience (default https://DOMAIN/api/v2/)')
     .option('--max-rps <N>', 'never send more than N requests per second')
-    .option('--debug', 'log each request: method, path, status, duration, rate-limit headers (secrets redacted)');
+    .option(
+      '--debug',
+      'log each request: method, path, status, duration, rate-limit headers (secrets redacted)',
+    );
 }
 
 export function buildProgram(io: CommandIO, setExit: (code: number) => void): Command {
@@ -50,7 +64,9 @@ export function buildProgram(io: CommandIO, setExit: (code: number) => void): Co
     };
 
   program
-    .description("Manage an identity tenant's rate limit policies, user permissions and token exchange profiles as code.")
+    .description(
+      "Manage an identity tenant's rate limit policies, user permissions and token exchange profiles as code.",
+    )
     .version(version, '-V, --version')
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
     .showHelpAfterError('(run with --help for usage)')
@@ -72,9 +88,14 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode).`,
       .command('validate')
       .description('check the config against the API schemas; print every error as file:line:col')
       .argument('[paths...]', 'config files or directories, merged (default: .)')
-      .addOption(new Option('--format <FORMAT>', 'output format').choices(['text', 'json', 'github']).default('text')),
+      .addOption(
+        new Option('--format <FORMAT>', 'output format').choices(['text', 'json', 'github']).default('text'),
+      ),
   )
-    .addHelpText('after', '\nExamples:\n  $ tenantform validate examples/prod\n  $ tenantform validate . --format github')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ tenantform validate examples/prod\n  $ tenantform validate . --format github',
+    )
     .action(run(async () => (await import('./commands/validate-cli.js')).validateAction));
 
   stateOptions(
@@ -82,10 +103,17 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode).`,
       program
         .command('plan')
         .description('show what apply would change; sends no request')
-        .argument('[paths...]', 'config files or directories, merged (default: .); state lives beside the last')
+        .argument(
+          '[paths...]',
+          'config files or directories, merged (default: .); state lives beside the last',
+        )
         .option('--out <PLANFILE>', 'save the plan for a later, exact apply')
         .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none')
-        .addOption(new Option('--format <FORMAT>', 'output format').choices(['text', 'json', 'markdown']).default('text')),
+        .addOption(
+          new Option('--format <FORMAT>', 'output format')
+            .choices(['text', 'json', 'markdown'])
+            .default('text'),
+        ),
     ),
   )
     .addHelpText(
@@ -100,7 +128,10 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode).`,
         program
           .command('apply')
           .description('make the changes through the API and record them in state')
-          .argument('[paths...]', 'config files or directories (default: .), or one plan file saved by plan --out')
+          .argument(
+            '[paths...]',
+            'config files or directories (default: .), or one plan file saved by plan --out',
+          )
           .option('--auto-approve', 'do not ask for confirmation (required when not on a terminal)')
           .option('--parallelism <N>', 'concurrent operations', '10')
           .option('--permission-batch-size <N>', 'permissions per request for one user', '100')
@@ -132,7 +163,13 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode).`,
     .action(run(async () => (await import('./commands/import.js')).importAction));
 
   const state = program.command('state').description('inspect and edit the recorded state');
-  stateOptions(state.command('list').description('list recorded resources').argument('[path]', 'config path (locates the default state file)', '.').option('--env <NAME>', 'environment from the tenantform.yaml project file in PATH'))
+  stateOptions(
+    state
+      .command('list')
+      .description('list recorded resources')
+      .argument('[path]', 'config path (locates the default state file)', '.')
+      .option('--env <NAME>', 'environment from the tenantform.yaml project file in PATH'),
+  )
     .addHelpText('after', '\nExample:\n  $ tenantform state list examples/prod')
     .action(run(async () => (await import('./commands/state.js')).stateListAction));
   stateOptions(
@@ -143,7 +180,10 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode).`,
       .argument('[path]', 'config path (locates the default state file)', '.')
       .option('--env <NAME>', 'environment from the tenantform.yaml project file in PATH'),
   )
-    .addHelpText('after', `\nExample:\n  $ tenantform state show 'token_exchange_profile["urn:partner:token"]'`)
+    .addHelpText(
+      'after',
+      `\nExample:\n  $ tenantform state show 'token_exchange_profile["urn:partner:token"]'`,
+    )
     .action(run(async () => (await import('./commands/state.js')).stateShowAction));
   stateOptions(
     state
@@ -153,7 +193,10 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode).`,
       .argument('[path]', 'config path (locates the default state file)', '.')
       .option('--env <NAME>', 'environment from the tenantform.yaml project file in PATH'),
   )
-    .addHelpText('after', `\nExample:\n  $ tenantform state rm 'user_permission["auth0|1","https://api/","read:x"]'`)
+    .addHelpText(
+      'after',
+      `\nExample:\n  $ tenantform state rm 'user_permission["auth0|1","https://api/","read:x"]'`,
+    )
     .action(run(async () => (await import('./commands/state.js')).stateRmAction));
   state
     .command('migrate')
@@ -162,7 +205,10 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode).`,
     .requiredOption('--to <SPEC>', 'file:PATH or pg[:WORKSPACE]')
     .option('--backend-config <KEY=VALUE>', 'pg setting, e.g. conn=postgres://… (repeatable)', collect, [])
     .option('--force', 'overwrite a target that holds another lineage')
-    .addHelpText('after', '\nExample:\n  $ TENANTFORM_PG_URL=postgres://… tenantform state migrate --from file:.tenantform/state.json --to pg:prod')
+    .addHelpText(
+      'after',
+      '\nExample:\n  $ TENANTFORM_PG_URL=postgres://… tenantform state migrate --from file:.tenantform/state.json --to pg:prod',
+    )
     .action(run(async () => (await import('./commands/state.js')).stateMigrateAction));
 
   stateOptions(
@@ -187,7 +233,10 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode).`,
     .option('--users <FILE>', 'only these user ids exist (one per line); others get 404')
     .option('--data <FILE>', 'persist the tenant to this file across restarts')
     .option('--json', 'print one JSON line with base_url and credentials once listening')
-    .addHelpText('after', '\nExamples:\n  $ tenantform emulator --port 4000\n  $ tenantform emulator --rate-limit 20 --faults error=0.1 --json')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ tenantform emulator --port 4000\n  $ tenantform emulator --rate-limit 20 --faults error=0.1 --json',
+    )
     .action(run(async () => (await import('./commands/emulator-cli.js')).emulatorAction));
 
   program
@@ -195,7 +244,10 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode).`,
     .description('scaffold a config repository: an example per kind, .gitignore and a CI workflow')
     .argument('[dir]', 'directory to create or fill', '.')
     .option('--force', 'overwrite files that exist')
-    .addHelpText('after', '\nExample:\n  $ tenantform init tenant-config && cd tenant-config && tenantform validate')
+    .addHelpText(
+      'after',
+      '\nExample:\n  $ tenantform init tenant-config && cd tenant-config && tenantform validate',
+    )
     .action(run(async () => (await import('./commands/init.js')).initAction));
 
   return program;

@@ -32,7 +32,9 @@ export function createProgress(out: OutputStream, total: number, now: () => numb
     const secs = Math.max((t - started) / 1000, 0.001);
     const rate = (done / secs).toFixed(1);
     const wait = waitingMs > 0 ? `, waited ${(waitingMs / 1000).toFixed(1)}s for the rate limit` : '';
-    out.write(`\r\x1b[2K${done + failed}/${total} done (${rate}/s${failed ? `, ${failed} failed` : ''}${wait})`);
+    out.write(
+      `\r\x1b[2K${done + failed}/${total} done (${rate}/s${failed ? `, ${failed} failed` : ''}${wait})`,
+    );
   };
 
   return {
@@ -49,7 +51,10 @@ export function createProgress(out: OutputStream, total: number, now: () => numb
         if (!live) out.write(`${event.address}: failed: ${event.message}\n`);
       } else if (event.type === 'wait') {
         waitingMs += event.waitMs ?? 0;
-        if (!live) out.write(`waiting ${((event.waitMs ?? 0) / 1000).toFixed(1)}s for the rate limit (${event.message ?? ''})\n`);
+        if (!live)
+          out.write(
+            `waiting ${((event.waitMs ?? 0) / 1000).toFixed(1)}s for the rate limit (${event.message ?? ''})\n`,
+          );
       }
       draw();
     },

@@ -36,7 +36,11 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 
 function stringList(value: unknown, where: string, file: string, required: boolean): string[] {
   if (value === undefined && !required) return [];
-  if (!Array.isArray(value) || value.length === 0 || !value.every((v) => typeof v === 'string' && v.length > 0)) {
+  if (
+    !Array.isArray(value) ||
+    value.length === 0 ||
+    !value.every((v) => typeof v === 'string' && v.length > 0)
+  ) {
     throw new ProjectError(`${file}: ${where} must be a non-empty list of relative paths`);
   }
   for (const v of value as string[]) {
@@ -63,7 +67,8 @@ export function readProject(dir: string, absoluteDir: string): Project | null {
   }
   const keys = Object.keys(data);
   const unknown = keys.filter((k) => k !== 'environments');
-  if (unknown.length > 0) throw new ProjectError(`${file}: unknown key "${unknown[0]}" (allowed: environments)`);
+  if (unknown.length > 0)
+    throw new ProjectError(`${file}: unknown key "${unknown[0]}" (allowed: environments)`);
   const envs = (data as { environments?: unknown }).environments;
   if (typeof envs !== 'object' || envs === null || Array.isArray(envs) || Object.keys(envs).length === 0) {
     throw new ProjectError(`${file}: environments must map each environment name to {paths, var_files}`);
@@ -76,13 +81,17 @@ export function readProject(dir: string, absoluteDir: string): Project | null {
     }
     const extra = Object.keys(value).filter((k) => k !== 'paths' && k !== 'var_files');
     if (extra.length > 0) {
-      throw new ProjectError(`${file}: environments.${name} has unknown key "${extra[0]}" (allowed: paths, var_files)`);
+      throw new ProjectError(
+        `${file}: environments.${name} has unknown key "${extra[0]}" (allowed: paths, var_files)`,
+      );
     }
     const v = value as { paths?: unknown; var_files?: unknown };
     environments.push({
       name,
       paths: stringList(v.paths, `environments.${name}.paths`, file, true).map((p) => join(dir, p)),
-      varFiles: stringList(v.var_files, `environments.${name}.var_files`, file, false).map((p) => join(dir, p)),
+      varFiles: stringList(v.var_files, `environments.${name}.var_files`, file, false).map((p) =>
+        join(dir, p),
+      ),
     });
   }
   return { file, environments };

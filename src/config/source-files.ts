@@ -35,7 +35,8 @@ async function walk(dir: string, out: string[]): Promise<void> {
   const entries = await readdir(dir, { withFileTypes: true });
   for (const entry of entries) {
     // tenantform.yaml is the project file (see project.ts), never config.
-    if (entry.name.startsWith('.') || entry.name === 'node_modules' || entry.name === 'tenantform.yaml') continue;
+    if (entry.name.startsWith('.') || entry.name === 'node_modules' || entry.name === 'tenantform.yaml')
+      continue;
     const full = join(dir, entry.name);
     if (entry.isDirectory()) await walk(full, out);
     else if (CONFIG_FILE.test(entry.name)) {

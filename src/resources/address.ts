@@ -19,11 +19,15 @@ export class AddressError extends Error {
 export function parseAddress(address: string): { kind: KindName; identity: string[] } {
   const open = address.indexOf('[');
   if (open < 0 || !address.endsWith(']')) {
-    throw new AddressError(`"${address}" is not an address; expected kind["part",...], e.g. token_exchange_profile["urn:example:token"]`);
+    throw new AddressError(
+      `"${address}" is not an address; expected kind["part",...], e.g. token_exchange_profile["urn:example:token"]`,
+    );
   }
   const kind = address.slice(0, open) as KindName;
   if (!KIND_NAMES.includes(kind)) {
-    throw new AddressError(`unknown resource kind "${kind}" in address; expected one of ${KIND_NAMES.join(', ')}`);
+    throw new AddressError(
+      `unknown resource kind "${kind}" in address; expected one of ${KIND_NAMES.join(', ')}`,
+    );
   }
   let parts: unknown;
   try {

@@ -9,6 +9,21 @@
  *   the executor batches them per user into one POST)
  * - token_exchange_profile: the create request body {name, subject_token_type, action_id, type}
  */
-export type { Attributes, DesiredResource, KindModule, KindName, RecordedResource, SourcePosition } from './types.js';
+export type {
+  Attributes,
+  DesiredResource,
+  KindModule,
+  KindName,
+  RecordedResource,
+  SourcePosition,
+} from './types.js';
 export { AddressError, formatAddress, isKindName, KIND_NAMES, parseAddress } from './address.js';
-export { identityOf, kindOf, kindOrder, KINDS, rateLimitPolicy, tokenExchangeProfile, userPermission } from './kinds.js';
+export {
+  identityOf,
+  kindOf,
+  kindOrder,
+  KINDS,
+  rateLimitPolicy,
+  tokenExchangeProfile,
+  userPermission,
+} from './kinds.js';

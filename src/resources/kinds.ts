@@ -8,7 +8,8 @@ export const rateLimitPolicy: KindModule = {
   canDelete: true,
   hasId: true,
   onChange: 'replace',
-  limitation: 'rate limit policies have no update operation; a change deletes the policy and creates it again',
+  limitation:
+    'rate limit policies have no update operation; a change deletes the policy and creates it again',
 };
 
 export const userPermission: KindModule = {

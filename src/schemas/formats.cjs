@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-require-imports, no-control-regex */
 'use strict';
 // Named string formats from the Tenant Management API spec, shared by the
 // build-time ajv compiler (scripts/gen-validators.mjs) and the generated

@@ -131,14 +131,41 @@ export class RequestTrap {
   }
 }
 
-/** A seeded random source for the emulator's faults that can be switched off (then it never draws a fault). */
-export class FaultSwitch {
-  on = true;
+/**
+ * The emulator's chaos, switchable between runs: a seeded random source for
+ * faults (off: it never draws one) and a clock that runs `clockSpeed` times
+ * faster while on (tokens then expire early, as with a skewed clock).
+ */
+export class ChaosSwitch {
   private readonly draw: () => number;
-  constructor(seed: number) {
+  private active = false;
+  private virtualMs = Date.now();
+  private lastRealMs = Date.now();
+
+  constructor(
+    seed: number,
+    private readonly clockSpeed = 1,
+  ) {
     this.draw = seededRandom(seed);
   }
-  readonly random = (): number => (this.on ? this.draw() : 0.999_999);
+
+  get on(): boolean {
+    return this.active;
+  }
+
+  set on(value: boolean) {
+    this.now();
+    this.active = value;
+  }
+
+  readonly random = (): number => (this.active ? this.draw() : 0.999_999);
+
+  readonly now = (): number => {
+    const real = Date.now();
+    this.virtualMs += (real - this.lastRealMs) * (this.active ? this.clockSpeed : 1);
+    this.lastRealMs = real;
+    return Math.floor(this.virtualMs);
+  };
 }
 
 /** Matches what the CLI prints for a bug rather than a user-facing error. */

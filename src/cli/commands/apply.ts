@@ -38,17 +38,25 @@ function looksLikePlanFile(path: string): boolean {
 function summarize(result: ApplyResult): string {
   const counts = new Map<string, number>();
   for (const d of result.done) counts.set(d.outcome, (counts.get(d.outcome) ?? 0) + 1);
-  const parts = [...counts].map(([outcome, n]) => `${n} ${outcome === 'already-gone' ? 'already gone' : outcome}`);
+  const parts = [...counts].map(
+    ([outcome, n]) => `${n} ${outcome === 'already-gone' ? 'already gone' : outcome}`,
+  );
   return parts.length > 0 ? parts.join(', ') : 'nothing';
 }
 
 /** tenantform apply [PATH | PLANFILE]. */
-export async function applyAction(pathArgs: string[], flags: ApplyFlags, _cmd: unknown, io: CommandIO): Promise<number> {
+export async function applyAction(
+  pathArgs: string[],
+  flags: ApplyFlags,
+  _cmd: unknown,
+  io: CommandIO,
+): Promise<number> {
   const input = resolveInputs(pathArgs, flags.env, flags.varFile, io, 'one')[0]!;
   const paths = input.paths;
   const path = paths[paths.length - 1]!;
   const parallelism = parseCount(flags.parallelism, '--parallelism', 1, 256) ?? 10;
-  const permissionBatchSize = parseCount(flags.permissionBatchSize, '--permission-batch-size', 1, 1000) ?? 100;
+  const permissionBatchSize =
+    parseCount(flags.permissionBatchSize, '--permission-batch-size', 1, 1000) ?? 100;
   const maxRps = parseRate(flags.maxRps, '--max-rps');
   const lockTimeoutMs = parseDuration(flags.lockTimeout ?? '0s', '--lock-timeout');
   const planModule = await import('../../plan/index.js');
@@ -83,14 +91,17 @@ export async function applyAction(pathArgs: string[], flags: ApplyFlags, _cmd: u
 
     const apply = await import('../../apply/index.js');
     const blocked = plan.changes.filter((c) => c.action === 'blocked');
-    if (blocked.length > 0 && !flags.skipBlocked) throw new apply.BlockedChangesError(blocked.map((c) => ({ address: c.address, reason: c.reason })));
+    if (blocked.length > 0 && !flags.skipBlocked)
+      throw new apply.BlockedChangesError(blocked.map((c) => ({ address: c.address, reason: c.reason })));
     if (plan.changes.every((c) => c.action === 'no-op' || c.action === 'blocked')) {
       io.stdout.write('\nOnly blocked changes remain; nothing to apply.\n');
       return 0;
     }
     if (!flags.autoApprove) {
       if (!io.confirm) {
-        throw new CliError('refusing to apply without confirmation: not on a terminal. Review the plan, then re-run with --auto-approve.');
+        throw new CliError(
+          'refusing to apply without confirmation: not on a terminal. Review the plan, then re-run with --auto-approve.',
+        );
       }
       if (!(await io.confirm('\nDo you want to make these changes?'))) {
         io.stdout.write('Apply cancelled; nothing was sent.\n');
@@ -104,13 +115,20 @@ export async function applyAction(pathArgs: string[], flags: ApplyFlags, _cmd: u
     const api = needsApi ? await import('../../api/index.js') : null;
     const client = api
       ? api.createApiClient({
-          target: api.resolveTarget({ domain: flags.domain, baseUrl: flags.baseUrl, audience: flags.audience }, io.env),
-          credentials: api.resolveCredentials({ tokenFile: flags.tokenFile ? absolute(flags.tokenFile, io) : undefined }, io.env),
+          target: api.resolveTarget(
+            { domain: flags.domain, baseUrl: flags.baseUrl, audience: flags.audience },
+            io.env,
+          ),
+          credentials: api.resolveCredentials(
+            { tokenFile: flags.tokenFile ? absolute(flags.tokenFile, io) : undefined },
+            io.env,
+          ),
           parallelism,
           maxRps,
           signal: io.signal,
           logger: flags.debug ? (line: string) => io.stderr.write(`[debug] ${line}\n`) : undefined,
-          onWait: (ms: number, reason: string) => progress.onEvent({ type: 'wait', waitMs: ms, message: reason }),
+          onWait: (ms: number, reason: string) =>
+            progress.onEvent({ type: 'wait', waitMs: ms, message: reason }),
         })
       : null;
     io.stdout.write('\n');
@@ -131,12 +149,17 @@ export async function applyAction(pathArgs: string[], flags: ApplyFlags, _cmd: u
     }
     await session.commit();
 
-    io.stdout.write(`\nApply ${result.failed.length || result.notAttempted.length ? 'incomplete' : 'complete'}: ${summarize(result)}.\n`);
+    io.stdout.write(
+      `\nApply ${result.failed.length || result.notAttempted.length ? 'incomplete' : 'complete'}: ${summarize(result)}.\n`,
+    );
     if (result.skipped.length > 0) io.stdout.write(`${result.skipped.length} blocked change(s) skipped.\n`);
     if (result.failed.length > 0 || result.notAttempted.length > 0) {
-      io.stderr.write(`\n${result.done.length} done, ${result.failed.length} failed, ${result.notAttempted.length} not attempted.\n`);
+      io.stderr.write(
+        `\n${result.done.length} done, ${result.failed.length} failed, ${result.notAttempted.length} not attempted.\n`,
+      );
       for (const f of result.failed) io.stderr.write(`  failed: ${f.address}: ${f.message}\n`);
-      if (result.notAttempted.length > 0) io.stderr.write('State records everything that was done; run apply again to continue.\n');
+      if (result.notAttempted.length > 0)
+        io.stderr.write('State records everything that was done; run apply again to continue.\n');
       return 1;
     }
     return 0;

@@ -28,13 +28,17 @@ async function resolveAddress(
     return { address: formatAddress(parsed.kind, parsed.identity), kind: parsed.kind, id: second };
   }
   if (!isKindName(first)) {
-    throw new CliError(`unknown kind "${first}"; use rate_limit_policy or token_exchange_profile, or a full address`);
+    throw new CliError(
+      `unknown kind "${first}"; use rate_limit_policy or token_exchange_profile, or a full address`,
+    );
   }
   if (!second || !third) throw new CliError('usage: tenantform import KIND IDENTITY ID');
   if (first === 'rate_limit_policy') {
     const [resource, consumer, ...rest] = second.split('/');
     if (!resource || !consumer || rest.length === 0) {
-      throw new CliError(`rate limit policy identity must be resource/consumer/consumer_selector, e.g. oauth_authentication_api/client/default (got "${second}")`);
+      throw new CliError(
+        `rate limit policy identity must be resource/consumer/consumer_selector, e.g. oauth_authentication_api/client/default (got "${second}")`,
+      );
     }
     return { address: formatAddress(first, [resource, consumer, rest.join('/')]), kind: first, id: third };
   }
@@ -55,9 +59,11 @@ export async function importAction(
   io: CommandIO,
 ): Promise<number> {
   const { address, kind, id } = await resolveAddress(first, second, third);
-  if (kind === 'user_permission') throw new CliError('user permissions have no id on the tenant; there is nothing to import');
+  if (kind === 'user_permission')
+    throw new CliError('user permissions have no id on the tenant; there is nothing to import');
   const format = ID_FORMATS[kind];
-  if (format && !format.test(id)) throw new CliError(`"${id}" does not look like a ${kind} id (expected ${format.source})`);
+  if (format && !format.test(id))
+    throw new CliError(`"${id}" does not look like a ${kind} id (expected ${format.source})`);
 
   const input = resolveInputs([flags.config], flags.env, flags.varFile, io, 'one')[0]!;
   const desired = await loadDesiredOrReport(input.paths, { vars: flags.var, varFiles: input.varFiles }, io);
@@ -65,12 +71,17 @@ export async function importAction(
   const { openState } = await import('../../state/index.js');
   const store = await openStore(flags, input.paths[input.paths.length - 1]!, io);
   try {
-    const session = await openState(store, { command: 'import', lockTimeoutMs: parseDuration(flags.lockTimeout ?? '0s', '--lock-timeout') });
+    const session = await openState(store, {
+      command: 'import',
+      lockTimeoutMs: parseDuration(flags.lockTimeout ?? '0s', '--lock-timeout'),
+    });
     try {
       const recorded = session.doc.resources.find((r) => r.address === address);
       const wanted = desired.find((d) => d.address === address);
       if (!recorded && !wanted) {
-        throw new CliError(`${address} is neither in the state nor in the config at ${flags.config}; add it to the config first so that tenantform knows its settings`);
+        throw new CliError(
+          `${address} is neither in the state nor in the config at ${flags.config}; add it to the config first so that tenantform knows its settings`,
+        );
       }
       if (recorded?.id === id) {
         io.stdout.write(`${address} already has id ${id}; nothing to do.\n`);

@@ -15,13 +15,21 @@ export interface PlanFlags extends StateFlags {
 }
 
 /** tenantform plan [PATH]: desired (config) vs recorded (state). Sends no request. */
-export async function planAction(pathArgs: string[], flags: PlanFlags, _cmd: unknown, io: CommandIO): Promise<number> {
+export async function planAction(
+  pathArgs: string[],
+  flags: PlanFlags,
+  _cmd: unknown,
+  io: CommandIO,
+): Promise<number> {
   const input = resolveInputs(pathArgs, flags.env, flags.varFile, io, 'one')[0]!;
   const paths = input.paths;
   const path = paths[paths.length - 1]!;
   const desired = await loadDesiredOrReport(paths, { vars: flags.var, varFiles: input.varFiles }, io);
   if (!desired) return 1;
-  const [{ readStateSnapshot }, plan] = await Promise.all([import('../../state/index.js'), import('../../plan/index.js')]);
+  const [{ readStateSnapshot }, plan] = await Promise.all([
+    import('../../state/index.js'),
+    import('../../plan/index.js'),
+  ]);
   const store = await openStore(flags, path, io);
   let recorded;
   try {
@@ -42,7 +50,10 @@ export async function planAction(pathArgs: string[], flags: PlanFlags, _cmd: unk
       configPaths: paths,
     });
     writeFileSync(out, text, { mode: 0o600 });
-    if (flags.format === 'text') io.stdout.write(`\nSaved the plan to ${flags.out}. Apply exactly this plan with: tenantform apply ${flags.out}\n`);
+    if (flags.format === 'text')
+      io.stdout.write(
+        `\nSaved the plan to ${flags.out}. Apply exactly this plan with: tenantform apply ${flags.out}\n`,
+      );
   }
   if (flags.detailedExitcode && plan.hasChanges(result)) return 2;
   return 0;

@@ -19,7 +19,12 @@ async function withStore<T>(
 }
 
 /** tenantform state list: one address per line, with id and flags. */
-export async function stateListAction(path: string, flags: StateFlags, _cmd: unknown, io: CommandIO): Promise<number> {
+export async function stateListAction(
+  path: string,
+  flags: StateFlags,
+  _cmd: unknown,
+  io: CommandIO,
+): Promise<number> {
   const { readStateSnapshot } = await import('../../state/index.js');
   return withStore(flags, path, io, async (store) => {
     const doc = await readStateSnapshot(store);
@@ -28,7 +33,10 @@ export async function stateListAction(path: string, flags: StateFlags, _cmd: unk
       return 0;
     }
     for (const r of doc.resources) {
-      const notes = [r.id ?? (r.adopted ? 'no id' : ''), r.adopted ? 'adopted: settings not verified' : ''].filter(Boolean);
+      const notes = [
+        r.id ?? (r.adopted ? 'no id' : ''),
+        r.adopted ? 'adopted: settings not verified' : '',
+      ].filter(Boolean);
       io.stdout.write(`${r.address}${notes.length ? `  (${notes.join('; ')})` : ''}\n`);
     }
     return 0;
@@ -36,7 +44,13 @@ export async function stateListAction(path: string, flags: StateFlags, _cmd: unk
 }
 
 /** tenantform state show ADDRESS: the recorded resource as JSON. */
-export async function stateShowAction(address: string, path: string, flags: StateFlags, _cmd: unknown, io: CommandIO): Promise<number> {
+export async function stateShowAction(
+  address: string,
+  path: string,
+  flags: StateFlags,
+  _cmd: unknown,
+  io: CommandIO,
+): Promise<number> {
   const { readStateSnapshot } = await import('../../state/index.js');
   const { parseAddress, formatAddress } = await import('../../resources/index.js');
   const parsed = parseAddress(address);
@@ -44,27 +58,43 @@ export async function stateShowAction(address: string, path: string, flags: Stat
   return withStore(flags, path, io, async (store) => {
     const doc = await readStateSnapshot(store);
     const found = doc?.resources.find((r) => r.address === canonical);
-    if (!found) throw new CliError(`${canonical} is not in the state (${store.description}); see tenantform state list`);
+    if (!found)
+      throw new CliError(
+        `${canonical} is not in the state (${store.description}); see tenantform state list`,
+      );
     io.stdout.write(JSON.stringify(found, null, 2) + '\n');
     return 0;
   });
 }
 
 /** tenantform state rm ADDRESS: stop tracking; the resource stays on the tenant. */
-export async function stateRmAction(address: string, path: string, flags: StateFlags, _cmd: unknown, io: CommandIO): Promise<number> {
+export async function stateRmAction(
+  address: string,
+  path: string,
+  flags: StateFlags,
+  _cmd: unknown,
+  io: CommandIO,
+): Promise<number> {
   const { openState } = await import('../../state/index.js');
   const { parseAddress, formatAddress } = await import('../../resources/index.js');
   const parsed = parseAddress(address);
   const canonical = formatAddress(parsed.kind, parsed.identity);
   return withStore(flags, path, io, async (store) => {
-    const session = await openState(store, { command: 'state rm', lockTimeoutMs: parseDuration(flags.lockTimeout ?? '0s', '--lock-timeout') });
+    const session = await openState(store, {
+      command: 'state rm',
+      lockTimeoutMs: parseDuration(flags.lockTimeout ?? '0s', '--lock-timeout'),
+    });
     try {
       if (!session.doc.resources.some((r) => r.address === canonical)) {
-        throw new CliError(`${canonical} is not in the state (${store.description}); see tenantform state list`);
+        throw new CliError(
+          `${canonical} is not in the state (${store.description}); see tenantform state list`,
+        );
       }
       await session.record({ op: 'remove', address: canonical });
       await session.commit();
-      io.stdout.write(`Removed ${canonical} from the state. It stays on the tenant; tenantform no longer tracks it.\n`);
+      io.stdout.write(
+        `Removed ${canonical} from the state. It stays on the tenant; tenantform no longer tracks it.\n`,
+      );
       return 0;
     } finally {
       await session.release();
@@ -73,7 +103,12 @@ export async function stateRmAction(address: string, path: string, flags: StateF
 }
 
 /** tenantform force-unlock: remove a stale lock. */
-export async function forceUnlockAction(path: string, flags: StateFlags, _cmd: unknown, io: CommandIO): Promise<number> {
+export async function forceUnlockAction(
+  path: string,
+  flags: StateFlags,
+  _cmd: unknown,
+  io: CommandIO,
+): Promise<number> {
   return withStore(flags, path, io, async (store) => {
     const holder = await store.forceUnlock();
     if (!holder) {
@@ -114,7 +149,9 @@ export async function stateMigrateAction(flags: MigrateFlags, _cmd: unknown, io:
     const to = await storeFromSpec(flags.to, flags, io);
     try {
       const result = await migrateState(from, to, { force: flags.force ?? false });
-      io.stdout.write(`Copied ${result.resources} resources from ${from.description} to ${to.description} (serial ${result.serial}).\n`);
+      io.stdout.write(
+        `Copied ${result.resources} resources from ${from.description} to ${to.description} (serial ${result.serial}).\n`,
+      );
       return 0;
     } finally {
       await to.close();

@@ -16,19 +16,39 @@ export interface ValidateFlags {
  * before each, and json prints
  * {"valid": bool, "environments": [{"environment", "valid", "files", "counts", "errors"}]}.
  */
-export async function validateAction(paths: string[], flags: ValidateFlags, _cmd: unknown, io: CommandIO): Promise<number> {
+export async function validateAction(
+  paths: string[],
+  flags: ValidateFlags,
+  _cmd: unknown,
+  io: CommandIO,
+): Promise<number> {
   const inputs = resolveInputs(paths, flags.env, flags.varFile, io, 'all');
   if (inputs.length === 1 && (inputs[0]!.env === null || flags.env)) {
-    return runValidate(inputs[0]!.paths, { vars: flags.var, varFiles: inputs[0]!.varFiles, format: flags.format }, io);
+    return runValidate(
+      inputs[0]!.paths,
+      { vars: flags.var, varFiles: inputs[0]!.varFiles, format: flags.format },
+      io,
+    );
   }
   if (flags.format === 'json') {
     const { loadConfig } = await import('../../config/index.js');
     const vars = parseVarArgs(flags.var);
     const environments = [];
     for (const input of inputs) {
-      const result = await loadConfig(input.paths, { vars, varFiles: input.varFiles, env: io.env, cwd: io.cwd });
+      const result = await loadConfig(input.paths, {
+        vars,
+        varFiles: input.varFiles,
+        env: io.env,
+        cwd: io.cwd,
+      });
       const valid = result.issues.length === 0;
-      environments.push({ environment: input.env, valid, files: result.files, counts: result.counts, errors: result.issues });
+      environments.push({
+        environment: input.env,
+        valid,
+        files: result.files,
+        counts: result.counts,
+        errors: result.issues,
+      });
     }
     const valid = environments.every((e) => e.valid);
     io.stdout.write(JSON.stringify({ valid, environments }) + '\n');
@@ -37,7 +57,11 @@ export async function validateAction(paths: string[], flags: ValidateFlags, _cmd
   let code = 0;
   for (const input of inputs) {
     io.stdout.write(`Environment ${input.env}:\n`);
-    const c = await runValidate(input.paths, { vars: flags.var, varFiles: input.varFiles, format: flags.format }, io);
+    const c = await runValidate(
+      input.paths,
+      { vars: flags.var, varFiles: input.varFiles, format: flags.format },
+      io,
+    );
     code = Math.max(code, c);
   }
   return code;
