@@ -75,9 +75,10 @@ export function buildProgram(io: CommandIO, setExit: (code: number) => void): Co
       'after',
       `
 Examples:
-  $ tenantform validate config/
-  $ tenantform plan config/ --out release.tfplan
-  $ tenantform apply release.tfplan --auto-approve
+  $ tenantform init my-tenant && tenantform validate my-tenant
+  $ tenantform validate examples                     # every environment of a project
+  $ tenantform plan examples --env prod --out release.tfplan
+  $ tenantform apply release.tfplan --auto-approve --domain tenant.example.com
   $ tenantform emulator --port 4000
 
 Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode).`,
@@ -94,7 +95,7 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode).`,
   )
     .addHelpText(
       'after',
-      '\nExamples:\n  $ tenantform validate examples/prod\n  $ tenantform validate . --format github',
+      '\nExamples:\n  $ tenantform validate examples\n  $ tenantform validate examples --env prod --format github\n  $ tenantform validate rules/ --var-file vars/prod.yaml --var LOGIN_LIMIT=300',
     )
     .action(run(async () => (await import('./commands/validate-cli.js')).validateAction));
 
@@ -118,7 +119,7 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode).`,
   )
     .addHelpText(
       'after',
-      '\nExamples:\n  $ tenantform plan examples/prod --var-file prod.vars.yaml\n  $ tenantform plan . --format markdown > plan.md\n  $ tenantform plan . --out release.tfplan --detailed-exitcode',
+      '\nExamples:\n  $ tenantform plan examples --env prod\n  $ tenantform plan examples --env prod --format markdown > plan.md\n  $ tenantform plan . --out release.tfplan --detailed-exitcode',
     )
     .action(run(async () => (await import('./commands/plan.js')).planAction));
 
@@ -141,7 +142,7 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode).`,
   )
     .addHelpText(
       'after',
-      '\nExamples:\n  $ TENANTFORM_TOKEN=… tenantform apply examples/prod --domain tenant.example.com\n  $ tenantform apply release.tfplan --auto-approve --base-url http://127.0.0.1:4000/api/v2',
+      '\nExamples:\n  $ TENANTFORM_CLIENT_ID=… TENANTFORM_CLIENT_SECRET=… tenantform apply examples --env prod --domain tenant.example.com\n  $ tenantform apply release.tfplan --auto-approve --base-url http://127.0.0.1:4000/api/v2',
     )
     .action(run(async () => (await import('./commands/apply.js')).applyAction));
 
