@@ -13,6 +13,8 @@ export interface StateFlags {
   backendConfig?: string[];
   workspace?: string;
   lockTimeout?: string;
+  /** apply --debug: the pg backend logs its statements' outcomes (never the password). */
+  debug?: boolean;
 }
 
 export function absolute(path: string, io: CommandIO): string {
@@ -31,7 +33,8 @@ export async function openStore(flags: StateFlags, configPath: string, io: Comma
   if ((flags.backend ?? 'file') === 'pg') {
     const pg = await import('../state/pg/index.js');
     const config = pg.resolvePgConfig(flags.backendConfig ?? [], io.env, flags.workspace);
-    return pg.createPgStateStore(config);
+    const logger = flags.debug ? (line: string) => io.stderr.write(`[debug] ${line}\n`) : undefined;
+    return pg.createPgStateStore({ ...config, logger });
   }
   if (flags.backendConfig && flags.backendConfig.length > 0) {
     throw new CliError('--backend-config applies to --backend pg only');

@@ -9,6 +9,7 @@
  * (Latency past the request timeout is in request-timeout.test.ts.)
  */
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   startEmulator,
@@ -46,6 +47,30 @@ interface Scenario {
   evidence: (stats: EmulatorStats) => number;
   /** Upper bound of resources adopted through 409 (lost answers of creates). */
   maxAdopted: (stats: EmulatorStats) => number;
+  /** Starts background traffic during the faulty run; returns its stop function. */
+  noise?: (emulator: EmulatorHandle) => () => Promise<void>;
+}
+
+/**
+ * Another caller spending the same client's quota (same token, so the same
+ * bucket), so that the CLI meets 429s its pacing could not foresee. Bounded:
+ * at most 600 requests, one every 100 ms.
+ */
+function rivalTraffic(emulator: EmulatorHandle): () => Promise<void> {
+  let stopped = false;
+  const loop = (async () => {
+    for (let i = 0; i < 600 && !stopped; i++) {
+      await fetch(`${emulator.baseUrl}/rate-limit-policies/rlp_rival`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${emulator.token}` },
+      }).then((r) => r.arrayBuffer(), () => undefined);
+      await delay(100);
+    }
+  })();
+  return async () => {
+    stopped = true;
+    await loop;
+  };
 }
 
 const status = (stats: EmulatorStats, key: string): number => stats.byStatus[key] ?? 0;
@@ -94,14 +119,15 @@ const SCENARIOS: Scenario[] = [
     maxAdopted: (s) => status(s, 'lost'),
   },
   {
-    name: 'a 429 storm (4 requests per second, burst 1)',
+    name: 'a 429 storm (8 requests per second, burst 2, a rival caller on the same quota)',
     seed: 505,
-    options: () => ({ rateLimit: { perSecond: 4, burst: 1 } }),
+    options: () => ({ rateLimit: { perSecond: 8, burst: 2 } }),
     credentials: token,
-    baseline: false,
-    sizes: { policies: 6, profiles: 3, users: 2, permissionsPerUser: 2 },
+    baseline: true,
+    sizes: { policies: 8, profiles: 3, users: 3, permissionsPerUser: 2 },
     evidence: (s) => status(s, '429'),
     maxAdopted: () => 0,
+    noise: rivalTraffic,
   },
   {
     name: 'tokens expiring mid-apply (client credentials, emulator clock 10× fast)',
@@ -176,7 +202,9 @@ describe('apply under faults ends orderly and a follow-up converges', () => {
 
     const before = emulator.stats();
     chaos.on = true;
+    const stopNoise = scenario.noise?.(emulator);
     const faulty = await run();
+    await stopNoise?.();
     chaos.on = false;
     expectOrderlyEnd(faulty);
     const after = emulator.stats();
