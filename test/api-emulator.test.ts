@@ -69,7 +69,9 @@ describe.skipIf(!startEmulator)('against the emulator', () => {
     expect(results.filter((r) => r.outcome === 'created')).toHaveLength(N);
     expect(emulator.snapshot().rateLimitPolicies).toHaveLength(N);
     const stats = client.stats();
-    expect(stats.status429 / stats.requests).toBeLessThanOrEqual(0.03);
+    // Real clock on a possibly busy machine: the strict figure is the virtual-clock test's
+    // and the benchmark's; here a few 429s are tolerated, a storm is not.
+    expect(stats.status429 / stats.requests).toBeLessThanOrEqual(0.1);
 
     // A second run finds them present: 409 is an outcome, not an error.
     const again = await createAll(client, 10);

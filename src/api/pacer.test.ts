@@ -162,3 +162,62 @@ describe('Pacer', () => {
     expect(f.pacer.active).toBe(0);
   });
 });
+
+describe('Pacer with a refilling bucket', () => {
+  it('after seeing a refill, sends one request per estimated token interval instead of waiting for the reset', async () => {
+    let t = T0;
+    const sleeps: number[] = [];
+    const pacer = new Pacer({
+      now: () => t,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        t += ms;
+      },
+      random: () => 0,
+      maxDelayMs: 30_000,
+      onWait: () => {},
+    });
+    const headers = (remaining: number, resetAt: number) => ({
+      'x-ratelimit-limit': '10',
+      'x-ratelimit-remaining': String(remaining),
+      'x-ratelimit-reset': String(resetAt / 1000),
+    });
+    // Bucket of 10 refilling at 10/s: full again 1 s after it is empty.
+    pacer.release(await pacer.acquire(), headers(5, T0 + 1000)); // estimate 1000/4 = 250 ms
+    t += 100;
+    // Two more sent and answered; the second shows a refill (5 - 2 + 1 = 4 > 3).
+    pacer.release(await pacer.acquire(), headers(4, T0 + 1000));
+    pacer.release(await pacer.acquire(), headers(4, T0 + 1000)); // estimate (900/5)*1.02 = 183.6 ms
+    for (let i = 0; i < 4; i++) pacer.release(await pacer.acquire(), null);
+    expect(sleeps).toEqual([]);
+    await pacer.acquire(); // budget spent: wait for the next token, not the whole reset
+    expect(sleeps).toHaveLength(1);
+    expect(sleeps[0]).toBeGreaterThan(0);
+    expect(sleeps[0]).toBeLessThanOrEqual(184);
+  });
+
+  it('goes back to waiting for the reset after a 429', async () => {
+    let t = T0;
+    const sleeps: number[] = [];
+    const pacer = new Pacer({
+      now: () => t,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        t += ms;
+      },
+      random: () => 0,
+      maxDelayMs: 30_000,
+      onWait: () => {},
+    });
+    const headers = (remaining: number) => ({
+      'x-ratelimit-limit': '10',
+      'x-ratelimit-remaining': String(remaining),
+      'x-ratelimit-reset': String((T0 + 2000) / 1000),
+    });
+    pacer.release(await pacer.acquire(), headers(5));
+    pacer.release(await pacer.acquire(), headers(5)); // refill seen
+    pacer.release(await pacer.acquire(), headers(0), 429);
+    await pacer.acquire();
+    expect(sleeps).toEqual([2000]);
+  });
+});

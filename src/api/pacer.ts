@@ -13,9 +13,21 @@
  * answer is real, from an older one it is not). Requests sent after the
  * learned one and still in flight are counted against the budget.
  *
+ * Token buckets (the real service's model: Reset is when the bucket is full
+ * again) refill continuously. Once an answer shows a refill before the reset
+ * (Remaining higher than the requests counted since allow), the pacer stops
+ * waiting for the whole reset when the budget runs out and instead sends one
+ * request per estimated token interval. The interval estimate is
+ * (Reset - now) / (Limit - Remaining - 1): Reset is rounded up to the second
+ * and Remaining down, so this never undershoots the true interval, and the
+ * smallest estimate seen converges on it (plus a 2% margin). A 429 drops back to waiting for the
+ * reset until refills are seen again.
+ *
  * Callers are served first come, first served: one caller decides at a time.
  */
 import { JITTER_MS, readRateHeaders, resetAtMs, retryAfterMs, type Headers } from './retry.js';
+
+const REFILL_MARGIN = 1.02;
 
 export interface PacerOptions {
   now: () => number;
@@ -43,12 +55,14 @@ interface Window {
   uncounted: number;
   /** Requests started since it was reported. */
   issued: number;
+  /** Local time it was reported (for continuous refill). */
+  learnedAt?: number;
 }
 
 type Decision =
   | { type: 'go' }
   | { type: 'event' }
-  | { type: 'sleep'; ms: number; reason: string; window?: Window; capped?: boolean };
+  | { type: 'sleep'; ms: number; reason: string; window?: Window; capped?: boolean; pace?: boolean };
 
 export class Pacer {
   /** Tickets of the requests in flight. */
@@ -57,6 +71,10 @@ export class Pacer {
   /** Whether responses carry rate-limit headers: unknown until the first response. */
   private seen: 'unknown' | 'headers' | 'none' = 'unknown';
   private window: Window | null = null;
+  /** Smallest safe estimate of the tenant's ms per token; undefined until one is seen. */
+  private refillMs: number | undefined;
+  /** Whether answers have shown the budget refilling before its reset (a token bucket). */
+  private refills = false;
   private tokens = 1;
   private refilledAt: number;
   private turn: Promise<void> = Promise.resolve();
@@ -116,11 +134,48 @@ export class Pacer {
       if (after !== undefined) resetAt = now + after;
     }
     const previous = this.window;
-    const next: Window = { remaining, ticket, uncounted: this.sentAfter(ticket), issued: 0 };
+    if (status === 429) {
+      this.refills = false;
+      this.refillMs = undefined;
+    } else {
+      this.learnRefill(previous, ticket, remaining, rate.limit ?? previous?.limit, resetAt, now);
+    }
+    const next: Window = { remaining, ticket, uncounted: this.sentAfter(ticket), issued: 0, learnedAt: now };
     const limit = rate.limit ?? previous?.limit;
     if (limit !== undefined) next.limit = limit;
     if (resetAt !== undefined) next.resetAt = resetAt;
     this.window = next;
+  }
+
+  private learnRefill(
+    previous: Window | null,
+    ticket: number,
+    remaining: number,
+    limit: number | undefined,
+    resetAt: number | undefined,
+    now: number,
+  ): void {
+    if (limit !== undefined && resetAt !== undefined && limit - remaining - 1 >= 1 && resetAt > now) {
+      // 2% margin for the time the answer spent on the wire (its Reset was computed before `now`).
+      const estimate = ((resetAt - now) / (limit - remaining - 1)) * REFILL_MARGIN;
+      this.refillMs = this.refillMs === undefined ? estimate : Math.min(this.refillMs, estimate);
+    }
+    if (
+      previous?.resetAt !== undefined &&
+      now < previous.resetAt &&
+      remaining > previous.remaining - (ticket - previous.ticket)
+    ) {
+      this.refills = true;
+    }
+  }
+
+  /** With a refilling bucket: requests the budget allows now, and when the next token is due. */
+  private refillBudget(w: Window, now: number): { avail: number; nextAt: number } | null {
+    const ms = this.refillMs;
+    if (!this.refills || ms === undefined || w.learnedAt === undefined || w.limit === undefined) return null;
+    const gained = Math.floor((now - w.learnedAt) / ms);
+    const avail = Math.min(w.limit, w.remaining + gained) - w.issued - w.uncounted;
+    return { avail, nextAt: w.learnedAt + ms * (gained + 1) };
   }
 
   /** After a window's reset: the full limit again, or a single probe when the wait was cut short. */
@@ -148,6 +203,12 @@ export class Pacer {
     const w = this.window;
     if (this.seen === 'unknown') {
       if (this.inFlight.size > 0) return { type: 'event' };
+    } else if (w && this.refillBudget(w, now)) {
+      const budget = this.refillBudget(w, now)!;
+      if (budget.avail <= 0) {
+        const ms = Math.max(1, Math.ceil(budget.nextAt - now));
+        return { type: 'sleep', ms, reason: 'pacing to the tenant rate limit', pace: true };
+      }
     } else if (w) {
       const left = w.remaining - w.issued;
       if (left <= 0 && w.resetAt !== undefined) {
@@ -187,6 +248,7 @@ export class Pacer {
       await this.options.sleep(d.ms, signal);
       // The wait was computed for this window or token: count it as served even if
       // the clock did not move, so the loop always makes progress.
+      if (d.pace) continue;
       if (d.window) this.rollOver(d.window, d.capped);
       else {
         this.refill(this.options.now());

@@ -9,7 +9,6 @@
  * (Latency past the request timeout is in request-timeout.test.ts.)
  */
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   startEmulator,
@@ -18,7 +17,7 @@ import {
   type EmulatorStats,
 } from '../../src/emulator/index.js';
 import { tempDir } from '../helpers/cli.js';
-import { assertBuilt, ChaosSwitch, childEnv, Children, INTERNAL_ERROR, PARTIAL_REPORT, type ChildResult } from './harness.js';
+import { assertBuilt, ChaosSwitch, childEnv, Children, INTERNAL_ERROR, PARTIAL_REPORT, RequestTrap, type ChildResult } from './harness.js';
 import {
   buildConfig,
   evolveConfig,
@@ -32,12 +31,13 @@ import {
 } from './tenant-config.js';
 
 const RUN_LIMIT_MS = 90_000;
+const STORM_BURST = 4;
 
 interface Scenario {
   name: string;
   seed: number;
   clockSpeed?: number;
-  options: (chaos: ChaosSwitch) => EmulatorOptions;
+  options: (chaos: ChaosSwitch, trap: RequestTrap) => EmulatorOptions;
   /** Credentials for the child's environment. */
   credentials: (emulator: EmulatorHandle) => Record<string, string>;
   /** Apply a first config with the chaos off, so the faulty run also replaces and deletes. */
@@ -48,29 +48,25 @@ interface Scenario {
   /** Upper bound of resources adopted through 409 (lost answers of creates). */
   maxAdopted: (stats: EmulatorStats) => number;
   /** Starts background traffic during the faulty run; returns its stop function. */
-  noise?: (emulator: EmulatorHandle) => () => Promise<void>;
+  noise?: (emulator: EmulatorHandle, trap: RequestTrap) => () => Promise<void>;
 }
 
 /**
  * Another caller spending the same client's quota (same token, so the same
- * bucket), so that the CLI meets 429s its pacing could not foresee. Bounded:
- * at most 600 requests, one every 100 ms.
+ * bucket): before every third request of the CLI is handled, it empties the
+ * bucket, so that request meets a 429 that pacing could not foresee.
  */
-function rivalTraffic(emulator: EmulatorHandle): () => Promise<void> {
-  let stopped = false;
-  const loop = (async () => {
-    for (let i = 0; i < 600 && !stopped; i++) {
-      await fetch(`${emulator.baseUrl}/rate-limit-policies/rlp_rival`, {
+function rivalTraffic(emulator: EmulatorHandle, trap: RequestTrap): () => Promise<void> {
+  const drain = async () => {
+    const rival = () =>
+      fetch(`${emulator.baseUrl}/rate-limit-policies/rlp_rival`, {
         method: 'DELETE',
         headers: { authorization: `Bearer ${emulator.token}` },
-      }).then((r) => r.arrayBuffer(), () => undefined);
-      await delay(100);
-    }
-  })();
-  return async () => {
-    stopped = true;
-    await loop;
+      }).then((r) => r.arrayBuffer());
+    await Promise.all(Array.from({ length: STORM_BURST }, rival));
   };
+  trap.before(3, drain);
+  return async () => trap.before(0, null);
 }
 
 const status = (stats: EmulatorStats, key: string): number => stats.byStatus[key] ?? 0;
@@ -119,21 +115,23 @@ const SCENARIOS: Scenario[] = [
     maxAdopted: (s) => status(s, 'lost'),
   },
   {
-    name: 'a 429 storm (8 requests per second, burst 2, a rival caller on the same quota)',
+    name: 'a 429 storm (a rival caller empties the shared quota before every third request)',
     seed: 505,
-    options: () => ({ rateLimit: { perSecond: 8, burst: 2 } }),
+    options: (_c, trap) => ({ rateLimit: { perSecond: 10, burst: STORM_BURST }, latencyMs: 1, sleep: trap.sleep }),
     credentials: token,
     baseline: true,
-    sizes: { policies: 8, profiles: 3, users: 3, permissionsPerUser: 2 },
+    sizes: { policies: 6, profiles: 2, users: 2, permissionsPerUser: 2 },
     evidence: (s) => status(s, '429'),
     maxAdopted: () => 0,
     noise: rivalTraffic,
   },
   {
-    name: 'tokens expiring mid-apply (client credentials, emulator clock 10× fast)',
+    // Tokens last 5 s of emulator time, about 0.25 s of real time, while the client believes 5 s:
+    // the ~50 requests at 25 ms each, 4 at a time, outlast the first token, so the API answers 401.
+    name: 'tokens expiring mid-apply (client credentials, emulator clock 20× fast)',
     seed: 606,
-    clockSpeed: 10,
-    options: (c) => ({ tokenLifetimeSec: 5, now: c.now, latencyMs: 15 }),
+    clockSpeed: 20,
+    options: (c) => ({ tokenLifetimeSec: 5, now: c.now, latencyMs: 25 }),
     credentials: (e) => ({ TENANTFORM_CLIENT_ID: e.clientId, TENANTFORM_CLIENT_SECRET: e.clientSecret }),
     baseline: true,
     sizes: { policies: 20, profiles: 8, users: 6, permissionsPerUser: 3 },
@@ -171,7 +169,8 @@ function expectOrderlyEnd(run: ChildResult): void {
 describe('apply under faults ends orderly and a follow-up converges', () => {
   it.each(SCENARIOS.map((s) => [s.name, s] as const))('%s', async (_name, scenario) => {
     const chaos = new ChaosSwitch(scenario.seed, scenario.clockSpeed);
-    emulator = await startEmulator(scenario.options(chaos));
+    const trap = new RequestTrap();
+    emulator = await startEmulator(scenario.options(chaos, trap));
     const random = seededRandom(scenario.seed);
     const configPath = join(dir, 'tenant.yaml');
     const statePath = join(dir, 'state.json');
@@ -202,7 +201,7 @@ describe('apply under faults ends orderly and a follow-up converges', () => {
 
     const before = emulator.stats();
     chaos.on = true;
-    const stopNoise = scenario.noise?.(emulator);
+    const stopNoise = scenario.noise?.(emulator, trap);
     const faulty = await run();
     await stopNoise?.();
     chaos.on = false;

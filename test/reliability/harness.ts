@@ -105,20 +105,39 @@ export class RequestTrap {
   private seen = 0;
   private target = 0;
   private onHit: (() => void) | null = null;
-  readonly sleep = (ms: number): Promise<void> => {
+  private hook: { every: number; run: () => Promise<void> } | null = null;
+  private hooking = false;
+  private total = 0;
+
+  readonly sleep = async (ms: number): Promise<void> => {
     this.seen += 1;
+    this.total += 1;
     if (this.onHit && this.seen >= this.target) {
       const hit = this.onHit;
       this.onHit = null;
       hit();
     }
-    return delay(ms);
+    // Requests the hook itself sends pass straight through.
+    if (this.hook && !this.hooking && this.total % this.hook.every === 0) {
+      this.hooking = true;
+      try {
+        await this.hook.run();
+      } finally {
+        this.hooking = false;
+      }
+    }
+    await delay(ms);
   };
 
   arm(nth: number, onHit: () => void): void {
     this.seen = 0;
     this.target = nth;
     this.onHit = onHit;
+  }
+
+  /** Runs `run` before every `every`-th request is handled (null: stop); the request waits for it. */
+  before(every: number, run: (() => Promise<void>) | null): void {
+    this.hook = run ? { every, run } : null;
   }
 
   /** Requests seen since the last arm(). */
