@@ -9,11 +9,15 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { figure, info, pick, repeat } from './figures.mjs';
 import { generateResources, permissionAt, policyAt, writeConfig } from './generate.mjs';
-import { ROOT, runCliOk } from './measure.mjs';
+import { ROOT, runCliOk, runNode } from './measure.mjs';
 
 const { startEmulator } = await import(join(ROOT, 'dist', 'emulator', 'index.js'));
 
-const policiesOnly = (n) => ({ policies: Array.from({ length: n }, (_, i) => policyAt(i)), profiles: [], permissions: [] });
+const policiesOnly = (n) => ({
+  policies: Array.from({ length: n }, (_, i) => policyAt(i)),
+  profiles: [],
+  permissions: [],
+});
 
 function configDir(work, name, resources) {
   const dir = join(work, name);
@@ -67,31 +71,57 @@ export async function rateBoundFigures(work, log, { n = 300, rate = 50, burst = 
   const walls = pick(runs, 'wallMs').map((ms) => ms / 1000);
   const share = runs.map((r) => (100 * r.status429) / r.requests);
   const figures = [
-    figure(`rate-bound apply: wall ÷ (N/R), N=${n} R=${rate}/s`, 'ratio', walls.map((w) => w / (n / rate)), {
-      op: '<=',
-      value: 1.05,
-    }),
-    info(`rate-bound apply: wall ÷ ((N-burst)/R), burst=${burst}`, 'ratio', walls.map((w) => w / ((n - burst) / rate))),
+    figure(
+      `rate-bound apply: wall ÷ (N/R), N=${n} R=${rate}/s`,
+      'ratio',
+      walls.map((w) => w / (n / rate)),
+      {
+        op: '<=',
+        value: 1.05,
+      },
+    ),
+    info(
+      `rate-bound apply: wall ÷ ((N-burst)/R), burst=${burst}`,
+      'ratio',
+      walls.map((w) => w / ((n - burst) / rate)),
+    ),
     info('rate-bound apply: wall', 's', walls),
     figure('rate-bound apply: 429 share of requests', '%', share, { op: '<', value: 1 }),
     info('rate-bound apply: 429 responses', 'count', pick(runs, 'status429')),
   ];
-  log(`${figures[0].name} ${figures[0].value.toFixed(3)} (${figures[2].value.toFixed(2)} s, ${figures[4].value} × 429)`);
+  log(
+    `${figures[0].name} ${figures[0].value.toFixed(3)} (${figures[2].value.toFixed(2)} s, ${figures[4].value} × 429)`,
+  );
   return figures;
 }
 
-/** Latency-bound: every response delayed L ms, no limit, N creates at parallelism P. */
+/**
+ * Latency-bound: every response delayed L ms, no limit, N creates at
+ * parallelism P. Each run is paired with bench/raw-client.mjs (a bare undici
+ * loop in its own process) against a like emulator: the floor this machine
+ * reaches right now, whose ratio shows how much of the gap is not tenantform's.
+ */
 export async function latencyBoundFigures(work, log, { n = 400, latencyMs = 50, parallelism = 10 } = {}) {
   const dir = configDir(work, 'latency-bound', policiesOnly(n));
   const floorS = (n * latencyMs) / parallelism / 1000;
+  const raw = join(ROOT, 'bench', 'raw-client.mjs');
   const runs = await repeat(
-    () =>
-      withEmulator({ latencyMs }, (emu) =>
+    async () => ({
+      apply: await withEmulator({ latencyMs }, (emu) =>
         applyOnce(emu, dir, { statePath: freshState(work), args: ['--parallelism', String(parallelism)] }),
       ),
+      raw: await withEmulator({ latencyMs }, async (emu) => {
+        const result = await runNode([raw, emu.baseUrl, String(n), String(parallelism)], {
+          env: { TENANTFORM_TOKEN: emu.token },
+        });
+        if (result.code !== 0) throw new Error(`raw client failed:\n${result.stderr}`);
+        return result;
+      }),
+    }),
     { maxRuns: 3 },
   );
-  const walls = pick(runs, 'wallMs').map((ms) => ms / 1000);
+  const walls = runs.map((r) => r.apply.wallMs / 1000);
+  const rawWalls = runs.map((r) => r.raw.wallMs / 1000);
   const figures = [
     figure(
       `latency-bound apply: wall ÷ (N·L/P), N=${n} L=${latencyMs}ms P=${parallelism}`,
@@ -100,8 +130,21 @@ export async function latencyBoundFigures(work, log, { n = 400, latencyMs = 50, 
       { op: '<=', value: 1.15 },
     ),
     info('latency-bound apply: wall', 's', walls),
+    info(
+      'latency-bound: bare undici loop ÷ (N·L/P)',
+      'ratio',
+      rawWalls.map((w) => w / floorS),
+    ),
+    info(
+      'latency-bound: apply wall − bare loop wall',
+      's',
+      walls.map((w, i) => w - rawWalls[i]),
+    ),
   ];
-  log(`${figures[0].name} ${figures[0].value.toFixed(3)} (${figures[1].value.toFixed(2)} s, floor ${floorS} s)`);
+  log(
+    `${figures[0].name} ${figures[0].value.toFixed(3)} (${figures[1].value.toFixed(2)} s, floor ${floorS} s, ` +
+      `bare loop ${figures[2].value.toFixed(3)})`,
+  );
   return figures;
 }
 
@@ -146,7 +189,10 @@ export async function durabilityFigures(work, log, { n = 5000, pairs = 3 } = {})
   }
   const a = info(`durability: apply of ${n} creates, journal fsynced`, 's', synced);
   const b = info(`durability: apply of ${n} creates, fsync off`, 's', unsynced);
-  const overhead = figure('durability: fsync overhead', '%', [100 * (a.value / b.value - 1)], { op: '<=', value: 5 });
+  const overhead = figure('durability: fsync overhead', '%', [100 * (a.value / b.value - 1)], {
+    op: '<=',
+    value: 5,
+  });
   log(`${overhead.name} ${overhead.value.toFixed(1)}% (${a.value.toFixed(2)} s vs ${b.value.toFixed(2)} s)`);
   return [overhead, a, b];
 }

@@ -51,7 +51,7 @@ export function permissionAt(i, perUser = PERMISSIONS_PER_USER) {
 }
 
 export function profileAt(i) {
-  const hex = (i * 2654435761 >>> 0).toString(16).padStart(8, '0');
+  const hex = ((i * 2654435761) >>> 0).toString(16).padStart(8, '0');
   return {
     name: `Bench profile ${i}`,
     subject_token_type: `urn:bench:token-type:${i}`,
@@ -93,7 +93,10 @@ function permissionEntries(permissions) {
   const entries = [];
   for (const p of permissions) {
     const last = entries[entries.length - 1];
-    const item = { resource_server_identifier: p.resource_server_identifier, permission_name: p.permission_name };
+    const item = {
+      resource_server_identifier: p.resource_server_identifier,
+      permission_name: p.permission_name,
+    };
     if (last && last.user_id === p.user_id) last.permissions.push(item);
     else entries.push({ user_id: p.user_id, permissions: [item] });
   }
@@ -129,8 +132,8 @@ export function writeConfig(dir, resources) {
   chunks(resources.policies, PER_FILE).forEach((c, i) =>
     write(`policies-${String(i).padStart(3, '0')}.yaml`, 'rate_limit_policies', c, policyYaml),
   );
-  chunks(permissionEntries(resources.permissions), Math.ceil(PER_FILE / PERMISSIONS_PER_USER)).forEach((c, i) =>
-    write(`permissions-${String(i).padStart(3, '0')}.yaml`, 'user_permissions', c, entryYaml),
+  chunks(permissionEntries(resources.permissions), Math.ceil(PER_FILE / PERMISSIONS_PER_USER)).forEach(
+    (c, i) => write(`permissions-${String(i).padStart(3, '0')}.yaml`, 'user_permissions', c, entryYaml),
   );
   chunks(resources.profiles, PER_FILE).forEach((c, i) =>
     write(`profiles-${String(i).padStart(3, '0')}.yaml`, 'token_exchange_profiles', c, profileYaml),

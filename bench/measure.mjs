@@ -24,10 +24,15 @@ export const rssMethod = existsSync(GNU_TIME) ? 'gnu-time' : 'rss-hook';
  * { code, wallMs, maxRssMB, stdout, stderr }. stdout is discarded unless
  * `captureStdout`; stderr is kept (the last 4 KiB) for error reports.
  */
-export function runCli(args, { env = {}, cwd = ROOT, captureStdout = false } = {}) {
+export function runCli(args, options = {}) {
+  return runNode([CLI, ...args], options);
+}
+
+/** Runs `node ...args` (a script and its arguments); see runCli. */
+export function runNode(args, { env = {}, cwd = ROOT, captureStdout = false } = {}) {
   const scratch = mkdtempSync(join(tmpdir(), 'tf-bench-rss-'));
   const rssFile = join(scratch, 'rss');
-  const nodeArgs = rssMethod === 'rss-hook' ? ['--import', RSS_HOOK, CLI, ...args] : [CLI, ...args];
+  const nodeArgs = rssMethod === 'rss-hook' ? ['--import', RSS_HOOK, ...args] : args;
   const [cmd, cmdArgs] =
     rssMethod === 'gnu-time'
       ? [GNU_TIME, ['-f', '%M', '-o', rssFile, process.execPath, ...nodeArgs]]

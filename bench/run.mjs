@@ -10,7 +10,12 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { durabilityFigures, latencyBoundFigures, rateBoundFigures, requestFigures } from './apply-scenarios.mjs';
+import {
+  durabilityFigures,
+  latencyBoundFigures,
+  rateBoundFigures,
+  requestFigures,
+} from './apply-scenarios.mjs';
 import { renderTable } from './figures.mjs';
 import { planFigures, startupFigures } from './local-scenarios.mjs';
 import { ROOT, rssMethod } from './measure.mjs';
@@ -27,7 +32,8 @@ const SUITES = {
 function parseArgs(argv) {
   const onlyAt = argv.indexOf('--only');
   const only = onlyAt >= 0 ? argv[onlyAt + 1].split(',') : Object.keys(SUITES);
-  for (const name of only) if (!SUITES[name]) throw new Error(`unknown suite ${name}; known: ${Object.keys(SUITES).join(', ')}`);
+  for (const name of only)
+    if (!SUITES[name]) throw new Error(`unknown suite ${name}; known: ${Object.keys(SUITES).join(', ')}`);
   return { only, keep: argv.includes('--keep') };
 }
 
@@ -36,7 +42,8 @@ async function main() {
   const work = join(ROOT, 'bench', '.work', `run-${process.pid}`);
   mkdirSync(join(work, 'states'), { recursive: true });
   const started = performance.now();
-  const log = (line) => process.stderr.write(`  ${((performance.now() - started) / 1000).toFixed(0).padStart(4)}s  ${line}\n`);
+  const log = (line) =>
+    process.stderr.write(`  ${((performance.now() - started) / 1000).toFixed(0).padStart(4)}s  ${line}\n`);
   const loadBefore = loadavg();
   const figures = [];
   try {

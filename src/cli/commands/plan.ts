@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { closeSync, fchmodSync, openSync, writeFileSync } from 'node:fs';
 import type { CommandIO } from '../io.js';
 import { absolute, openStore, type StateFlags } from '../context.js';
 import { loadDesiredOrReport } from './validate.js';
@@ -49,7 +49,14 @@ export async function planAction(
       toolVersion: TOOL_VERSION,
       configPaths: paths,
     });
-    writeFileSync(out, text, { mode: 0o600 });
+    // The mode given to open applies only to a new file: fchmod an existing one before writing.
+    const fd = openSync(out, 'w', 0o600);
+    try {
+      fchmodSync(fd, 0o600);
+      writeFileSync(fd, text);
+    } finally {
+      closeSync(fd);
+    }
     if (flags.format === 'text')
       io.stdout.write(
         `\nSaved the plan to ${flags.out}. Apply exactly this plan with: tenantform apply ${flags.out}\n`,

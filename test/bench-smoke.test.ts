@@ -1,0 +1,68 @@
+/**
+ * The benchmark's fixtures are what they claim to be: a valid config of the
+ * requested size and mix, and a valid state half in sync with it. No timing.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { addressOf, buildState, generateResources, kindCounts, writeConfig } from '../bench/generate.mjs';
+import { loadConfig } from '../src/config/index.js';
+import { planChanges } from '../src/plan/index.js';
+import { formatAddress } from '../src/resources/index.js';
+import { checkSchema } from '../src/schemas/index.js';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tf-bench-smoke-'));
+  dirs.push(dir);
+  return dir;
+}
+
+describe('bench config generator', () => {
+  it.each([10, 1000, 4500])('writes a valid config of exactly %i resources', async (total) => {
+    const dir = tempDir();
+    writeConfig(dir, generateResources(total));
+    const result = await loadConfig(dir);
+    expect(result.issues).toEqual([]);
+    expect(result.desired).toHaveLength(total);
+    const counts = kindCounts(total);
+    expect(result.counts).toMatchObject({
+      rate_limit_policies: counts.policies,
+      user_permissions: counts.permissions,
+      token_exchange_profiles: counts.profiles,
+    });
+  });
+
+  it('splits a large config over several files', () => {
+    const files = writeConfig(tempDir(), generateResources(10_000));
+    expect(files.length).toBeGreaterThan(3);
+  });
+
+  it('writes addresses the way the resources module formats them', () => {
+    const policy = generateResources(10).policies[0]!;
+    expect(addressOf('rate_limit_policy', policy)).toBe(
+      formatAddress('rate_limit_policy', [policy.resource, policy.consumer, policy.consumer_selector]),
+    );
+  });
+});
+
+describe('bench state generator', () => {
+  it('builds a state document the schema accepts', () => {
+    const state = buildState(generateResources(500), { stale: 10 });
+    expect(checkSchema('state', state)).toEqual([]);
+  });
+
+  it('leaves half of the config in sync and plans creates, replaces and deletes for the rest', async () => {
+    const dir = tempDir();
+    const resources = generateResources(1000);
+    writeConfig(dir, resources);
+    const { desired } = await loadConfig(dir);
+    const plan = planChanges(desired, buildState(resources, { inSync: 0.5, stale: 20 }));
+    expect(plan.summary).toEqual({ create: 480, replace: 20, delete: 20, forget: 0, blocked: 0, no_op: 500 });
+  });
+});
