@@ -51,6 +51,14 @@ function fmt(value, unit) {
 
 const targetText = (f) => (f.target ? `${f.target.op} ${fmt(f.target.value, f.unit)}` : '');
 
+/** Notes of the figures that have one, to print under the table. */
+export function renderNotes(figures) {
+  return figures
+    .filter((f) => f.note)
+    .map((f) => `- ${f.name}: ${f.note}`)
+    .join('\n');
+}
+
 /** The figures as an aligned text table. */
 export function renderTable(figures) {
   const rows = [['figure', 'median', 'unit', 'target', 'result', 'runs']];

@@ -16,7 +16,7 @@ import {
   rateBoundFigures,
   requestFigures,
 } from './apply-scenarios.mjs';
-import { renderTable } from './figures.mjs';
+import { renderNotes, renderTable } from './figures.mjs';
 import { planFigures, startupFigures } from './local-scenarios.mjs';
 import { ROOT, rssMethod } from './measure.mjs';
 
@@ -56,7 +56,8 @@ async function main() {
   }
   const totalS = (performance.now() - started) / 1000;
   const failed = figures.filter((f) => f.pass === false);
-  process.stdout.write(`\n${renderTable(figures)}\n\n`);
+  const notes = renderNotes(figures);
+  process.stdout.write(`\n${renderTable(figures)}\n\n${notes ? `Notes:\n${notes}\n\n` : ''}`);
   process.stdout.write(
     `${figures.length} figures, ${failed.length} below target; ${totalS.toFixed(0)} s; ` +
       `load average ${loadBefore[0].toFixed(2)} before, ${loadavg()[0].toFixed(2)} after, ${cpus().length} CPUs.\n`,
@@ -75,6 +76,7 @@ async function main() {
       target: f.target ? `${f.target.op} ${f.target.value}` : null,
       pass: f.pass,
       runs: f.runs,
+      ...(f.note ? { note: f.note } : {}),
     })),
   };
   writeFileSync(join(ROOT, 'bench', 'results.json'), JSON.stringify(results, null, 2) + '\n');

@@ -1,4 +1,4 @@
-import type { RecordedResource } from '../resources/index.js';
+import type { Attributes, KindName, RecordedResource } from '../resources/index.js';
 import type { Change, Plan } from '../plan/types.js';
 import type { ApplyOptions, ExecutorClient, Outcome, Recorder } from './types.js';
 
@@ -25,28 +25,50 @@ function recordedFrom(change: Change, id: string | null, extra: Partial<Recorded
   };
 }
 
+/** What a create answered: the server object (with its id), or nothing when it was already present (409). */
+type Created = { id: string; created_at?: string } | null;
+
+/**
+ * The API operation behind each kind's create and delete. The planner only
+ * plans a delete for kinds whose module says canDelete, so a missing entry
+ * here is a programming error, reported as such.
+ */
+const OPERATIONS: Record<
+  KindName,
+  {
+    create?: (client: ExecutorClient, body: Attributes) => Promise<Created>;
+    delete?: (client: ExecutorClient, id: string) => Promise<'deleted' | 'gone'>;
+  }
+> = {
+  rate_limit_policy: {
+    create: async (client, body) => {
+      const r = await client.createRateLimitPolicy(body);
+      return r.outcome === 'created' ? r.policy : null;
+    },
+    delete: async (client, id) => (await client.deleteRateLimitPolicy(id)).outcome,
+  },
+  token_exchange_profile: {
+    create: async (client, body) => {
+      const r = await client.createTokenExchangeProfile(body);
+      return r.outcome === 'created' ? r.profile : null;
+    },
+  },
+  // Permissions are created in batches per user (permissionTasks) and cannot be deleted.
+  user_permission: {},
+};
+
+function operation<K extends 'create' | 'delete'>(change: Change, which: K) {
+  const op = OPERATIONS[change.kind][which];
+  if (!op) throw new Error(`internal: no ${which} operation for ${change.kind} (${change.address})`);
+  return op;
+}
+
 async function createOne(change: Change, client: ExecutorClient, recorder: Recorder): Promise<Outcome> {
-  const body = change.after ?? {};
-  const result =
-    change.kind === 'rate_limit_policy'
-      ? await client
-          .createRateLimitPolicy(body)
-          .then((r) =>
-            r.outcome === 'created'
-              ? { outcome: r.outcome, obj: r.policy }
-              : { outcome: r.outcome, obj: null },
-          )
-      : await client
-          .createTokenExchangeProfile(body)
-          .then((r) =>
-            r.outcome === 'created'
-              ? { outcome: r.outcome, obj: r.profile }
-              : { outcome: r.outcome, obj: null },
-          );
-  if (result.obj) {
+  const created = await operation(change, 'create')(client, change.after ?? {});
+  if (created) {
     const extra: Partial<RecordedResource> = {};
-    if (result.obj.created_at) extra.created_at = result.obj.created_at;
-    await recorder.record({ op: 'put', resource: recordedFrom(change, result.obj.id, extra) });
+    if (created.created_at) extra.created_at = created.created_at;
+    await recorder.record({ op: 'put', resource: recordedFrom(change, created.id, extra) });
     return 'created';
   }
   await recorder.record({ op: 'put', resource: recordedFrom(change, null, { adopted: true }) });
@@ -55,9 +77,9 @@ async function createOne(change: Change, client: ExecutorClient, recorder: Recor
 
 async function deleteOne(change: Change, client: ExecutorClient, recorder: Recorder): Promise<Outcome> {
   if (!change.id) throw new Error(`${change.address} has no recorded id; cannot delete it`);
-  const result = await client.deleteRateLimitPolicy(change.id);
+  const result = await operation(change, 'delete')(client, change.id);
   await recorder.record({ op: 'remove', address: change.address });
-  return result.outcome === 'deleted' ? 'deleted' : 'already-gone';
+  return result === 'deleted' ? 'deleted' : 'already-gone';
 }
 
 function singleTask(change: Change): Task | null {

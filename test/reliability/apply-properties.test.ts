@@ -25,7 +25,7 @@ import { createMemoryStateStore, openState, type StateSession } from '../../src/
 import { desired, recorded, shuffled, stateDoc } from '../plan-builders.js';
 
 const SEED = Number(process.env.TENANTFORM_FC_SEED ?? 20_240_601);
-const RUNS = 25;
+const RUNS = 50;
 
 interface Item {
   kind: KindName;
@@ -40,38 +40,49 @@ const CONFIGS = [
 ];
 const policyArb = fc
   .record({
-    selector: fc.constantFrom('default', 'cimd_clients', 'third_party_clients', 'client_id:a', 'client_id:b.c~d', 'client_id:https://x.example/c?d=1'),
+    selector: fc.constantFrom(
+      'default',
+      'cimd_clients',
+      'third_party_clients',
+      'client_id:a',
+      'client_id:b.c~d',
+      'client_id:https://x.example/c?d=1',
+    ),
     configuration: fc.constantFrom(...CONFIGS),
   })
-  .map(
-    ({ selector, configuration }): Item => ({
-      kind: 'rate_limit_policy',
-      attributes: { resource: 'oauth_authentication_api', consumer: 'client', consumer_selector: selector, configuration },
-    }),
-  );
+  .map(({ selector, configuration }): Item => ({
+    kind: 'rate_limit_policy',
+    attributes: {
+      resource: 'oauth_authentication_api',
+      consumer: 'client',
+      consumer_selector: selector,
+      configuration,
+    },
+  }));
 const permissionArb = fc
   .record({
     user: fc.constantFrom('auth0|u1', 'auth0|a/b', 'sms|?#%', 'x/../y'),
     server: fc.constantFrom('https://a.example/', 'urn:b'),
     name: fc.constantFrom('read', 'write:x'),
   })
-  .map(
-    ({ user, server, name }): Item => ({
-      kind: 'user_permission',
-      attributes: { user_id: user, resource_server_identifier: server, permission_name: name },
-    }),
-  );
+  .map(({ user, server, name }): Item => ({
+    kind: 'user_permission',
+    attributes: { user_id: user, resource_server_identifier: server, permission_name: name },
+  }));
 const profileArb = fc
   .record({
     type: fc.constantFrom('urn:tf:one', 'urn:tf:two', 'https://tf.example/three'),
     variant: fc.constantFrom(['Alpha', 'a1'], ['Beta', 'a2']),
   })
-  .map(
-    ({ type, variant }): Item => ({
-      kind: 'token_exchange_profile',
-      attributes: { name: variant[0], subject_token_type: type, action_id: variant[1], type: 'custom_authentication' },
-    }),
-  );
+  .map(({ type, variant }): Item => ({
+    kind: 'token_exchange_profile',
+    attributes: {
+      name: variant[0],
+      subject_token_type: type,
+      action_id: variant[1],
+      type: 'custom_authentication',
+    },
+  }));
 const itemArb = fc.oneof(policyArb, permissionArb, profileArb);
 const addressOf = (item: Item): string => desired(item.kind, item.attributes).address;
 
@@ -108,14 +119,21 @@ async function create(item: Item): Promise<string | null> {
   const a = item.attributes;
   if (item.kind === 'user_permission') {
     await client.assignUserPermissions(String(a.user_id), [
-      { resource_server_identifier: String(a.resource_server_identifier), permission_name: String(a.permission_name) },
+      {
+        resource_server_identifier: String(a.resource_server_identifier),
+        permission_name: String(a.permission_name),
+      },
     ]);
     return null;
   }
   const result =
     item.kind === 'rate_limit_policy'
-      ? await client.createRateLimitPolicy(a as RateLimitPolicyCreate).then((r) => (r.outcome === 'created' ? r.policy.id : null))
-      : await client.createTokenExchangeProfile(a as TokenExchangeProfileCreate).then((r) => (r.outcome === 'created' ? r.profile.id : null));
+      ? await client
+          .createRateLimitPolicy(a as RateLimitPolicyCreate)
+          .then((r) => (r.outcome === 'created' ? r.policy.id : null))
+      : await client
+          .createTokenExchangeProfile(a as TokenExchangeProfileCreate)
+          .then((r) => (r.outcome === 'created' ? r.profile.id : null));
   if (result === null) throw new Error(`setup: ${addressOf(item)} was already on the tenant`);
   return result;
 }
@@ -147,7 +165,9 @@ async function arrange(inputs: Inputs): Promise<RecordedResource[]> {
 /** Opens a session on a memory store holding `resources`, plans and applies (blocked changes left out). */
 async function applyOnce(inputs: Inputs, resources: RecordedResource[]) {
   const want = inputs.want.map((i) => desired(i.kind, i.attributes));
-  const session: StateSession = await openState(createMemoryStateStore(stateDoc(resources)), { command: 'apply' });
+  const session: StateSession = await openState(createMemoryStateStore(stateDoc(resources)), {
+    command: 'apply',
+  });
   const plan = planChanges(want, session.doc);
   const result = await applyPlan(plan, { client, recorder: session, skipBlocked: true, parallelism: 4 });
   await session.commit();
@@ -181,17 +201,24 @@ describe('plan → apply on the emulator', () => {
             if (r.kind === 'user_permission') {
               const grants = snapshot.userPermissions[String(a.user_id)] ?? [];
               const match = grants.filter(
-                (g) => g.resource_server_identifier === a.resource_server_identifier && g.permission_name === a.permission_name,
+                (g) =>
+                  g.resource_server_identifier === a.resource_server_identifier &&
+                  g.permission_name === a.permission_name,
               );
               expect(match, r.address).toHaveLength(1);
             } else if (r.kind === 'rate_limit_policy') {
-              const onTenant = snapshot.rateLimitPolicies.filter((p) => p.consumer_selector === a.consumer_selector);
+              const onTenant = snapshot.rateLimitPolicies.filter(
+                (p) => p.consumer_selector === a.consumer_selector,
+              );
               expect(onTenant, r.address).toHaveLength(1);
               if (!r.adopted) expect(onTenant[0]).toMatchObject({ id: r.id, configuration: a.configuration });
             } else {
-              const onTenant = snapshot.tokenExchangeProfiles.filter((p) => p.subject_token_type === a.subject_token_type);
+              const onTenant = snapshot.tokenExchangeProfiles.filter(
+                (p) => p.subject_token_type === a.subject_token_type,
+              );
               expect(onTenant, r.address).toHaveLength(1);
-              if (!r.adopted) expect(onTenant[0]).toMatchObject({ id: r.id, name: a.name, action_id: a.action_id });
+              if (!r.adopted)
+                expect(onTenant[0]).toMatchObject({ id: r.id, name: a.name, action_id: a.action_id });
             }
           }
           // Deleted policies are gone from the tenant.
@@ -211,7 +238,13 @@ describe('plan → apply on the emulator', () => {
       fc.property(inputsArb, (inputs) => {
         const want = inputs.want.map((i) => desired(i.kind, i.attributes));
         const have = inputs.have.map(({ item, how }, n) =>
-          recorded(item.kind, item.attributes, how === 'adopted' || item.kind === 'user_permission' ? { adopted: how === 'adopted' } : { id: `x_${n}` }),
+          recorded(
+            item.kind,
+            item.attributes,
+            how === 'adopted' || item.kind === 'user_permission'
+              ? { adopted: how === 'adopted' }
+              : { id: `x_${n}` },
+          ),
         );
         const plan = planChanges(want, stateDoc(have));
         const again = planChanges(shuffled(want, inputs.order), stateDoc(shuffled(have, inputs.order + 1)));

@@ -80,7 +80,9 @@ describe('the bad-input corpus through the CLI', () => {
       expect(result.code, `${name} ${file}\n${result.stderr}`).toBe(1);
       expect(result.stderr).not.toMatch(/internal/i);
       for (const want of expectationsOf(file)) {
-        expect(result.stderr, `${name} ${file}`).toContain(`${file}:${want.line}:${want.col}: ${want.message}`);
+        expect(result.stderr, `${name} ${file}`).toContain(
+          `${file}:${want.line}:${want.col}: ${want.message}`,
+        );
       }
       if (name !== 'validate') expect(result.stdout, `${name} printed a plan for ${file}`).toBe('');
     }

@@ -13,7 +13,14 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../../src/emulator/index.js';
 import { tempDir } from '../helpers/cli.js';
-import { assertBuilt, childEnv, Children, RequestTrap, type ChildResult, type RunningChild } from './harness.js';
+import {
+  assertBuilt,
+  childEnv,
+  Children,
+  RequestTrap,
+  type ChildResult,
+  type RunningChild,
+} from './harness.js';
 import {
   buildConfig,
   expectedContent,
@@ -55,7 +62,12 @@ function holdFirstRequest(release: () => Promise<unknown>): void {
 }
 
 function setup() {
-  const config = buildConfig(seededRandom(5), 'race', { policies: 20, profiles: 5, users: 5, permissionsPerUser: 4 });
+  const config = buildConfig(seededRandom(5), 'race', {
+    policies: 20,
+    profiles: 5,
+    users: 5,
+    permissionsPerUser: 4,
+  });
   const configPath = join(dir, 'tenant.yaml');
   const statePath = join(dir, 'state.json');
   writeConfig(configPath, config);
@@ -95,7 +107,9 @@ describe('two applies on one state', () => {
     expect(loser!.result.stdout).toBe('');
     // Every request came from the winner: one per policy and profile, one per user.
     expect(emulator.requestCount()).toBe(
-      config.rate_limit_policies.length + config.token_exchange_profiles.length + config.user_permissions.length,
+      config.rate_limit_policies.length +
+        config.token_exchange_profiles.length +
+        config.user_permissions.length,
     );
     expectIntactState(statePath, config);
   });
@@ -116,7 +130,9 @@ describe('two applies on one state', () => {
     expect(two.code, two.stderr).toBe(0);
     expect(two.stdout).toContain('No changes');
     expect(emulator.requestCount()).toBe(
-      config.rate_limit_policies.length + config.token_exchange_profiles.length + config.user_permissions.length,
+      config.rate_limit_policies.length +
+        config.token_exchange_profiles.length +
+        config.user_permissions.length,
     );
     expectIntactState(statePath, config);
   });

@@ -104,7 +104,12 @@ describe('apply killed with SIGKILL at a seeded request converges on re-run', ()
     const env = childEnv({ TENANTFORM_TOKEN: emulator.token });
 
     // A tenant to change: applied cleanly, in-process.
-    const base = buildConfig(random, `s${seed}a`, { policies: 60, profiles: 15, users: 10, permissionsPerUser: 4 });
+    const base = buildConfig(random, `s${seed}a`, {
+      policies: 60,
+      profiles: 15,
+      users: 10,
+      permissionsPerUser: 4,
+    });
     writeConfig(configPath, base);
     const first = await runCli(args, { cwd: dir, env: { TENANTFORM_TOKEN: emulator.token } });
     expect(first.stderr).toBe('');
@@ -140,6 +145,7 @@ describe('apply killed with SIGKILL at a seeded request converges on re-run', ()
     const refused = await children.run(args, { cwd: dir, env });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`locked by apply (pid ${victim.pid}`);
+    expect(refused.stderr).toContain('no longer running');
     expect(refused.stderr).toContain('force-unlock');
     expect(emulator.requestCount()).toBe(sent);
     const unlocked = await runCli(['force-unlock', '--state', statePath], { cwd: dir });
@@ -155,7 +161,9 @@ describe('apply killed with SIGKILL at a seeded request converges on re-run', ()
     const { problems, adopted } = stateProblems(readStateFile(statePath), next, snapshot);
     expect(problems).toEqual([]);
     // Only creates whose answer was lost to the kill can come back as 409: one per operation in flight.
-    expect(adopted, `adopted ${adopted} resources after a kill at request ${cut}`).toBeLessThanOrEqual(PARALLELISM);
+    expect(adopted, `adopted ${adopted} resources after a kill at request ${cut}`).toBeLessThanOrEqual(
+      PARALLELISM,
+    );
     expect(existsSync(`${statePath}.journal`)).toBe(false);
     expect(existsSync(`${statePath}.lock`)).toBe(false);
 

@@ -17,7 +17,16 @@ import {
   type EmulatorStats,
 } from '../../src/emulator/index.js';
 import { tempDir } from '../helpers/cli.js';
-import { assertBuilt, ChaosSwitch, childEnv, Children, INTERNAL_ERROR, PARTIAL_REPORT, RequestTrap, type ChildResult } from './harness.js';
+import {
+  assertBuilt,
+  ChaosSwitch,
+  childEnv,
+  Children,
+  INTERNAL_ERROR,
+  PARTIAL_REPORT,
+  RequestTrap,
+  type ChildResult,
+} from './harness.js';
 import {
   buildConfig,
   evolveConfig,
@@ -53,8 +62,9 @@ interface Scenario {
 
 /**
  * Another caller spending the same client's quota (same token, so the same
- * bucket): before every third request of the CLI is handled, it empties the
- * bucket, so that request meets a 429 that pacing could not foresee.
+ * bucket): before about every third request reaching the emulator is
+ * handled, it empties the bucket, so that request meets a 429 that pacing
+ * could not foresee.
  */
 function rivalTraffic(emulator: EmulatorHandle, trap: RequestTrap): () => Promise<void> {
   const drain = async () => {
@@ -117,7 +127,11 @@ const SCENARIOS: Scenario[] = [
   {
     name: 'a 429 storm (a rival caller empties the shared quota before every third request)',
     seed: 505,
-    options: (_c, trap) => ({ rateLimit: { perSecond: 10, burst: STORM_BURST }, latencyMs: 1, sleep: trap.sleep }),
+    options: (_c, trap) => ({
+      rateLimit: { perSecond: 10, burst: STORM_BURST },
+      latencyMs: 1,
+      sleep: trap.sleep,
+    }),
     credentials: token,
     baseline: true,
     sizes: { policies: 6, profiles: 2, users: 2, permissionsPerUser: 2 },
@@ -214,7 +228,10 @@ describe('apply under faults ends orderly and a follow-up converges', () => {
         Object.entries(after.byStatus).map(([k, v]) => [k, v - (before.byStatus[k] ?? 0)]),
       ),
     };
-    expect(scenario.evidence(delta), `no fault of this kind happened: ${JSON.stringify(delta.byStatus)}`).toBeGreaterThan(0);
+    expect(
+      scenario.evidence(delta),
+      `no fault of this kind happened: ${JSON.stringify(delta.byStatus)}`,
+    ).toBeGreaterThan(0);
 
     const followUp = await run();
     expect(followUp.stderr).toBe('');

@@ -47,7 +47,10 @@ export function childEnv(extra: Record<string, string> = {}): Record<string, str
 export class Children {
   private readonly running = new Set<ChildProcess>();
 
-  start(args: string[], options: { cwd: string; env: Record<string, string>; timeoutMs?: number }): RunningChild {
+  start(
+    args: string[],
+    options: { cwd: string; env: Record<string, string>; timeoutMs?: number },
+  ): RunningChild {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd,
       env: options.env,
@@ -74,7 +77,10 @@ export class Children {
     return { pid: child.pid ?? -1, process: child, result };
   }
 
-  run(args: string[], options: { cwd: string; env: Record<string, string>; timeoutMs?: number }): Promise<ChildResult> {
+  run(
+    args: string[],
+    options: { cwd: string; env: Record<string, string>; timeoutMs?: number },
+  ): Promise<ChildResult> {
     return this.start(args, options).result;
   }
 

@@ -83,7 +83,12 @@ async function within<T>(ms: number, work: Promise<T>): Promise<T> {
 
 describe('latency past the request timeout', () => {
   it('reports the timed-out operations as failures, then converges with the default timeout', async () => {
-    const config = buildConfig(seededRandom(8), 'slow', { policies: 10, profiles: 4, users: 4, permissionsPerUser: 2 });
+    const config = buildConfig(seededRandom(8), 'slow', {
+      policies: 10,
+      profiles: 4,
+      users: 4,
+      permissionsPerUser: 2,
+    });
     const configPath = join(dir, 'tenant.yaml');
     writeConfig(configPath, config);
     const loaded = await loadConfig(configPath, { cwd: dir, env: {} });
@@ -92,7 +97,10 @@ describe('latency past the request timeout', () => {
 
     const plan = planChanges(loaded.desired, session.doc);
     const slowClient = client(TIMEOUT_MS);
-    const first: ApplyResult = await within(30_000, applyPlan(plan, { client: slowClient, recorder: session, parallelism: 4 }));
+    const first: ApplyResult = await within(
+      30_000,
+      applyPlan(plan, { client: slowClient, recorder: session, parallelism: 4 }),
+    );
     expect(first.failed.length).toBeGreaterThan(0);
     for (const failure of first.failed) {
       expect(failure.code).toBe('API_TIMEOUT');
@@ -103,7 +111,10 @@ describe('latency past the request timeout', () => {
     expect(slowClient.stats().retries).toBeGreaterThan(0);
     await session.commit();
 
-    const second = await within(30_000, applyPlan(planChanges(loaded.desired, session.doc), { client: client(), recorder: session }));
+    const second = await within(
+      30_000,
+      applyPlan(planChanges(loaded.desired, session.doc), { client: client(), recorder: session }),
+    );
     expect(second.failed).toEqual([]);
     expect(second.notAttempted).toEqual([]);
     await session.commit();

@@ -1,0 +1,55 @@
+/**
+ * A config written in JSON style (JSON is YAML, and validate and plan accept
+ * it) must be applied like any other config.
+ *
+ * BUG (reported in issue 8): src/cli/commands/apply.ts looksLikePlanFile()
+ * takes any file whose first non-blank character is "{" for a saved plan, so
+ * apply answers "tenant.yaml is not a tenantform plan: it has no
+ * format_version" although validate and plan accept the same file. Until it
+ * is fixed (e.g. decide on "format_version" being present, or on the file
+ * extension), the apply case is expected to fail.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startEmulator, type EmulatorHandle } from '../../src/emulator/index.js';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { buildConfig, seededRandom } from './tenant-config.js';
+
+let emulator: EmulatorHandle;
+let dir: string;
+let cleanup: () => void;
+
+beforeEach(async () => {
+  ({ dir, cleanup } = tempDir('tenantform-json-'));
+  emulator = await startEmulator();
+  const config = buildConfig(seededRandom(4), 'json', {
+    policies: 2,
+    profiles: 1,
+    users: 1,
+    permissionsPerUser: 1,
+  });
+  writeFileSync(join(dir, 'tenant.yaml'), JSON.stringify(config, null, 2) + '\n');
+});
+afterEach(async () => {
+  await emulator.stop();
+  cleanup();
+});
+
+describe('a config written in JSON style', () => {
+  it('is valid and plans', async () => {
+    expect((await runCli(['validate', 'tenant.yaml'], { cwd: dir })).code).toBe(0);
+    const plan = await runCli(['plan', 'tenant.yaml', '--state', 'state.json'], { cwd: dir });
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toContain('Plan: 4 to create');
+  });
+
+  it.fails('applies', async () => {
+    const result = await runCli(
+      ['apply', 'tenant.yaml', '--auto-approve', '--base-url', emulator.baseUrl, '--state', 'state.json'],
+      { cwd: dir, env: { TENANTFORM_TOKEN: emulator.token } },
+    );
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  });
+});
