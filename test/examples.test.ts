@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runCommentScript, type Comment } from './helpers/github-script.js';
 import { parse } from 'yaml';
 import { main } from '../src/cli/main.js';
 import type { CommandIO } from '../src/cli/io.js';
@@ -29,45 +30,6 @@ function yamlFiles(dir: string): string[] {
     .filter((e) => e.isFile() && /\.ya?ml$/.test(e.name))
     .map((e) => join(e.parentPath, e.name))
     .sort();
-}
-
-type Comment = { id: number; body: string; user: { type: string } };
-const AsyncFunction = (async () => {}).constructor as new (
-  ...args: string[]
-) => (...args: unknown[]) => Promise<void>;
-
-/** Runs a github-script step's script against an in-memory pull request holding `comments`. */
-async function runCommentScript(
-  script: string,
-  comments: Comment[],
-  plan: string,
-  env: Record<string, string> = {},
-) {
-  const fn = new AsyncFunction('github', 'context', 'require', 'process', script);
-  const calls: string[] = [];
-  const github = {
-    paginate: async (list: (args: unknown) => Promise<Comment[]>, args: unknown) => list(args),
-    rest: {
-      issues: {
-        listComments: async () => comments,
-        updateComment: async ({ comment_id, body }: { comment_id: number; body: string }) => {
-          calls.push(`update ${comment_id}`);
-          comments.find((c) => c.id === comment_id)!.body = body;
-        },
-        createComment: async ({ body }: { body: string }) => {
-          calls.push('create');
-          comments.push({ id: comments.length + 100, body, user: { type: 'Bot' } });
-        },
-      },
-    },
-  };
-  const context = { repo: { owner: 'acme', repo: 'tenant-config' }, issue: { number: 7 } };
-  const fakeRequire = (name: string) => {
-    if (name !== 'node:fs') throw new Error(`unexpected require ${name}`);
-    return { readFileSync: () => plan };
-  };
-  await fn(github, context, fakeRequire, { env });
-  return calls;
 }
 
 const configArgs = (env: string) => ['examples', '--env', env];

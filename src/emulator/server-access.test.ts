@@ -1,66 +1,11 @@
 import { once } from 'node:events';
 import { connect } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { matchesSchema } from '../schemas/index.js';
+import { describe, expect, it } from 'vitest';
+import { expectErrorBody, grants, policy, profile, useEmulator } from '../../test/helpers/emulator-calls.js';
 import { startEmulator } from './server.js';
-import type { EmulatorHandle } from './types.js';
 
-let emu: EmulatorHandle;
-
-beforeEach(async () => {
-  emu = await startEmulator({ users: ['auth0|abc', 'auth0|a/b', 'google-oauth2|42'] });
-});
-afterEach(async () => {
-  await emu.stop();
-});
-
-interface CallOptions {
-  json?: unknown;
-  form?: string;
-  raw?: string;
-  contentType?: string;
-  token?: string | null;
-}
-
-async function call(method: string, path: string, o: CallOptions = {}) {
-  const headers: Record<string, string> = {};
-  const token = o.token === undefined ? emu.token : o.token;
-  if (token !== null) headers.authorization = `Bearer ${token}`;
-  let body: string | undefined;
-  if (o.json !== undefined) [body, headers['content-type']] = [JSON.stringify(o.json), 'application/json'];
-  if (o.form !== undefined) [body, headers['content-type']] = [o.form, 'application/x-www-form-urlencoded'];
-  if (o.raw !== undefined) body = o.raw;
-  if (o.contentType !== undefined) headers['content-type'] = o.contentType;
-  const res = await fetch(`${emu.baseUrl}${path}`, { method, headers, body });
-  const text = await res.text();
-  return {
-    status: res.status,
-    headers: res.headers,
-    text,
-    body: text === '' ? undefined : (JSON.parse(text) as unknown),
-  };
-}
-
-const policy = {
-  resource: 'oauth_authentication_api',
-  consumer: 'client',
-  consumer_selector: 'client_id:abc123',
-  configuration: { action: 'block', limit: 10 },
-};
-const profile = {
-  name: 'Partner tokens',
-  subject_token_type: 'urn:partner:token',
-  action_id: 'act_123',
-  type: 'custom_authentication',
-};
-const grants = {
-  permissions: [{ resource_server_identifier: 'https://api.example.com', permission_name: 'read:x' }],
-};
-
-function expectErrorBody(body: unknown, status: number) {
-  expect(matchesSchema('error', body)).toBe(true);
-  expect(body).toMatchObject({ statusCode: status });
-}
+const emulator = useEmulator(['auth0|abc', 'auth0|a/b', 'google-oauth2|42']);
+const { call } = emulator;
 
 const operations = [
   ['POST', '/rate-limit-policies', policy, 'create:rate_limit_policies'],
@@ -78,7 +23,7 @@ describe.each(operations)('%s %s', (method, path, json, scope) => {
 
   it(`answers 403 naming ${scope} when the token lacks it`, async () => {
     const others = operations.map((o) => o[3]).filter((s) => s !== scope);
-    const res = await call(method, path, { json, token: emu.issueToken({ scopes: others }) });
+    const res = await call(method, path, { json, token: emulator.current().issueToken({ scopes: others }) });
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({ statusCode: 403, error: 'Forbidden', errorCode: 'insufficient_scope' });
     expect((res.body as { message: string }).message).toContain(scope);
@@ -116,20 +61,20 @@ describe('routing', () => {
   });
 
   it('applies nothing when the client goes away before sending the whole body', async () => {
-    const socket = connect(emu.port, '127.0.0.1');
+    const socket = connect(emulator.current().port, '127.0.0.1');
     await once(socket, 'connect');
     const form = 'permissions[0][resource_server_identifier]=a&permissions[0][permission_name]=b';
     socket.end(
       `POST /api/v2/users/auth0%7Cabc/permissions HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
-        `Authorization: Bearer ${emu.token}\r\nContent-Type: application/x-www-form-urlencoded\r\n` +
+        `Authorization: Bearer ${emulator.current().token}\r\nContent-Type: application/x-www-form-urlencoded\r\n` +
         `Content-Length: ${form.length + 50}\r\n\r\n${form}`,
     );
     socket.resume();
     await once(socket, 'close');
-    const state = await fetch(`${emu.origin}/__emulator/state`, {
-      headers: { 'x-emulator-admin-key': emu.adminKey },
+    const state = await fetch(`${emulator.current().origin}/__emulator/state`, {
+      headers: { 'x-emulator-admin-key': emulator.current().adminKey },
     });
     expect(((await state.json()) as { userPermissions: object }).userPermissions).toEqual({});
-    expect(emu.stats().byStatus).toEqual({});
+    expect(emulator.current().stats().byStatus).toEqual({});
   });
 });

@@ -1,64 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { expectErrorBody, grants, policy, profile, useEmulator } from '../../test/helpers/emulator-calls.js';
 import { matchesSchema } from '../schemas/index.js';
-import { startEmulator } from './server.js';
-import type { EmulatorHandle } from './types.js';
 
-let emu: EmulatorHandle;
-
-beforeEach(async () => {
-  emu = await startEmulator({ users: ['auth0|abc', 'auth0|a/b', 'google-oauth2|42'] });
-});
-afterEach(async () => {
-  await emu.stop();
-});
-
-interface CallOptions {
-  json?: unknown;
-  form?: string;
-  raw?: string;
-  contentType?: string;
-  token?: string | null;
-}
-
-async function call(method: string, path: string, o: CallOptions = {}) {
-  const headers: Record<string, string> = {};
-  const token = o.token === undefined ? emu.token : o.token;
-  if (token !== null) headers.authorization = `Bearer ${token}`;
-  let body: string | undefined;
-  if (o.json !== undefined) [body, headers['content-type']] = [JSON.stringify(o.json), 'application/json'];
-  if (o.form !== undefined) [body, headers['content-type']] = [o.form, 'application/x-www-form-urlencoded'];
-  if (o.raw !== undefined) body = o.raw;
-  if (o.contentType !== undefined) headers['content-type'] = o.contentType;
-  const res = await fetch(`${emu.baseUrl}${path}`, { method, headers, body });
-  const text = await res.text();
-  return {
-    status: res.status,
-    headers: res.headers,
-    text,
-    body: text === '' ? undefined : (JSON.parse(text) as unknown),
-  };
-}
-
-const policy = {
-  resource: 'oauth_authentication_api',
-  consumer: 'client',
-  consumer_selector: 'client_id:abc123',
-  configuration: { action: 'block', limit: 10 },
-};
-const profile = {
-  name: 'Partner tokens',
-  subject_token_type: 'urn:partner:token',
-  action_id: 'act_123',
-  type: 'custom_authentication',
-};
-const grants = {
-  permissions: [{ resource_server_identifier: 'https://api.example.com', permission_name: 'read:x' }],
-};
-
-function expectErrorBody(body: unknown, status: number) {
-  expect(matchesSchema('error', body)).toBe(true);
-  expect(body).toMatchObject({ statusCode: status });
-}
+const emulator = useEmulator(['auth0|abc', 'auth0|a/b', 'google-oauth2|42']);
+const { call } = emulator;
 
 describe('create rate limit policy', () => {
   it('answers 201 with the full policy object', async () => {
@@ -69,7 +14,7 @@ describe('create rate limit policy', () => {
     const { created_at, updated_at } = res.body as { created_at: string; updated_at: string };
     expect(new Date(created_at).toISOString()).toBe(created_at);
     expect(updated_at).toBe(created_at);
-    expect(emu.snapshot().rateLimitPolicies).toEqual([res.body]);
+    expect(emulator.current().snapshot().rateLimitPolicies).toEqual([res.body]);
   });
 
   it('answers 409 for a second policy with the same resource, consumer and selector', async () => {
@@ -80,7 +25,7 @@ describe('create rate limit policy', () => {
     expect(res.status).toBe(409);
     expectErrorBody(res.body, 409);
     expect(res.body).toMatchObject({ error: 'Conflict', errorCode: 'rate_limit_policy_conflict' });
-    expect(emu.snapshot().rateLimitPolicies).toHaveLength(1);
+    expect(emulator.current().snapshot().rateLimitPolicies).toHaveLength(1);
   });
 
   it.each([
@@ -167,7 +112,7 @@ describe('delete rate limit policy', () => {
     const res = await call('DELETE', `/rate-limit-policies/${id}`);
     expect(res.status).toBe(204);
     expect(res.text).toBe('');
-    expect(emu.snapshot().rateLimitPolicies).toEqual([]);
+    expect(emulator.current().snapshot().rateLimitPolicies).toEqual([]);
     const again = await call('DELETE', `/rate-limit-policies/${id}`);
     expect(again.status).toBe(404);
     expectErrorBody(again.body, 404);
@@ -195,13 +140,13 @@ describe('assign permissions', () => {
     const res = await call('POST', '/users/auth0%7Cabc/permissions', { json: grants });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({});
-    expect(emu.snapshot().userPermissions).toEqual({ 'auth0|abc': grants.permissions });
+    expect(emulator.current().snapshot().userPermissions).toEqual({ 'auth0|abc': grants.permissions });
   });
 
   it('keeps an encoded slash inside the user id', async () => {
     const res = await call('POST', '/users/auth0%7Ca%2Fb/permissions', { json: grants });
     expect(res.status).toBe(201);
-    expect(Object.keys(emu.snapshot().userPermissions)).toEqual(['auth0|a/b']);
+    expect(Object.keys(emulator.current().snapshot().userPermissions)).toEqual(['auth0|a/b']);
   });
 
   it('treats re-assigning a held permission as a success', async () => {
@@ -214,7 +159,7 @@ describe('assign permissions', () => {
     };
     const res = await call('POST', '/users/auth0%7Cabc/permissions', { json: more });
     expect(res.status).toBe(201);
-    expect(emu.snapshot().userPermissions['auth0|abc']).toEqual(more.permissions);
+    expect(emulator.current().snapshot().userPermissions['auth0|abc']).toEqual(more.permissions);
   });
 
   it('accepts a form body with indexed items', async () => {
@@ -223,7 +168,7 @@ describe('assign permissions', () => {
       '&permissions[1][resource_server_identifier]=https%3A%2F%2Fapi&permissions[1][permission_name]=write%3Ax';
     const res = await call('POST', '/users/google-oauth2%7C42/permissions', { form });
     expect(res.status).toBe(201);
-    expect(emu.snapshot().userPermissions['google-oauth2|42']).toHaveLength(2);
+    expect(emulator.current().snapshot().userPermissions['google-oauth2|42']).toHaveLength(2);
   });
 
   it('answers 404 for a user outside the --users list', async () => {

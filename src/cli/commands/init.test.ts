@@ -10,6 +10,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCommentScript, type Comment } from '../../../test/helpers/github-script.js';
 import { parse } from 'yaml';
 import type { CommandIO } from '../io.js';
 import { initAction, PACKAGE_SCHEMAS_DIR, scaffoldFiles } from './init.js';
@@ -38,45 +39,6 @@ function listFiles(dir: string): string[] {
         .join('/'),
     )
     .sort();
-}
-
-type Comment = { id: number; body: string; user: { type: string } };
-const AsyncFunction = (async () => {}).constructor as new (
-  ...args: string[]
-) => (...args: unknown[]) => Promise<void>;
-
-/** Runs a github-script step's script against an in-memory pull request holding `comments`. */
-async function runCommentScript(
-  script: string,
-  comments: Comment[],
-  plan: string,
-  env: Record<string, string> = {},
-) {
-  const fn = new AsyncFunction('github', 'context', 'require', 'process', script);
-  const calls: string[] = [];
-  const github = {
-    paginate: async (list: (args: unknown) => Promise<Comment[]>, args: unknown) => list(args),
-    rest: {
-      issues: {
-        listComments: async () => comments,
-        updateComment: async ({ comment_id, body }: { comment_id: number; body: string }) => {
-          calls.push(`update ${comment_id}`);
-          comments.find((c) => c.id === comment_id)!.body = body;
-        },
-        createComment: async ({ body }: { body: string }) => {
-          calls.push('create');
-          comments.push({ id: comments.length + 100, body, user: { type: 'Bot' } });
-        },
-      },
-    },
-  };
-  const context = { repo: { owner: 'acme', repo: 'tenant-config' }, issue: { number: 7 } };
-  const fakeRequire = (name: string) => {
-    if (name !== 'node:fs') throw new Error(`unexpected require ${name}`);
-    return { readFileSync: () => plan };
-  };
-  await fn(github, context, fakeRequire, { env });
-  return calls;
 }
 
 let work: string;
