@@ -7,11 +7,12 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { figure, info, pick, repeat } from './figures.mjs';
 import { generateResources, permissionAt, policyAt, writeConfig } from './generate.mjs';
 import { ROOT, runCliOk, runNode } from './measure.mjs';
 
-const { startEmulator } = await import(join(ROOT, 'dist', 'emulator', 'index.js'));
+const { startEmulator } = await import(pathToFileURL(join(ROOT, 'dist', 'emulator', 'index.js')).href);
 
 const policiesOnly = (n) => ({
   policies: Array.from({ length: n }, (_, i) => policyAt(i)),

@@ -51,6 +51,20 @@ const readState = () =>
     resources: { address: string; id: string | null; adopted?: boolean }[];
   };
 
+/** Creates the "default" policy directly on the emulator, as someone outside tenantform would. */
+function createOutOfBand(configuration: Record<string, unknown>): Promise<Response> {
+  return fetch(`${emulator.baseUrl}/rate-limit-policies`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${emulator.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      resource: 'oauth_authentication_api',
+      consumer: 'client',
+      consumer_selector: 'default',
+      configuration,
+    }),
+  });
+}
+
 beforeEach(async () => {
   ({ dir, cleanup } = tempDir());
   mkdirSync(join(dir, 'config'));
@@ -137,17 +151,7 @@ describe('plan and apply against the emulator', () => {
   });
 
   it('adopts a policy created out of band (409) and says its settings were not verified', async () => {
-    const res = await fetch(`${emulator.baseUrl}/rate-limit-policies`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${emulator.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        resource: 'oauth_authentication_api',
-        consumer: 'client',
-        consumer_selector: 'default',
-        configuration: { action: 'log', limit: 1 },
-      }),
-    });
-    expect(res.status).toBe(201);
+    expect((await createOutOfBand({ action: 'log', limit: 1 })).status).toBe(201);
     const apply = await cli(...applyArgs());
     expect(apply.code).toBe(0);
     expect(apply.stdout).toMatch(/already present \(adopted; settings not verified/);
@@ -248,16 +252,7 @@ describe('plan and apply against the emulator', () => {
   });
 
   it('imports an id for an adopted policy so that it can be replaced later', async () => {
-    const created = await fetch(`${emulator.baseUrl}/rate-limit-policies`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${emulator.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        resource: 'oauth_authentication_api',
-        consumer: 'client',
-        consumer_selector: 'default',
-        configuration: { action: 'block', limit: 100 },
-      }),
-    });
+    const created = await createOutOfBand({ action: 'block', limit: 100 });
     const { id } = (await created.json()) as { id: string };
     await cli(...applyArgs());
     write('policies.yaml', POLICIES.replace('limit: 100', 'limit: 7'));

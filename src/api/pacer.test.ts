@@ -163,20 +163,26 @@ describe('Pacer', () => {
   });
 });
 
+/** A pacer on a virtual clock that records its sleeps. */
+function clockedPacer() {
+  let t = T0;
+  const sleeps: number[] = [];
+  const pacer = new Pacer({
+    now: () => t,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+      t += ms;
+    },
+    random: () => 0,
+    maxDelayMs: 30_000,
+    onWait: () => {},
+  });
+  return { pacer, sleeps, advance: (ms: number) => (t += ms) };
+}
+
 describe('Pacer with a refilling bucket', () => {
   it('after seeing a refill, sends one request per estimated token interval instead of waiting for the reset', async () => {
-    let t = T0;
-    const sleeps: number[] = [];
-    const pacer = new Pacer({
-      now: () => t,
-      sleep: async (ms) => {
-        sleeps.push(ms);
-        t += ms;
-      },
-      random: () => 0,
-      maxDelayMs: 30_000,
-      onWait: () => {},
-    });
+    const { pacer, sleeps, advance } = clockedPacer();
     const headers = (remaining: number, resetAt: number) => ({
       'x-ratelimit-limit': '10',
       'x-ratelimit-remaining': String(remaining),
@@ -184,7 +190,7 @@ describe('Pacer with a refilling bucket', () => {
     });
     // Bucket of 10 refilling at 10/s: full again 1 s after it is empty.
     pacer.release(await pacer.acquire(), headers(5, T0 + 1000)); // estimate 1000/4 = 250 ms
-    t += 100;
+    advance(100);
     // Two more sent and answered; the second shows a refill (5 - 2 + 1 = 4 > 3).
     pacer.release(await pacer.acquire(), headers(4, T0 + 1000));
     pacer.release(await pacer.acquire(), headers(4, T0 + 1000)); // estimate (900/5)*1.02 = 183.6 ms
@@ -197,18 +203,7 @@ describe('Pacer with a refilling bucket', () => {
   });
 
   it('goes back to waiting for the reset after a 429', async () => {
-    let t = T0;
-    const sleeps: number[] = [];
-    const pacer = new Pacer({
-      now: () => t,
-      sleep: async (ms) => {
-        sleeps.push(ms);
-        t += ms;
-      },
-      random: () => 0,
-      maxDelayMs: 30_000,
-      onWait: () => {},
-    });
+    const { pacer, sleeps } = clockedPacer();
     const headers = (remaining: number) => ({
       'x-ratelimit-limit': '10',
       'x-ratelimit-remaining': String(remaining),

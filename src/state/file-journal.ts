@@ -1,7 +1,7 @@
 import { open, unlink, type FileHandle } from 'node:fs/promises';
 import { ioError, type StateError } from './errors.js';
 import { readBytes, syncDirectory, type SyncFn } from './file-io.js';
-import { parseJournalText } from './validate.js';
+import { decodeJournalBytes, parseJournalText } from './validate.js';
 import type { JournalEntry } from './types.js';
 
 type Settle = { resolve: () => void; reject: (err: unknown) => void };
@@ -42,7 +42,9 @@ export class FileJournal {
 
   async read(): Promise<JournalEntry[]> {
     const bytes = await readBytes(this.path);
-    return bytes === null ? [] : parseJournalText(bytes.toString('utf8'), `journal ${this.path}`).entries;
+    return bytes === null
+      ? []
+      : parseJournalText(decodeJournalBytes(bytes, `journal ${this.path}`), `journal ${this.path}`).entries;
   }
 
   /** Waits for queued work and closes the file. */
@@ -116,7 +118,10 @@ export class FileJournal {
     if (this.handle) return this.handle;
     await this.ensureDir();
     const bytes = await readBytes(this.path);
-    const parsed = bytes === null ? null : parseJournalText(bytes.toString('utf8'), `journal ${this.path}`);
+    const parsed =
+      bytes === null
+        ? null
+        : parseJournalText(decodeJournalBytes(bytes, `journal ${this.path}`), `journal ${this.path}`);
     const handle = await open(this.path, 'a', 0o600).catch((err: unknown) => {
       throw ioError(`open journal ${this.path}`, err);
     });

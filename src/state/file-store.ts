@@ -11,7 +11,7 @@ import {
 } from './file-io.js';
 import { FileJournal } from './file-journal.js';
 import { FileLock } from './file-lock.js';
-import { checkDocumentToWrite, parseStateText } from './validate.js';
+import { checkDocumentToWrite, decodeStateBytes, parseStateText } from './validate.js';
 import type { JournalEntry, LockInfo, LockOptions, StateDocument, StateStore } from './types.js';
 
 export interface FileStateStoreOptions {
@@ -60,7 +60,13 @@ export function createFileStateStore(path: string, options: FileStateStoreOption
 
   async function readDocument(): Promise<StateDocument | null> {
     const bytes = await readBytes(file);
-    return bytes === null ? null : parseStateText(bytes.toString('utf8'), `state file ${file}`, restoreHint);
+    return bytes === null
+      ? null
+      : parseStateText(
+          decodeStateBytes(bytes, `state file ${file}`, restoreHint),
+          `state file ${file}`,
+          restoreHint,
+        );
   }
 
   async function writeDocument(
@@ -73,7 +79,11 @@ export function createFileStateStore(path: string, options: FileStateStoreOption
     let previous: StateDocument | null = null;
     if (previousBytes !== null) {
       try {
-        previous = parseStateText(previousBytes.toString('utf8'), `state file ${file}`, restoreHint);
+        previous = parseStateText(
+          decodeStateBytes(previousBytes, `state file ${file}`, restoreHint),
+          `state file ${file}`,
+          restoreHint,
+        );
       } catch (err) {
         if (err instanceof StateError)
           throw new StateError(err.code, `refusing to write the state: ${err.message}`);

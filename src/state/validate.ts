@@ -83,6 +83,34 @@ export function checkStateDocument(value: unknown, where: string, hint = ''): St
 }
 
 /** Parses stored state text (see checkStateDocument). */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Decodes a state file's bytes, refusing invalid UTF-8: a lossy decode would
+ * turn one flipped byte of an id into U+FFFD and silently change the record.
+ */
+export function decodeStateBytes(bytes: Uint8Array, where: string, hint = ''): string {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    throw new StateError('STATE_CORRUPT', `${where} is not valid UTF-8. ${UNTOUCHED}${hint}`);
+  }
+}
+
+/**
+ * Decodes a journal's bytes. Every complete line must be valid UTF-8; only
+ * the torn last line of a crashed append may not be (it is ignored anyway).
+ */
+export function decodeJournalBytes(bytes: Uint8Array, where: string): string {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    const end = bytes.lastIndexOf(0x0a) + 1;
+    const complete = decodeStateBytes(bytes.subarray(0, end), where);
+    return complete + new TextDecoder('utf-8').decode(bytes.subarray(end));
+  }
+}
+
 export function parseStateText(text: string, where: string, hint = ''): StateDocument {
   let value: unknown;
   try {

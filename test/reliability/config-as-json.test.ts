@@ -44,7 +44,7 @@ describe('a config written in JSON style', () => {
     expect(plan.stdout).toContain('Plan: 4 to create');
   });
 
-  it.fails('applies', async () => {
+  it('applies', async () => {
     const result = await runCli(
       ['apply', 'tenant.yaml', '--auto-approve', '--base-url', emulator.baseUrl, '--state', 'state.json'],
       { cwd: dir, env: { TENANTFORM_TOKEN: emulator.token } },

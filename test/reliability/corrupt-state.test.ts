@@ -105,13 +105,10 @@ describe('a corrupt state file is refused and left untouched', () => {
     await expectRefused(statePath(), message);
   });
 
-  // BUG (reported in issue 8): src/state/file-store.ts decodes the state with
-  // bytes.toString('utf8'), which turns invalid UTF-8 into U+FFFD instead of
-  // refusing it: a flipped byte inside the id "tep_ABCDEF" is read as the id
-  // "tep_AB\uFFFDDEF" (plan says "No changes", state list shows it), and a
-  // later delete would use the wrong id. Strict decoding (TextDecoder with
-  // fatal: true) would refuse it; until then this test is expected to fail.
-  it.fails('invalid UTF-8 inside a string', async () => {
+  // A lossy decode would read a flipped byte inside the id "tep_ABCDEF" as
+  // "tep_AB\uFFFDDEF": plan would say "No changes" and a later delete would use
+  // the wrong id. The state is decoded strictly and refused instead.
+  it('invalid UTF-8 inside a string', async () => {
     const bytes = Buffer.from(VALID_TEXT);
     const at = bytes.indexOf('tep_ABCDEF') + 6;
     bytes[at] = 0xff;

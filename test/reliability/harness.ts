@@ -1,8 +1,9 @@
 /**
  * Process and emulator plumbing for the reliability suite: the built CLI run
  * as a child process (bounded by a timeout, killed in afterEach), an emulator
- * latency hook that can SIGKILL a child when the Nth request arrives, and a
- * fault switch so a follow-up run can go without faults.
+ * latency hook that can SIGKILL a child when the Nth request arrives (or run
+ * something before every Nth request), and a chaos switch so a follow-up run
+ * can go without faults.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -144,11 +145,6 @@ export class RequestTrap {
   /** Runs `run` before every `every`-th request is handled (null: stop); the request waits for it. */
   before(every: number, run: (() => Promise<void>) | null): void {
     this.hook = run ? { every, run } : null;
-  }
-
-  /** Requests seen since the last arm(). */
-  get count(): number {
-    return this.seen;
   }
 
   get fired(): boolean {

@@ -24,12 +24,24 @@ export interface ApplyFlags extends StateFlags {
   debug?: boolean;
 }
 
-/** A saved plan file is JSON; a config path is a directory or YAML. */
+/**
+ * A saved plan is a JSON object with format_version and changes. A config
+ * written in JSON style (YAML allows it) is not one, and neither is a
+ * directory or a .yaml/.yml file. Text that starts with { but is not JSON
+ * counts as a damaged plan, so that the plan reader reports it.
+ */
 function looksLikePlanFile(path: string): boolean {
   try {
-    if (!statSync(path).isFile()) return false;
-    const head = readFileSync(path, { encoding: 'utf8' }).slice(0, 200).trimStart();
-    return head.startsWith('{');
+    if (!statSync(path).isFile() || /\.ya?ml$/i.test(path)) return false;
+    const text = readFileSync(path, 'utf8');
+    if (!text.trimStart().startsWith('{')) return false;
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      return true; // a damaged plan file: let the plan reader say what is wrong
+    }
+    return typeof data === 'object' && data !== null && 'format_version' in data && 'changes' in data;
   } catch {
     return false;
   }

@@ -18,6 +18,17 @@ async function withStore<T>(
   }
 }
 
+/** The address in its canonical spelling; throws AddressError naming what is wrong. */
+async function canonicalAddress(address: string): Promise<string> {
+  const { parseAddress, formatAddress } = await import('../../resources/index.js');
+  const parsed = parseAddress(address);
+  return formatAddress(parsed.kind, parsed.identity);
+}
+
+function notInState(address: string, store: StateStore): CliError {
+  return new CliError(`${address} is not in the state (${store.description}); see tenantform state list`);
+}
+
 /** tenantform state list: one address per line, with id and flags. */
 export async function stateListAction(
   path: string,
@@ -52,16 +63,11 @@ export async function stateShowAction(
   io: CommandIO,
 ): Promise<number> {
   const { readStateSnapshot } = await import('../../state/index.js');
-  const { parseAddress, formatAddress } = await import('../../resources/index.js');
-  const parsed = parseAddress(address);
-  const canonical = formatAddress(parsed.kind, parsed.identity);
+  const canonical = await canonicalAddress(address);
   return withStore(flags, path, io, async (store) => {
     const doc = await readStateSnapshot(store);
     const found = doc?.resources.find((r) => r.address === canonical);
-    if (!found)
-      throw new CliError(
-        `${canonical} is not in the state (${store.description}); see tenantform state list`,
-      );
+    if (!found) throw notInState(canonical, store);
     io.stdout.write(JSON.stringify(found, null, 2) + '\n');
     return 0;
   });
@@ -76,9 +82,7 @@ export async function stateRmAction(
   io: CommandIO,
 ): Promise<number> {
   const { openState } = await import('../../state/index.js');
-  const { parseAddress, formatAddress } = await import('../../resources/index.js');
-  const parsed = parseAddress(address);
-  const canonical = formatAddress(parsed.kind, parsed.identity);
+  const canonical = await canonicalAddress(address);
   return withStore(flags, path, io, async (store) => {
     const session = await openState(store, {
       command: 'state rm',
@@ -86,9 +90,7 @@ export async function stateRmAction(
     });
     try {
       if (!session.doc.resources.some((r) => r.address === canonical)) {
-        throw new CliError(
-          `${canonical} is not in the state (${store.description}); see tenantform state list`,
-        );
+        throw notInState(canonical, store);
       }
       await session.record({ op: 'remove', address: canonical });
       await session.commit();
