@@ -1,13 +1,7 @@
 /**
  * A config written in JSON style (JSON is YAML, and validate and plan accept
- * it) must be applied like any other config.
- *
- * BUG (reported in issue 8): src/cli/commands/apply.ts looksLikePlanFile()
- * takes any file whose first non-blank character is "{" for a saved plan, so
- * apply answers "tenant.yaml is not a tenantform plan: it has no
- * format_version" although validate and plan accept the same file. Until it
- * is fixed (e.g. decide on "format_version" being present, or on the file
- * extension), the apply case is expected to fail.
+ * it) must be applied like any other config, not mistaken for a saved plan
+ * because it starts with "{".
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
