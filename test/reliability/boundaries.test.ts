@@ -7,10 +7,9 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type EmulatorHandle } from '../../src/emulator/index.js';
-import { runCli, tempDir } from '../helpers/cli.js';
-import { assertBuilt, childEnv, Children, INTERNAL_ERROR, RequestTrap } from './harness.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { childEnv, INTERNAL_ERROR, useTrappedEmulator } from './harness.js';
 import {
   buildConfig,
   configText,
@@ -20,27 +19,10 @@ import {
   type TenantConfig,
 } from './tenant-config.js';
 
-let emulator: EmulatorHandle;
-let trap: RequestTrap;
-let children: Children;
-let dir: string;
-let cleanup: () => void;
+const t = useTrappedEmulator('tenantform-bounds-', 2);
 
-beforeAll(assertBuilt);
-beforeEach(async () => {
-  ({ dir, cleanup } = tempDir('tenantform-bounds-'));
-  trap = new RequestTrap();
-  emulator = await startEmulator({ latencyMs: 2, sleep: trap.sleep });
-  children = new Children();
-});
-afterEach(async () => {
-  await children.killAll();
-  await emulator.stop();
-  cleanup();
-});
-
-const configPath = () => join(dir, 'tenant.yaml');
-const statePath = () => join(dir, 'state', 'state.json');
+const configPath = () => join(t.dir, 'tenant.yaml');
+const statePath = () => join(t.dir, 'state', 'state.json');
 const small = (): TenantConfig =>
   buildConfig(seededRandom(9), 'bnd', { policies: 6, profiles: 2, users: 2, permissionsPerUser: 2 });
 const apply = (...extra: string[]) =>
@@ -50,12 +32,12 @@ const apply = (...extra: string[]) =>
       configPath(),
       '--auto-approve',
       '--base-url',
-      emulator.baseUrl,
+      t.emulator.baseUrl,
       '--state',
       statePath(),
       ...extra,
     ],
-    { cwd: dir, env: { TENANTFORM_TOKEN: emulator.token } },
+    { cwd: t.dir, env: { TENANTFORM_TOKEN: t.emulator.token } },
   );
 const mode = (path: string) => statSync(path).mode & 0o777;
 
@@ -80,8 +62,8 @@ describe('plain http:// is refused for hosts other than loopback', () => {
           ...(how === 'flag' ? ['--base-url', url] : []),
         ],
         {
-          cwd: dir,
-          env: { TENANTFORM_TOKEN: emulator.token, ...(how === 'env' ? { TENANTFORM_BASE_URL: url } : {}) },
+          cwd: t.dir,
+          env: { TENANTFORM_TOKEN: t.emulator.token, ...(how === 'env' ? { TENANTFORM_BASE_URL: url } : {}) },
         },
       );
       expect(result.code, how).toBe(1);
@@ -104,9 +86,9 @@ describe('plain http:// is refused for hosts other than loopback', () => {
         '--state',
         statePath(),
         '--base-url',
-        `${host}:${emulator.port}/api/v2`,
+        `${host}:${t.emulator.port}/api/v2`,
       ],
-      { cwd: dir, env: { TENANTFORM_TOKEN: emulator.token } },
+      { cwd: t.dir, env: { TENANTFORM_TOKEN: t.emulator.token } },
     );
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -140,8 +122,8 @@ describe('a user id stays inside its path segment', () => {
     const result = await apply();
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(Object.keys(emulator.snapshot().userPermissions).sort()).toEqual([...ids].sort());
-    expect(emulator.stats().byRoute).toEqual({ 'POST /api/v2/users/{id}/permissions': ids.length });
+    expect(Object.keys(t.emulator.snapshot().userPermissions).sort()).toEqual([...ids].sort());
+    expect(t.emulator.stats().byRoute).toEqual({ 'POST /api/v2/users/{id}/permissions': ids.length });
   });
 
   it.each(['.', '..'])('refuses the dot segment %j without a request, and applies the rest', async (id) => {
@@ -155,8 +137,8 @@ describe('a user id stays inside its path segment', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/1 done, 1 failed, 0 not attempted/);
     expect(result.stderr).toMatch(/user id must be a non-empty id other than "\." or "\.\."/);
-    expect(Object.keys(emulator.snapshot().userPermissions)).toEqual(['auth0|ok']);
-    expect(emulator.stats().byRoute).toEqual({ 'POST /api/v2/users/{id}/permissions': 1 });
+    expect(Object.keys(t.emulator.snapshot().userPermissions)).toEqual(['auth0|ok']);
+    expect(t.emulator.stats().byRoute).toEqual({ 'POST /api/v2/users/{id}/permissions': 1 });
   });
 });
 
@@ -170,7 +152,7 @@ describe('files tenantform writes are mode 0600', () => {
   });
 
   it('state, backup, journal and lock (mid-apply), plan file; the default state directory is 0700', async () => {
-    const env = childEnv({ TENANTFORM_TOKEN: emulator.token });
+    const env = childEnv({ TENANTFORM_TOKEN: t.emulator.token });
     const config = small();
     writeConfig(configPath(), config);
     const args = [
@@ -178,13 +160,13 @@ describe('files tenantform writes are mode 0600', () => {
       configPath(),
       '--auto-approve',
       '--base-url',
-      emulator.baseUrl,
+      t.emulator.baseUrl,
       '--state',
       statePath(),
       '--parallelism',
       '1',
     ];
-    expect((await children.run(args, { cwd: dir, env })).code).toBe(0);
+    expect((await t.children.run(args, { cwd: t.dir, env })).code).toBe(0);
 
     // A second apply killed at its third request: its lock and journal are on disk.
     const more = small().token_exchange_profiles.map((p) => ({
@@ -195,35 +177,35 @@ describe('files tenantform writes are mode 0600', () => {
       ...config,
       token_exchange_profiles: [...config.token_exchange_profiles, ...more],
     });
-    const victim = children.start(args, { cwd: dir, env });
-    trap.arm(2, () => victim.process.kill('SIGKILL'));
+    const victim = t.children.start(args, { cwd: t.dir, env });
+    t.trap.arm(2, () => victim.process.kill('SIGKILL'));
     expect((await victim.result).signal).toBe('SIGKILL');
     for (const file of [`${statePath()}.journal`, `${statePath()}.lock`]) {
       expect(existsSync(file), file).toBe(true);
       expect(mode(file).toString(8), file).toBe('600');
     }
     // Recovery compacts the journal into a new state file, keeping the old one as the backup.
-    expect((await runCli(['force-unlock', '--state', statePath()], { cwd: dir })).code).toBe(0);
-    expect((await children.run(args, { cwd: dir, env })).code).toBe(0);
+    expect((await runCli(['force-unlock', '--state', statePath()], { cwd: t.dir })).code).toBe(0);
+    expect((await t.children.run(args, { cwd: t.dir, env })).code).toBe(0);
     for (const file of [statePath(), `${statePath()}.backup`]) {
       expect(existsSync(file), file).toBe(true);
       expect(mode(file).toString(8), file).toBe('600');
     }
-    expect(mode(join(dir, 'state')).toString(8)).toBe('700');
+    expect(mode(join(t.dir, 'state')).toString(8)).toBe('700');
 
-    const planFile = join(dir, 'release.tfplan');
+    const planFile = join(t.dir, 'release.tfplan');
     expect(
-      (await runCli(['plan', configPath(), '--state', statePath(), '--out', planFile], { cwd: dir })).code,
+      (await runCli(['plan', configPath(), '--state', statePath(), '--out', planFile], { cwd: t.dir })).code,
     ).toBe(0);
     expect(mode(planFile).toString(8)).toBe('600');
 
     // The default state directory beside the config.
-    const nested = join(dir, 'repo');
+    const nested = join(t.dir, 'repo');
     mkdirSync(nested);
     writeConfig(join(nested, 'tenant.yaml'), small());
-    const fresh = await runCli(['apply', 'repo', '--auto-approve', '--base-url', emulator.baseUrl], {
-      cwd: dir,
-      env: { TENANTFORM_TOKEN: emulator.token },
+    const fresh = await runCli(['apply', 'repo', '--auto-approve', '--base-url', t.emulator.baseUrl], {
+      cwd: t.dir,
+      env: { TENANTFORM_TOKEN: t.emulator.token },
     });
     expect(fresh.code, fresh.stderr).toBe(0);
     expect(mode(join(nested, '.tenantform')).toString(8)).toBe('700');
@@ -232,11 +214,11 @@ describe('files tenantform writes are mode 0600', () => {
 
   it('a plan saved over an existing, world-readable file', async () => {
     writeConfig(configPath(), small());
-    const planFile = join(dir, 'release.tfplan');
+    const planFile = join(t.dir, 'release.tfplan');
     writeFileSync(planFile, 'old plan\n');
     chmodSync(planFile, 0o644);
     const result = await runCli(['plan', configPath(), '--state', statePath(), '--out', planFile], {
-      cwd: dir,
+      cwd: t.dir,
     });
     expect(result.code).toBe(0);
     expect(readFileSync(planFile, 'utf8')).toMatch(/"format_version"/);

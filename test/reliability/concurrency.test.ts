@@ -1,5 +1,5 @@
 /**
- * Two `tenantform apply` processes on one state file at once. The emulator
+ * Two `tenantform apply` processes on one state file at once. The t.emulator
  * holds the first API request until one process has exited, so the two runs
  * overlap however slowly either starts: exactly one proceeds, the other
  * fails at once naming the holder (pid, host, command) and sends nothing;
@@ -10,17 +10,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type EmulatorHandle } from '../../src/emulator/index.js';
-import { tempDir } from '../helpers/cli.js';
-import {
-  assertBuilt,
-  childEnv,
-  Children,
-  RequestTrap,
-  type ChildResult,
-  type RunningChild,
-} from './harness.js';
+import { describe, expect, it } from 'vitest';
+
+import { childEnv, type ChildResult, type RunningChild, useTrappedEmulator } from './harness.js';
 import {
   buildConfig,
   expectedContent,
@@ -34,29 +26,12 @@ import {
 
 const HOLD_LIMIT_MS = 20_000;
 
-let emulator: EmulatorHandle;
-let trap: RequestTrap;
-let children: Children;
-let dir: string;
-let cleanup: () => void;
+const t = useTrappedEmulator('tenantform-race-', 2);
 
-beforeAll(assertBuilt);
-beforeEach(async () => {
-  ({ dir, cleanup } = tempDir('tenantform-race-'));
-  trap = new RequestTrap();
-  emulator = await startEmulator({ latencyMs: 2, sleep: trap.sleep });
-  children = new Children();
-});
-afterEach(async () => {
-  await children.killAll();
-  await emulator.stop();
-  cleanup();
-});
-
-/** Holds the first request that reaches the emulator until `release` settles (bounded), then lets all through. */
+/** Holds the first request that reaches the t.emulator until `release` settles (bounded), then lets all through. */
 function holdFirstRequest(release: () => Promise<unknown>): void {
-  trap.before(1, async () => {
-    trap.before(0, null);
+  t.trap.before(1, async () => {
+    t.trap.before(0, null);
     await Promise.race([release(), delay(HOLD_LIMIT_MS)]);
   });
 }
@@ -68,12 +43,23 @@ function setup() {
     users: 5,
     permissionsPerUser: 4,
   });
-  const configPath = join(dir, 'tenant.yaml');
-  const statePath = join(dir, 'state.json');
+  const configPath = join(t.dir, 'tenant.yaml');
+  const statePath = join(t.dir, 'state.json');
   writeConfig(configPath, config);
-  const args = ['apply', configPath, '--auto-approve', '--base-url', emulator.baseUrl, '--state', statePath];
+  const args = [
+    'apply',
+    configPath,
+    '--auto-approve',
+    '--base-url',
+    t.emulator.baseUrl,
+    '--state',
+    statePath,
+  ];
   const start = (extra: string[] = []): RunningChild =>
-    children.start([...args, ...extra], { cwd: dir, env: childEnv({ TENANTFORM_TOKEN: emulator.token }) });
+    t.children.start([...args, ...extra], {
+      cwd: t.dir,
+      env: childEnv({ TENANTFORM_TOKEN: t.emulator.token }),
+    });
   return { config, statePath, start };
 }
 
@@ -81,7 +67,7 @@ function expectIntactState(statePath: string, config: ReturnType<typeof setup>['
   const text = readFileSync(statePath, 'utf8');
   const state = JSON.parse(text) as StateFile;
   expect(state.resources).toHaveLength(resourceCount(config));
-  const snapshot = emulator.snapshot();
+  const snapshot = t.emulator.snapshot();
   expect(tenantContent(snapshot)).toEqual(expectedContent(config));
   expect(stateProblems(state, config, snapshot)).toEqual({ problems: [], adopted: 0 });
 }
@@ -106,7 +92,7 @@ describe('two applies on one state', () => {
     expect(loser!.result.stderr).toContain('force-unlock');
     expect(loser!.result.stdout).toBe('');
     // Every request came from the winner: one per policy and profile, one per user.
-    expect(emulator.requestCount()).toBe(
+    expect(t.emulator.requestCount()).toBe(
       config.rate_limit_policies.length +
         config.token_exchange_profiles.length +
         config.user_permissions.length,
@@ -129,7 +115,7 @@ describe('two applies on one state', () => {
     const two = await second!.result;
     expect(two.code, two.stderr).toBe(0);
     expect(two.stdout).toContain('No changes');
-    expect(emulator.requestCount()).toBe(
+    expect(t.emulator.requestCount()).toBe(
       config.rate_limit_policies.length +
         config.token_exchange_profiles.length +
         config.user_permissions.length,

@@ -1,6 +1,6 @@
 /**
  * Crash convergence: `tenantform apply` (the built CLI, a child process) is
- * SIGKILLed when the emulator receives the Nth request of a mixed apply
+ * SIGKILLed when the t.emulator receives the Nth request of a mixed apply
  * (creates, replaces, deletes, permissions over many users, profiles), N
  * drawn from a seed. The next apply finds the lock of the dead process and
  * names it; after force-unlock, an apply converges: the tenant holds exactly
@@ -10,14 +10,13 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { countRequests } from '../../src/apply/index.js';
 import { loadConfig } from '../../src/config/index.js';
-import { startEmulator, type EmulatorHandle } from '../../src/emulator/index.js';
 import { planChanges } from '../../src/plan/index.js';
 import { createFileStateStore, readStateSnapshot } from '../../src/state/index.js';
-import { runCli, tempDir } from '../helpers/cli.js';
-import { assertBuilt, childEnv, Children, INTERNAL_ERROR, RequestTrap } from './harness.js';
+import { runCli } from '../helpers/cli.js';
+import { childEnv, INTERNAL_ERROR, useTrappedEmulator } from './harness.js';
 import {
   between,
   buildConfig,
@@ -36,29 +35,10 @@ const SEEDS = (process.env.TENANTFORM_CRASH_SEEDS ?? '11,23,37,41,59,73').split(
 const PARALLELISM = 8;
 const BATCH = 3;
 
-let emulator: EmulatorHandle;
-let trap: RequestTrap;
-let children: Children;
-let dir: string;
-let cleanup: () => void;
-
-beforeAll(assertBuilt);
-
-beforeEach(async () => {
-  ({ dir, cleanup } = tempDir('tenantform-crash-'));
-  trap = new RequestTrap();
-  emulator = await startEmulator({ latencyMs: 3, sleep: trap.sleep });
-  children = new Children();
-});
-
-afterEach(async () => {
-  await children.killAll();
-  await emulator.stop();
-  cleanup();
-});
+const t = useTrappedEmulator('tenantform-crash-', 3);
 
 async function plannedRequests(configPath: string, statePath: string): Promise<number> {
-  const loaded = await loadConfig(configPath, { cwd: dir, env: {} });
+  const loaded = await loadConfig(configPath, { cwd: t.dir, env: {} });
   expect(loaded.issues).toEqual([]);
   const store = createFileStateStore(statePath);
   try {
@@ -86,14 +66,14 @@ function journalEntries(path: string): number {
 describe('apply killed with SIGKILL at a seeded request converges on re-run', () => {
   it.each(SEEDS)('seed %i', async (seed) => {
     const random = seededRandom(seed);
-    const configPath = join(dir, 'tenant.yaml');
-    const statePath = join(dir, 'state', 'state.json');
+    const configPath = join(t.dir, 'tenant.yaml');
+    const statePath = join(t.dir, 'state', 'state.json');
     const args = [
       'apply',
       configPath,
       '--auto-approve',
       '--base-url',
-      emulator.baseUrl,
+      t.emulator.baseUrl,
       '--state',
       statePath,
       '--parallelism',
@@ -101,7 +81,7 @@ describe('apply killed with SIGKILL at a seeded request converges on re-run', ()
       '--permission-batch-size',
       String(BATCH),
     ];
-    const env = childEnv({ TENANTFORM_TOKEN: emulator.token });
+    const env = childEnv({ TENANTFORM_TOKEN: t.emulator.token });
 
     // A tenant to change: applied cleanly, in-process.
     const base = buildConfig(random, `s${seed}a`, {
@@ -111,7 +91,7 @@ describe('apply killed with SIGKILL at a seeded request converges on re-run', ()
       permissionsPerUser: 4,
     });
     writeConfig(configPath, base);
-    const first = await runCli(args, { cwd: dir, env: { TENANTFORM_TOKEN: emulator.token } });
+    const first = await runCli(args, { cwd: t.dir, env: { TENANTFORM_TOKEN: t.emulator.token } });
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
 
@@ -128,10 +108,10 @@ describe('apply killed with SIGKILL at a seeded request converges on re-run', ()
     expect(planned).toBeGreaterThan(100);
     const cut = between(random, 1, planned);
 
-    const victim = children.start(args, { cwd: dir, env });
-    trap.arm(cut, () => victim.process.kill('SIGKILL'));
+    const victim = t.children.start(args, { cwd: t.dir, env });
+    t.trap.arm(cut, () => victim.process.kill('SIGKILL'));
     const killed = await victim.result;
-    expect(trap.fired, `the kill at request ${cut} of ${planned} never fired`).toBe(true);
+    expect(t.trap.fired, `the kill at request ${cut} of ${planned} never fired`).toBe(true);
     expect(killed.signal).toBe('SIGKILL');
     // Each worker records a finished task before it sends the next request, so by request N at
     // least (N - 2 × parallelism) / 2 tasks (replaces send two requests) are in the journal.
@@ -141,22 +121,22 @@ describe('apply killed with SIGKILL at a seeded request converges on re-run', ()
     );
 
     // The dead process still holds the lock: the next apply names it and sends nothing.
-    const sent = emulator.requestCount();
-    const refused = await children.run(args, { cwd: dir, env });
+    const sent = t.emulator.requestCount();
+    const refused = await t.children.run(args, { cwd: t.dir, env });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`locked by apply (pid ${victim.pid}`);
     expect(refused.stderr).toContain('no longer running');
     expect(refused.stderr).toContain('force-unlock');
-    expect(emulator.requestCount()).toBe(sent);
-    const unlocked = await runCli(['force-unlock', '--state', statePath], { cwd: dir });
+    expect(t.emulator.requestCount()).toBe(sent);
+    const unlocked = await runCli(['force-unlock', '--state', statePath], { cwd: t.dir });
     expect(unlocked.code).toBe(0);
 
-    const rerun = await children.run(args, { cwd: dir, env });
+    const rerun = await t.children.run(args, { cwd: t.dir, env });
     expect(rerun.stderr).not.toMatch(INTERNAL_ERROR);
     expect(rerun.timedOut).toBe(false);
     expect({ code: rerun.code, stderr: rerun.stderr }).toEqual({ code: 0, stderr: '' });
 
-    const snapshot = emulator.snapshot();
+    const snapshot = t.emulator.snapshot();
     expect(tenantContent(snapshot)).toEqual(expectedContent(next));
     const { problems, adopted } = stateProblems(readStateFile(statePath), next, snapshot);
     expect(problems).toEqual([]);
@@ -167,10 +147,10 @@ describe('apply killed with SIGKILL at a seeded request converges on re-run', ()
     expect(existsSync(`${statePath}.journal`)).toBe(false);
     expect(existsSync(`${statePath}.lock`)).toBe(false);
 
-    const before = emulator.requestCount();
-    const third = await children.run(args, { cwd: dir, env });
+    const before = t.emulator.requestCount();
+    const third = await t.children.run(args, { cwd: t.dir, env });
     expect(third.code).toBe(0);
     expect(third.stdout).toContain('No changes');
-    expect(emulator.requestCount()).toBe(before);
+    expect(t.emulator.requestCount()).toBe(before);
   });
 });

@@ -10,6 +10,9 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { afterEach, beforeAll, beforeEach } from 'vitest';
+import { startEmulator, type EmulatorHandle } from '../../src/emulator/index.js';
+import { tempDir } from '../helpers/cli.js';
 import { seededRandom } from './tenant-config.js';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -194,3 +197,36 @@ export const INTERNAL_ERROR = /internal/i;
 
 /** The partial-failure report apply prints on stderr. */
 export const PARTIAL_REPORT = /(\d+) done, (\d+) failed, (\d+) not attempted/;
+
+/** What each child-process test works with; fields are set anew before every test. */
+export interface TrappedEmulator {
+  emulator: EmulatorHandle;
+  trap: RequestTrap;
+  children: Children;
+  dir: string;
+}
+
+/**
+ * Per test: a temporary directory, an emulator whose latency goes through a
+ * RequestTrap (so a test can act at the Nth request), and a Children set
+ * that is killed afterwards. Requires the built CLI.
+ */
+export function useTrappedEmulator(prefix: string, latencyMs: number): TrappedEmulator {
+  const ctx = {} as TrappedEmulator;
+  let cleanup = (): void => {};
+  beforeAll(assertBuilt);
+  beforeEach(async () => {
+    const tmp = tempDir(prefix);
+    ctx.dir = tmp.dir;
+    cleanup = tmp.cleanup;
+    ctx.trap = new RequestTrap();
+    ctx.emulator = await startEmulator({ latencyMs, sleep: ctx.trap.sleep });
+    ctx.children = new Children();
+  });
+  afterEach(async () => {
+    await ctx.children.killAll();
+    await ctx.emulator.stop();
+    cleanup();
+  });
+  return ctx;
+}
