@@ -13,7 +13,9 @@ import { lookupFromRecord } from './variables.js';
 import { convertDocument } from './yaml-convert.js';
 import { issueAt, indexDocument, type DocumentIndex } from './yaml-nodes.js';
 import { schemaIssues } from './schema-check.js';
-import { collectResources } from './resources.js';
+import { collectFromValue, collectResources } from './resources.js';
+import { parseFastYaml } from './fast-yaml.js';
+import { matchesSchema } from '../schemas/index.js';
 import { compareIssues } from './combine.js';
 
 function yamlIssue(index: DocumentIndex, error: YAMLError): ConfigIssue {
@@ -24,6 +26,28 @@ function yamlIssue(index: DocumentIndex, error: YAMLError): ConfigIssue {
 
 /** Parses and checks one file's text; `file` is the name used in issues and sources. */
 export function parseConfigText(text: string, file: string, ctx: ParseContext = {}): ParsedFile {
+  const fast = parseFastYaml(text);
+  if (fast) {
+    // The common case, several times faster than the full parser. Anything to
+    // report (schema issues included) is left to the full path below, which
+    // points at exact positions; a valid file gives the same resources either way.
+    if (fast.value === null) return { file, issues: [], resources: [] };
+    if (matchesSchema('config', fast.value)) {
+      const resources = collectFromValue(fast.value, (path) => {
+        const list = path
+          .slice(0, -1)
+          .reduce<unknown>((v, step) => (v as Record<string, unknown>)[step], fast.value);
+        const at = fast.itemPositions.get(list as unknown[])?.[path[path.length - 1] as number];
+        return { file, line: at?.line ?? 1, col: at?.col ?? 1 };
+      });
+      return { file, issues: [], resources };
+    }
+  }
+  return parseWithYaml(text, file, ctx);
+}
+
+/** The full path: the YAML library's parser, with every problem at its position. */
+export function parseWithYaml(text: string, file: string, ctx: ParseContext = {}): ParsedFile {
   const limits = { ...DEFAULT_LIMITS, ...ctx.limits };
   const lookup = typeof ctx.vars === 'function' ? ctx.vars : lookupFromRecord(ctx.vars ?? {});
   const lineCounter = new LineCounter();

@@ -3,7 +3,7 @@
  * list item that declares it. Attributes are the create request body (see
  * resources/), keys in the schema's order.
  */
-import { isSeq, type Node } from 'yaml';
+import type { Node } from 'yaml';
 import {
   formatAddress,
   identityOf,
@@ -15,7 +15,7 @@ import {
   type KindModule,
   type SourcePosition,
 } from '../resources/index.js';
-import { locate, nodeOffset, resolveAlias, type DocumentIndex } from './yaml-nodes.js';
+import { locate, nodeOffset, type DocumentIndex } from './yaml-nodes.js';
 
 type Item = Record<string, unknown>;
 
@@ -46,40 +46,26 @@ function policyAttributes(item: Item): Attributes {
   return attributes;
 }
 
-/** The items of a list node (through an alias), to take each item's position. */
-function listNodes(index: DocumentIndex, node: Node | null): readonly unknown[] {
-  const list = resolveAlias(index, node);
-  return isSeq(list) ? list.items : [];
-}
+/** Where the list item at a path (e.g. ["rate_limit_policies", 3]) is declared. */
+export type PositionOf = (path: readonly (string | number)[]) => SourcePosition;
 
 /**
  * Every item whose identity fields are strings, valid or not, in document
  * order: counts and duplicate checks need them even when other fields are wrong.
  */
-export function collectResources(index: DocumentIndex, root: Node | null, data: unknown): DesiredResource[] {
-  if (!isItem(data) || root === null) return [];
+export function collectFromValue(data: unknown, positionOf: PositionOf): DesiredResource[] {
+  if (!isItem(data)) return [];
   const out: DesiredResource[] = [];
-  const fallback = nodeOffset(root, 0);
-  const at = (node: unknown): SourcePosition => {
-    const { line, col } = index.lineCounter.linePos(nodeOffset(node as Node | null, fallback));
-    return { file: index.file, line, col };
-  };
-  const listOf = (key: string) => ({
-    items: Array.isArray(data[key]) ? (data[key] as unknown[]) : [],
-    nodes: listNodes(index, locate(index, root, [key]).node),
-  });
+  const items = (key: string): unknown[] => (Array.isArray(data[key]) ? (data[key] as unknown[]) : []);
 
-  const policies = listOf(rateLimitPolicy.configKey);
-  policies.items.forEach((item, i) => {
+  items(rateLimitPolicy.configKey).forEach((item, i) => {
     if (isItem(item) && hasStrings(item, rateLimitPolicy.identityFields)) {
-      out.push(make(rateLimitPolicy, policyAttributes(item), at(policies.nodes[i])));
+      out.push(make(rateLimitPolicy, policyAttributes(item), positionOf([rateLimitPolicy.configKey, i])));
     }
   });
 
-  const entries = listOf(userPermission.configKey);
-  entries.items.forEach((entry, i) => {
+  items(userPermission.configKey).forEach((entry, i) => {
     if (!isItem(entry) || typeof entry.user_id !== 'string' || !Array.isArray(entry.permissions)) return;
-    const permissionNodes = listNodes(index, locate(index, entries.nodes[i] as Node, ['permissions']).node);
     entry.permissions.forEach((permission: unknown, j: number) => {
       if (!isItem(permission) || !hasStrings(permission, ['resource_server_identifier', 'permission_name']))
         return;
@@ -87,21 +73,32 @@ export function collectResources(index: DocumentIndex, root: Node | null, data: 
         user_id: entry.user_id,
         ...pick(permission, ['resource_server_identifier', 'permission_name']),
       };
-      out.push(make(userPermission, attributes, at(permissionNodes[j])));
+      out.push(make(userPermission, attributes, positionOf([userPermission.configKey, i, 'permissions', j])));
     });
   });
 
-  const profiles = listOf(tokenExchangeProfile.configKey);
-  profiles.items.forEach((item, i) => {
+  items(tokenExchangeProfile.configKey).forEach((item, i) => {
     if (isItem(item) && hasStrings(item, tokenExchangeProfile.identityFields)) {
       out.push(
         make(
           tokenExchangeProfile,
           pick(item, ['name', 'subject_token_type', 'action_id', 'type']),
-          at(profiles.nodes[i]),
+          positionOf([tokenExchangeProfile.configKey, i]),
         ),
       );
     }
   });
   return out;
+}
+
+/** collectFromValue with positions taken from the YAML document's nodes. */
+export function collectResources(index: DocumentIndex, root: Node | null, data: unknown): DesiredResource[] {
+  if (root === null) return [];
+  const fallback = nodeOffset(root, 0);
+  return collectFromValue(data, (path) => {
+    const { line, col } = index.lineCounter.linePos(
+      nodeOffset(locate(index, root, [...path]).node, fallback),
+    );
+    return { file: index.file, line, col };
+  });
 }
