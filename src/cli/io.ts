@@ -29,3 +29,16 @@ export class CliError extends Error {
     super(message);
   }
 }
+
+/** Writes pieces of text in batches of about 64 KiB: large output without one huge string. */
+export function writeChunks(out: OutputStream, chunks: Iterable<string>): void {
+  let batch = '';
+  for (const chunk of chunks) {
+    batch += chunk;
+    if (batch.length >= 65_536) {
+      out.write(batch);
+      batch = '';
+    }
+  }
+  if (batch !== '') out.write(batch);
+}

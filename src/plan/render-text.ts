@@ -81,12 +81,19 @@ function block(change: Change, paint: Paint): string {
  * ANSI escapes appear only when `color` is true. Ends with a newline.
  */
 export function renderText(plan: Plan, options: TextOptions): string {
+  return [...renderTextChunks(plan, options)].join('');
+}
+
+/**
+ * renderText in pieces (a section each, joined by blank lines), so that a
+ * large plan can be written out without building one huge string.
+ */
+export function* renderTextChunks(plan: Plan, options: TextOptions): Generator<string> {
   const paint = painter(options.color);
   const shown = plan.changes.filter((c) => options.showNoOp === true || c.action !== 'no-op');
-  const sections: string[] = [];
   if (shown.length > 0) {
-    sections.push(legend(new Set(shown.map((c) => c.action))));
-    for (const change of shown) sections.push(block(change, paint));
+    yield legend(new Set(shown.map((c) => c.action))) + '\n\n';
+    for (const change of shown) yield block(change, paint) + '\n\n';
   }
   const hiddenAdopted = options.showNoOp
     ? 0
@@ -95,6 +102,5 @@ export function renderText(plan: Plan, options: TextOptions): string {
   const tail = [note ? paint('yellow', note) : null, paint('bold', summaryLine(plan))].filter(
     (line): line is string => line !== null,
   );
-  sections.push(tail.join('\n'));
-  return sections.join('\n\n') + '\n';
+  yield tail.join('\n') + '\n';
 }

@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import type { Plan } from '../../plan/types.js';
 import type { ApplyResult } from '../../apply/index.js';
 import type { StateSession } from '../../state/index.js';
-import { CliError, type CommandIO } from '../io.js';
+import { CliError, writeChunks, type CommandIO } from '../io.js';
 import { absolute, openStore, parseCount, parseDuration, parseRate, type StateFlags } from '../context.js';
 import { createProgress } from '../progress.js';
 import { loadDesiredOrReport } from './validate.js';
@@ -98,7 +98,7 @@ export async function applyAction(
       plan = planModule.planChanges(desired ?? [], session.doc);
     }
     const color = planModule.shouldUseColor(io.stdout, io.env);
-    io.stdout.write(planModule.renderText(plan, { color }));
+    writeChunks(io.stdout, planModule.renderTextChunks(plan, { color }));
     if (!planModule.hasChanges(plan)) return 0;
 
     const apply = await import('../../apply/index.js');

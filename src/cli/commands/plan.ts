@@ -1,5 +1,5 @@
 import { closeSync, fchmodSync, openSync, writeFileSync } from 'node:fs';
-import type { CommandIO } from '../io.js';
+import { writeChunks, type CommandIO } from '../io.js';
 import { absolute, openStore, type StateFlags } from '../context.js';
 import { loadDesiredOrReport } from './validate.js';
 import { resolveInputs } from '../inputs.js';
@@ -40,7 +40,8 @@ export async function planAction(
   const result = plan.planChanges(desired, recorded);
   if (flags.format === 'json') io.stdout.write(plan.renderJson(result) + '\n');
   else if (flags.format === 'markdown') io.stdout.write(plan.renderMarkdown(result));
-  else io.stdout.write(plan.renderText(result, { color: plan.shouldUseColor(io.stdout, io.env) }));
+  else
+    writeChunks(io.stdout, plan.renderTextChunks(result, { color: plan.shouldUseColor(io.stdout, io.env) }));
 
   if (flags.out) {
     const out = absolute(flags.out, io);
