@@ -41,24 +41,15 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   const result: ApplyResult = { done: [], failed: [], notAttempted: [], skipped: blocked };
   const tasks = buildTasks(plan, options);
   const parallelism = Math.max(1, options.parallelism ?? 10);
-  let stopped = false;
-  const client = gateClient(
-    options.client,
-    parallelism,
-    () => stopped || options.signal?.aborted === true,
-    (err) => {
-      const code = errorInfo(err).code;
-      if (code && FATAL_CODES.has(code)) stopped = true;
-    },
-  );
   const emit = options.onEvent ?? (() => {});
   let next = 0;
+  let stopped = false;
 
   const runTask = async (task: Task): Promise<void> => {
     const first = task.changes[0]!;
     emit({ type: 'start', address: first.address, action: first.action, count: task.changes.length });
     try {
-      const outcome = await task.run(client, options.recorder);
+      const outcome = await task.run(options.client, options.recorder);
       for (const change of task.changes) {
         result.done.push({ address: change.address, action: change.action, outcome });
       }
@@ -70,11 +61,6 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
         count: task.changes.length,
       });
     } catch (err) {
-      if (err instanceof NotAttempted) {
-        for (const change of task.changes)
-          result.notAttempted.push({ address: change.address, action: change.action });
-        return;
-      }
       const info = errorInfo(err);
       for (const change of task.changes) {
         result.failed.push({ address: change.address, action: change.action, ...info });
@@ -96,9 +82,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
       await runTask(task);
     }
   };
-  // Twice as many workers as request slots: while one waits for its journal
-  // fsync, another can use the slot. The gate keeps requests at `parallelism`.
-  await Promise.all(Array.from({ length: Math.min(parallelism * 2, tasks.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(parallelism, tasks.length) }, worker));
 
   for (let i = next; i < tasks.length; i++) {
     for (const change of tasks[i]!.changes)
@@ -111,43 +95,6 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   result.failed.sort(byPlan);
   result.notAttempted.sort(byPlan);
   return result;
-}
-
-/** Thrown instead of sending a request once scheduling has stopped. */
-class NotAttempted extends Error {}
-
-/** A client whose calls wait for one of `slots` places: at most `slots` requests at once. */
-function gateClient(
-  client: ExecutorClient,
-  slots: number,
-  stopped: () => boolean,
-  onError: (err: unknown) => void,
-): ExecutorClient {
-  let free = slots;
-  const waiting: (() => void)[] = [];
-  const gated =
-    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
-    async (...args: A): Promise<R> => {
-      if (free > 0) free--;
-      else await new Promise<void>((resolve) => waiting.push(resolve));
-      try {
-        if (stopped()) throw new NotAttempted();
-        return await call(...args);
-      } catch (err) {
-        onError(err); // before the slot passes on, so that a fatal error stops the next caller
-        throw err;
-      } finally {
-        const nextInLine = waiting.shift();
-        if (nextInLine) nextInLine();
-        else free++;
-      }
-    };
-  return {
-    createRateLimitPolicy: gated((body) => client.createRateLimitPolicy(body)),
-    deleteRateLimitPolicy: gated((id) => client.deleteRateLimitPolicy(id)),
-    assignUserPermissions: gated((userId, permissions) => client.assignUserPermissions(userId, permissions)),
-    createTokenExchangeProfile: gated((body) => client.createTokenExchangeProfile(body)),
-  };
 }
 
 /** Requests an apply of this plan would send at most, before retries. */
