@@ -40,6 +40,14 @@ describe('help', () => {
     expect(stderr).toContain("unknown option '--bogus'");
   });
 
+  it('offers --lock-timeout only on the commands that take the lock', async () => {
+    const plan = await runCli(['plan', '--lock-timeout', '5s'], { cwd: process.cwd() });
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain("unknown option '--lock-timeout'");
+    const apply = await runCli(['apply', '--help'], { cwd: process.cwd() });
+    expect(apply.stdout).toContain('--lock-timeout');
+  });
+
   it('names the flag when a number is not one', async () => {
     const { dir, cleanup } = tempDir();
     try {

@@ -231,6 +231,65 @@ describe('plan and apply against the emulator', () => {
     expect(emulator.requestCount()).toBe(0);
   });
 
+  it('checks the target and credentials before asking, and asks nothing when they are missing', async () => {
+    let asked = 0;
+    const confirm = async () => {
+      asked++;
+      return true;
+    };
+    const noTarget = await runCli(['apply', 'config'], { cwd: dir, env: {}, confirm });
+    expect(noTarget.code).toBe(1);
+    expect(noTarget.stderr).toContain('no API target');
+    const remote = await runCli(['apply', 'config', '--base-url', 'http://example.com/api/v2'], {
+      cwd: dir,
+      env: { TENANTFORM_TOKEN: 'x' },
+      confirm,
+    });
+    expect(remote.code).toBe(1);
+    expect(remote.stderr).toContain('only https:// is allowed');
+    expect(asked).toBe(0);
+    expect(emulator.requestCount()).toBe(0);
+  });
+
+  it('asks on a terminal and applies only after "yes"', async () => {
+    const no = await runCli(['apply', 'config', '--base-url', emulator.baseUrl], {
+      cwd: dir,
+      env: { TENANTFORM_TOKEN: emulator.token },
+      confirm: async () => false,
+    });
+    expect(no.code).toBe(1);
+    expect(no.stdout).toContain('nothing was sent');
+    expect(emulator.requestCount()).toBe(0);
+    const yes = await runCli(['apply', 'config', '--base-url', emulator.baseUrl], {
+      cwd: dir,
+      env: { TENANTFORM_TOKEN: emulator.token },
+      confirm: async () => true,
+    });
+    expect(yes.code).toBe(0);
+    expect(emulator.snapshot().rateLimitPolicies).toHaveLength(2);
+  });
+
+  it('needs no target or credentials for an apply with nothing to send', async () => {
+    await cli(...applyArgs());
+    const noop = await runCli(['apply', 'config', '--auto-approve'], { cwd: dir, env: {} });
+    expect(noop.code).toBe(0);
+    expect(noop.stdout).toContain('No changes');
+  });
+
+  it('refuses a plan with blocked changes before asking', async () => {
+    await cli(...applyArgs());
+    write('profiles.yaml', PROFILES.replace('Partner SSO', 'Partner SSO v2'));
+    let asked = false;
+    const result = await runCli(['apply', 'config', '--base-url', emulator.baseUrl], {
+      cwd: dir,
+      env: { TENANTFORM_TOKEN: emulator.token },
+      confirm: async () => (asked = true),
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('--skip-blocked');
+    expect(asked).toBe(false);
+  });
+
   it('refuses blocked changes unless --skip-blocked', async () => {
     await cli(...applyArgs());
     write('profiles.yaml', PROFILES.replace('Partner SSO', 'Partner SSO v2'));

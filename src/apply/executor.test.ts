@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { formatAddress, type Attributes, type KindName, type RecordedResource } from '../resources/index.js';
 import type { Action, Change, Plan } from '../plan/types.js';
-import { applyPlan, BlockedChangesError, countRequests } from './executor.js';
+import { PlanError } from '../plan/index.js';
+import { applyPlan, countRequests } from './executor.js';
 import type { ExecutorClient, Recorder } from './types.js';
 
 const policyAttrs = (selector: string, limit = 10): Attributes => ({
@@ -184,7 +185,7 @@ describe('applyPlan', () => {
       change('token_exchange_profile', ['urn:x:y'], 'blocked', { reason: 'name changed' }),
       change('rate_limit_policy', ['r', 'c', 'default'], 'create', { after: policyAttrs('default') }),
     ]);
-    await expect(applyPlan(p, { client, recorder })).rejects.toBeInstanceOf(BlockedChangesError);
+    await expect(applyPlan(p, { client, recorder })).rejects.toBeInstanceOf(PlanError);
     expect(calls).toEqual([]);
     const result = await applyPlan(p, { client, recorder, skipBlocked: true });
     expect(result.skipped).toHaveLength(1);

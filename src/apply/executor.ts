@@ -1,17 +1,7 @@
+import { applicableChanges } from '../plan/index.js';
 import type { Plan } from '../plan/types.js';
 import { buildTasks, type Task } from './tasks.js';
 import type { ApplyOptions, ApplyResult, ExecutorClient } from './types.js';
-
-export class BlockedChangesError extends Error {
-  readonly code = 'APPLY_BLOCKED';
-  constructor(readonly blocked: { address: string; reason: string }[]) {
-    super(
-      `the plan has ${blocked.length} blocked change${blocked.length === 1 ? '' : 's'} that no API operation can make:\n` +
-        blocked.map((b) => `  ! ${b.address}: ${b.reason}`).join('\n') +
-        '\nnothing was sent. Fix the configuration, or run apply with --skip-blocked to make the other changes.',
-    );
-  }
-}
 
 /** Errors after which no further request can succeed, so scheduling stops. */
 const FATAL_CODES = new Set(['API_UNAUTHORIZED', 'API_FORBIDDEN', 'API_ABORTED']);
@@ -33,10 +23,11 @@ function errorInfo(err: unknown): { message: string; code?: string } {
  * reported as not attempted.
  */
 export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<ApplyResult> {
+  // Refuses blocked changes (PlanError PLAN_BLOCKED) unless skipBlocked, before anything is sent.
+  applicableChanges(plan, { skipBlocked: options.skipBlocked ?? false });
   const blocked = plan.changes
     .filter((c) => c.action === 'blocked')
     .map((c) => ({ address: c.address, reason: c.reason }));
-  if (blocked.length > 0 && !options.skipBlocked) throw new BlockedChangesError(blocked);
 
   const result: ApplyResult = { done: [], failed: [], notAttempted: [], skipped: blocked };
   const tasks = buildTasks(plan, options);

@@ -5,7 +5,7 @@
  * Does not own: deciding what to change (plan/), HTTP details, retries and
  * pacing (api/), or how records are stored (state/).
  */
-export { applyPlan, BlockedChangesError, countRequests, offlineClient } from './executor.js';
+export { applyPlan, countRequests, offlineClient } from './executor.js';
 export type {
   ApplyEvent,
   ApplyFailure,

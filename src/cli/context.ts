@@ -6,6 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { CliError, type CommandIO } from './io.js';
 import type { StateStore } from '../state/types.js';
+import type { StateSession } from '../state/index.js';
 
 export interface StateFlags {
   state?: string;
@@ -76,4 +77,24 @@ export function parseRate(value: string | undefined, flag: string): number | und
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new CliError(`${flag} must be a positive number (got "${value}")`);
   return n;
+}
+
+/**
+ * Runs `fn` with the state locked for `command` (waiting up to --lock-timeout),
+ * leftover journal replayed, and the lock released afterwards whatever happens.
+ */
+export async function withLockedState<T>(
+  store: StateStore,
+  command: string,
+  flags: Pick<StateFlags, 'lockTimeout'>,
+  fn: (session: StateSession) => Promise<T>,
+): Promise<T> {
+  const lockTimeoutMs = parseDuration(flags.lockTimeout ?? '0s', '--lock-timeout');
+  const { openState } = await import('../state/index.js');
+  const session = await openState(store, { command, lockTimeoutMs });
+  try {
+    return await fn(session);
+  } finally {
+    await session.release();
+  }
 }

@@ -21,8 +21,9 @@ function varOptions(cmd: Command): Command {
     .option('--env <NAME>', 'environment from the tenantform.yaml project file in PATH');
 }
 
-function stateOptions(cmd: Command): Command {
-  return cmd
+/** Where the state is; `locks` adds --lock-timeout for the commands that take the lock. */
+function stateOptions(cmd: Command, locks = false): Command {
+  cmd
     .option('--state <FILE>', 'state file (default: .tenantform/state.json beside the config)')
     .addOption(new Option('--backend <KIND>', 'state backend').choices(['file', 'pg']).default('file'))
     .option(
@@ -31,8 +32,20 @@ function stateOptions(cmd: Command): Command {
       collect,
       [],
     )
-    .option('--workspace <NAME>', 'pg backend: workspace, one per tenant or environment (default: default)')
-    .option('--lock-timeout <DURATION>', 'wait this long for the state lock (e.g. 30s, 2m)', '0s');
+    .option('--workspace <NAME>', 'pg backend: workspace, one per tenant or environment (default: default)');
+  return locks
+    ? cmd.option('--lock-timeout <DURATION>', 'wait this long for the state lock (e.g. 30s, 2m)', '0s')
+    : cmd;
+}
+
+/** A state subcommand's config path (which locates the default state file) and --env. */
+function locatedState(cmd: Command, locks = false): Command {
+  return stateOptions(
+    cmd
+      .argument('[path]', 'config path (locates the default state file)', '.')
+      .option('--env <NAME>', 'environment from the tenantform.yaml project file in PATH'),
+    locks,
+  );
 }
 
 function connectionOptions(cmd: Command): Command {
@@ -138,6 +151,7 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode).`,
           .option('--permission-batch-size <N>', 'permissions per request for one user', '100')
           .option('--skip-blocked', 'apply the other changes when some are blocked'),
       ),
+      true,
     ),
   )
     .addHelpText(
@@ -156,6 +170,7 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode).`,
         .argument('[id]', 'the id on the tenant (rlp_…, tep_…)')
         .option('--config <PATH>', 'config to take the attributes from', '.'),
     ),
+    true,
   )
     .addHelpText(
       'after',
@@ -164,35 +179,26 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode).`,
     .action(run(async () => (await import('./commands/import.js')).importAction));
 
   const state = program.command('state').description('inspect and edit the recorded state');
-  stateOptions(
-    state
-      .command('list')
-      .description('list recorded resources')
-      .argument('[path]', 'config path (locates the default state file)', '.')
-      .option('--env <NAME>', 'environment from the tenantform.yaml project file in PATH'),
-  )
+  locatedState(state.command('list').description('list recorded resources'))
     .addHelpText('after', '\nExample:\n  $ tenantform state list examples/prod')
     .action(run(async () => (await import('./commands/state.js')).stateListAction));
-  stateOptions(
+  locatedState(
     state
       .command('show')
       .description('show one recorded resource')
-      .argument('<address>', 'e.g. token_exchange_profile["urn:partner:token"]')
-      .argument('[path]', 'config path (locates the default state file)', '.')
-      .option('--env <NAME>', 'environment from the tenantform.yaml project file in PATH'),
+      .argument('<address>', 'e.g. token_exchange_profile["urn:partner:token"]'),
   )
     .addHelpText(
       'after',
       `\nExample:\n  $ tenantform state show 'token_exchange_profile["urn:partner:token"]'`,
     )
     .action(run(async () => (await import('./commands/state.js')).stateShowAction));
-  stateOptions(
+  locatedState(
     state
       .command('rm')
       .description('stop tracking a resource (it stays on the tenant)')
-      .argument('<address>', 'the resource address')
-      .argument('[path]', 'config path (locates the default state file)', '.')
-      .option('--env <NAME>', 'environment from the tenantform.yaml project file in PATH'),
+      .argument('<address>', 'the resource address'),
+    true,
   )
     .addHelpText(
       'after',
@@ -212,12 +218,8 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode).`,
     )
     .action(run(async () => (await import('./commands/state.js')).stateMigrateAction));
 
-  stateOptions(
-    program
-      .command('force-unlock')
-      .description('remove a stale state lock left by a process that is gone')
-      .argument('[path]', 'config path (locates the default state file)', '.')
-      .option('--env <NAME>', 'environment from the tenantform.yaml project file in PATH'),
+  locatedState(
+    program.command('force-unlock').description('remove a stale state lock left by a process that is gone'),
   )
     .addHelpText('after', '\nExample:\n  $ tenantform force-unlock examples/prod')
     .action(run(async () => (await import('./commands/state.js')).forceUnlockAction));

@@ -1,9 +1,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { Plan } from '../../plan/types.js';
 import type { ApplyResult } from '../../apply/index.js';
-import type { StateSession } from '../../state/index.js';
 import { CliError, writeChunks, type CommandIO } from '../io.js';
-import { absolute, openStore, parseCount, parseDuration, parseRate, type StateFlags } from '../context.js';
+import { absolute, openStore, withLockedState, parseCount, parseRate, type StateFlags } from '../context.js';
 import { createProgress } from '../progress.js';
 import { loadDesiredOrReport } from './validate.js';
 import { resolveInputs } from '../inputs.js';
@@ -56,6 +55,40 @@ function summarize(result: ApplyResult): string {
   return parts.length > 0 ? parts.join(', ') : 'nothing';
 }
 
+/**
+ * The API client module with the target and credentials resolved from flags
+ * and environment. Throws a clear error for a missing or refused target
+ * (http:// off loopback) or missing credentials.
+ */
+async function connectApi(flags: ApplyFlags, io: CommandIO) {
+  const api = await import('../../api/index.js');
+  const target = api.resolveTarget(
+    { domain: flags.domain, baseUrl: flags.baseUrl, audience: flags.audience },
+    io.env,
+  );
+  const credentials = api.resolveCredentials(
+    { tokenFile: flags.tokenFile ? absolute(flags.tokenFile, io) : undefined },
+    io.env,
+  );
+  return { createApiClient: api.createApiClient, target, credentials };
+}
+
+/** Prints the outcome of an apply; exit 1 when anything failed or was not attempted. */
+function report(result: ApplyResult, io: CommandIO): number {
+  io.stdout.write(
+    `\nApply ${result.failed.length || result.notAttempted.length ? 'incomplete' : 'complete'}: ${summarize(result)}.\n`,
+  );
+  if (result.skipped.length > 0) io.stdout.write(`${result.skipped.length} blocked change(s) skipped.\n`);
+  if (result.failed.length === 0 && result.notAttempted.length === 0) return 0;
+  io.stderr.write(
+    `\n${result.done.length} done, ${result.failed.length} failed, ${result.notAttempted.length} not attempted.\n`,
+  );
+  for (const f of result.failed) io.stderr.write(`  failed: ${f.address}: ${f.message}\n`);
+  if (result.notAttempted.length > 0)
+    io.stderr.write('State records everything that was done; run apply again to continue.\n');
+  return 1;
+}
+
 /** tenantform apply [PATH | PLANFILE]. */
 export async function applyAction(
   pathArgs: string[],
@@ -70,9 +103,7 @@ export async function applyAction(
   const permissionBatchSize =
     parseCount(flags.permissionBatchSize, '--permission-batch-size', 1, 1000) ?? 100;
   const maxRps = parseRate(flags.maxRps, '--max-rps');
-  const lockTimeoutMs = parseDuration(flags.lockTimeout ?? '0s', '--lock-timeout');
   const planModule = await import('../../plan/index.js');
-  const stateModule = await import('../../state/index.js');
 
   const absPath = absolute(path, io);
   let saved: { plan: Plan; configPath: string } | null = null;
@@ -86,97 +117,75 @@ export async function applyAction(
   }
 
   const store = await openStore(flags, saved ? saved.configPath : path, io);
-  let session: StateSession | null = null;
   try {
-    session = await stateModule.openState(store, { command: 'apply', lockTimeoutMs });
-    let plan: Plan;
-    if (saved) {
-      // A state never written (serial 0) is the same as no state at plan time.
-      planModule.checkPlanIsCurrent(saved.plan, session.doc.serial === 0 ? null : session.doc);
-      plan = saved.plan;
-    } else {
-      plan = planModule.planChanges(desired ?? [], session.doc);
-    }
-    const color = planModule.shouldUseColor(io.stdout, io.env);
-    writeChunks(io.stdout, planModule.renderTextChunks(plan, { color }));
-    if (!planModule.hasChanges(plan)) return 0;
-
-    const apply = await import('../../apply/index.js');
-    const blocked = plan.changes.filter((c) => c.action === 'blocked');
-    if (blocked.length > 0 && !flags.skipBlocked)
-      throw new apply.BlockedChangesError(blocked.map((c) => ({ address: c.address, reason: c.reason })));
-    if (plan.changes.every((c) => c.action === 'no-op' || c.action === 'blocked')) {
-      io.stdout.write('\nOnly blocked changes remain; nothing to apply.\n');
-      return 0;
-    }
-    if (!flags.autoApprove) {
-      if (!io.confirm) {
-        throw new CliError(
-          'refusing to apply without confirmation: not on a terminal. Review the plan, then re-run with --auto-approve.',
-        );
+    return await withLockedState(store, 'apply', flags, async (session) => {
+      let plan: Plan;
+      if (saved) {
+        // A state never written (serial 0) is the same as no state at plan time.
+        planModule.checkPlanIsCurrent(saved.plan, session.doc.serial === 0 ? null : session.doc);
+        plan = saved.plan;
+      } else {
+        plan = planModule.planChanges(desired ?? [], session.doc);
       }
-      if (!(await io.confirm('\nDo you want to make these changes?'))) {
-        io.stdout.write('Apply cancelled; nothing was sent.\n');
-        return 1;
+      const color = planModule.shouldUseColor(io.stdout, io.env);
+      writeChunks(io.stdout, planModule.renderTextChunks(plan, { color }));
+      if (!planModule.hasChanges(plan)) return 0;
+      // Refuses blocked changes unless --skip-blocked: before the question, and before any request.
+      if (planModule.applicableChanges(plan, { skipBlocked: flags.skipBlocked ?? false }).length === 0) {
+        io.stdout.write('\nOnly blocked changes remain; nothing to apply.\n');
+        return 0;
       }
-    }
+      const apply = await import('../../apply/index.js');
+      const needsApi = apply.countRequests(plan, { permissionBatchSize }) > 0;
+      // Target and credentials are resolved before the question, so that a
+      // mistake in them never comes after a "yes"; a plan that needs no request needs neither.
+      const api = needsApi ? await connectApi(flags, io) : null;
+      if (!flags.autoApprove) {
+        if (!io.confirm) {
+          throw new CliError(
+            'refusing to apply without confirmation: not on a terminal. Review the plan, then re-run with --auto-approve.',
+          );
+        }
+        if (!(await io.confirm('\nDo you want to make these changes?'))) {
+          io.stdout.write('Apply cancelled; nothing was sent.\n');
+          return 1;
+        }
+      }
 
-    const total = plan.changes.filter((c) => c.action !== 'no-op' && c.action !== 'blocked').length;
-    const progress = createProgress(io.stdout, total);
-    const needsApi = apply.countRequests(plan, { permissionBatchSize }) > 0;
-    const api = needsApi ? await import('../../api/index.js') : null;
-    const client = api
-      ? api.createApiClient({
-          target: api.resolveTarget(
-            { domain: flags.domain, baseUrl: flags.baseUrl, audience: flags.audience },
-            io.env,
-          ),
-          credentials: api.resolveCredentials(
-            { tokenFile: flags.tokenFile ? absolute(flags.tokenFile, io) : undefined },
-            io.env,
-          ),
+      const total = plan.changes.filter((c) => c.action !== 'no-op' && c.action !== 'blocked').length;
+      const progress = createProgress(io.stdout, total);
+      const client = api
+        ? api.createApiClient({
+            target: api.target,
+            credentials: api.credentials,
+            parallelism,
+            maxRps,
+            signal: io.signal,
+            logger: flags.debug ? (line: string) => io.stderr.write(`[debug] ${line}\n`) : undefined,
+            onWait: (ms: number, reason: string) =>
+              progress.onEvent({ type: 'wait', waitMs: ms, message: reason }),
+          })
+        : null;
+      io.stdout.write('\n');
+      let result: ApplyResult;
+      try {
+        result = await apply.applyPlan(plan, {
+          client: client ?? apply.offlineClient,
+          recorder: session,
           parallelism,
-          maxRps,
+          permissionBatchSize,
+          skipBlocked: flags.skipBlocked,
+          onEvent: progress.onEvent,
           signal: io.signal,
-          logger: flags.debug ? (line: string) => io.stderr.write(`[debug] ${line}\n`) : undefined,
-          onWait: (ms: number, reason: string) =>
-            progress.onEvent({ type: 'wait', waitMs: ms, message: reason }),
-        })
-      : null;
-    io.stdout.write('\n');
-    let result: ApplyResult;
-    try {
-      result = await apply.applyPlan(plan, {
-        client: client ?? apply.offlineClient,
-        recorder: session,
-        parallelism,
-        permissionBatchSize,
-        skipBlocked: flags.skipBlocked,
-        onEvent: progress.onEvent,
-        signal: io.signal,
-      });
-    } finally {
-      progress.finish();
-      await client?.close();
-    }
-    await session.commit();
-
-    io.stdout.write(
-      `\nApply ${result.failed.length || result.notAttempted.length ? 'incomplete' : 'complete'}: ${summarize(result)}.\n`,
-    );
-    if (result.skipped.length > 0) io.stdout.write(`${result.skipped.length} blocked change(s) skipped.\n`);
-    if (result.failed.length > 0 || result.notAttempted.length > 0) {
-      io.stderr.write(
-        `\n${result.done.length} done, ${result.failed.length} failed, ${result.notAttempted.length} not attempted.\n`,
-      );
-      for (const f of result.failed) io.stderr.write(`  failed: ${f.address}: ${f.message}\n`);
-      if (result.notAttempted.length > 0)
-        io.stderr.write('State records everything that was done; run apply again to continue.\n');
-      return 1;
-    }
-    return 0;
+        });
+      } finally {
+        progress.finish();
+        await client?.close();
+      }
+      await session.commit();
+      return report(result, io);
+    });
   } finally {
-    await session?.release();
     await store.close();
   }
 }

@@ -1,5 +1,5 @@
 import { CliError, type CommandIO } from '../io.js';
-import { openStore, parseDuration, type StateFlags } from '../context.js';
+import { openStore, withLockedState, type StateFlags } from '../context.js';
 import { loadDesiredOrReport } from './validate.js';
 import { resolveInputs } from '../inputs.js';
 import type { KindName } from '../../resources/index.js';
@@ -68,14 +68,9 @@ export async function importAction(
   const input = resolveInputs([flags.config], flags.env, flags.varFile, io, 'one')[0]!;
   const desired = await loadDesiredOrReport(input.paths, { vars: flags.var, varFiles: input.varFiles }, io);
   if (!desired) return 1;
-  const { openState } = await import('../../state/index.js');
   const store = await openStore(flags, input.paths[input.paths.length - 1]!, io);
   try {
-    const session = await openState(store, {
-      command: 'import',
-      lockTimeoutMs: parseDuration(flags.lockTimeout ?? '0s', '--lock-timeout'),
-    });
-    try {
+    return await withLockedState(store, 'import', flags, async (session) => {
       const recorded = session.doc.resources.find((r) => r.address === address);
       const wanted = desired.find((d) => d.address === address);
       if (!recorded && !wanted) {
@@ -95,9 +90,7 @@ export async function importAction(
           'tenantform assumes they match the recorded attributes.\n',
       );
       return 0;
-    } finally {
-      await session.release();
-    }
+    });
   } finally {
     await store.close();
   }

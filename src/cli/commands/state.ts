@@ -1,5 +1,5 @@
 import { CliError, type CommandIO } from '../io.js';
-import { openStore, parseDuration, type StateFlags } from '../context.js';
+import { openStore, withLockedState, type StateFlags } from '../context.js';
 import { resolveInputs } from '../inputs.js';
 import type { StateStore } from '../../state/types.js';
 
@@ -81,27 +81,18 @@ export async function stateRmAction(
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
-  const { openState } = await import('../../state/index.js');
   const canonical = await canonicalAddress(address);
-  return withStore(flags, path, io, async (store) => {
-    const session = await openState(store, {
-      command: 'state rm',
-      lockTimeoutMs: parseDuration(flags.lockTimeout ?? '0s', '--lock-timeout'),
-    });
-    try {
-      if (!session.doc.resources.some((r) => r.address === canonical)) {
-        throw notInState(canonical, store);
-      }
+  return withStore(flags, path, io, (store) =>
+    withLockedState(store, 'state rm', flags, async (session) => {
+      if (!session.doc.resources.some((r) => r.address === canonical)) throw notInState(canonical, store);
       await session.record({ op: 'remove', address: canonical });
       await session.commit();
       io.stdout.write(
         `Removed ${canonical} from the state. It stays on the tenant; tenantform no longer tracks it.\n`,
       );
       return 0;
-    } finally {
-      await session.release();
-    }
-  });
+    }),
+  );
 }
 
 /** tenantform force-unlock: remove a stale lock. */
