@@ -318,6 +318,16 @@ describe('plan and apply against the emulator', () => {
     const blocked = await cli('plan', 'config');
     expect(blocked.stdout).toContain('tenantform import');
 
+    const wrong = await cli(
+      'import',
+      'rate_limit_policy',
+      'oauth_authentication_api/client/default',
+      'tep_x',
+      '--config',
+      'config',
+    );
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain('does not look like a rate_limit_policy id');
     const imported = await cli(
       'import',
       'rate_limit_policy',

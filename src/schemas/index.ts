@@ -6,6 +6,7 @@
  * Owns: which schema checks which shape. Does not own: where a value came from
  * (config/ maps issue paths back to YAML positions) or what to do on failure.
  */
+import { createRequire } from 'node:module';
 import * as generated from '../generated/validators.js';
 import type { AjvError, ValidateFunction } from '../generated/validate-function.js';
 
@@ -186,4 +187,15 @@ export function describeErrors(errors: readonly AjvError[]): SchemaIssue[] {
     out.push({ path, keyword: first.keyword, message: `${label(path)} does not match any allowed shape` });
   }
   return out;
+}
+
+/** The spec's named string formats, as the validators use them (src/schemas/formats.cjs). */
+const require = createRequire(import.meta.url);
+const formats = require('./formats.cjs') as Record<string, RegExp | ((value: string) => boolean)>;
+
+/** True when `value` is in the named format, e.g. matchesFormat('rate-limit-policy-id', 'rlp_…'). */
+export function matchesFormat(name: string, value: string): boolean {
+  const format = formats[name];
+  if (!format) throw new Error(`unknown format ${name}`);
+  return typeof format === 'function' ? format(value) : format.test(value);
 }

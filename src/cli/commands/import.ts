@@ -11,9 +11,16 @@ export interface ImportFlags extends StateFlags {
   env?: string;
 }
 
-const ID_FORMATS: Partial<Record<KindName, RegExp>> = {
-  rate_limit_policy: /^rlp_[A-Za-z0-9_-]{1,22}$/,
-  token_exchange_profile: /^tep_[A-Za-z0-9_-]+$/,
+/** The spec's id format of each kind that has ids (schemas/*.schema.json). */
+const ID_FORMATS: Partial<Record<KindName, { format: string; example: string }>> = {
+  rate_limit_policy: {
+    format: 'rate-limit-policy-id',
+    example: 'rlp_ followed by up to 22 letters, digits, _ or -',
+  },
+  token_exchange_profile: {
+    format: 'token-exchange-profile-id',
+    example: 'tep_ followed by letters, digits, _ or -',
+  },
 };
 
 async function resolveAddress(
@@ -61,9 +68,10 @@ export async function importAction(
   const { address, kind, id } = await resolveAddress(first, second, third);
   if (kind === 'user_permission')
     throw new CliError('user permissions have no id on the tenant; there is nothing to import');
-  const format = ID_FORMATS[kind];
-  if (format && !format.test(id))
-    throw new CliError(`"${id}" does not look like a ${kind} id (expected ${format.source})`);
+  const idFormat = ID_FORMATS[kind];
+  const { matchesFormat } = await import('../../schemas/index.js');
+  if (idFormat && !matchesFormat(idFormat.format, id))
+    throw new CliError(`"${id}" does not look like a ${kind} id (expected ${idFormat.example})`);
 
   const input = resolveInputs([flags.config], flags.env, flags.varFile, io, 'one')[0]!;
   const desired = await loadDesiredOrReport(input.paths, { vars: flags.var, varFiles: input.varFiles }, io);
