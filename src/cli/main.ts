@@ -25,7 +25,7 @@ function varOptions(cmd: Command): Command {
 function stateOptions(cmd: Command, locks = false): Command {
   cmd
     .option('--state <FILE>', 'state file (default: .tenantform/state.json beside the config)')
-    .addOption(new Option('--backend <KIND>', 'state backend').choices(['file', 'pg']).default('file'))
+    .addOption(new Option('--backend <KIND>', 'state backend (default: file)').choices(['file', 'pg']))
     .option(
       '--backend-config <KEY=VALUE>',
       'backend setting, e.g. conn=postgres://… (repeatable)',

@@ -5,7 +5,13 @@ import { CliError, writeChunks, type CommandIO } from '../io.js';
 import { absolute, openStore, withLockedState, parseCount, parseRate, type StateFlags } from '../context.js';
 import { createProgress } from '../progress.js';
 import { loadDesiredOrReport } from './validate.js';
-import { resolveInputs } from '../inputs.js';
+import {
+  environmentCredentials,
+  environmentStateFlags,
+  environmentTargetFlags,
+  resolveInputs,
+  type ConfigInput,
+} from '../inputs.js';
 
 export interface ApplyFlags extends StateFlags {
   var: string[];
@@ -60,15 +66,16 @@ function summarize(result: ApplyResult): string {
  * and environment. Throws a clear error for a missing or refused target
  * (http:// off loopback) or missing credentials.
  */
-async function connectApi(flags: ApplyFlags, io: CommandIO) {
+async function connectApi(flags: ApplyFlags, input: ConfigInput, io: CommandIO) {
   const api = await import('../../api/index.js');
+  const t = environmentTargetFlags(flags, input);
   const target = api.resolveTarget(
-    { domain: flags.domain, baseUrl: flags.baseUrl, audience: flags.audience },
+    { domain: t.domain, baseUrl: t.baseUrl, audience: flags.audience },
     io.env,
   );
   const credentials = api.resolveCredentials(
     { tokenFile: flags.tokenFile ? absolute(flags.tokenFile, io) : undefined },
-    io.env,
+    environmentCredentials(io.env, input),
   );
   return { createApiClient: api.createApiClient, target, credentials };
 }
@@ -116,7 +123,7 @@ export async function applyAction(
     if (!desired) return 1;
   }
 
-  const store = await openStore(flags, saved ? saved.configPath : path, io);
+  const store = await openStore(environmentStateFlags(flags, input), saved ? saved.configPath : path, io);
   try {
     return await withLockedState(store, 'apply', flags, async (session) => {
       let plan: Plan;
@@ -139,7 +146,7 @@ export async function applyAction(
       const needsApi = apply.countRequests(plan, { permissionBatchSize }) > 0;
       // Target and credentials are resolved before the question, so that a
       // mistake in them never comes after a "yes"; a plan that needs no request needs neither.
-      const api = needsApi ? await connectApi(flags, io) : null;
+      const api = needsApi ? await connectApi(flags, input, io) : null;
       if (!flags.autoApprove) {
         if (!io.confirm) {
           throw new CliError(

@@ -2,7 +2,7 @@ import { closeSync, fchmodSync, openSync, writeFileSync } from 'node:fs';
 import { writeChunks, type CommandIO } from '../io.js';
 import { absolute, openStore, type StateFlags } from '../context.js';
 import { loadDesiredOrReport } from './validate.js';
-import { resolveInputs } from '../inputs.js';
+import { environmentStateFlags, resolveInputs } from '../inputs.js';
 import { TOOL_VERSION } from '../version.js';
 
 export interface PlanFlags extends StateFlags {
@@ -30,7 +30,7 @@ export async function planAction(
     import('../../state/index.js'),
     import('../../plan/index.js'),
   ]);
-  const store = await openStore(flags, path, io);
+  const store = await openStore(environmentStateFlags(flags, input), path, io);
   let recorded;
   try {
     recorded = await readStateSnapshot(store);
