@@ -65,7 +65,7 @@ function isLoopback(host: string): boolean {
 
 function checkBaseUrl(node: Node | null, where: string, ctx: EntryContext): string | undefined {
   const value = stringValue(node);
-  let url: URL | null = null;
+  let url: URL | null;
   try {
     url = value === null ? null : new URL(value);
   } catch {
