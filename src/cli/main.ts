@@ -14,11 +14,20 @@ const { version } = require('../../package.json') as { version: string };
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
-function varOptions(cmd: Command): Command {
-  return cmd
+/** --var, --var-file and --env; `many` (plan, apply): --env repeatable, --all-envs, --env-parallelism. */
+function varOptions(cmd: Command, many = false): Command {
+  cmd
     .option('--var <NAME=VALUE>', 'set a variable used as ${NAME} in the config (repeatable)', collect, [])
-    .option('--var-file <FILE>', 'read variables from a YAML mapping (repeatable)', collect, [])
-    .option('--env <NAME>', 'environment from the tenantform.yaml project file in PATH');
+    .option('--var-file <FILE>', 'read variables from a YAML mapping (repeatable)', collect, []);
+  if (!many) return cmd.option('--env <NAME>', 'environment from the tenantform.yaml project file in PATH');
+  return cmd
+    .option(
+      '--env <NAME>',
+      'environment from the tenantform.yaml project file in PATH (repeatable: several run concurrently)',
+      collect,
+    )
+    .option('--all-envs', 'every environment of the tenantform.yaml project file in PATH')
+    .option('--env-parallelism <N>', 'environments run at once with several --env or --all-envs', '4');
 }
 
 /** Where the state is; `locks` adds --lock-timeout for the commands that take the lock. */
@@ -128,11 +137,12 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode).`,
             .choices(['text', 'json', 'markdown'])
             .default('text'),
         ),
+      true,
     ),
   )
     .addHelpText(
       'after',
-      '\nExamples:\n  $ tenantform plan examples --env prod\n  $ tenantform plan examples --env prod --format markdown > plan.md\n  $ tenantform plan . --out release.tfplan --detailed-exitcode',
+      '\nExamples:\n  $ tenantform plan examples --env prod\n  $ tenantform plan examples --all-envs --format markdown > plan.md\n  $ tenantform plan examples --env prod --format markdown > plan.md\n  $ tenantform plan . --out release.tfplan --detailed-exitcode',
     )
     .action(run(async () => (await import('./commands/plan.js')).planAction));
 
@@ -150,13 +160,14 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode).`,
           .option('--parallelism <N>', 'concurrent operations', '10')
           .option('--permission-batch-size <N>', 'permissions per request for one user', '100')
           .option('--skip-blocked', 'apply the other changes when some are blocked'),
+        true,
       ),
       true,
     ),
   )
     .addHelpText(
       'after',
-      '\nExamples:\n  $ TENANTFORM_CLIENT_ID=… TENANTFORM_CLIENT_SECRET=… tenantform apply examples --env prod --domain tenant.example.com\n  $ tenantform apply release.tfplan --auto-approve --base-url http://127.0.0.1:4000/api/v2',
+      '\nExamples:\n  $ TENANTFORM_CLIENT_ID=… TENANTFORM_CLIENT_SECRET=… tenantform apply examples --env prod --domain tenant.example.com\n  $ tenantform apply release.tfplan --auto-approve --base-url http://127.0.0.1:4000/api/v2\n  $ tenantform apply examples --env dev --env staging --auto-approve',
     )
     .action(run(async () => (await import('./commands/apply.js')).applyAction));
 

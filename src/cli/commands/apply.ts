@@ -16,7 +16,9 @@ import {
 export interface ApplyFlags extends StateFlags {
   var: string[];
   varFile: string[];
-  env?: string;
+  env?: string | string[];
+  allEnvs?: boolean;
+  envParallelism?: string;
   autoApprove?: boolean;
   parallelism: string;
   permissionBatchSize: string;
@@ -103,6 +105,8 @@ export async function applyAction(
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
+  const fleet = await import('../fleet.js');
+  if (fleet.isFleetRun(flags)) return fleet.runFleet('apply', pathArgs, flags, io);
   const input = resolveInputs(pathArgs, flags.env, flags.varFile, io, 'one')[0]!;
   const paths = input.paths;
   const path = paths[paths.length - 1]!;
@@ -134,6 +138,10 @@ export async function applyAction(
       } else {
         plan = planModule.planChanges(desired ?? [], session.doc);
       }
+      io.report?.({
+        state: store.description,
+        changes: plan.changes.filter((c) => c.action !== 'no-op').length,
+      });
       const color = planModule.shouldUseColor(io.stdout, io.env);
       writeChunks(io.stdout, planModule.renderTextChunks(plan, { color }));
       if (!planModule.hasChanges(plan)) return 0;
@@ -147,6 +155,7 @@ export async function applyAction(
       // Target and credentials are resolved before the question, so that a
       // mistake in them never comes after a "yes"; a plan that needs no request needs neither.
       const api = needsApi ? await connectApi(flags, input, io) : null;
+      if (api) io.report?.({ target: api.target.baseUrl });
       if (!flags.autoApprove) {
         if (!io.confirm) {
           throw new CliError(
@@ -190,6 +199,14 @@ export async function applyAction(
         await client?.close();
       }
       await session.commit();
+      const stats = client?.stats();
+      io.report?.({
+        done: result.done.length,
+        failed: result.failed.length,
+        notAttempted: result.notAttempted.length,
+        requests: stats?.requests ?? 0,
+        status429: stats?.status429 ?? 0,
+      });
       return report(result, io);
     });
   } finally {

@@ -8,7 +8,9 @@ import { TOOL_VERSION } from '../version.js';
 export interface PlanFlags extends StateFlags {
   var: string[];
   varFile: string[];
-  env?: string;
+  env?: string | string[];
+  allEnvs?: boolean;
+  envParallelism?: string;
   out?: string;
   detailedExitcode?: boolean;
   format: 'text' | 'json' | 'markdown';
@@ -21,6 +23,8 @@ export async function planAction(
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
+  const fleet = await import('../fleet.js');
+  if (fleet.isFleetRun(flags)) return fleet.runFleet('plan', pathArgs, flags, io);
   const input = resolveInputs(pathArgs, flags.env, flags.varFile, io, 'one')[0]!;
   const paths = input.paths;
   const path = paths[paths.length - 1]!;
@@ -38,6 +42,10 @@ export async function planAction(
     await store.close();
   }
   const result = plan.planChanges(desired, recorded);
+  io.report?.({
+    state: store.description,
+    changes: result.changes.filter((c) => c.action !== 'no-op').length,
+  });
   if (flags.format === 'json') io.stdout.write(plan.renderJson(result) + '\n');
   else if (flags.format === 'markdown') io.stdout.write(plan.renderMarkdown(result));
   else
