@@ -58,7 +58,11 @@ function refuseSingleTargetFlags(flags: FleetFlags): void {
 }
 
 /** Runs `fn` over items with at most `limit` at once; results keep the items' order. */
-async function bounded<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+export async function bounded<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {

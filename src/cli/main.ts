@@ -12,7 +12,7 @@ import { reportError } from './errors.js';
 const require = createRequire(import.meta.url);
 const { version } = require('../../package.json') as { version: string };
 
-const collect = (value: string, previous: string[]): string[] => [...previous, value];
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 /** --var, --var-file and --env; `many` (plan, apply): --env repeatable, --all-envs, --env-parallelism. */
 function varOptions(cmd: Command, many = false): Command {
@@ -245,11 +245,15 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode).`,
     .option('--latency <MS[:JITTER]>', 'delay every API response')
     .option('--faults <SPEC>', 'fractions of requests that fail, e.g. error=0.2,reset=0.1,lost=0.05')
     .option('--users <FILE>', 'only these user ids exist (one per line); others get 404')
-    .option('--data <FILE>', 'persist the tenant to this file across restarts')
+    .option('--data <FILE>', 'persist the tenant to this file across restarts (with --tenants: a directory)')
+    .option(
+      '--tenants <N|NAMES>',
+      'host several tenants (t1..tN, or a comma-separated list), each on its own port from --port on',
+    )
     .option('--json', 'print one JSON line with base_url and credentials once listening')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ tenantform emulator --port 4000\n  $ tenantform emulator --rate-limit 20 --faults error=0.1 --json',
+      '\nExamples:\n  $ tenantform emulator --port 4000\n  $ tenantform emulator --port 4100 --tenants dev,staging,prod --rate-limit 25\n  $ tenantform emulator --rate-limit 20 --faults error=0.1 --json',
     )
     .action(run(async () => (await import('./commands/emulator-cli.js')).emulatorAction));
 
