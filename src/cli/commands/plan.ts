@@ -1,5 +1,6 @@
 import { closeSync, fchmodSync, openSync, writeFileSync } from 'node:fs';
-import { writeChunks, type CommandIO } from '../io.js';
+import type { CommandIO } from '../io.js';
+import { writePlan } from '../plan-output.js';
 import { absolute, openStore, type StateFlags } from '../context.js';
 import { loadDesiredOrReport } from './validate.js';
 import { environmentStateFlags, resolveInputs } from '../inputs.js';
@@ -46,10 +47,7 @@ export async function planAction(
     state: store.description,
     changes: result.changes.filter((c) => c.action !== 'no-op').length,
   });
-  if (flags.format === 'json') io.stdout.write(plan.renderJson(result) + '\n');
-  else if (flags.format === 'markdown') io.stdout.write(plan.renderMarkdown(result));
-  else
-    writeChunks(io.stdout, plan.renderTextChunks(result, { color: plan.shouldUseColor(io.stdout, io.env) }));
+  await writePlan(result, flags.format, io);
 
   if (flags.out) {
     const out = absolute(flags.out, io);
