@@ -5,7 +5,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { CliError, type CommandIO } from './io.js';
-import type { StateStore } from '../state/types.js';
+import type { StateLocation, StateStore } from '../state/types.js';
 import type { StateSession } from '../state/index.js';
 
 export interface StateFlags {
@@ -27,6 +27,35 @@ export function defaultStatePath(configPath: string, io: CommandIO): string {
   const abs = absolute(configPath, io);
   const dir = existsSync(abs) && statSync(abs).isFile() ? dirname(abs) : abs;
   return join(dir, '.tenantform', 'state.json');
+}
+
+/**
+ * Where the state chosen by the flags lives (the file backend by default):
+ * what a saved plan records and apply compares. No I/O beyond locating a
+ * config path; never a credential.
+ */
+export async function resolveStateLocation(
+  flags: StateFlags,
+  configPath: string,
+  io: CommandIO,
+): Promise<StateLocation> {
+  if ((flags.backend ?? 'file') === 'pg') {
+    const pg = await import('../state/pg/index.js');
+    const config = pg.resolvePgConfig(flags.backendConfig ?? [], io.env, flags.workspace);
+    return {
+      backend: 'pg',
+      server: pg.describeTarget(config.connectionString),
+      schema: config.schema,
+      workspace: config.workspace,
+    };
+  }
+  if (flags.backendConfig && flags.backendConfig.length > 0) {
+    throw new CliError('--backend-config applies to --backend pg only');
+  }
+  return {
+    backend: 'file',
+    path: flags.state ? absolute(flags.state, io) : defaultStatePath(configPath, io),
+  };
 }
 
 /** Opens the state store chosen by --backend (file by default). */

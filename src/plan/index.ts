@@ -10,8 +10,11 @@ export { ACTION_INFO, ACTIONS, assertNever, type ActionInfo } from './actions.js
 export { PlanError, type PlanErrorCode } from './errors.js';
 export { applicableChanges, hasChanges, planChanges, summarize } from './planner.js';
 export { planProblems } from './plan-check.js';
+export { verifySavedPlan } from './plan-verify.js';
 export {
   checkPlanIsCurrent,
+  checkPlanLocation,
+  checkPlanTarget,
   parsePlanFile,
   readPlanFile,
   serializePlan,

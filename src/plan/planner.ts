@@ -96,6 +96,20 @@ function removed(have: RecordedResource): Change {
 }
 
 /**
+ * The change for one address: `desired` and `recorded` are the config's and
+ * the state's resource there (at least one of them present). planChanges is
+ * this for every address; a saved plan is checked against it.
+ */
+export function planResource(
+  desired: DesiredResource | null,
+  recorded: RecordedResource | undefined,
+): Change {
+  if (desired) return kept(desired, recorded);
+  if (!recorded) throw new Error('internal: planResource needs a desired or a recorded resource');
+  return removed(recorded);
+}
+
+/**
  * Compares what the config asks for with what the state recorded and decides,
  * per resource, what apply must do. Pure: no I/O, no clock, no randomness; the
  * same inputs (in any order) give the same plan. The plan shares attribute

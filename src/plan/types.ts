@@ -1,7 +1,8 @@
 import type { Attributes, KindName, SourcePosition } from '../resources/index.js';
 import type { Action, PlanSummary } from './actions.js';
 
-export const PLAN_FORMAT_VERSION = 1;
+/** 2: saved plans record state_location and target. */
+export const PLAN_FORMAT_VERSION = 2;
 
 export type { Action, PlanSummary } from './actions.js';
 

@@ -23,6 +23,21 @@ export type JournalEntry =
   | { v: typeof JOURNAL_FORMAT_VERSION; lineage: string; op: 'put'; resource: RecordedResource }
   | { v: typeof JOURNAL_FORMAT_VERSION; lineage: string; op: 'remove'; address: string };
 
+/**
+ * Where a state lives, as a saved plan records it: enough to tell two states
+ * apart, never a credential (a pg server is HOST:PORT/DATABASE only).
+ */
+export type StateLocation =
+  | { backend: 'file'; path: string }
+  | { backend: 'pg'; server: string; schema: string; workspace: string };
+
+/** The location in words, for messages. */
+export function describeStateLocation(location: StateLocation): string {
+  return location.backend === 'file'
+    ? location.path
+    : `pg workspace "${location.workspace}" on ${location.server} (schema ${location.schema})`;
+}
+
 /** Who holds a lock. Shown to a second process that finds the state locked. */
 export interface LockInfo {
   /** Random id of this lock; unlock must present it. */

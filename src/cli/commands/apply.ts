@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { Plan } from '../../plan/types.js';
+import type { StateDocument, StateStore } from '../../state/types.js';
 import type { ApplyResult } from '../../apply/index.js';
 import { CliError, writeChunks, type CommandIO } from '../io.js';
 import { absolute, openStore, withLockedState, parseCount, parseRate, type StateFlags } from '../context.js';
@@ -68,9 +69,13 @@ function summarize(result: ApplyResult): string {
  * and environment. Throws a clear error for a missing or refused target
  * (http:// off loopback) or missing credentials.
  */
-async function connectApi(flags: ApplyFlags, input: ConfigInput, io: CommandIO) {
+async function connectApi(
+  flags: ApplyFlags,
+  t: { domain?: string; baseUrl?: string },
+  input: ConfigInput,
+  io: CommandIO,
+) {
   const api = await import('../../api/index.js');
-  const t = environmentTargetFlags(flags, input);
   const target = api.resolveTarget(
     { domain: t.domain, baseUrl: t.baseUrl, audience: flags.audience },
     io.env,
@@ -105,39 +110,38 @@ export async function applyAction(
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
-  const fleet = await import('../fleet.js');
-  if (fleet.isFleetRun(flags)) return fleet.runFleet('apply', pathArgs, flags, io);
-  const input = resolveInputs(pathArgs, flags.env, flags.varFile, io, 'one')[0]!;
-  const paths = input.paths;
-  const path = paths[paths.length - 1]!;
+  const planArg = pathArgs.find((p) => looksLikePlanFile(absolute(p, io)));
   const parallelism = parseCount(flags.parallelism, '--parallelism', 1, 256) ?? 10;
   const permissionBatchSize =
     parseCount(flags.permissionBatchSize, '--permission-batch-size', 1, 1000) ?? 100;
   const maxRps = parseRate(flags.maxRps, '--max-rps');
   const planModule = await import('../../plan/index.js');
 
-  const absPath = absolute(path, io);
-  let saved: { plan: Plan; configPath: string } | null = null;
-  let desired = null;
-  if (looksLikePlanFile(absPath)) {
-    if (paths.length > 1) throw new CliError('apply takes either config paths or one plan file, not both');
-    saved = planModule.readPlanFile(readFileSync(absPath, 'utf8'), path);
+  let input: ConfigInput;
+  let store: StateStore;
+  let planFor: (doc: StateDocument) => Plan;
+  let targetFlags: { domain?: string; baseUrl?: string };
+  if (planArg !== undefined) {
+    // Checked in full (paths, flags, state location, target, changes) before any state directory or lock.
+    const { openSavedPlan } = await import('../saved-plan.js');
+    const saved = await openSavedPlan(planArg, pathArgs, flags, io);
+    input = { env: null, paths: [], varFiles: [] };
+    ({ store, planFor, targetFlags } = saved);
   } else {
-    desired = await loadDesiredOrReport(paths, { vars: flags.var, varFiles: input.varFiles }, io);
+    const fleet = await import('../fleet.js');
+    if (fleet.isFleetRun(flags)) return fleet.runFleet('apply', pathArgs, flags, io);
+    input = resolveInputs(pathArgs, flags.env, flags.varFile, io, 'one')[0]!;
+    const paths = input.paths;
+    const desired = await loadDesiredOrReport(paths, { vars: flags.var, varFiles: input.varFiles }, io);
     if (!desired) return 1;
+    store = await openStore(environmentStateFlags(flags, input), paths[paths.length - 1]!, io);
+    planFor = (doc) => planModule.planChanges(desired, doc);
+    targetFlags = environmentTargetFlags(flags, input);
   }
 
-  const store = await openStore(environmentStateFlags(flags, input), saved ? saved.configPath : path, io);
   try {
     return await withLockedState(store, 'apply', flags, async (session) => {
-      let plan: Plan;
-      if (saved) {
-        // A state never written (serial 0) is the same as no state at plan time.
-        planModule.checkPlanIsCurrent(saved.plan, session.doc.serial === 0 ? null : session.doc);
-        plan = saved.plan;
-      } else {
-        plan = planModule.planChanges(desired ?? [], session.doc);
-      }
+      const plan = planFor(session.doc);
       io.report?.({
         state: store.description,
         changes: plan.changes.filter((c) => c.action !== 'no-op').length,
@@ -154,7 +158,7 @@ export async function applyAction(
       const needsApi = apply.countRequests(plan, { permissionBatchSize }) > 0;
       // Target and credentials are resolved before the question, so that a
       // mistake in them never comes after a "yes"; a plan that needs no request needs neither.
-      const api = needsApi ? await connectApi(flags, input, io) : null;
+      const api = needsApi ? await connectApi(flags, targetFlags, input, io) : null;
       if (api) io.report?.({ target: api.target.baseUrl });
       if (!flags.autoApprove) {
         if (!io.confirm) {

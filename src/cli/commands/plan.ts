@@ -1,9 +1,9 @@
 import { closeSync, fchmodSync, openSync, writeFileSync } from 'node:fs';
 import type { CommandIO } from '../io.js';
 import { writePlan } from '../plan-output.js';
-import { absolute, openStore, type StateFlags } from '../context.js';
+import { absolute, openStore, resolveStateLocation, type StateFlags } from '../context.js';
 import { loadDesiredOrReport } from './validate.js';
-import { environmentStateFlags, resolveInputs } from '../inputs.js';
+import { environmentStateFlags, environmentTargetFlags, resolveInputs, type ConfigInput } from '../inputs.js';
 import { TOOL_VERSION } from '../version.js';
 
 export interface PlanFlags extends StateFlags {
@@ -15,6 +15,21 @@ export interface PlanFlags extends StateFlags {
   out?: string;
   detailedExitcode?: boolean;
   format: 'text' | 'json' | 'markdown';
+}
+
+/**
+ * The API base URL an apply of this config would use without flags (the
+ * environment's target in tenantform.yaml, else TENANTFORM_BASE_URL,
+ * TENANTFORM_DOMAIN or AUTH0_DOMAIN), or null when none is known or valid:
+ * a saved plan records it so that apply refuses another.
+ */
+async function knownTarget(input: ConfigInput, io: CommandIO): Promise<string | null> {
+  const { resolveTarget } = await import('../../api/index.js');
+  try {
+    return resolveTarget(environmentTargetFlags({}, input), io.env).baseUrl;
+  } catch {
+    return null;
+  }
 }
 
 /** tenantform plan [PATH]: desired (config) vs recorded (state). Sends no request. */
@@ -35,7 +50,8 @@ export async function planAction(
     import('../../state/index.js'),
     import('../../plan/index.js'),
   ]);
-  const store = await openStore(environmentStateFlags(flags, input), path, io);
+  const stateFlags = environmentStateFlags(flags, input);
+  const store = await openStore(stateFlags, path, io);
   let recorded;
   try {
     recorded = await readStateSnapshot(store);
@@ -55,6 +71,8 @@ export async function planAction(
       createdAt: new Date().toISOString(),
       toolVersion: TOOL_VERSION,
       configPaths: paths,
+      stateLocation: await resolveStateLocation(stateFlags, path, io),
+      target: await knownTarget(input, io),
     });
     // The mode given to open applies only to a new file: fchmod an existing one before writing.
     const fd = openSync(out, 'w', 0o600);
