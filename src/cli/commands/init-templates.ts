@@ -140,7 +140,7 @@ jobs:
           else
             matrix=$(tenantform envs . --format github-matrix)
           fi
-          echo "matrix=\${matrix}" >> "\$GITHUB_OUTPUT"
+          echo "matrix=\${matrix}" >> "$GITHUB_OUTPUT"
 
   plan:
     needs: environments
@@ -166,7 +166,7 @@ jobs:
         env:
           TENANTFORM_PG_URL: \${{ secrets.TENANTFORM_PG_URL }}
           ENVIRONMENT: \${{ matrix.environment }}
-        run: tenantform plan . --env "\$ENVIRONMENT" --backend pg --workspace "\$ENVIRONMENT" --format markdown > plan.md
+        run: tenantform plan . --env "$ENVIRONMENT" --backend pg --workspace "$ENVIRONMENT" --format markdown > plan.md
       - name: Post the plan on the pull request
         uses: actions/github-script@v8
         env:
@@ -210,7 +210,7 @@ jobs:
           TENANTFORM_CLIENT_ID: \${{ secrets.TENANTFORM_CLIENT_ID }}
           TENANTFORM_CLIENT_SECRET: \${{ secrets.TENANTFORM_CLIENT_SECRET }}
           ENVIRONMENT: \${{ matrix.environment }}
-        run: tenantform apply . --env "\$ENVIRONMENT" --backend pg --workspace "\$ENVIRONMENT" --lock-timeout 5m --auto-approve
+        run: tenantform apply . --env "$ENVIRONMENT" --backend pg --workspace "$ENVIRONMENT" --lock-timeout 5m --auto-approve
 `;
 }
 
