@@ -23,3 +23,4 @@ export type {
   RateLimitPolicyConfiguration,
   TokenExchangeProfile,
 } from './types.js';
+export { parseTenantNames, startTenants, variablePrefix, type TenantHandle } from './tenants.js';
