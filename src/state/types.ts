@@ -28,8 +28,7 @@ export type JournalEntry =
  * apart, never a credential (a pg server is HOST:PORT/DATABASE only).
  */
 export type StateLocation =
-  | { backend: 'file'; path: string }
-  | { backend: 'pg'; server: string; schema: string; workspace: string };
+  { backend: 'file'; path: string } | { backend: 'pg'; server: string; schema: string; workspace: string };
 
 /** The location in words, for messages. */
 export function describeStateLocation(location: StateLocation): string {
