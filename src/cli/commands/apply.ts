@@ -4,8 +4,7 @@ import type { ApplyResult } from '../../apply/index.js';
 import { CliError, writeChunks, type CommandIO } from '../io.js';
 import { absolute, openStore, withLockedState, parseCount, parseRate, type StateFlags } from '../context.js';
 import { createProgress } from '../progress.js';
-import { loadDesiredOrReport } from './validate.js';
-import { resolveInputs } from '../inputs.js';
+import { loadDesiredOrReport, resolveInputs } from '../inputs.js';
 
 export interface ApplyFlags extends StateFlags {
   var: string[];

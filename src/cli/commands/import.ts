@@ -1,7 +1,6 @@
 import { CliError, type CommandIO } from '../io.js';
 import { openStore, withLockedState, type StateFlags } from '../context.js';
-import { loadDesiredOrReport } from './validate.js';
-import { resolveInputs } from '../inputs.js';
+import { loadDesiredOrReport, resolveInputs } from '../inputs.js';
 import type { KindName } from '../../resources/index.js';
 
 export interface ImportFlags extends StateFlags {

@@ -1,8 +1,7 @@
 import { closeSync, fchmodSync, openSync, writeFileSync } from 'node:fs';
 import { writeChunks, type CommandIO } from '../io.js';
 import { absolute, openStore, type StateFlags } from '../context.js';
-import { loadDesiredOrReport } from './validate.js';
-import { resolveInputs } from '../inputs.js';
+import { loadDesiredOrReport, resolveInputs } from '../inputs.js';
 import { TOOL_VERSION } from '../version.js';
 
 export interface PlanFlags extends StateFlags {

@@ -1,6 +1,6 @@
 import type { CommandIO } from '../io.js';
-import { resolveInputs } from '../inputs.js';
-import { parseVarArgs, runValidate } from './validate.js';
+import { parseVarArgs, resolveInputs } from '../inputs.js';
+import { runValidate } from './validate.js';
 
 export interface ValidateFlags {
   var: string[];
