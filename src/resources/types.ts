@@ -22,7 +22,7 @@ export interface DesiredResource {
   address: string;
   /** The identity parts, in the kind's key order. */
   identity: string[];
-  /** What the create request carries for this resource (see KindModule.attributes). */
+  /** What the create request carries for this resource: exactly its body (for a permission, user_id too). */
   attributes: Attributes;
   /** Where in the config the resource is declared. */
   source?: SourcePosition;
@@ -54,8 +54,6 @@ export interface KindModule {
   identityFields: readonly string[];
   /** Whether the API can delete it (and so whether a removal is a delete or a forget). */
   canDelete: boolean;
-  /** Whether a create answers with an id worth recording. */
-  hasId: boolean;
   /** What a change to a non-identity attribute needs: replace (delete then create) or nothing can do it. */
   onChange: 'replace' | 'blocked';
   /** Why a change is blocked or a removal is a forget, for the plan's reason text. */
