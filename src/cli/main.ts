@@ -48,6 +48,13 @@ function locatedState(cmd: Command, locks = false): Command {
   );
 }
 
+/** show's state options: like a state subcommand's, with the config path as an optional argument. */
+function locatedShow(cmd: Command): Command {
+  return stateOptions(
+    cmd.option('--env <NAME>', 'environment from the tenantform.yaml project file in PATH'),
+  );
+}
+
 function connectionOptions(cmd: Command): Command {
   return cmd
     .option(
@@ -94,7 +101,7 @@ Examples:
   $ tenantform apply release.tfplan --auto-approve --domain tenant.example.com
   $ tenantform emulator --port 4000
 
-Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode).`,
+Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode), 3 not formatted (fmt --check).`,
     );
 
   varOptions(
@@ -111,6 +118,18 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode).`,
       '\nExamples:\n  $ tenantform validate examples\n  $ tenantform validate examples --env prod --format github\n  $ tenantform validate rules/ --var-file vars/prod.yaml --var LOGIN_LIMIT=300',
     )
     .action(run(async () => (await import('./commands/validate-cli.js')).validateAction));
+
+  program
+    .command('fmt')
+    .description('rewrite config files in the canonical layout (schema key order), keeping comments')
+    .argument('[paths...]', 'config files or directories (default: .)')
+    .option('--check', 'change nothing; exit 3 when a file is not formatted (for CI)')
+    .option('--diff', 'print what changes, as a unified diff')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ tenantform fmt                      # format every *.yaml below .\n  $ tenantform fmt examples --check --diff   # CI: exit 3 and show the diff when not formatted',
+    )
+    .action(run(async () => (await import('./commands/fmt.js')).fmtAction));
 
   stateOptions(
     varOptions(
@@ -177,6 +196,26 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode).`,
       `\nExamples:\n  $ tenantform import rate_limit_policy oauth_authentication_api/client/default rlp_abc123\n  $ tenantform import 'token_exchange_profile["urn:partner:token"]' tep_xyz`,
     )
     .action(run(async () => (await import('./commands/import.js')).importAction));
+
+  locatedShow(
+    program
+      .command('show')
+      .description('print a saved plan exactly as plan printed it, or the state with attributes')
+      .argument(
+        '[planfile-or-path]',
+        'a plan file saved by plan --out, or a config path locating the state (default: .)',
+      )
+      .addOption(
+        new Option('--format <FORMAT>', 'output format')
+          .choices(['text', 'json', 'markdown'])
+          .default('text'),
+      ),
+  )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ tenantform show release.tfplan --format markdown > plan.md   # the plan apply will run\n  $ tenantform show examples --env prod                         # the recorded state',
+    )
+    .action(run(async () => (await import('./commands/show.js')).showAction));
 
   const state = program.command('state').description('inspect and edit the recorded state');
   locatedState(state.command('list').description('list recorded resources'))

@@ -6,6 +6,7 @@ export const rateLimitPolicy: KindModule = {
   title: 'rate limit policy',
   identityFields: ['resource', 'consumer', 'consumer_selector'],
   canDelete: true,
+  hasId: true,
   onChange: 'replace',
   limitation:
     'rate limit policies have no update operation; a change deletes the policy and creates it again',
@@ -17,6 +18,7 @@ export const userPermission: KindModule = {
   title: 'user permission',
   identityFields: ['user_id', 'resource_server_identifier', 'permission_name'],
   canDelete: false,
+  hasId: false,
   onChange: 'blocked',
   limitation: 'the API has no operation to remove a permission from a user',
 };
@@ -27,6 +29,7 @@ export const tokenExchangeProfile: KindModule = {
   title: 'token exchange profile',
   identityFields: ['subject_token_type'],
   canDelete: false,
+  hasId: true,
   onChange: 'blocked',
   limitation: 'the API has no operation to update or delete a token exchange profile',
 };

@@ -54,6 +54,8 @@ export interface KindModule {
   identityFields: readonly string[];
   /** Whether the API can delete it (and so whether a removal is a delete or a forget). */
   canDelete: boolean;
+  /** Whether a create answers with an id worth recording. */
+  hasId: boolean;
   /** What a change to a non-identity attribute needs: replace (delete then create) or nothing can do it. */
   onChange: 'replace' | 'blocked';
   /** Why a change is blocked or a removal is a forget, for the plan's reason text. */

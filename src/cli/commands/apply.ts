@@ -28,7 +28,7 @@ export interface ApplyFlags extends StateFlags {
  * directory or a .yaml/.yml file. Text that starts with { but is not JSON
  * counts as a damaged plan, so that the plan reader reports it.
  */
-function looksLikePlanFile(path: string): boolean {
+export function looksLikePlanFile(path: string): boolean {
   try {
     if (!statSync(path).isFile() || /\.ya?ml$/i.test(path)) return false;
     const text = readFileSync(path, 'utf8');

@@ -1,5 +1,6 @@
 import { closeSync, fchmodSync, openSync, writeFileSync } from 'node:fs';
-import { writeChunks, type CommandIO } from '../io.js';
+import type { CommandIO } from '../io.js';
+import { writePlan } from '../plan-output.js';
 import { absolute, openStore, type StateFlags } from '../context.js';
 import { loadDesiredOrReport, resolveInputs } from '../inputs.js';
 import { TOOL_VERSION } from '../version.js';
@@ -37,10 +38,7 @@ export async function planAction(
     await store.close();
   }
   const result = plan.planChanges(desired, recorded);
-  if (flags.format === 'json') io.stdout.write(plan.renderJson(result) + '\n');
-  else if (flags.format === 'markdown') io.stdout.write(plan.renderMarkdown(result));
-  else
-    writeChunks(io.stdout, plan.renderTextChunks(result, { color: plan.shouldUseColor(io.stdout, io.env) }));
+  await writePlan(result, flags.format, io);
 
   if (flags.out) {
     const out = absolute(flags.out, io);
