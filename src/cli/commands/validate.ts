@@ -62,7 +62,7 @@ export function githubAnnotation(issue: ConfigIssue): string {
   return `::error${props.length > 0 ? ' ' + props.join(',') : ''}::${escapeData(issue.message)}`;
 }
 
-const NO_COUNTS: ConfigCounts = {
+export const NO_COUNTS: ConfigCounts = {
   files: 0,
   rate_limit_policies: 0,
   user_permissions: 0,
@@ -70,7 +70,8 @@ const NO_COUNTS: ConfigCounts = {
   token_exchange_profiles: 0,
 };
 
-function write(result: LoadResult, format: ValidateFormat, io: CommandIO): number {
+/** Prints a load result in the chosen format; returns the exit code (0 valid, 1 not). */
+export function writeValidation(result: LoadResult, format: ValidateFormat, io: CommandIO): number {
   const valid = result.issues.length === 0;
   if (format === 'json') {
     const body = { valid, files: result.files, counts: result.counts, errors: result.issues };
@@ -105,5 +106,5 @@ export async function runValidate(
       issues: [{ file: '', line: 0, col: 0, message: err.message, code: err.code }],
     };
   }
-  return write(result, opts.format, io);
+  return writeValidation(result, opts.format, io);
 }
