@@ -3,8 +3,9 @@
  * each folder's modules may import (besides their own folder and packages).
  * Data flows one way, config → plan → apply → state; resources and schemas are
  * the vocabulary below everything; api sits below apply (apply declares the
- * client interface it needs); the emulator stands apart and shares only the
- * schemas; cli is on top and alone may import everything. Test files are not
+ * client interface it needs); the emulator stands apart (it serves the kinds'
+ * operation descriptors but shares no code with api, config, plan, apply or
+ * state); cli is on top and alone may import everything. Test files are not
  * bound by it.
  *
  * eslint.config.js turns it into `import-x/no-restricted-paths` zones, so an
@@ -41,7 +42,7 @@ export const ALLOWED = {
   plan: [...BASE, 'state/types.ts'],
   apply: [...BASE, 'plan'],
   api: BASE,
-  emulator: ['generated', 'schemas'],
+  emulator: BASE,
   cli: FOLDERS,
 };
 
