@@ -24,7 +24,7 @@ export const reasons = {
   noOp: (adopted: boolean): string => (adopted ? `matches state (${ADOPTED_NOTE})` : 'matches state'),
 
   replace: (kind: KindModule, fields: readonly string[]): string =>
-    `${listFields(fields)} changed; ${kind.limitation}, and it is absent in between`,
+    `${listFields(fields)} changed; ${kind.limitation}`,
 
   replaceWithoutId: (address: string, fields: readonly string[], adopted: boolean): string =>
     `${listFields(fields)} changed, but it was ${adopted ? 'adopted without an id' : 'recorded without an id'}; ` +
