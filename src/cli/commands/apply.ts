@@ -6,6 +6,8 @@ import { absolute, openStore, withLockedState, parseCount, parseRate, type State
 import { createProgress } from '../progress.js';
 import { loadDesiredOrReport } from './validate.js';
 import { resolveInputs } from '../inputs.js';
+import type { Target } from '../../api/types.js';
+import { describeState, noStateWarning, targetGiven, whereLines } from '../where.js';
 
 export interface ApplyFlags extends StateFlags {
   var: string[];
@@ -56,16 +58,23 @@ function summarize(result: ApplyResult): string {
 }
 
 /**
- * The API client module with the target and credentials resolved from flags
- * and environment. Throws a clear error for a missing or refused target
- * (http:// off loopback) or missing credentials.
+ * The API target from flags and environment, checked even when the plan turns
+ * out to need no request: a mistyped --base-url is an error either way.
+ * Null when nothing names a target (a plan without requests needs none).
  */
-async function connectApi(flags: ApplyFlags, io: CommandIO) {
+async function resolveGivenTarget(flags: ApplyFlags, io: CommandIO) {
+  if (!targetGiven(flags, io.env)) return null;
+  const { resolveTarget } = await import('../../api/target.js');
+  return resolveTarget({ domain: flags.domain, baseUrl: flags.baseUrl, audience: flags.audience }, io.env);
+}
+
+/**
+ * The API client module with the target and credentials resolved. Throws a
+ * clear error for a missing target or missing credentials.
+ */
+async function connectApi(flags: ApplyFlags, given: Target | null, io: CommandIO) {
   const api = await import('../../api/index.js');
-  const target = api.resolveTarget(
-    { domain: flags.domain, baseUrl: flags.baseUrl, audience: flags.audience },
-    io.env,
-  );
+  const target = given ?? api.resolveTarget({ audience: flags.audience }, io.env);
   const credentials = api.resolveCredentials(
     { tokenFile: flags.tokenFile ? absolute(flags.tokenFile, io) : undefined },
     io.env,
@@ -103,6 +112,7 @@ export async function applyAction(
   const permissionBatchSize =
     parseCount(flags.permissionBatchSize, '--permission-batch-size', 1, 1000) ?? 100;
   const maxRps = parseRate(flags.maxRps, '--max-rps');
+  const target = await resolveGivenTarget(flags, io);
   const planModule = await import('../../plan/index.js');
 
   const absPath = absolute(path, io);
@@ -118,6 +128,10 @@ export async function applyAction(
 
   const store = await openStore(flags, saved ? saved.configPath : path, io);
   try {
+    const state = describeState(store, io);
+    io.stdout.write(
+      whereLines(state, target ? target.baseUrl : 'not set (needed only if a request must be sent)'),
+    );
     return await withLockedState(store, 'apply', flags, async (session) => {
       let plan: Plan;
       if (saved) {
@@ -127,6 +141,7 @@ export async function applyAction(
       } else {
         plan = planModule.planChanges(desired ?? [], session.doc);
       }
+      if (session.doc.serial === 0 && plan.summary.create > 0) io.stdout.write(noStateWarning(state));
       const color = planModule.shouldUseColor(io.stdout, io.env);
       writeChunks(io.stdout, planModule.renderTextChunks(plan, { color }));
       if (!planModule.hasChanges(plan)) return 0;
@@ -139,7 +154,7 @@ export async function applyAction(
       const needsApi = apply.countRequests(plan, { permissionBatchSize }) > 0;
       // Target and credentials are resolved before the question, so that a
       // mistake in them never comes after a "yes"; a plan that needs no request needs neither.
-      const api = needsApi ? await connectApi(flags, io) : null;
+      const api = needsApi ? await connectApi(flags, target, io) : null;
       if (!flags.autoApprove) {
         if (!io.confirm) {
           throw new CliError(

@@ -4,6 +4,19 @@ import { absolute, openStore, type StateFlags } from '../context.js';
 import { loadDesiredOrReport } from './validate.js';
 import { resolveInputs } from '../inputs.js';
 import { TOOL_VERSION } from '../version.js';
+import { describeState, noStateWarning, targetGiven, whereLines } from '../where.js';
+
+/** The target apply would use from the environment (plan takes no target flags and sends nothing). */
+async function targetFromEnv(io: CommandIO): Promise<string> {
+  if (!targetGiven({}, io.env))
+    return 'not set (apply takes --domain or --base-url, or TENANTFORM_DOMAIN or TENANTFORM_BASE_URL)';
+  const { resolveTarget } = await import('../../api/target.js');
+  try {
+    return resolveTarget({}, io.env).baseUrl;
+  } catch (err) {
+    return `invalid: ${err instanceof Error ? err.message : String(err)}`;
+  }
+}
 
 export interface PlanFlags extends StateFlags {
   var: string[];
@@ -37,7 +50,13 @@ export async function planAction(
   } finally {
     await store.close();
   }
+  // What the plan is made against comes first; for json and markdown (piped
+  // into files and comments) it goes to stderr.
+  const state = describeState(store, io);
+  const where = flags.format === 'text' ? io.stdout : io.stderr;
+  where.write(whereLines(state, await targetFromEnv(io)));
   const result = plan.planChanges(desired, recorded);
+  if (recorded === null && result.summary.create > 0) where.write(noStateWarning(state));
   if (flags.format === 'json') io.stdout.write(plan.renderJson(result) + '\n');
   else if (flags.format === 'markdown') io.stdout.write(plan.renderMarkdown(result));
   else
