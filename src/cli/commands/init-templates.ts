@@ -75,6 +75,8 @@ export function packageJson(version: string): string {
     private: true,
     description: 'Tenant configuration managed with tenantform',
     devDependencies: { tenantform: version },
+    // tenantform needs no install script (its prepare script only builds a checkout): npm 11 then stays quiet.
+    allowScripts: { tenantform: false },
   };
   return JSON.stringify(pkg, null, 2) + '\n';
 }

@@ -99,6 +99,7 @@ describe('scaffoldFiles', () => {
       private: true,
       description: 'Tenant configuration managed with tenantform',
       devDependencies: { tenantform: '9.8.7' },
+      allowScripts: { tenantform: false },
     });
   });
 
