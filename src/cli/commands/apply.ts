@@ -128,11 +128,12 @@ export async function applyAction(
 
   const store = await openStore(flags, saved ? saved.configPath : path, io);
   try {
-    const state = describeState(store, io);
-    io.stdout.write(
-      whereLines(state, target ? target.baseUrl : 'not set (needed only if a request must be sent)'),
-    );
     return await withLockedState(store, 'apply', flags, async (session) => {
+      // Said once the lock is held: a run refused by the lock prints only the lock's holder.
+      const state = describeState(store, io);
+      io.stdout.write(
+        whereLines(state, target ? target.baseUrl : 'not set (needed only if a request must be sent)'),
+      );
       let plan: Plan;
       if (saved) {
         // A state never written (serial 0) is the same as no state at plan time.
