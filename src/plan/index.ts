@@ -23,3 +23,4 @@ export { renderText, renderTextChunks, type TextOptions } from './render-text.js
 export { codeCell, escapeCell, MARKDOWN_LIMIT, renderMarkdown } from './render-markdown.js';
 export { planToJson, renderJson } from './render-json.js';
 export { summaryLine, NO_CHANGES } from './wording.js';
+export { renderStateMarkdown, renderStateText } from './render-state.js';

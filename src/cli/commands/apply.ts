@@ -5,14 +5,22 @@ import { CliError, writeChunks, type CommandIO } from '../io.js';
 import { absolute, openStore, withLockedState, parseCount, parseRate, type StateFlags } from '../context.js';
 import { createProgress } from '../progress.js';
 import { loadDesiredOrReport } from './validate.js';
-import { resolveInputs } from '../inputs.js';
+import {
+  environmentCredentials,
+  environmentStateFlags,
+  environmentTargetFlags,
+  resolveInputs,
+  type ConfigInput,
+} from '../inputs.js';
 import type { Target } from '../../api/types.js';
 import { describeState, noStateWarning, targetGiven, whereLines } from '../where.js';
 
 export interface ApplyFlags extends StateFlags {
   var: string[];
   varFile: string[];
-  env?: string;
+  env?: string | string[];
+  allEnvs?: boolean;
+  envParallelism?: string;
   autoApprove?: boolean;
   parallelism: string;
   permissionBatchSize: string;
@@ -31,7 +39,7 @@ export interface ApplyFlags extends StateFlags {
  * directory or a .yaml/.yml file. Text that starts with { but is not JSON
  * counts as a damaged plan, so that the plan reader reports it.
  */
-function looksLikePlanFile(path: string): boolean {
+export function looksLikePlanFile(path: string): boolean {
   try {
     if (!statSync(path).isFile() || /\.ya?ml$/i.test(path)) return false;
     const text = readFileSync(path, 'utf8');
@@ -62,22 +70,23 @@ function summarize(result: ApplyResult): string {
  * out to need no request: a mistyped --base-url is an error either way.
  * Null when nothing names a target (a plan without requests needs none).
  */
-async function resolveGivenTarget(flags: ApplyFlags, io: CommandIO) {
-  if (!targetGiven(flags, io.env)) return null;
+async function resolveGivenTarget(flags: ApplyFlags, input: ConfigInput, io: CommandIO) {
+  const t = environmentTargetFlags(flags, input);
+  if (!targetGiven(t, io.env)) return null;
   const { resolveTarget } = await import('../../api/target.js');
-  return resolveTarget({ domain: flags.domain, baseUrl: flags.baseUrl, audience: flags.audience }, io.env);
+  return resolveTarget({ domain: t.domain, baseUrl: t.baseUrl, audience: flags.audience }, io.env);
 }
 
 /**
  * The API client module with the target and credentials resolved. Throws a
  * clear error for a missing target or missing credentials.
  */
-async function connectApi(flags: ApplyFlags, given: Target | null, io: CommandIO) {
+async function connectApi(flags: ApplyFlags, input: ConfigInput, given: Target | null, io: CommandIO) {
   const api = await import('../../api/index.js');
   const target = given ?? api.resolveTarget({ audience: flags.audience }, io.env);
   const credentials = api.resolveCredentials(
     { tokenFile: flags.tokenFile ? absolute(flags.tokenFile, io) : undefined },
-    io.env,
+    environmentCredentials(io.env, input),
   );
   return { createApiClient: api.createApiClient, target, credentials };
 }
@@ -105,6 +114,8 @@ export async function applyAction(
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
+  const fleet = await import('../fleet.js');
+  if (fleet.isFleetRun(flags)) return fleet.runFleet('apply', pathArgs, flags, io);
   const input = resolveInputs(pathArgs, flags.env, flags.varFile, io, 'one')[0]!;
   const paths = input.paths;
   const path = paths[paths.length - 1]!;
@@ -112,7 +123,7 @@ export async function applyAction(
   const permissionBatchSize =
     parseCount(flags.permissionBatchSize, '--permission-batch-size', 1, 1000) ?? 100;
   const maxRps = parseRate(flags.maxRps, '--max-rps');
-  const target = await resolveGivenTarget(flags, io);
+  const target = await resolveGivenTarget(flags, input, io);
   const planModule = await import('../../plan/index.js');
 
   const absPath = absolute(path, io);
@@ -126,7 +137,7 @@ export async function applyAction(
     if (!desired) return 1;
   }
 
-  const store = await openStore(flags, saved ? saved.configPath : path, io);
+  const store = await openStore(environmentStateFlags(flags, input), saved ? saved.configPath : path, io);
   try {
     return await withLockedState(store, 'apply', flags, async (session) => {
       // Said once the lock is held: a run refused by the lock prints only the lock's holder.
@@ -143,6 +154,10 @@ export async function applyAction(
         plan = planModule.planChanges(desired ?? [], session.doc);
       }
       if (session.doc.serial === 0 && plan.summary.create > 0) io.stdout.write(noStateWarning(state));
+      io.report?.({
+        state: store.description,
+        changes: plan.changes.filter((c) => c.action !== 'no-op').length,
+      });
       const color = planModule.shouldUseColor(io.stdout, io.env);
       writeChunks(io.stdout, planModule.renderTextChunks(plan, { color }));
       if (!planModule.hasChanges(plan)) return 0;
@@ -155,7 +170,8 @@ export async function applyAction(
       const needsApi = apply.countRequests(plan, { permissionBatchSize }) > 0;
       // Target and credentials are resolved before the question, so that a
       // mistake in them never comes after a "yes"; a plan that needs no request needs neither.
-      const api = needsApi ? await connectApi(flags, target, io) : null;
+      const api = needsApi ? await connectApi(flags, input, target, io) : null;
+      if (api) io.report?.({ target: api.target.baseUrl });
       if (!flags.autoApprove) {
         if (!io.confirm) {
           throw new CliError(
@@ -199,6 +215,14 @@ export async function applyAction(
         await client?.close();
       }
       await session.commit();
+      const stats = client?.stats();
+      io.report?.({
+        done: result.done.length,
+        failed: result.failed.length,
+        notAttempted: result.notAttempted.length,
+        requests: stats?.requests ?? 0,
+        status429: stats?.status429 ?? 0,
+      });
       return report(result, io);
     });
   } finally {

@@ -1,18 +1,20 @@
 import { closeSync, fchmodSync, openSync, writeFileSync } from 'node:fs';
-import { writeChunks, type CommandIO } from '../io.js';
+import type { CommandIO } from '../io.js';
+import { writePlan } from '../plan-output.js';
 import { absolute, openStore, type StateFlags } from '../context.js';
 import { loadDesiredOrReport } from './validate.js';
-import { resolveInputs } from '../inputs.js';
+import { environmentStateFlags, environmentTargetFlags, resolveInputs, type ConfigInput } from '../inputs.js';
 import { TOOL_VERSION } from '../version.js';
 import { describeState, noStateWarning, targetGiven, whereLines } from '../where.js';
 
-/** The target apply would use from the environment (plan takes no target flags and sends nothing). */
-async function targetFromEnv(io: CommandIO): Promise<string> {
-  if (!targetGiven({}, io.env))
+/** The target apply would use (plan takes no target flags and sends nothing): tenantform.yaml's, else the environment's. */
+async function targetFor(input: ConfigInput, io: CommandIO): Promise<string> {
+  const t = environmentTargetFlags<{ domain?: string; baseUrl?: string }>({}, input);
+  if (!targetGiven(t, io.env))
     return 'not set (apply takes --domain or --base-url, or TENANTFORM_DOMAIN or TENANTFORM_BASE_URL)';
   const { resolveTarget } = await import('../../api/target.js');
   try {
-    return resolveTarget({}, io.env).baseUrl;
+    return resolveTarget({ domain: t.domain, baseUrl: t.baseUrl }, io.env).baseUrl;
   } catch (err) {
     return `invalid: ${err instanceof Error ? err.message : String(err)}`;
   }
@@ -21,7 +23,9 @@ async function targetFromEnv(io: CommandIO): Promise<string> {
 export interface PlanFlags extends StateFlags {
   var: string[];
   varFile: string[];
-  env?: string;
+  env?: string | string[];
+  allEnvs?: boolean;
+  envParallelism?: string;
   out?: string;
   detailedExitcode?: boolean;
   format: 'text' | 'json' | 'markdown';
@@ -34,6 +38,8 @@ export async function planAction(
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
+  const fleet = await import('../fleet.js');
+  if (fleet.isFleetRun(flags)) return fleet.runFleet('plan', pathArgs, flags, io);
   const input = resolveInputs(pathArgs, flags.env, flags.varFile, io, 'one')[0]!;
   const paths = input.paths;
   const path = paths[paths.length - 1]!;
@@ -43,7 +49,7 @@ export async function planAction(
     import('../../state/index.js'),
     import('../../plan/index.js'),
   ]);
-  const store = await openStore(flags, path, io);
+  const store = await openStore(environmentStateFlags(flags, input), path, io);
   let recorded;
   try {
     recorded = await readStateSnapshot(store);
@@ -54,13 +60,14 @@ export async function planAction(
   // into files and comments) it goes to stderr.
   const state = describeState(store, io);
   const where = flags.format === 'text' ? io.stdout : io.stderr;
-  where.write(whereLines(state, await targetFromEnv(io)));
+  where.write(whereLines(state, await targetFor(input, io)));
   const result = plan.planChanges(desired, recorded);
   if (recorded === null && result.summary.create > 0) where.write(noStateWarning(state));
-  if (flags.format === 'json') io.stdout.write(plan.renderJson(result) + '\n');
-  else if (flags.format === 'markdown') io.stdout.write(plan.renderMarkdown(result));
-  else
-    writeChunks(io.stdout, plan.renderTextChunks(result, { color: plan.shouldUseColor(io.stdout, io.env) }));
+  io.report?.({
+    state: store.description,
+    changes: result.changes.filter((c) => c.action !== 'no-op').length,
+  });
+  await writePlan(result, flags.format, io);
 
   if (flags.out) {
     const out = absolute(flags.out, io);
