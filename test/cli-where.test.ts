@@ -35,7 +35,7 @@ describe('plan and apply say what they act on', () => {
   it('plan starts with the state location and the target, and the state follows the last path', async () => {
     const a = await runCli(['plan', 'common', 'prod'], { cwd: dir, env: env() });
     expect(a.code).toBe(0);
-    expect(a.stdout.split('\n').slice(0, 2)).toEqual([
+    expect(a.stderr.split('\n').slice(0, 2)).toEqual([
       'State:  prod/.tenantform/state.json',
       'Target: not set (apply takes --domain or --base-url, or TENANTFORM_DOMAIN or TENANTFORM_BASE_URL)',
     ]);
@@ -43,7 +43,7 @@ describe('plan and apply say what they act on', () => {
       cwd: dir,
       env: { ...env(), TENANTFORM_BASE_URL: emulator.baseUrl },
     });
-    expect(b.stdout.split('\n').slice(0, 2)).toEqual([
+    expect(b.stderr.split('\n').slice(0, 2)).toEqual([
       'State:  common/.tenantform/state.json',
       `Target: ${emulator.baseUrl}`,
     ]);
@@ -51,7 +51,7 @@ describe('plan and apply say what they act on', () => {
 
   it('warns when the state does not exist yet, and not once it does', async () => {
     const first = await runCli(['plan', 'common', 'prod'], { cwd: dir, env: env() });
-    expect(first.stdout).toContain(
+    expect(first.stderr).toContain(
       'Warning: no state at prod/.tenantform/state.json yet, so every resource is planned as new.',
     );
     const applied = await runCli(
@@ -68,11 +68,13 @@ describe('plan and apply say what they act on', () => {
     ]);
     expect(applied.stdout).toContain('Warning: no state at prod/.tenantform/state.json yet');
     const again = await runCli(['plan', 'common', 'prod'], { cwd: dir, env: env() });
-    expect(again.stdout).not.toContain('Warning');
+    expect(again.stderr).not.toContain('Warning');
     expect(again.stdout).toContain('No changes.');
   });
 
-  it('puts the header on stderr for json and markdown, so the output stays a plan', async () => {
+  it('puts the header on stderr in every format, so that stdout stays the plan alone', async () => {
+    const text = await runCli(['plan', 'common', 'prod'], { cwd: dir, env: env() });
+    expect(text.stdout.startsWith('Symbols: + create')).toBe(true);
     const json = await runCli(['plan', 'common', 'prod', '--format', 'json'], { cwd: dir, env: env() });
     expect(() => JSON.parse(json.stdout) as unknown).not.toThrow();
     expect(json.stderr).toMatch(/^State: {2}prod\/\.tenantform\/state\.json\n/);

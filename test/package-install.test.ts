@@ -121,7 +121,7 @@ describe('the packed tarball, installed into an empty config repository', () => 
     const env = { TENANTFORM_BASE_URL: emulator.base_url, TENANTFORM_TOKEN: emulator.token };
     const plan = tenantform(['plan', '--env', 'prod', '--detailed-exitcode'], env);
     expect(plan.code, plan.output).toBe(2);
-    expect(plan.stdout).toContain(`Target: ${emulator.base_url}`);
+    expect(plan.stderr).toContain(`Target: ${emulator.base_url}`);
     expect(plan.stdout).toMatch(/Plan: \d+ to create/);
 
     const apply = tenantform(['apply', '--env', 'prod', '--auto-approve'], env);

@@ -140,7 +140,7 @@ export async function applyAction(
   const store = await openStore(environmentStateFlags(flags, input), saved ? saved.configPath : path, io);
   try {
     return await withLockedState(store, 'apply', flags, async (session) => {
-      // Said once the lock is held: a run refused by the lock prints only the lock's holder.
+      // Said once the lock is held: a run refused by the lock prints only the holder.
       const state = describeState(store, io);
       io.stdout.write(
         whereLines(state, target ? target.baseUrl : 'not set (needed only if a request must be sent)'),

@@ -56,10 +56,10 @@ export async function planAction(
   } finally {
     await store.close();
   }
-  // What the plan is made against comes first; for json and markdown (piped
-  // into files and comments) it goes to stderr.
+  // What the plan is made against comes first, on stderr: stdout stays the
+  // plan alone in every format (piped into files, comments and show's output).
   const state = describeState(store, io);
-  const where = flags.format === 'text' ? io.stdout : io.stderr;
+  const where = io.stderr;
   where.write(whereLines(state, await targetFor(input, io)));
   const result = plan.planChanges(desired, recorded);
   if (recorded === null && result.summary.create > 0) where.write(noStateWarning(state));
