@@ -2,8 +2,13 @@ import { closeSync, fchmodSync, openSync, writeFileSync } from 'node:fs';
 import type { CommandIO } from '../io.js';
 import { writePlan } from '../plan-output.js';
 import { absolute, openStore, type StateFlags } from '../context.js';
-import { loadDesiredOrReport } from './validate.js';
-import { environmentStateFlags, environmentTargetFlags, resolveInputs, type ConfigInput } from '../inputs.js';
+import {
+  environmentStateFlags,
+  environmentTargetFlags,
+  loadDesiredOrReport,
+  resolveInputs,
+  type ConfigInput,
+} from '../inputs.js';
 import { TOOL_VERSION } from '../version.js';
 import { describeState, noStateWarning, targetGiven, whereLines } from '../where.js';
 
