@@ -11,6 +11,7 @@ import type { Plan } from '../plan/index.js';
 import type { StateDocument, StateLocation, StateStore } from '../state/index.js';
 import { absolute, openStore, resolveStateLocation, type StateFlags } from './context.js';
 import { CliError, type CommandIO } from './io.js';
+import { targetGiven } from './where.js';
 
 export interface SavedPlanFlags extends StateFlags {
   var: string[];
@@ -98,14 +99,11 @@ export async function openSavedPlan(
   planModule.checkPlanLocation(saved, await resolveStateLocation(stateFlags, planArg, io), planArg);
 
   let targetFlags: { domain?: string; baseUrl?: string } = { domain: flags.domain, baseUrl: flags.baseUrl };
-  let target: string | null = null;
-  try {
-    target = api.resolveTarget(targetFlags, io.env).baseUrl;
-  } catch {
-    // No target given (or an invalid one, which apply reports if it needs the API): the plan's own, if any.
-    if (saved.target !== null) targetFlags = { baseUrl: saved.target };
+  if (targetGiven(targetFlags, io.env)) {
+    planModule.checkPlanTarget(saved, api.resolveTarget(targetFlags, io.env).baseUrl, planArg);
+  } else if (saved.target !== null) {
+    targetFlags = { baseUrl: saved.target }; // no target given: the plan's own
   }
-  if (target !== null) planModule.checkPlanTarget(saved, target, planArg);
 
   const check = (doc: StateDocument | null): Plan => {
     planModule.checkPlanIsCurrent(saved.plan, doc);

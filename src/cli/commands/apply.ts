@@ -13,6 +13,8 @@ import {
   resolveInputs,
   type ConfigInput,
 } from '../inputs.js';
+import type { Target } from '../../api/types.js';
+import { describeState, noStateWarning, targetGiven, whereLines } from '../where.js';
 
 export interface ApplyFlags extends StateFlags {
   var: string[];
@@ -65,21 +67,27 @@ function summarize(result: ApplyResult): string {
 }
 
 /**
- * The API client module with the target and credentials resolved from flags
- * and environment. Throws a clear error for a missing or refused target
- * (http:// off loopback) or missing credentials.
+ * The API target from flags and environment, checked even when the plan turns
+ * out to need no request: a mistyped --base-url is an error either way.
+ * Null when nothing names a target (a plan without requests needs none).
  */
-async function connectApi(
-  flags: ApplyFlags,
+async function resolveGivenTarget(
   t: { domain?: string; baseUrl?: string },
-  input: ConfigInput,
+  flags: ApplyFlags,
   io: CommandIO,
 ) {
+  if (!targetGiven(t, io.env)) return null;
+  const { resolveTarget } = await import('../../api/target.js');
+  return resolveTarget({ domain: t.domain, baseUrl: t.baseUrl, audience: flags.audience }, io.env);
+}
+
+/**
+ * The API client module with the target and credentials resolved. Throws a
+ * clear error for a missing target or missing credentials.
+ */
+async function connectApi(flags: ApplyFlags, input: ConfigInput, given: Target | null, io: CommandIO) {
   const api = await import('../../api/index.js');
-  const target = api.resolveTarget(
-    { domain: t.domain, baseUrl: t.baseUrl, audience: flags.audience },
-    io.env,
-  );
+  const target = given ?? api.resolveTarget({ audience: flags.audience }, io.env);
   const credentials = api.resolveCredentials(
     { tokenFile: flags.tokenFile ? absolute(flags.tokenFile, io) : undefined },
     environmentCredentials(io.env, input),
@@ -138,10 +146,24 @@ export async function applyAction(
     planFor = (doc) => planModule.planChanges(desired, doc);
     targetFlags = environmentTargetFlags(flags, input);
   }
+  // Checked even when the plan turns out to need no request: a mistyped --base-url is an error either way.
+  let target: Target | null;
+  try {
+    target = await resolveGivenTarget(targetFlags, flags, io);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
 
   try {
     return await withLockedState(store, 'apply', flags, async (session) => {
+      // Said once the lock is held: a run refused by the lock prints only the holder.
+      const state = describeState(store, io);
+      io.stdout.write(
+        whereLines(state, target ? target.baseUrl : 'not set (needed only if a request must be sent)'),
+      );
       const plan = planFor(session.doc);
+      if (session.doc.serial === 0 && plan.summary.create > 0) io.stdout.write(noStateWarning(state));
       io.report?.({
         state: store.description,
         changes: plan.changes.filter((c) => c.action !== 'no-op').length,
@@ -158,7 +180,7 @@ export async function applyAction(
       const needsApi = apply.countRequests(plan, { permissionBatchSize }) > 0;
       // Target and credentials are resolved before the question, so that a
       // mistake in them never comes after a "yes"; a plan that needs no request needs neither.
-      const api = needsApi ? await connectApi(flags, targetFlags, input, io) : null;
+      const api = needsApi ? await connectApi(flags, input, target, io) : null;
       if (api) io.report?.({ target: api.target.baseUrl });
       if (!flags.autoApprove) {
         if (!io.confirm) {
