@@ -5,7 +5,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { CliError, type CommandIO } from './io.js';
-import type { StateLocation, StateStore } from '../state/types.js';
+import type { LockInfo, StateLocation, StateStore } from '../state/types.js';
 import type { StateSession } from '../state/index.js';
 
 export interface StateFlags {
@@ -107,6 +107,15 @@ export function parseRate(value: string | undefined, flag: string): number | und
   return n;
 }
 
+/** What apply and friends say when they took over the lock of a holder that is gone. */
+function takeoverNote(stale: LockInfo, replayed: number): string {
+  const journal =
+    replayed === 0
+      ? 'its journal had nothing to replay'
+      : `replayed the ${replayed} operation${replayed === 1 ? '' : 's'} its journal recorded`;
+  return `Took over the state lock of ${stale.command} (pid ${stale.pid} on host ${stale.host}, since ${stale.since}): that process is no longer running; ${journal}.\n`;
+}
+
 /**
  * Runs `fn` with the state locked for `command` (waiting up to --lock-timeout),
  * leftover journal replayed, and the lock released afterwards whatever happens.
@@ -116,10 +125,15 @@ export async function withLockedState<T>(
   command: string,
   flags: Pick<StateFlags, 'lockTimeout'>,
   fn: (session: StateSession) => Promise<T>,
+  io?: Pick<CommandIO, 'stderr'>,
 ): Promise<T> {
   const lockTimeoutMs = parseDuration(flags.lockTimeout ?? '0s', '--lock-timeout');
   const { openState } = await import('../state/index.js');
-  const session = await openState(store, { command, lockTimeoutMs });
+  const session = await openState(store, {
+    command,
+    lockTimeoutMs,
+    onTakeover: (stale, replayed) => io?.stderr.write(takeoverNote(stale, replayed)),
+  });
   try {
     return await fn(session);
   } finally {

@@ -7,6 +7,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { createRequire } from 'node:module';
 import type { CommandIO } from './io.js';
+import { releaseLocksOnCrash } from './crash.js';
 import { reportError } from './errors.js';
 
 const require = createRequire(import.meta.url);
@@ -348,6 +349,8 @@ export async function main(argv: string[], io?: CommandIO): Promise<number> {
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
   }
+  // A crash (uncaught exception, unhandled rejection) releases held state locks on its way out.
+  const stopCrashRelease = io ? null : releaseLocksOnCrash(process.stderr);
   let code = 0;
   const program = buildProgram(realIO, (c) => (code = c));
   try {
@@ -357,6 +360,7 @@ export async function main(argv: string[], io?: CommandIO): Promise<number> {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 1;
     return reportError(err, realIO);
   } finally {
+    stopCrashRelease?.();
     if (!io) {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);

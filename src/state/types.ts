@@ -47,6 +47,10 @@ export interface LockInfo {
   command: string;
   /** ISO time the lock was taken. */
   since: string;
+  /** The holder's start time (Linux: clock ticks since boot), so that a reused pid is not taken for it. */
+  start?: string;
+  /** The holder's pid namespace (Linux), so that a pid seen from another container is not taken for it. */
+  pidNamespace?: string;
 }
 
 export interface LockOptions {
@@ -54,6 +58,11 @@ export interface LockOptions {
   timeoutMs?: number;
   /** Injected for tests. */
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * Called when the lock was taken over from a holder that is no longer
+   * running (file: same host, pid gone or reused; pg: its session ended).
+   */
+  onTakeover?: (stale: LockInfo) => void;
 }
 
 /**

@@ -156,85 +156,91 @@ export async function applyAction(
   }
 
   try {
-    return await withLockedState(store, 'apply', flags, async (session) => {
-      // Said once the lock is held: a run refused by the lock prints only the holder.
-      const state = describeState(store, io);
-      io.stdout.write(
-        whereLines(state, target ? target.baseUrl : 'not set (needed only if a request must be sent)'),
-      );
-      const plan = planFor(session.doc);
-      if (session.doc.serial === 0 && plan.summary.create > 0) io.stdout.write(noStateWarning(state));
-      io.report?.({
-        state: store.description,
-        changes: plan.changes.filter((c) => c.action !== 'no-op').length,
-      });
-      const color = planModule.shouldUseColor(io.stdout, io.env);
-      writeChunks(io.stdout, planModule.renderTextChunks(plan, { color }));
-      if (!planModule.hasChanges(plan)) return 0;
-      // Refuses blocked changes unless --skip-blocked: before the question, and before any request.
-      if (planModule.applicableChanges(plan, { skipBlocked: flags.skipBlocked ?? false }).length === 0) {
-        io.stdout.write('\nOnly blocked changes remain; nothing to apply.\n');
-        return 0;
-      }
-      const apply = await import('../../apply/index.js');
-      const needsApi = apply.countRequests(plan, { permissionBatchSize }) > 0;
-      // Target and credentials are resolved before the question, so that a
-      // mistake in them never comes after a "yes"; a plan that needs no request needs neither.
-      const api = needsApi ? await connectApi(flags, input, target, io) : null;
-      if (api) io.report?.({ target: api.target.baseUrl });
-      if (!flags.autoApprove) {
-        if (!io.confirm) {
-          throw new CliError(
-            'refusing to apply without confirmation: not on a terminal. Review the plan, then re-run with --auto-approve.',
-          );
-        }
-        if (!(await io.confirm('\nDo you want to make these changes?'))) {
-          io.stdout.write('Apply cancelled; nothing was sent.\n');
-          return 1;
-        }
-      }
-
-      const total = plan.changes.filter((c) => c.action !== 'no-op' && c.action !== 'blocked').length;
-      const progress = createProgress(io.stdout, total);
-      const client = api
-        ? api.createApiClient({
-            target: api.target,
-            credentials: api.credentials,
-            parallelism,
-            maxRps,
-            signal: io.signal,
-            logger: flags.debug ? (line: string) => io.stderr.write(`[debug] ${line}\n`) : undefined,
-            onWait: (ms: number, reason: string) =>
-              progress.onEvent({ type: 'wait', waitMs: ms, message: reason }),
-          })
-        : null;
-      io.stdout.write('\n');
-      let result: ApplyResult;
-      try {
-        result = await apply.applyPlan(plan, {
-          client: client ?? apply.offlineClient,
-          recorder: session,
-          parallelism,
-          permissionBatchSize,
-          skipBlocked: flags.skipBlocked,
-          onEvent: progress.onEvent,
-          signal: io.signal,
+    return await withLockedState(
+      store,
+      'apply',
+      flags,
+      async (session) => {
+        // Said once the lock is held: a run refused by the lock prints only the holder.
+        const state = describeState(store, io);
+        io.stdout.write(
+          whereLines(state, target ? target.baseUrl : 'not set (needed only if a request must be sent)'),
+        );
+        const plan = planFor(session.doc);
+        if (session.doc.serial === 0 && plan.summary.create > 0) io.stdout.write(noStateWarning(state));
+        io.report?.({
+          state: store.description,
+          changes: plan.changes.filter((c) => c.action !== 'no-op').length,
         });
-      } finally {
-        progress.finish();
-        await client?.close();
-      }
-      await session.commit();
-      const stats = client?.stats();
-      io.report?.({
-        done: result.done.length,
-        failed: result.failed.length,
-        notAttempted: result.notAttempted.length,
-        requests: stats?.requests ?? 0,
-        status429: stats?.status429 ?? 0,
-      });
-      return report(result, io);
-    });
+        const color = planModule.shouldUseColor(io.stdout, io.env);
+        writeChunks(io.stdout, planModule.renderTextChunks(plan, { color }));
+        if (!planModule.hasChanges(plan)) return 0;
+        // Refuses blocked changes unless --skip-blocked: before the question, and before any request.
+        if (planModule.applicableChanges(plan, { skipBlocked: flags.skipBlocked ?? false }).length === 0) {
+          io.stdout.write('\nOnly blocked changes remain; nothing to apply.\n');
+          return 0;
+        }
+        const apply = await import('../../apply/index.js');
+        const needsApi = apply.countRequests(plan, { permissionBatchSize }) > 0;
+        // Target and credentials are resolved before the question, so that a
+        // mistake in them never comes after a "yes"; a plan that needs no request needs neither.
+        const api = needsApi ? await connectApi(flags, input, target, io) : null;
+        if (api) io.report?.({ target: api.target.baseUrl });
+        if (!flags.autoApprove) {
+          if (!io.confirm) {
+            throw new CliError(
+              'refusing to apply without confirmation: not on a terminal. Review the plan, then re-run with --auto-approve.',
+            );
+          }
+          if (!(await io.confirm('\nDo you want to make these changes?'))) {
+            io.stdout.write('Apply cancelled; nothing was sent.\n');
+            return 1;
+          }
+        }
+
+        const total = plan.changes.filter((c) => c.action !== 'no-op' && c.action !== 'blocked').length;
+        const progress = createProgress(io.stdout, total);
+        const client = api
+          ? api.createApiClient({
+              target: api.target,
+              credentials: api.credentials,
+              parallelism,
+              maxRps,
+              signal: io.signal,
+              logger: flags.debug ? (line: string) => io.stderr.write(`[debug] ${line}\n`) : undefined,
+              onWait: (ms: number, reason: string) =>
+                progress.onEvent({ type: 'wait', waitMs: ms, message: reason }),
+            })
+          : null;
+        io.stdout.write('\n');
+        let result: ApplyResult;
+        try {
+          result = await apply.applyPlan(plan, {
+            client: client ?? apply.offlineClient,
+            recorder: session,
+            parallelism,
+            permissionBatchSize,
+            skipBlocked: flags.skipBlocked,
+            onEvent: progress.onEvent,
+            signal: io.signal,
+          });
+        } finally {
+          progress.finish();
+          await client?.close();
+        }
+        await session.commit();
+        const stats = client?.stats();
+        io.report?.({
+          done: result.done.length,
+          failed: result.failed.length,
+          notAttempted: result.notAttempted.length,
+          requests: stats?.requests ?? 0,
+          status429: stats?.status429 ?? 0,
+        });
+        return report(result, io);
+      },
+      io,
+    );
   } finally {
     await store.close();
   }

@@ -87,15 +87,21 @@ export async function stateRmAction(
 ): Promise<number> {
   const canonical = await canonicalAddress(address);
   return withStore(flags, path, io, (store) =>
-    withLockedState(store, 'state rm', flags, async (session) => {
-      if (!session.doc.resources.some((r) => r.address === canonical)) throw notInState(canonical, store);
-      await session.record({ op: 'remove', address: canonical });
-      await session.commit();
-      io.stdout.write(
-        `Removed ${canonical} from the state. It stays on the tenant; tenantform no longer tracks it.\n`,
-      );
-      return 0;
-    }),
+    withLockedState(
+      store,
+      'state rm',
+      flags,
+      async (session) => {
+        if (!session.doc.resources.some((r) => r.address === canonical)) throw notInState(canonical, store);
+        await session.record({ op: 'remove', address: canonical });
+        await session.commit();
+        io.stdout.write(
+          `Removed ${canonical} from the state. It stays on the tenant; tenantform no longer tracks it.\n`,
+        );
+        return 0;
+      },
+      io,
+    ),
   );
 }
 

@@ -51,7 +51,10 @@ function toLockInfo(value: unknown): LockInfo {
     typeof v.command === 'string' &&
     typeof v.since === 'string'
   ) {
-    return { id: v.id, pid: v.pid, host: v.host, command: v.command, since: v.since };
+    const info: LockInfo = { id: v.id, pid: v.pid, host: v.host, command: v.command, since: v.since };
+    if (typeof v.start === 'string') info.start = v.start;
+    if (typeof v.pidNamespace === 'string') info.pidNamespace = v.pidNamespace;
+    return info;
   }
   return unknownHolder();
 }
@@ -103,13 +106,17 @@ export class PgLock {
         this.ctx.where,
         options,
       );
-      const res = await client.query<{ pid: number }>(
-        `INSERT INTO ${this.ctx.tables.locks} (workspace, holder, backend_pid, since)
+      // A row left behind names a holder whose session ended without unlocking (killed, crashed): say so.
+      const res = await client.query<{ pid: number; previous: unknown }>(
+        `WITH previous AS (SELECT holder FROM ${this.ctx.tables.locks} WHERE workspace = $1)
+         INSERT INTO ${this.ctx.tables.locks} (workspace, holder, backend_pid, since)
          VALUES ($1, $2, pg_backend_pid(), now())
          ON CONFLICT (workspace) DO UPDATE SET holder = excluded.holder, backend_pid = excluded.backend_pid, since = excluded.since
-         RETURNING backend_pid AS pid`,
+         RETURNING backend_pid AS pid, (SELECT holder FROM previous) AS previous`,
         [this.ctx.workspace, JSON.stringify(mine)],
       );
+      const previous = res.rows[0]?.previous;
+      if (previous !== null && previous !== undefined) options?.onTakeover?.(toLockInfo(previous));
       const held: Held = { info: mine, client, backendPid: res.rows[0]!.pid, lost: false };
       const onLost = () => {
         if (this.held === held) {
