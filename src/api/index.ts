@@ -35,4 +35,5 @@ export type {
   Target,
   TokenExchangeProfile,
   TokenExchangeProfileCreate,
+  WaitKind,
 } from './types.js';

@@ -83,7 +83,7 @@ describe('tenantform emulator', () => {
     expect(out.stdout).toMatch(/export TENANTFORM_BASE_URL=http:\/\/127\.0\.0\.1:\d+\/api\/v2\n/);
     expect(out.stdout).toMatch(/export TENANTFORM_TOKEN=[\w-]+\.[\w-]+\.[\w-]+\n/);
     expect(out.stdout).toContain('export TENANTFORM_CLIENT_SECRET=');
-    expect(out.stdout).toContain('rate limit:     5/s per client, burst 5');
+    expect(out.stdout).toContain('rate limit:     5/s per tenant, shared by its clients, burst 5');
     expect(out.stdout).toContain('faults:         error 0.1, reset 0, lost 0');
     controller.abort();
     expect(await running).toBe(0);
