@@ -14,13 +14,16 @@ import { ROOT, runCliOk, runNode } from './measure.mjs';
 
 const { startEmulator } = await import(pathToFileURL(join(ROOT, 'dist', 'emulator', 'index.js')).href);
 
-const policiesOnly = (n) => ({
+/** The emulator of dist/, for scenarios that stop it themselves. */
+export const startEmulatorForBench = (options) => startEmulator(options);
+
+export const policiesOnly = (n) => ({
   policies: Array.from({ length: n }, (_, i) => policyAt(i)),
   profiles: [],
   permissions: [],
 });
 
-function configDir(work, name, resources) {
+export function configDir(work, name, resources) {
   const dir = join(work, name);
   mkdirSync(dir, { recursive: true });
   writeConfig(dir, resources);
@@ -28,10 +31,10 @@ function configDir(work, name, resources) {
 }
 
 let stateCounter = 0;
-const freshState = (work) => join(work, 'states', `state-${++stateCounter}.json`);
+export const freshState = (work) => join(work, 'states', `state-${++stateCounter}.json`);
 
 /** One apply of `dir` against `emulator`; resolves with the process result and the emulator's counters. */
-async function applyOnce(emulator, dir, { statePath, args = [], env = {} }) {
+export async function applyOnce(emulator, dir, { statePath, args = [], env = {} }) {
   const before = emulator.stats();
   const result = await runCliOk(
     ['apply', dir, '--state', statePath, '--auto-approve', '--base-url', emulator.baseUrl, ...args],
@@ -46,7 +49,7 @@ async function applyOnce(emulator, dir, { statePath, args = [], env = {} }) {
   };
 }
 
-async function withEmulator(options, fn) {
+export async function withEmulator(options, fn) {
   const emulator = await startEmulator(options);
   try {
     return await fn(emulator);
