@@ -79,14 +79,14 @@ describe('pacing from X-RateLimit-* headers', () => {
     [20, 60],
     [1, 5],
   ])(
-    'slows concurrent callers when Remaining reaches 0 (limit %i, %i callers): one 429, on the probe that finds a fixed window',
+    'slows concurrent callers when Remaining reaches 0 (limit %i, %i callers): 429s only on the probes for a refill (2 s, then 4 s apart)',
     async (limit, callers) => {
       const { tc, tenant } = pacedClient(limit);
       const results = await Promise.all(
         Array.from({ length: callers }, () => tc.client.createRateLimitPolicy(POLICY_BODY)),
       );
       expect(results.every((r) => r.outcome === 'created')).toBe(true);
-      expect(tenant.rejected()).toBeLessThanOrEqual(1);
+      expect(tenant.rejected()).toBeLessThanOrEqual(2);
       expect(tenant.counts.size).toBeGreaterThanOrEqual(Math.ceil(callers / limit));
       expect(tc.client.stats()).toMatchObject({ requests: callers + tenant.rejected() });
       expect(tc.client.stats().waitsMs).toBeGreaterThan(0);
@@ -148,6 +148,6 @@ describe('--max-rps', () => {
   it('applies the tighter of --max-rps and the tenant window', async () => {
     const { tc, tenant } = pacedClient(2, { maxRps: 10 });
     await Promise.all(Array.from({ length: 8 }, () => tc.client.createRateLimitPolicy(POLICY_BODY)));
-    expect(tenant.rejected()).toBeLessThanOrEqual(1); // the probe that finds the fixed window
+    expect(tenant.rejected()).toBeLessThanOrEqual(2); // the probes that find a fixed window
   });
 });

@@ -22,4 +22,33 @@ describe('pacing a token bucket', () => {
     expect(r.ratio).toBeLessThan(2);
     expect(r.status429 / r.sent).toBeLessThan(0.01);
   });
+
+  it('shares a tenant bucket with a client taking half of it: at least 40% of R, under 2% 429s', async () => {
+    const [rate, burst, requests] = [16, 50, 210];
+    const r = await simulate({
+      rate,
+      burst,
+      requests,
+      latencyMs: 3,
+      jitterMs: 4,
+      other: { perSecond: rate / 2 },
+    });
+    expect((requests - burst) / (r.wallMs / 1000) / rate).toBeGreaterThanOrEqual(0.4);
+    expect(r.status429 / r.sent).toBeLessThan(0.02);
+  });
+
+  it("is back near the full rate 2 s after another client's 429 storm ends and the bucket refilled", async () => {
+    const [rate, burst] = [16, 50];
+    const r = await simulate({
+      rate,
+      burst,
+      requests: 210,
+      latencyMs: 3,
+      jitterMs: 4,
+      other: { perSecond: rate * 3, to: 3000 },
+    });
+    const after = r.accepted.filter((t) => t > 3000 + (burst / rate) * 1000 + 2000);
+    const perSecond = (after.length - 1) / ((after[after.length - 1]! - after[0]!) / 1000);
+    expect(perSecond / rate).toBeGreaterThanOrEqual(0.9);
+  });
 });

@@ -51,6 +51,9 @@ export const WAIT_REASON = {
   after429: 'rate limited (429); waiting for the budget to refill',
 } as const;
 
+/** Wait before probing a tenant taken for a fixed window again (doubles each time). */
+const FIRST_REPROBE_MS = 2000;
+
 /** Factor of an upward probe of the refill rate. */
 const PROBE_STEP = 1.1;
 /** Probes stay this factor below the lowest rate that got a 429. */
@@ -173,6 +176,11 @@ export class Pacer {
     if (wasProbe && this.refill !== 'bucket') {
       this.refill = this.resetAt === undefined || now < this.resetAt ? 'bucket' : 'window';
     }
+    if (this.shared && remaining === this.limit! - 1) {
+      // A full bucket: nobody else draws on it now. Learn it afresh.
+      this.shared = false;
+      this.bounds.forget();
+    }
     this.updateRate();
     if (this.refill === 'bucket' && remaining === this.limit! - 1 && this.rate !== undefined) {
       // The bucket was full before this request: refill went to waste, so the
@@ -204,6 +212,9 @@ export class Pacer {
   private lastRemaining = 0;
   /** Whether the last answer the level came from was a 429. */
   private after429 = false;
+  /** A tenant taken for a fixed window is probed again from this time on. */
+  private nextProbeAt = 0;
+  private probeBackoffMs = FIRST_REPROBE_MS;
   /** Whether a 429 showed another client drawing on the bucket. */
   private shared = false;
   /** Lowest rate in use when a 429 came back: probes stay below it. */
@@ -228,9 +239,14 @@ export class Pacer {
       this.holdUntil = Math.max(this.holdUntil, now + Math.min(retryAfter, this.options.maxDelayMs));
     }
     if (ticket === this.probe) this.probe = 0;
-    // Over budget before any refill was seen: a fixed window (or a bucket someone
-    // else drained): wait for its reset, and probe no more.
-    if (this.refill !== 'bucket') this.refill = 'window';
+    // Over budget before any refill was seen: a fixed window, or a bucket someone
+    // else drained. Wait for its resets, and probe again only after a while
+    // (2 s, then twice as long each time), so a fixed window costs few 429s.
+    if (this.refill !== 'bucket') {
+      this.refill = 'window';
+      this.nextProbeAt = now + this.probeBackoffMs;
+      this.probeBackoffMs *= 2;
+    }
     const growth = this.bounds.growth;
     const before = this.rate;
     if (this.refill === 'bucket' && before !== undefined && lesson) {
@@ -248,9 +264,15 @@ export class Pacer {
 
   private updateRate(): void {
     if (this.refill !== 'bucket') return;
-    // After a 429 the bucket is shared: Reset tells the tenant's rate, growth what is left for us.
-    const proven = this.shared ? this.bounds.growth : this.bounds.lower;
-    if (proven !== undefined) this.rate = Math.max(this.rate ?? 0, proven);
+    if (this.shared) {
+      // After a 429 the bucket is shared: Reset tells the tenant's rate, not what is
+      // left for us; the growth over a long baseline does.
+      const left = this.bounds.sustained;
+      if (left !== undefined && left > 0) this.rate = left;
+    } else {
+      const proven = this.bounds.lower;
+      if (proven !== undefined) this.rate = Math.max(this.rate ?? 0, proven);
+    }
     const ceiling = this.bounds.upper;
     if (this.rate !== undefined && ceiling !== undefined) this.rate = Math.min(this.rate, ceiling);
   }
@@ -309,7 +331,8 @@ export class Pacer {
     // A fixed window, or not known yet.
     if (this.probe !== 0) return { type: 'event' };
     const proven = this.bounds.lower;
-    if (this.refill === 'unknown' && proven !== undefined) {
+    const mayProbe = this.refill === 'unknown' || (this.refill === 'window' && now >= this.nextProbeAt);
+    if (mayProbe && proven !== undefined) {
       if (this.inFlight.size > 0) return { type: 'event' };
       // Probe at the proven rate: one token's time after the last answer.
       const due = this.levelAt + (1 - level) / proven;

@@ -26,6 +26,8 @@ const MAX_ANCHORS = 40;
 /** Answers kept for the look back over those that overlap a newer request. */
 const TAIL = 1024;
 const MS_PER_SECOND = 1000;
+/** Baseline of the sustained rate: long enough to average other clients, short enough to follow them. */
+const SUSTAINED_MS = 2000;
 
 interface Answered {
   sentAt: number;
@@ -56,6 +58,7 @@ export class RefillBounds {
   private fromGrowth: number | undefined;
   private ceiling: number | undefined;
   private refilled = false;
+  private fromOldest: number | undefined;
 
   /**
    * Whether some answer showed tokens gained before the earlier answer's Reset:
@@ -82,6 +85,16 @@ export class RefillBounds {
     return this.fromGrowth;
   }
 
+  /**
+   * Growth over the last two seconds or so up to the latest answer: with other
+   * clients on the bucket the largest short-term proof overstates what they
+   * leave us (they do not draw evenly); two seconds average them out and still
+   * follow them when they stop.
+   */
+  get sustained(): number | undefined {
+    return this.fromOldest;
+  }
+
   /** Learns from an accepted (not 429) answer. */
   observe(a: BucketAnswer): void {
     const exact = a.remaining === a.limit - 1;
@@ -91,6 +104,9 @@ export class RefillBounds {
       const floor = a.resetAt - MS_PER_SECOND - a.recvAt;
       if (exact && floor > 0) this.ceiling = min(this.ceiling, 1 / floor);
     }
+    // The baseline of `sustained`: the newest anchor at least SUSTAINED_MS old, else the oldest.
+    let baseline = this.anchors[0];
+    for (const anchor of this.anchors) if (a.recvAt - anchor.sentAt >= SUSTAINED_MS) baseline = anchor;
     for (const anchor of this.anchors) {
       if (anchor.recvAt > a.sentAt) continue;
       // Served in between: answers to requests sent after the anchor arrived, less
@@ -103,6 +119,7 @@ export class RefillBounds {
       }
       const gained = a.remaining - anchor.remaining - (anchor.exact ? 0 : 1) + served;
       const elapsed = a.recvAt - anchor.sentAt;
+      if (anchor === baseline && elapsed > 0) this.fromOldest = Math.max(0, gained) / elapsed;
       if (gained > 0 && elapsed > 0) {
         this.fromGrowth = max(this.fromGrowth, gained / elapsed);
         if (anchor.resetAt !== undefined && a.recvAt < anchor.resetAt) this.refilled = true;
@@ -132,6 +149,7 @@ export class RefillBounds {
     this.anchors = [];
     this.fromReset = undefined;
     this.fromGrowth = undefined;
+    this.fromOldest = undefined;
   }
 }
 
