@@ -283,8 +283,7 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode), 3 
     .option('--burst <N>', 'bucket size for --rate-limit (default: N)')
     .option(
       '--rate-limit-scope <SCOPE>',
-      'who shares the bucket: tenant (all clients, as the real service) or client',
-      'tenant',
+      'who shares the bucket: tenant (default; all its clients, as the real service) or client',
     )
     .option('--latency <MS[:JITTER]>', 'delay every API response')
     .option('--faults <SPEC>', 'fractions of requests that fail, e.g. error=0.2,reset=0.1,lost=0.05')

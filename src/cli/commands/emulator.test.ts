@@ -96,6 +96,11 @@ describe('tenantform emulator', () => {
     [{ faults: 'error=0.7,reset=0.7' }, 'add up to at most 1'],
     [{ latency: 'slow' }, '--latency must be MS or MS:JITTER'],
     [{ burst: 3 }, '--burst needs --rate-limit'],
+    [{ rateLimitScope: 'tenant' }, '--rate-limit-scope needs --rate-limit'],
+    [
+      { rateLimit: 5, rateLimitScope: 'everyone' },
+      '--rate-limit-scope must be tenant or client (got everyone)',
+    ],
     [{ rateLimit: 5, burst: 0 }, '--burst must be a whole number'],
     [{ rateLimit: -1 }, '--rate-limit must be a positive number'],
     [{ port: 70000 }, '--port must be a whole number from 0 to 65535'],
