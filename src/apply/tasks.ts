@@ -1,6 +1,37 @@
 import type { Attributes, KindName, RecordedResource } from '../resources/index.js';
 import type { Change, Plan } from '../plan/types.js';
-import type { ApplyOptions, ExecutorClient, Outcome, Recorder } from './types.js';
+import type { ApplyOptions, ExecutorClient, Outcome, RecordEntry, Recorder } from './types.js';
+
+/**
+ * Recording failed. `entries` lists every operation of the task that the
+ * tenant acknowledged but that was not recorded: they must not be forgotten
+ * (the caller keeps them, see state rescue). Empty when nothing was sent
+ * (a forget).
+ */
+export class UnrecordedError extends Error {
+  readonly code = 'APPLY_NOT_RECORDED';
+
+  constructor(
+    readonly entries: { entry: RecordEntry; outcome: Outcome }[],
+    override readonly cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause));
+  }
+}
+
+/** Records one acknowledged operation; a failure becomes UnrecordedError carrying the entry. */
+async function recordAcknowledged(recorder: Recorder, entry: RecordEntry, outcome: Outcome): Promise<void> {
+  try {
+    await recorder.record(entry);
+  } catch (err) {
+    throw new UnrecordedError([{ entry, outcome }], err);
+  }
+}
+
+/** The address an entry records. */
+export function entryAddress(entry: RecordEntry): string {
+  return entry.op === 'put' ? entry.resource.address : entry.address;
+}
 
 /**
  * A unit of work: one or more changes done by a fixed sequence of requests.
@@ -68,18 +99,27 @@ async function createOne(change: Change, client: ExecutorClient, recorder: Recor
   if (created) {
     const extra: Partial<RecordedResource> = {};
     if (created.created_at) extra.created_at = created.created_at;
-    await recorder.record({ op: 'put', resource: recordedFrom(change, created.id, extra) });
+    await recordAcknowledged(
+      recorder,
+      { op: 'put', resource: recordedFrom(change, created.id, extra) },
+      'created',
+    );
     return 'created';
   }
-  await recorder.record({ op: 'put', resource: recordedFrom(change, null, { adopted: true }) });
+  await recordAcknowledged(
+    recorder,
+    { op: 'put', resource: recordedFrom(change, null, { adopted: true }) },
+    'adopted',
+  );
   return 'adopted';
 }
 
 async function deleteOne(change: Change, client: ExecutorClient, recorder: Recorder): Promise<Outcome> {
   if (!change.id) throw new Error(`${change.address} has no recorded id; cannot delete it`);
   const result = await operation(change, 'delete')(client, change.id);
-  await recorder.record({ op: 'remove', address: change.address });
-  return result === 'deleted' ? 'deleted' : 'already-gone';
+  const outcome = result === 'deleted' ? 'deleted' : 'already-gone';
+  await recordAcknowledged(recorder, { op: 'remove', address: change.address }, outcome);
+  return outcome;
 }
 
 function singleTask(change: Change): Task | null {
@@ -104,7 +144,10 @@ function singleTask(change: Change): Task | null {
         changes: [change],
         requests: 0,
         run: async (_c, r) => {
-          await r.record({ op: 'remove', address: change.address });
+          // Nothing was sent, so nothing acknowledged is lost; the failure still stops the apply.
+          await r.record({ op: 'remove', address: change.address }).catch((err: unknown) => {
+            throw new UnrecordedError([], err);
+          });
           return 'forgotten';
         },
       };
@@ -136,9 +179,18 @@ function permissionTasks(creates: Change[], batchSize: number): Task[] {
               permission_name: String(ch.after?.permission_name),
             })),
           );
-          await Promise.all(
-            batch.map((ch) => recorder.record({ op: 'put', resource: recordedFrom(ch, null, {}) })),
+          const entries: RecordEntry[] = batch.map((ch) => ({
+            op: 'put',
+            resource: recordedFrom(ch, null, {}),
+          }));
+          const settled = await Promise.allSettled(entries.map((e) => recorder.record(e)));
+          const lost = entries.flatMap((entry, i) =>
+            settled[i]!.status === 'rejected' ? [{ entry, outcome: 'assigned' as const }] : [],
           );
+          if (lost.length > 0) {
+            const first = settled.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+            throw new UnrecordedError(lost, first.reason);
+          }
           return 'assigned';
         },
       });

@@ -1,3 +1,5 @@
+import type { FileHandle } from 'node:fs/promises';
+
 /**
  * What a command may touch of the outside world. main.ts builds it from the
  * process; tests build it from buffers. Commands never use process.* directly.
@@ -17,7 +19,21 @@ export interface CommandIO {
   confirm?: (question: string) => Promise<boolean>;
   /** Resolves when the process is asked to stop (SIGINT/SIGTERM); for long-running commands. */
   signal?: AbortSignal;
+  /** Tests only: replaces the file backend's journal write, to simulate a full disk. */
+  stateFileIO?: {
+    append?: (handle: import('node:fs/promises').FileHandle, bytes: Buffer) => Promise<number>;
+  };
 }
+
+/** Exit code when the user stops a command with Ctrl+C (128 + SIGINT, as shells report it). */
+export const EXIT_INTERRUPTED = 130;
+
+/**
+ * Locks this process holds right now (see withLockedState). While one is
+ * held, a second Ctrl+C does not kill the process: it would leave the lock
+ * behind; the command stops at the next safe point and releases it.
+ */
+export const heldLocks = { count: 0 };
 
 /** An error a command reports to the user as-is, with the exit code to use. */
 export class CliError extends Error {

@@ -11,6 +11,12 @@ const VERB: Record<string, string> = {
   assigned: 'assigned',
 };
 
+/** The message without its trailing hint (the apply summary shows each hint once). */
+export function withoutHint(message: string, hint: string | undefined): string {
+  if (!hint || !message.endsWith(hint)) return message;
+  return message.slice(0, message.length - hint.length).replace(/[.\s]+$/, '');
+}
+
 /**
  * Apply progress: on a terminal a live line (done/total, rate, waits for the
  * rate limit) that the final report replaces; elsewhere one plain line per
@@ -38,6 +44,8 @@ export function createProgress(out: OutputStream, total: number, now: () => numb
   };
 
   return {
+    /** True when progress is a live line (a terminal): failures were not printed one by one. */
+    live,
     onEvent(event: ApplyEvent): void {
       const n = event.count ?? 1;
       if (event.type === 'done') {
@@ -48,7 +56,7 @@ export function createProgress(out: OutputStream, total: number, now: () => numb
         }
       } else if (event.type === 'failed') {
         failed += n;
-        if (!live) out.write(`${event.address}: failed: ${event.message}\n`);
+        if (!live) out.write(`${event.address}: failed: ${withoutHint(event.message ?? '', event.hint)}\n`);
       } else if (event.type === 'wait') {
         waitingMs += event.waitMs ?? 0;
         if (!live)

@@ -9,6 +9,16 @@ export type SyncFn = (handle: FileHandle, target: SyncTarget) => Promise<void>;
 
 export const defaultSync: SyncFn = (handle) => handle.sync();
 
+/**
+ * Writes bytes at the end of a file opened for appending and returns how many
+ * were written (fewer than asked is a short write: the disk filled up).
+ * Injected by tests to simulate a full disk.
+ */
+export type AppendFn = (handle: FileHandle, bytes: Buffer) => Promise<number>;
+
+export const defaultAppend: AppendFn = async (handle, bytes) =>
+  (await handle.write(bytes, 0, bytes.length)).bytesWritten;
+
 /** The file's bytes, or null when it does not exist. */
 export async function readBytes(path: string): Promise<Buffer | null> {
   try {

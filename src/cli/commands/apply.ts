@@ -4,6 +4,7 @@ import type { ApplyResult } from '../../apply/index.js';
 import { CliError, writeChunks, type CommandIO } from '../io.js';
 import { absolute, openStore, withLockedState, parseCount, parseRate, type StateFlags } from '../context.js';
 import { createProgress } from '../progress.js';
+import { keepUnrecorded, reportApply } from '../apply-report.js';
 import { loadDesiredOrReport } from './validate.js';
 import { resolveInputs } from '../inputs.js';
 
@@ -46,15 +47,6 @@ function looksLikePlanFile(path: string): boolean {
   }
 }
 
-function summarize(result: ApplyResult): string {
-  const counts = new Map<string, number>();
-  for (const d of result.done) counts.set(d.outcome, (counts.get(d.outcome) ?? 0) + 1);
-  const parts = [...counts].map(
-    ([outcome, n]) => `${n} ${outcome === 'already-gone' ? 'already gone' : outcome}`,
-  );
-  return parts.length > 0 ? parts.join(', ') : 'nothing';
-}
-
 /**
  * The API client module with the target and credentials resolved from flags
  * and environment. Throws a clear error for a missing or refused target
@@ -71,22 +63,6 @@ async function connectApi(flags: ApplyFlags, io: CommandIO) {
     io.env,
   );
   return { createApiClient: api.createApiClient, target, credentials };
-}
-
-/** Prints the outcome of an apply; exit 1 when anything failed or was not attempted. */
-function report(result: ApplyResult, io: CommandIO): number {
-  io.stdout.write(
-    `\nApply ${result.failed.length || result.notAttempted.length ? 'incomplete' : 'complete'}: ${summarize(result)}.\n`,
-  );
-  if (result.skipped.length > 0) io.stdout.write(`${result.skipped.length} blocked change(s) skipped.\n`);
-  if (result.failed.length === 0 && result.notAttempted.length === 0) return 0;
-  io.stderr.write(
-    `\n${result.done.length} done, ${result.failed.length} failed, ${result.notAttempted.length} not attempted.\n`,
-  );
-  for (const f of result.failed) io.stderr.write(`  failed: ${f.address}: ${f.message}\n`);
-  if (result.notAttempted.length > 0)
-    io.stderr.write('State records everything that was done; run apply again to continue.\n');
-  return 1;
 }
 
 /** tenantform apply [PATH | PLANFILE]. */
@@ -118,73 +94,100 @@ export async function applyAction(
 
   const store = await openStore(flags, saved ? saved.configPath : path, io);
   try {
-    return await withLockedState(store, 'apply', flags, async (session) => {
-      let plan: Plan;
-      if (saved) {
-        // A state never written (serial 0) is the same as no state at plan time.
-        planModule.checkPlanIsCurrent(saved.plan, session.doc.serial === 0 ? null : session.doc);
-        plan = saved.plan;
-      } else {
-        plan = planModule.planChanges(desired ?? [], session.doc);
-      }
-      const color = planModule.shouldUseColor(io.stdout, io.env);
-      writeChunks(io.stdout, planModule.renderTextChunks(plan, { color }));
-      if (!planModule.hasChanges(plan)) return 0;
-      // Refuses blocked changes unless --skip-blocked: before the question, and before any request.
-      if (planModule.applicableChanges(plan, { skipBlocked: flags.skipBlocked ?? false }).length === 0) {
-        io.stdout.write('\nOnly blocked changes remain; nothing to apply.\n');
-        return 0;
-      }
-      const apply = await import('../../apply/index.js');
-      const needsApi = apply.countRequests(plan, { permissionBatchSize }) > 0;
-      // Target and credentials are resolved before the question, so that a
-      // mistake in them never comes after a "yes"; a plan that needs no request needs neither.
-      const api = needsApi ? await connectApi(flags, io) : null;
-      if (!flags.autoApprove) {
-        if (!io.confirm) {
-          throw new CliError(
-            'refusing to apply without confirmation: not on a terminal. Review the plan, then re-run with --auto-approve.',
-          );
+    return await withLockedState(
+      store,
+      'apply',
+      flags,
+      async (session) => {
+        let plan: Plan;
+        if (saved) {
+          // A state never written (serial 0) is the same as no state at plan time.
+          planModule.checkPlanIsCurrent(saved.plan, session.doc.serial === 0 ? null : session.doc);
+          plan = saved.plan;
+        } else {
+          plan = planModule.planChanges(desired ?? [], session.doc);
         }
-        if (!(await io.confirm('\nDo you want to make these changes?'))) {
-          io.stdout.write('Apply cancelled; nothing was sent.\n');
-          return 1;
+        const color = planModule.shouldUseColor(io.stdout, io.env);
+        writeChunks(io.stdout, planModule.renderTextChunks(plan, { color }));
+        if (!planModule.hasChanges(plan)) return 0;
+        // Refuses blocked changes unless --skip-blocked: before the question, and before any request.
+        if (planModule.applicableChanges(plan, { skipBlocked: flags.skipBlocked ?? false }).length === 0) {
+          io.stdout.write('\nOnly blocked changes remain; nothing to apply.\n');
+          return 0;
         }
-      }
+        const apply = await import('../../apply/index.js');
+        const needsApi = apply.countRequests(plan, { permissionBatchSize }) > 0;
+        // Target and credentials are resolved before the question, so that a
+        // mistake in them never comes after a "yes"; a plan that needs no request needs neither.
+        const api = needsApi ? await connectApi(flags, io) : null;
+        if (!flags.autoApprove) {
+          if (!io.confirm) {
+            throw new CliError(
+              'refusing to apply without confirmation: not on a terminal. Review the plan, then re-run with --auto-approve.',
+            );
+          }
+          if (!(await io.confirm('\nDo you want to make these changes?'))) {
+            io.stdout.write('Apply cancelled; nothing was sent.\n');
+            return 1;
+          }
+        }
 
-      const total = plan.changes.filter((c) => c.action !== 'no-op' && c.action !== 'blocked').length;
-      const progress = createProgress(io.stdout, total);
-      const client = api
-        ? api.createApiClient({
-            target: api.target,
-            credentials: api.credentials,
+        const total = plan.changes.filter((c) => c.action !== 'no-op' && c.action !== 'blocked').length;
+        const progress = createProgress(io.stdout, total);
+        const client = api
+          ? api.createApiClient({
+              target: api.target,
+              credentials: api.credentials,
+              parallelism,
+              maxRps,
+              signal: io.signal,
+              logger: flags.debug ? (line: string) => io.stderr.write(`[debug] ${line}\n`) : undefined,
+              onWait: (ms: number, reason: string) =>
+                progress.onEvent({ type: 'wait', waitMs: ms, message: reason }),
+            })
+          : null;
+        io.stdout.write('\n');
+        let result: ApplyResult;
+        try {
+          result = await apply.applyPlan(plan, {
+            client: client ?? apply.offlineClient,
+            recorder: session,
             parallelism,
-            maxRps,
+            permissionBatchSize,
+            skipBlocked: flags.skipBlocked,
+            onEvent: progress.onEvent,
             signal: io.signal,
-            logger: flags.debug ? (line: string) => io.stderr.write(`[debug] ${line}\n`) : undefined,
-            onWait: (ms: number, reason: string) =>
-              progress.onEvent({ type: 'wait', waitMs: ms, message: reason }),
-          })
-        : null;
-      io.stdout.write('\n');
-      let result: ApplyResult;
-      try {
-        result = await apply.applyPlan(plan, {
-          client: client ?? apply.offlineClient,
-          recorder: session,
-          parallelism,
-          permissionBatchSize,
-          skipBlocked: flags.skipBlocked,
-          onEvent: progress.onEvent,
-          signal: io.signal,
-        });
-      } finally {
-        progress.finish();
-        await client?.close();
-      }
-      await session.commit();
-      return report(result, io);
-    });
+          });
+        } finally {
+          progress.finish();
+          await client?.close();
+        }
+        // The summary comes first, whatever saving the state or releasing the lock says afterwards.
+        const rescue = await keepUnrecorded(result, session, store, io);
+        const code = reportApply(
+          result,
+          {
+            rescue,
+            interrupted:
+              io.signal?.aborted === true &&
+              (result.notAttempted.length > 0 || result.failed.some((f) => f.code === 'API_ABORTED')),
+            progressWasLive: progress.live,
+          },
+          io,
+        );
+        try {
+          await session.commit();
+        } catch (err) {
+          io.stderr.write(
+            `Error: ${err instanceof Error ? err.message : String(err)}\n` +
+              'Every operation recorded so far is in the journal of the state; the next plan or apply replays it.\n',
+          );
+          return code === 0 ? 1 : code;
+        }
+        return code;
+      },
+      io,
+    );
   } finally {
     await store.close();
   }

@@ -78,27 +78,38 @@ export async function importAction(
   if (!desired) return 1;
   const store = await openStore(flags, input.paths[input.paths.length - 1]!, io);
   try {
-    return await withLockedState(store, 'import', flags, async (session) => {
-      const recorded = session.doc.resources.find((r) => r.address === address);
-      const wanted = desired.find((d) => d.address === address);
-      if (!recorded && !wanted) {
-        throw new CliError(
-          `${address} is neither in the state nor in the config at ${flags.config}; add it to the config first so that tenantform knows its settings`,
+    return await withLockedState(
+      store,
+      'import',
+      flags,
+      async (session) => {
+        const recorded = session.doc.resources.find((r) => r.address === address);
+        const wanted = desired.find((d) => d.address === address);
+        if (!recorded && !wanted) {
+          throw new CliError(
+            `${address} is neither in the state nor in the config at ${flags.config}; add it to the config first so that tenantform knows its settings`,
+          );
+        }
+        if (recorded?.id === id) {
+          io.stdout.write(`${address} already has id ${id}; nothing to do.\n`);
+          return 0;
+        }
+        const base = recorded ?? {
+          kind,
+          address,
+          identity: wanted!.identity,
+          attributes: wanted!.attributes,
+        };
+        await session.record({ op: 'put', resource: { ...base, id, adopted: true } });
+        await session.commit();
+        io.stdout.write(
+          `Imported ${address} with id ${id}. Its settings on the tenant were not verified (the API has no read operation);\n` +
+            'tenantform assumes they match the recorded attributes.\n',
         );
-      }
-      if (recorded?.id === id) {
-        io.stdout.write(`${address} already has id ${id}; nothing to do.\n`);
         return 0;
-      }
-      const base = recorded ?? { kind, address, identity: wanted!.identity, attributes: wanted!.attributes };
-      await session.record({ op: 'put', resource: { ...base, id, adopted: true } });
-      await session.commit();
-      io.stdout.write(
-        `Imported ${address} with id ${id}. Its settings on the tenant were not verified (the API has no read operation);\n` +
-          'tenantform assumes they match the recorded attributes.\n',
-      );
-      return 0;
-    });
+      },
+      io,
+    );
   } finally {
     await store.close();
   }

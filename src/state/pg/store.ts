@@ -67,6 +67,15 @@ class PgStore implements PgStateStore {
     });
   }
 
+  failure(): Error | null {
+    try {
+      this.locker.assertIntact();
+      return null;
+    } catch (err) {
+      return err as Error;
+    }
+  }
+
   async read(): Promise<StateDocument | null> {
     const rows = await this.db.query<{ document: unknown }>(
       'read the state',
