@@ -21,7 +21,7 @@ export interface CommandIO {
   signal?: AbortSignal;
   /** Tests only: replaces the file backend's journal write, to simulate a full disk. */
   stateFileIO?: {
-    append?: (handle: import('node:fs/promises').FileHandle, bytes: Buffer) => Promise<number>;
+    append?: (handle: FileHandle, bytes: Buffer) => Promise<number>;
   };
 }
 
