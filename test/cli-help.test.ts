@@ -3,6 +3,7 @@ import { runCli, tempDir } from './helpers/cli.js';
 
 const COMMANDS: string[][] = [
   ['validate'],
+  ['fmt'],
   ['plan'],
   ['apply'],
   ['import'],
@@ -11,6 +12,7 @@ const COMMANDS: string[][] = [
   ['state', 'rm'],
   ['state', 'migrate'],
   ['force-unlock'],
+  ['show'],
   ['emulator'],
   ['init'],
 ];

@@ -1,4 +1,5 @@
 import type { Attributes, KindName, RecordedResource } from '../resources/index.js';
+import { assertNever } from '../plan/index.js';
 import type { Change, Plan } from '../plan/types.js';
 import type { ApplyOptions, ExecutorClient, Outcome, RecordEntry, Recorder } from './types.js';
 
@@ -151,8 +152,11 @@ function singleTask(change: Change): Task | null {
           return 'forgotten';
         },
       };
-    default:
+    case 'blocked':
+    case 'no-op':
       return null;
+    default:
+      return assertNever(change.action);
   }
 }
 

@@ -23,6 +23,25 @@ export interface CommandIO {
   stateFileIO?: {
     append?: (handle: FileHandle, bytes: Buffer) => Promise<number>;
   };
+  /** Set by multi-environment runs (fleet.ts): receives one environment's figures as a command learns them. */
+  report?: (figures: RunFigures) => void;
+}
+
+/** What plan and apply tell a multi-environment run about one environment. */
+export interface RunFigures {
+  /** Where the state is (the store's description). */
+  state?: string;
+  /** The API base URL apply sends to. */
+  target?: string;
+  /** Changes in the plan (everything but no-ops). */
+  changes?: number;
+  /** Apply: operations done, failed and not attempted. */
+  done?: number;
+  failed?: number;
+  notAttempted?: number;
+  /** Apply: HTTP requests sent, and how many were answered 429. */
+  requests?: number;
+  status429?: number;
 }
 
 /** Exit code when the user stops a command with Ctrl+C (128 + SIGINT, as shells report it). */

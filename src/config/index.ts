@@ -25,3 +25,5 @@ export { combineParsedFiles, compareIssues } from './combine.js';
 export { coreScalar, createVariableLookup, ENV_PREFIX, interpolate, VARIABLE_NAME } from './variables.js';
 export { parseVarFileText } from './var-file.js';
 export { displayPath } from './source-files.js';
+export { findConfigFiles, readTextFile } from './source-files.js';
+export { formatConfigText, type FormatResult } from './format.js';

@@ -6,6 +6,7 @@
  */
 export type { Action, Change, Plan, PlanSummary } from './types.js';
 export { PLAN_FORMAT_VERSION } from './types.js';
+export { ACTION_INFO, ACTIONS, assertNever, type ActionInfo } from './actions.js';
 export { PlanError, type PlanErrorCode } from './errors.js';
 export { applicableChanges, hasChanges, planChanges, summarize } from './planner.js';
 export { planProblems } from './plan-check.js';
@@ -22,3 +23,4 @@ export { renderText, renderTextChunks, type TextOptions } from './render-text.js
 export { codeCell, escapeCell, MARKDOWN_LIMIT, renderMarkdown } from './render-markdown.js';
 export { planToJson, renderJson } from './render-json.js';
 export { summaryLine, NO_CHANGES } from './wording.js';
+export { renderStateMarkdown, renderStateText } from './render-state.js';

@@ -1,4 +1,5 @@
 import { formatAddress, kindOf } from '../resources/index.js';
+import { assertNever, SUMMARY_KEYS } from './actions.js';
 import { summarize } from './planner.js';
 import type { Change, Plan, PlanSummary } from './types.js';
 
@@ -27,18 +28,13 @@ function actionProblem(change: Change): string | null {
       return change.after ? null : 'a no-op needs "after"';
     case 'blocked':
       return null;
+    default:
+      return assertNever(change.action);
   }
 }
 
 function sameSummary(a: PlanSummary, b: PlanSummary): boolean {
-  return (
-    a.create === b.create &&
-    a.replace === b.replace &&
-    a.delete === b.delete &&
-    a.forget === b.forget &&
-    a.blocked === b.blocked &&
-    a.no_op === b.no_op
-  );
+  return SUMMARY_KEYS.every((key) => a[key] === b[key]);
 }
 
 /** Problems found in a schema-valid plan, as "changes[i] (address): what is wrong"; empty when consistent. */

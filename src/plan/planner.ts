@@ -4,7 +4,8 @@ import type { StateDocument } from '../state/types.js';
 import { changedPaths, compareStrings, deepEqual } from './canonical.js';
 import { PlanError } from './errors.js';
 import { reasons } from './reasons.js';
-import { PLAN_FORMAT_VERSION, type Action, type Change, type Plan, type PlanSummary } from './types.js';
+import { ACTION_INFO, emptySummary } from './actions.js';
+import { PLAN_FORMAT_VERSION, type Change, type Plan, type PlanSummary } from './types.js';
 
 const KIND_RANK: Record<KindName, number> = Object.fromEntries(KINDS.map((k, i) => [k.name, i])) as Record<
   KindName,
@@ -134,19 +135,10 @@ export function planChanges(desired: readonly DesiredResource[], recorded: State
   };
 }
 
-const SUMMARY_KEY: Record<Action, keyof PlanSummary> = {
-  create: 'create',
-  replace: 'replace',
-  delete: 'delete',
-  forget: 'forget',
-  blocked: 'blocked',
-  'no-op': 'no_op',
-};
-
 /** Counts changes per action. */
 export function summarize(changes: readonly Change[]): PlanSummary {
-  const summary: PlanSummary = { create: 0, replace: 0, delete: 0, forget: 0, blocked: 0, no_op: 0 };
-  for (const change of changes) summary[SUMMARY_KEY[change.action]]++;
+  const summary = emptySummary();
+  for (const change of changes) summary[ACTION_INFO[change.action].summaryKey]++;
   return summary;
 }
 
@@ -169,5 +161,5 @@ export function applicableChanges(plan: Plan, options: { skipBlocked?: boolean }
       'PLAN_BLOCKED',
     );
   }
-  return plan.changes.filter((change) => change.action !== 'no-op' && change.action !== 'blocked');
+  return plan.changes.filter((change) => ACTION_INFO[change.action].applied);
 }

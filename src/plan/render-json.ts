@@ -1,4 +1,5 @@
 import { kindOf } from '../resources/index.js';
+import { SUMMARY_KEYS } from './actions.js';
 import { canonicalize } from './canonical.js';
 import type { Change, Plan } from './types.js';
 
@@ -29,7 +30,6 @@ function changeJson(change: Change): Record<string, unknown> {
 
 /** The plan as a JSON-ready object with a fixed key order (matches schemas/plan.schema.json). */
 export function planToJson(plan: Plan, meta?: PlanJsonMeta): Record<string, unknown> {
-  const s = plan.summary;
   return {
     format_version: plan.format_version,
     ...(meta
@@ -40,14 +40,7 @@ export function planToJson(plan: Plan, meta?: PlanJsonMeta): Record<string, unkn
         }
       : {}),
     state: { lineage: plan.state.lineage, serial: plan.state.serial },
-    summary: {
-      create: s.create,
-      replace: s.replace,
-      delete: s.delete,
-      forget: s.forget,
-      blocked: s.blocked,
-      no_op: s.no_op,
-    },
+    summary: Object.fromEntries(SUMMARY_KEYS.map((key) => [key, plan.summary[key]])),
     changes: plan.changes.map(changeJson),
   };
 }

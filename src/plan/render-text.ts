@@ -1,4 +1,5 @@
 import { kindOf } from '../resources/index.js';
+import { assertNever } from './actions.js';
 import { attributeDiff, attributeLines } from './attribute-lines.js';
 import { painter, type Paint, type Style } from './color.js';
 import type { Action, Change, Plan } from './types.js';
@@ -64,6 +65,8 @@ function body(change: Change, paint: Paint): string[] {
       return signed(' ', attributeLines(change.kind, change.before ?? {}), paint);
     case 'no-op':
       return [];
+    default:
+      return assertNever(change.action);
   }
 }
 

@@ -1,18 +1,9 @@
 import type { Attributes, KindName, SourcePosition } from '../resources/index.js';
+import type { Action, PlanSummary } from './actions.js';
 
 export const PLAN_FORMAT_VERSION = 1;
 
-/**
- * What apply will do to one resource. Apply decides from `action` alone;
- * `reason` only explains the plan to a person.
- * - create: POST it.
- * - delete: DELETE it by id.
- * - replace: DELETE by id, then POST (the resource is absent in between).
- * - forget: stop tracking it; the kind has no delete, so it stays on the tenant.
- * - blocked: a needed change no operation can make; never applied.
- * - no-op: desired and recorded agree.
- */
-export type Action = 'create' | 'delete' | 'replace' | 'forget' | 'blocked' | 'no-op';
+export type { Action, PlanSummary } from './actions.js';
 
 export interface Change {
   address: string;
@@ -30,15 +21,6 @@ export interface Change {
   reason: string;
   /** Where the desired resource is declared; null for removals. */
   source: SourcePosition | null;
-}
-
-export interface PlanSummary {
-  create: number;
-  replace: number;
-  delete: number;
-  forget: number;
-  blocked: number;
-  no_op: number;
 }
 
 /** A plan: plain data, saved as JSON (schemas/plan.schema.json), applied exactly. */

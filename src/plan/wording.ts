@@ -1,30 +1,22 @@
-import type { Action, Plan } from './types.js';
+import { ACTION_INFO, ACTIONS, type Action } from './actions.js';
+import type { Plan } from './types.js';
 
 /** Words and symbols shared by the text and markdown renderers. */
 
-export const SYMBOLS: Record<Action, string> = {
-  create: '+',
-  delete: '-',
-  replace: '-/+',
-  forget: '~',
-  blocked: '!',
-  'no-op': '=',
-};
+export const SYMBOLS = Object.fromEntries(ACTIONS.map((a) => [a, ACTION_INFO[a].symbol])) as Record<
+  Action,
+  string
+>;
 
-const MEANINGS: Record<Action, string> = {
-  create: 'create',
-  delete: 'delete',
-  replace: 'replace (delete, then create)',
-  forget: 'forget (stop tracking; it stays on the tenant)',
-  blocked: 'blocked (cannot be applied)',
-  'no-op': 'unchanged',
-};
-
-const LEGEND_ORDER: readonly Action[] = ['create', 'delete', 'replace', 'forget', 'blocked', 'no-op'];
+const LEGEND_ORDER: readonly Action[] = [...ACTIONS].sort(
+  (a, b) => ACTION_INFO[a].legendRank - ACTION_INFO[b].legendRank,
+);
 
 /** "Symbols: + create, - delete, …" listing only the actions that appear. */
 export function legend(actions: ReadonlySet<Action>): string {
-  const parts = LEGEND_ORDER.filter((a) => actions.has(a)).map((a) => `${SYMBOLS[a]} ${MEANINGS[a]}`);
+  const parts = LEGEND_ORDER.filter((a) => actions.has(a)).map(
+    (a) => `${ACTION_INFO[a].symbol} ${ACTION_INFO[a].meaning}`,
+  );
   return `Symbols: ${parts.join(', ')}`;
 }
 
@@ -34,9 +26,10 @@ export const ADOPTED_FLAG = '(adopted; settings not verified, no read operation 
 
 /** "Plan: 2 to create, 1 to replace, 1 to delete, 1 to forget, 1 blocked." or the no-changes sentence. */
 export function summaryLine(plan: Plan): string {
-  const s = plan.summary;
-  if (s.create + s.replace + s.delete + s.forget + s.blocked === 0) return NO_CHANGES;
-  return `Plan: ${s.create} to create, ${s.replace} to replace, ${s.delete} to delete, ${s.forget} to forget, ${s.blocked} blocked.`;
+  const listed = ACTIONS.filter((a) => ACTION_INFO[a].summaryWords !== null);
+  const count = (a: Action): number => plan.summary[ACTION_INFO[a].summaryKey];
+  if (listed.every((a) => count(a) === 0)) return NO_CHANGES;
+  return `Plan: ${listed.map((a) => `${count(a)} ${ACTION_INFO[a].summaryWords}`).join(', ')}.`;
 }
 
 /** A note about adopted resources that a no-op hides, or null when there are none. */

@@ -199,3 +199,5 @@ export function matchesFormat(name: string, value: string): boolean {
   if (!format) throw new Error(`unknown format ${name}`);
   return typeof format === 'function' ? format(value) : format.test(value);
 }
+
+export type * from './types.js';

@@ -6,12 +6,20 @@ import { absolute, openStore, withLockedState, parseCount, parseRate, type State
 import { createProgress } from '../progress.js';
 import { keepUnrecorded, reportApply } from '../apply-report.js';
 import { loadDesiredOrReport } from './validate.js';
-import { resolveInputs } from '../inputs.js';
+import {
+  environmentCredentials,
+  environmentStateFlags,
+  environmentTargetFlags,
+  resolveInputs,
+  type ConfigInput,
+} from '../inputs.js';
 
 export interface ApplyFlags extends StateFlags {
   var: string[];
   varFile: string[];
-  env?: string;
+  env?: string | string[];
+  allEnvs?: boolean;
+  envParallelism?: string;
   autoApprove?: boolean;
   parallelism: string;
   permissionBatchSize: string;
@@ -30,7 +38,7 @@ export interface ApplyFlags extends StateFlags {
  * directory or a .yaml/.yml file. Text that starts with { but is not JSON
  * counts as a damaged plan, so that the plan reader reports it.
  */
-function looksLikePlanFile(path: string): boolean {
+export function looksLikePlanFile(path: string): boolean {
   try {
     if (!statSync(path).isFile() || /\.ya?ml$/i.test(path)) return false;
     const text = readFileSync(path, 'utf8');
@@ -52,15 +60,16 @@ function looksLikePlanFile(path: string): boolean {
  * and environment. Throws a clear error for a missing or refused target
  * (http:// off loopback) or missing credentials.
  */
-async function connectApi(flags: ApplyFlags, io: CommandIO) {
+async function connectApi(flags: ApplyFlags, input: ConfigInput, io: CommandIO) {
   const api = await import('../../api/index.js');
+  const t = environmentTargetFlags(flags, input);
   const target = api.resolveTarget(
-    { domain: flags.domain, baseUrl: flags.baseUrl, audience: flags.audience },
+    { domain: t.domain, baseUrl: t.baseUrl, audience: flags.audience },
     io.env,
   );
   const credentials = api.resolveCredentials(
     { tokenFile: flags.tokenFile ? absolute(flags.tokenFile, io) : undefined },
-    io.env,
+    environmentCredentials(io.env, input),
   );
   return { createApiClient: api.createApiClient, target, credentials };
 }
@@ -72,6 +81,8 @@ export async function applyAction(
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
+  const fleet = await import('../fleet.js');
+  if (fleet.isFleetRun(flags)) return fleet.runFleet('apply', pathArgs, flags, io);
   const input = resolveInputs(pathArgs, flags.env, flags.varFile, io, 'one')[0]!;
   const paths = input.paths;
   const path = paths[paths.length - 1]!;
@@ -92,7 +103,7 @@ export async function applyAction(
     if (!desired) return 1;
   }
 
-  const store = await openStore(flags, saved ? saved.configPath : path, io);
+  const store = await openStore(environmentStateFlags(flags, input), saved ? saved.configPath : path, io);
   try {
     return await withLockedState(
       store,
@@ -107,6 +118,10 @@ export async function applyAction(
         } else {
           plan = planModule.planChanges(desired ?? [], session.doc);
         }
+        io.report?.({
+          state: store.description,
+          changes: plan.changes.filter((c) => c.action !== 'no-op').length,
+        });
         const color = planModule.shouldUseColor(io.stdout, io.env);
         writeChunks(io.stdout, planModule.renderTextChunks(plan, { color }));
         if (!planModule.hasChanges(plan)) return 0;
@@ -119,7 +134,8 @@ export async function applyAction(
         const needsApi = apply.countRequests(plan, { permissionBatchSize }) > 0;
         // Target and credentials are resolved before the question, so that a
         // mistake in them never comes after a "yes"; a plan that needs no request needs neither.
-        const api = needsApi ? await connectApi(flags, io) : null;
+        const api = needsApi ? await connectApi(flags, input, io) : null;
+        if (api) io.report?.({ target: api.target.baseUrl });
         if (!flags.autoApprove) {
           if (!io.confirm) {
             throw new CliError(
@@ -162,6 +178,14 @@ export async function applyAction(
           progress.finish();
           await client?.close();
         }
+        const stats = client?.stats();
+        io.report?.({
+          done: result.done.length,
+          failed: result.failed.length + result.unrecorded.length,
+          notAttempted: result.notAttempted.length,
+          requests: stats?.requests ?? 0,
+          status429: stats?.status429 ?? 0,
+        });
         // The summary comes first, whatever saving the state or releasing the lock says afterwards.
         const rescue = await keepUnrecorded(result, session, store, io);
         const code = reportApply(

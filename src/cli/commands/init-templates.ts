@@ -40,7 +40,7 @@ export const USER_PERMISSIONS_YAML = `${SCHEMA_COMMENT}
 # The API can add a permission but not remove one: when you delete an entry,
 # tenantform stops tracking it and says so in the plan; revoke it in the dashboard.
 user_permissions:
-  - user_id: 'auth0|000000000000000000000001' # replace with a real user id
+  - user_id: auth0|000000000000000000000001 # replace with a real user id
     permissions:
       - resource_server_identifier: https://api.example.com/
         permission_name: read:reports
@@ -106,6 +106,8 @@ jobs:
         run: npm install --global "tenantform@\${TENANTFORM_VERSION}"
       - name: Validate
         run: tenantform validate . --format github
+      - name: Check the config's layout (fix with tenantform fmt)
+        run: tenantform fmt . --check --diff
       - name: Plan
         env:
           TENANTFORM_PG_URL: \${{ secrets.TENANTFORM_PG_URL }}

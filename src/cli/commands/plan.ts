@@ -1,14 +1,17 @@
 import { closeSync, fchmodSync, openSync, writeFileSync } from 'node:fs';
-import { writeChunks, type CommandIO } from '../io.js';
+import type { CommandIO } from '../io.js';
+import { writePlan } from '../plan-output.js';
 import { absolute, openStore, readStateForPlan, type StateFlags } from '../context.js';
 import { loadDesiredOrReport } from './validate.js';
-import { resolveInputs } from '../inputs.js';
+import { environmentStateFlags, resolveInputs } from '../inputs.js';
 import { TOOL_VERSION } from '../version.js';
 
 export interface PlanFlags extends StateFlags {
   var: string[];
   varFile: string[];
-  env?: string;
+  env?: string | string[];
+  allEnvs?: boolean;
+  envParallelism?: string;
   out?: string;
   detailedExitcode?: boolean;
   format: 'text' | 'json' | 'markdown';
@@ -21,13 +24,15 @@ export async function planAction(
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
+  const fleet = await import('../fleet.js');
+  if (fleet.isFleetRun(flags)) return fleet.runFleet('plan', pathArgs, flags, io);
   const input = resolveInputs(pathArgs, flags.env, flags.varFile, io, 'one')[0]!;
   const paths = input.paths;
   const path = paths[paths.length - 1]!;
   const desired = await loadDesiredOrReport(paths, { vars: flags.var, varFiles: input.varFiles }, io);
   if (!desired) return 1;
   const plan = await import('../../plan/index.js');
-  const store = await openStore(flags, path, io);
+  const store = await openStore(environmentStateFlags(flags, input), path, io);
   let recorded;
   try {
     recorded = await readStateForPlan(store, io);
@@ -35,10 +40,11 @@ export async function planAction(
     await store.close();
   }
   const result = plan.planChanges(desired, recorded);
-  if (flags.format === 'json') io.stdout.write(plan.renderJson(result) + '\n');
-  else if (flags.format === 'markdown') io.stdout.write(plan.renderMarkdown(result));
-  else
-    writeChunks(io.stdout, plan.renderTextChunks(result, { color: plan.shouldUseColor(io.stdout, io.env) }));
+  io.report?.({
+    state: store.description,
+    changes: result.changes.filter((c) => c.action !== 'no-op').length,
+  });
+  await writePlan(result, flags.format, io);
 
   if (flags.out) {
     const out = absolute(flags.out, io);

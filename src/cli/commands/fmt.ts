@@ -1,0 +1,89 @@
+/**
+ * tenantform fmt [PATH...] [--check] [--diff]
+ *
+ * Rewrites config files into the canonical layout (src/config/format.ts).
+ * PATH defaults to "."; a directory means every *.yaml / *.yml below it, as
+ * for validate. Prints the files it changed (or, with --check, would change).
+ *
+ * Exit codes: 0 nothing to change (or changes written); 3 with --check when a
+ * file would change (Terraform's convention, for CI); 1 a file cannot be read
+ * or parsed (nothing is written then).
+ */
+import { writeFileSync } from 'node:fs';
+import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
+import {
+  DEFAULT_LIMITS,
+  displayPath,
+  findConfigFiles,
+  formatConfigText,
+  readTextFile,
+} from '../../config/index.js';
+import type { ConfigIssue } from '../../config/index.js';
+import type { CommandIO } from '../io.js';
+
+export interface FmtFlags {
+  check?: boolean;
+  diff?: boolean;
+}
+
+/** The exit code of `fmt --check` when a file would change. */
+export const FMT_CHECK_FAILED = 3;
+
+function issueLine(issue: ConfigIssue): string {
+  return issue.line > 0
+    ? `${issue.file}:${issue.line}:${issue.col}: ${issue.message}`
+    : `${issue.file}: ${issue.message}`;
+}
+
+function endLine(text: string): string {
+  return text.endsWith('\n') ? text : text + '\n';
+}
+
+export async function fmtAction(
+  pathArgs: string[],
+  flags: FmtFlags,
+  _cmd: unknown,
+  io: CommandIO,
+): Promise<number> {
+  const paths = pathArgs.length > 0 ? pathArgs : ['.'];
+  const found = await findConfigFiles(paths, io.cwd, new Set());
+  const issues: ConfigIssue[] = [...found.issues];
+  const changed: { abs: string; shown: string; before: string; after: string }[] = [];
+  for (const abs of found.files) {
+    const shown = displayPath(abs, io.cwd);
+    const read = await readTextFile(abs, shown, DEFAULT_LIMITS);
+    if ('issue' in read) {
+      issues.push(read.issue);
+      continue;
+    }
+    const result = formatConfigText(read.text, shown);
+    issues.push(...result.issues);
+    if (result.issues.length === 0 && result.text !== read.text)
+      changed.push({ abs, shown, before: read.text, after: result.text });
+  }
+  if (issues.length > 0) {
+    for (const issue of issues) io.stderr.write(issueLine(issue) + '\n');
+    io.stderr.write(`fmt changed nothing: ${issues.length} problem${issues.length === 1 ? '' : 's'}.\n`);
+    return 1;
+  }
+  for (const file of changed) {
+    io.stdout.write(file.shown + '\n');
+    if (flags.diff)
+      io.stdout.write(
+        endLine(
+          createTwoFilesPatch(file.shown, file.shown, file.before, file.after, '', '', {
+            context: 3,
+            headerOptions: FILE_HEADERS_ONLY,
+          }),
+        ),
+      );
+    if (!flags.check) writeFileSync(file.abs, file.after);
+  }
+  if (flags.check && changed.length > 0) {
+    io.stderr.write(
+      `${changed.length} file${changed.length === 1 ? ' is' : 's are'} not formatted; run tenantform fmt ${paths.join(' ')} to fix.\n`,
+    );
+    return FMT_CHECK_FAILED;
+  }
+  return 0;
+}

@@ -1,0 +1,47 @@
+/**
+ * tenantform show [PLANFILE | PATH] [--format text|markdown|json]
+ *
+ * With a plan file saved by `plan --out`: prints that plan exactly as `plan`
+ * printed it (CI posts the plan that will be applied). A file of an unknown
+ * format version is refused, as apply refuses it. Otherwise: prints the state
+ * located by PATH (default ".") with every resource's attributes.
+ * Reads only; takes no lock and sends no request.
+ */
+import { readFileSync } from 'node:fs';
+import type { CommandIO } from '../io.js';
+import { absolute, openStore, type StateFlags } from '../context.js';
+import { resolveInputs } from '../inputs.js';
+import { writePlan, type PlanFormat } from '../plan-output.js';
+import { looksLikePlanFile } from './apply.js';
+
+export interface ShowFlags extends StateFlags {
+  env?: string;
+  format: PlanFormat;
+}
+
+export async function showAction(
+  target: string | undefined,
+  flags: ShowFlags,
+  _cmd: unknown,
+  io: CommandIO,
+): Promise<number> {
+  const plan = await import('../../plan/index.js');
+  if (target !== undefined && looksLikePlanFile(absolute(target, io))) {
+    const saved = plan.readPlanFile(readFileSync(absolute(target, io), 'utf8'), target);
+    await writePlan(saved.plan, flags.format, io);
+    return 0;
+  }
+  const { readStateSnapshot } = await import('../../state/index.js');
+  const input = resolveInputs([target ?? '.'], flags.env, [], io, 'one')[0]!;
+  const store = await openStore(flags, input.paths[input.paths.length - 1]!, io);
+  let doc;
+  try {
+    doc = await readStateSnapshot(store);
+  } finally {
+    await store.close();
+  }
+  if (flags.format === 'json') io.stdout.write(JSON.stringify(doc, null, 2) + '\n');
+  else if (flags.format === 'markdown') io.stdout.write(plan.renderStateMarkdown(doc));
+  else io.stdout.write(plan.renderStateText(doc));
+  return 0;
+}

@@ -1,0 +1,192 @@
+/**
+ * The canonical layout of a config file (`tenantform fmt`), through the yaml
+ * package's document API so that comments stay where they were:
+ *
+ * - keys in the order the schemas declare them (unknown keys keep their order, after the known ones);
+ * - block mappings and block sequences everywhere (flow only for an empty `{}` or `[]`);
+ * - strings unquoted unless quoting is needed, except those with `${`: quoting decides
+ *   a reference's type there (see variables), so their quoting is kept;
+ * - two-space indentation, sequences indented under their key, no line folding;
+ * - blank lines kept where they were, a run of them collapsed into one.
+ *
+ * Pure text in, text out; the result always parses to the same data (checked).
+ */
+import { isDeepStrictEqual } from 'node:util';
+import {
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseAllDocuments,
+  Scalar,
+  visit,
+  type Document,
+  type Pair,
+  type YAMLMap,
+  type YAMLError,
+} from 'yaml';
+import { configKeyOrder, type KeyOrder } from '../schemas/key-order.js';
+import type { ConfigIssue } from './types.js';
+
+export interface FormatResult {
+  /** The formatted text; the input itself when there are issues. */
+  text: string;
+  /** Syntax problems that stop formatting, at their position. */
+  issues: ConfigIssue[];
+}
+
+const TO_STRING = { lineWidth: 0, indent: 2, indentSeq: true, flowCollectionPadding: true, nullStr: '' };
+
+function formatScalar(scalar: Scalar): void {
+  if (typeof scalar.value !== 'string') return;
+  if (scalar.type === Scalar.BLOCK_LITERAL || scalar.type === Scalar.BLOCK_FOLDED) return;
+  // Quoting decides whether "${LIMIT}" is a string or takes the variable's type: keep it.
+  if (scalar.value.includes('${')) return;
+  scalar.type = undefined; // plain where the value reads back the same, quoted otherwise
+}
+
+function keyRank(order: KeyOrder | null, pair: Pair): number {
+  if (!order || !isScalar(pair.key)) return Number.MAX_SAFE_INTEGER;
+  const index = order.keys.indexOf(String(pair.key.value));
+  return index === -1 ? Number.MAX_SAFE_INTEGER : index;
+}
+
+/**
+ * `key: { a: 1 } # why` becomes a block: its comment goes above the first
+ * item (where the parser puts a comment after `key:` too, so a second run agrees).
+ */
+function keepTrailingComment(pair: Pair): void {
+  const value = pair.value;
+  if (!(isMap(value) || isSeq(value)) || !value.flow || value.items.length === 0 || !value.comment) return;
+  value.commentBefore = value.commentBefore ? `${value.commentBefore}\n${value.comment}` : value.comment;
+  value.comment = '';
+}
+
+/** Sorts a mapping's keys; a comment that starts the document stays at the top. */
+function sortKeys(node: YAMLMap, order: KeyOrder | null, isRoot: boolean): void {
+  const first = node.items[0];
+  // Array.prototype.sort is stable: unknown keys keep their relative order.
+  node.items.sort((a, b) => keyRank(order, a) - keyRank(order, b));
+  const head = node.items[0];
+  if (!isRoot || !first || head === first || !isScalar(first.key) || !isScalar(head?.key)) return;
+  const header = first.key.commentBefore;
+  if (!header) return;
+  first.key.commentBefore = undefined;
+  head.key.commentBefore = head.key.commentBefore ? `${header}\n${head.key.commentBefore}` : header;
+}
+
+function formatNode(node: unknown, order: KeyOrder | null, isRoot = false): void {
+  if (isScalar(node)) {
+    formatScalar(node);
+  } else if (isMap(node)) {
+    sortKeys(node, order, isRoot);
+    node.flow = node.items.length === 0;
+    for (const pair of node.items) {
+      keepTrailingComment(pair);
+      formatNode(pair.key, null);
+      const child = isScalar(pair.key) ? (order?.children.get(String(pair.key.value)) ?? null) : null;
+      formatNode(pair.value, child);
+    }
+  } else if (isSeq(node)) {
+    node.flow = node.items.length === 0;
+    for (const item of node.items) formatNode(item, order);
+  }
+}
+
+/** The key order for a document: the config's when every top-level key is a config key, else none. */
+function documentOrder(doc: Document): KeyOrder | null {
+  if (!isMap(doc.contents)) return null;
+  const order = configKeyOrder();
+  const isConfig = doc.contents.items.every(
+    (pair) => isScalar(pair.key) && order.keys.includes(String(pair.key.value)),
+  );
+  return isConfig ? order : null;
+}
+
+function hasAlias(doc: Document): boolean {
+  let found = false;
+  visit(doc, {
+    Alias() {
+      found = true;
+      return visit.BREAK;
+    },
+  });
+  return found;
+}
+
+function formatDocument(doc: Document): string {
+  // Reordering keys could move an alias above its anchor: a document with aliases keeps its key order.
+  formatNode(doc.contents, hasAlias(doc) ? null : documentOrder(doc), true);
+  return doc.toString(TO_STRING);
+}
+
+function issueAt(file: string, lineCounter: LineCounter, error: YAMLError): ConfigIssue {
+  const { line, col } = lineCounter.linePos(error.pos[0]);
+  const message = error.message.split('\n')[0] ?? error.message;
+  return { file, line, col, message, code: 'YAML_SYNTAX' };
+}
+
+function parse(text: string, lineCounter?: LineCounter) {
+  return parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: false, strict: true });
+}
+
+/**
+ * The data each document holds, for the check that formatting changed layout
+ * only. A string with `${` carries whether it was plain: that decides its type.
+ */
+function dataOf(text: string): unknown[] {
+  const docs = parse(text);
+  return docs.map((doc) => {
+    visit(doc, {
+      Scalar(_key, node) {
+        if (typeof node.value === 'string' && node.value.includes('${'))
+          node.value = `${node.type === Scalar.PLAIN ? 'plain' : 'quoted'} ${node.value}`;
+      },
+    });
+    return doc.toJS({ maxAliasCount: -1 }) as unknown;
+  });
+}
+
+/**
+ * Formats one config file's text (see the module comment). `file` only names the
+ * file in issues. A file with syntax errors comes back unchanged with the errors.
+ */
+export function formatConfigText(text: string, file: string): FormatResult {
+  const lineCounter = new LineCounter();
+  const parsed = parse(text, lineCounter);
+  const docs = parsed;
+  const issues: ConfigIssue[] = [];
+  for (const doc of docs) for (const error of doc.errors) issues.push(issueAt(file, lineCounter, error));
+  if (issues.length > 0) return { text, issues };
+  if (docs.length === 0) return { text, issues };
+
+  let out: string;
+  let same: boolean;
+  try {
+    out = docs.map(formatDocument).join('');
+    same = isDeepStrictEqual(dataOf(out), dataOf(text));
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    return {
+      text,
+      issues: [{ file, line: 0, col: 0, message: `cannot format: ${reason}`, code: 'FMT_FAILED' }],
+    };
+  }
+  if (!same) {
+    // A safety net: formatting must never change what a file says.
+    return {
+      text,
+      issues: [
+        {
+          file,
+          line: 0,
+          col: 0,
+          message:
+            'formatting would change what this file says, so it was left as it is (please report this)',
+          code: 'FMT_UNSAFE',
+        },
+      ],
+    };
+  }
+  return { text: out, issues };
+}
