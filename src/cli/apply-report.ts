@@ -61,7 +61,7 @@ function adoptionWarning(result: ApplyResult, io: CommandIO): void {
   if (adopted.length === 0) return;
   const lines = adopted.slice(0, 20).map((d) => `  ${d.address}\n`);
   if (adopted.length > 20) lines.push(`  … and ${adopted.length - 20} more\n`);
-  io.stderr.write(
+  io.stdout.write(
     `\nWARNING: ${plural(adopted.length, 'resource was', 'resources were')} already on the tenant (409) and ` +
       'adopted WITHOUT checking their settings: the API cannot read them back, so the tenant may hold ' +
       'different settings than your config:\n' +
@@ -72,9 +72,9 @@ function adoptionWarning(result: ApplyResult, io: CommandIO): void {
 }
 
 /**
- * Prints the summary and returns the exit code. Failures are listed here
- * with their reasons only when progress was a live line (otherwise each was
- * printed as it happened); each distinct hint is printed once.
+ * Prints the summary and returns the exit code. Each distinct failure
+ * reason is printed once (with its addresses only when progress was a live
+ * line: otherwise each was printed as it happened), then each hint once.
  */
 export function reportApply(
   result: ApplyResult,
@@ -98,12 +98,19 @@ export function reportApply(
       '.\n',
   );
   if (result.failed.length > 0) {
-    if (options.progressWasLive) {
-      for (const f of result.failed) err.write(`  failed: ${f.address}: ${withoutHint(f.message, f.hint)}\n`);
-    } else {
-      const shown = result.failed.slice(0, 10).map((f) => f.address);
-      const more = result.failed.length > 10 ? `, … and ${result.failed.length - 10} more` : '';
-      err.write(`  failed (reasons above): ${shown.join(', ')}${more}\n`);
+    // Each distinct reason once (creates refused for one cause share it), then each hint once.
+    const byReason = new Map<string, string[]>();
+    for (const f of result.failed) {
+      const reason = withoutHint(f.message, f.hint);
+      byReason.set(reason, [...(byReason.get(reason) ?? []), f.address]);
+    }
+    for (const [reason, addresses] of byReason) {
+      err.write(`  failed${addresses.length > 1 ? ` (${addresses.length})` : ''}: ${reason}\n`);
+      // Without a live line, each address was printed with its failure as it happened.
+      if (options.progressWasLive) {
+        for (const address of addresses.slice(0, 10)) err.write(`    ${address}\n`);
+        if (addresses.length > 10) err.write(`    … and ${addresses.length - 10} more\n`);
+      }
     }
     for (const hint of new Set(result.failed.flatMap((f) => (f.hint ? [f.hint] : [])))) {
       err.write(`Hint: ${hint}\n`);
