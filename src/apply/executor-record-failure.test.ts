@@ -44,14 +44,13 @@ function gatedClient() {
   const waiting: (() => void)[] = [];
   let n = 0;
   const client: ExecutorClient = {
-    createRateLimitPolicy: async (body) => {
-      sent.push(String(body.consumer_selector));
+    call: async (op, _params, body) => {
+      if (op.name === 'assignUserPermissions') return { outcome: 'done', body: undefined };
+      if (op.name !== 'createRateLimitPolicy') throw new Error(`unused: ${op.name}`);
+      sent.push(String((body as { consumer_selector?: unknown }).consumer_selector));
       await new Promise<void>((resolve) => waiting.push(resolve));
-      return { outcome: 'created', policy: { id: `rlp_${++n}` } };
+      return { outcome: 'done', body: { id: `rlp_${++n}` } };
     },
-    deleteRateLimitPolicy: () => Promise.reject(new Error('unused')),
-    assignUserPermissions: async () => ({ outcome: 'assigned' }),
-    createTokenExchangeProfile: () => Promise.reject(new Error('unused')),
   };
   const releaseAll = async () => {
     while (waiting.length > 0) {

@@ -58,7 +58,8 @@ export function resolveInputs(
       return toInput(found);
     });
   }
-  if (mode === 'all') return project.environments.map(toInput);
+  // A project with one environment needs no --env.
+  if (mode === 'all' || project.environments.length === 1) return project.environments.map(toInput);
   throw new CliError(`${project.file} defines environments (${known}); choose one with --env NAME`);
 }
 

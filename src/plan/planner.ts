@@ -1,4 +1,4 @@
-import { kindOf, KINDS } from '../resources/index.js';
+import { kindOf, KINDS, needsId } from '../resources/index.js';
 import type { DesiredResource, KindName, RecordedResource } from '../resources/index.js';
 import type { StateDocument } from '../state/types.js';
 import { changedPaths, compareStrings, deepEqual } from './canonical.js';
@@ -14,25 +14,31 @@ const KIND_RANK: Record<KindName, number> = Object.fromEntries(KINDS.map((k, i) 
 
 type Decision = Pick<Change, 'action' | 'reason'>;
 
-/** The action for a resource that is both desired and recorded. */
+/**
+ * The action for a resource that is both desired and recorded. The kind has no
+ * update operation, so a change is a replace (its delete, then its create) when
+ * it has a delete and the record has what the delete needs, else blocked.
+ */
 function decideKept(desired: DesiredResource, recorded: RecordedResource): Decision {
   const adopted = recorded.adopted === true;
   if (deepEqual(desired.attributes, recorded.attributes))
-    return { action: 'no-op', reason: reasons.noOp(adopted) };
+    return { action: 'no-op', reason: reasons.noOp(adopted, kindOf(desired.kind)) };
   const kind = kindOf(desired.kind);
   const fields = changedPaths(recorded.attributes, desired.attributes);
-  if (kind.onChange === 'blocked') return { action: 'blocked', reason: reasons.changeBlocked(kind, fields) };
-  if (recorded.id === null) {
+  const remove = kind.operations.delete;
+  if (!remove) return { action: 'blocked', reason: reasons.changeBlocked(kind, fields) };
+  if (needsId(remove) && recorded.id === null) {
     return { action: 'blocked', reason: reasons.replaceWithoutId(desired.address, fields, adopted) };
   }
   return { action: 'replace', reason: reasons.replace(kind, fields) };
 }
 
-/** The action for a resource that is recorded but no longer desired. */
+/** The action for a resource that is recorded but no longer desired: delete it if the kind can be deleted. */
 function decideRemoved(recorded: RecordedResource): Decision {
   const kind = kindOf(recorded.kind);
-  if (!kind.canDelete) return { action: 'forget', reason: reasons.forget(kind) };
-  if (recorded.id === null) {
+  const remove = kind.operations.delete;
+  if (!remove) return { action: 'forget', reason: reasons.forget(kind) };
+  if (needsId(remove) && recorded.id === null) {
     return {
       action: 'blocked',
       reason: reasons.deleteWithoutId(recorded.address, recorded.adopted === true),

@@ -35,7 +35,7 @@ export async function validateAction(
       io,
     );
   }
-  if (inputs.length === 1 && (inputs[0]!.env === null || flags.env)) {
+  if (inputs.length === 1) {
     return runValidate(
       inputs[0]!.paths,
       { vars: flags.var, varFiles: inputs[0]!.varFiles, format: flags.format },
