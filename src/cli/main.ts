@@ -286,6 +286,7 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode), 3 
     .requiredOption('--to <SPEC>', 'file:PATH or pg[:WORKSPACE]')
     .option('--backend-config <KEY=VALUE>', 'pg setting, e.g. conn=postgres://… (repeatable)', collect, [])
     .option('--force', 'overwrite a target that holds another lineage')
+    .option('--lock-timeout <DURATION>', 'wait this long for each state lock (e.g. 30s, 2m)', '0s')
     .addHelpText(
       'after',
       '\nExample:\n  $ TENANTFORM_PG_URL=postgres://… tenantform state migrate --from file:.tenantform/state.json --to pg:prod',

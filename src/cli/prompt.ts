@@ -6,8 +6,12 @@ import { CliError, EXIT_INTERRUPTED } from './io.js';
  * does). Ctrl+C (or Ctrl+D) at the question cancels: a CliError with exit 130
  * that says nothing was sent.
  */
-export async function confirmOnTerminal(question: string): Promise<boolean> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
+export async function confirmOnTerminal(
+  question: string,
+  input: NodeJS.ReadableStream = process.stdin,
+  output: NodeJS.WritableStream = process.stderr,
+): Promise<boolean> {
+  const rl = createInterface({ input, output });
   const cancelled = new AbortController();
   rl.once('SIGINT', () => cancelled.abort());
   rl.once('close', () => cancelled.abort());
@@ -18,7 +22,7 @@ export async function confirmOnTerminal(question: string): Promise<boolean> {
     return answer.trim() === 'yes';
   } catch (err) {
     if (!cancelled.signal.aborted) throw err;
-    process.stderr.write('\n');
+    output.write('\n');
     throw new CliError(
       'cancelled at the question (Ctrl+C); nothing was sent',
       EXIT_INTERRUPTED,

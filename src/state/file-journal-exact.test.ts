@@ -93,3 +93,24 @@ describe('state repair of a journal damaged in the middle', () => {
     expect((await readdir(root)).filter((n) => n.includes('damaged'))).toHaveLength(1);
   });
 });
+
+describe('temp files of a killed write', () => {
+  it('are removed once the lock is taken; a live rival lock attempt is left', async () => {
+    const { writeFile: write, readdir: list } = await import('node:fs/promises');
+    const dead = 2 ** 22 + 12345; // above pid_max defaults: no such process
+    const leftovers = [
+      `state.json.tmp-${dead}-0a1b2c3d`,
+      `state.json.backup.tmp-${dead}-0a1b2c3d`,
+      `state.json.journal.tmp-${dead}-0a1b2c3d`,
+      `state.json.lock.tmp-${dead}-0a1b2c3d`,
+    ];
+    for (const name of leftovers) await write(join(root, name), 'x');
+    const rival = `state.json.lock.tmp-${process.ppid}-0a1b2c3d`;
+    await write(join(root, rival), 'x');
+    const s = store();
+    const lock = await s.lock({ pid: process.pid, host: 'h', command: 'apply', since: 'now' });
+    const left = (await list(root)).filter((n) => n.includes('.tmp-'));
+    expect(left).toEqual([rival]);
+    await s.unlock(lock.id);
+  });
+});

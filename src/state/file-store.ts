@@ -1,4 +1,4 @@
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { checkCompareAndSet } from './document.js';
 import { StateError } from './errors.js';
 import {
@@ -6,6 +6,7 @@ import {
   defaultSync,
   ensureDirectory,
   readBytes,
+  removeStaleTemps,
   syncDirectory,
   writeFileAtomic,
   type AppendFn,
@@ -136,7 +137,10 @@ export function createFileStateStore(path: string, options: FileStateStoreOption
     },
     async lock(info: Omit<LockInfo, 'id'>, lockOptions?: LockOptions) {
       open();
-      return lock.lock(info, lockOptions);
+      const taken = await lock.lock(info, lockOptions);
+      // Holding the lock, no other writer is active: temp files of a killed write are leftovers.
+      await removeStaleTemps(dir, basename(file));
+      return taken;
     },
     async unlock(lockId: string) {
       open();

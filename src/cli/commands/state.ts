@@ -1,3 +1,4 @@
+import { existsSync, statSync } from 'node:fs';
 import { CliError, type CommandIO } from '../io.js';
 import {
   absolute,
@@ -189,6 +190,14 @@ export async function stateRepairAction(
   });
 }
 
+/** The state file PATH names: a file that is not YAML config (e.g. state.json), or its .lock; else null. */
+function stateFileArgument(path: string, io: CommandIO): string | null {
+  const abs = absolute(path, io);
+  if (abs.endsWith('.lock') && existsSync(abs)) return abs.slice(0, -'.lock'.length);
+  if (existsSync(abs) && statSync(abs).isFile() && !/\.ya?ml$/i.test(abs)) return abs;
+  return null;
+}
+
 /** tenantform force-unlock: remove a stale lock. */
 export async function forceUnlockAction(
   path: string,
@@ -196,7 +205,10 @@ export async function forceUnlockAction(
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
-  return withStore(flags, path, io, async (store) => {
+  // PATH may name the state file itself (or its .lock) instead of a config path.
+  const stateFile = flags.state || (flags.backend ?? 'file') !== 'file' ? null : stateFileArgument(path, io);
+  const located = stateFile ? { ...flags, state: stateFile } : flags;
+  return withStore(located, stateFile ? '.' : path, io, async (store) => {
     const holder = await store.forceUnlock();
     if (!holder) {
       io.stdout.write(`${store.description} was not locked.\n`);
@@ -215,6 +227,7 @@ export interface MigrateFlags {
   to: string;
   backendConfig: string[];
   force?: boolean;
+  lockTimeout?: string;
 }
 
 async function storeFromSpec(spec: string, flags: MigrateFlags, io: CommandIO): Promise<StateStore> {
@@ -235,7 +248,10 @@ export async function stateMigrateAction(flags: MigrateFlags, _cmd: unknown, io:
   try {
     const to = await storeFromSpec(flags.to, flags, io);
     try {
-      const result = await migrateState(from, to, { force: flags.force ?? false });
+      const result = await migrateState(from, to, {
+        force: flags.force ?? false,
+        lockTimeoutMs: parseDuration(flags.lockTimeout ?? '0s', '--lock-timeout'),
+      });
       io.stdout.write(
         `Copied ${result.resources} resources from ${from.description} to ${to.description} (serial ${result.serial}).\n`,
       );
