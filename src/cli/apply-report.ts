@@ -73,8 +73,9 @@ function adoptionWarning(result: ApplyResult, io: CommandIO): void {
 
 /**
  * Prints the summary and returns the exit code. Each distinct failure
- * reason is printed once (with its addresses only when progress was a live
- * line: otherwise each was printed as it happened), then each hint once.
+ * reason is printed once with its addresses (the first 5 without a live
+ * line, where each failure was already printed as it happened), then each
+ * hint once.
  */
 export function reportApply(
   result: ApplyResult,
@@ -106,11 +107,9 @@ export function reportApply(
     }
     for (const [reason, addresses] of byReason) {
       err.write(`  failed${addresses.length > 1 ? ` (${addresses.length})` : ''}: ${reason}\n`);
-      // Without a live line, each address was printed with its failure as it happened.
-      if (options.progressWasLive) {
-        for (const address of addresses.slice(0, 10)) err.write(`    ${address}\n`);
-        if (addresses.length > 10) err.write(`    … and ${addresses.length - 10} more\n`);
-      }
+      const shown = options.progressWasLive ? 10 : 5;
+      for (const address of addresses.slice(0, shown)) err.write(`    ${address}\n`);
+      if (addresses.length > shown) err.write(`    … and ${addresses.length - shown} more\n`);
     }
     for (const hint of new Set(result.failed.flatMap((f) => (f.hint ? [f.hint] : [])))) {
       err.write(`Hint: ${hint}\n`);
