@@ -1,4 +1,4 @@
-import type { FileHandle } from 'node:fs/promises';
+import type { StateStore } from '../state/types.js';
 
 /**
  * What a command may touch of the outside world. main.ts builds it from the
@@ -19,10 +19,12 @@ export interface CommandIO {
   confirm?: (question: string) => Promise<boolean>;
   /** Resolves when the process is asked to stop (SIGINT/SIGTERM); for long-running commands. */
   signal?: AbortSignal;
-  /** Tests only: replaces the file backend's journal write, to simulate a full disk. */
-  stateFileIO?: {
-    append?: (handle: FileHandle, bytes: Buffer) => Promise<number>;
-  };
+  /**
+   * Opens the file state backend at an absolute path. Absent (the shipped CLI):
+   * the standard store, which fsyncs every journal append. Tests and the bench
+   * (bench/cli-entry.mjs: the cost of that fsync) inject their own.
+   */
+  openFileStore?: (path: string) => StateStore;
   /** Set by multi-environment runs (fleet.ts): receives one environment's figures as a command learns them. */
   report?: (figures: RunFigures) => void;
 }

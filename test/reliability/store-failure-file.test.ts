@@ -9,6 +9,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
+import { createFileStateStore } from '../../src/state/index.js';
+import type { AppendFn } from '../../src/state/file-io.js';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
@@ -59,7 +61,7 @@ function fullDiskAfter(entries: number) {
   };
 }
 
-async function applyWith(args: string[], stateFileIO?: CommandIO['stateFileIO']): Promise<CliRun> {
+async function applyWith(args: string[], disk?: { append: AppendFn }): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
   const io: CommandIO = {
@@ -67,7 +69,7 @@ async function applyWith(args: string[], stateFileIO?: CommandIO['stateFileIO'])
     stderr: { write: (s: string) => (stderr += s), isTTY: false },
     env: { NO_COLOR: '1', TENANTFORM_TOKEN: emulator.token },
     cwd: work.dir,
-    ...(stateFileIO ? { stateFileIO } : {}),
+    ...(disk ? { openFileStore: (path: string) => createFileStateStore(path, { append: disk.append }) } : {}),
   };
   const code = await main(['node', 'tenantform', ...args], io);
   return { code, stdout, stderr };

@@ -1,6 +1,6 @@
 import type { CommandIO } from '../io.js';
-import { resolveInputs } from '../inputs.js';
-import { NO_COUNTS, parseVarArgs, runValidate, writeValidation } from './validate.js';
+import { parseVarArgs, resolveInputs } from '../inputs.js';
+import { NO_COUNTS, runValidate, writeValidation } from './validate.js';
 
 export interface ValidateFlags {
   var: string[];
