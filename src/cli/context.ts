@@ -118,12 +118,15 @@ export async function readStateForPlan(store: StateStore, io: CommandIO): Promis
 export async function withLockedState<T>(
   store: StateStore,
   command: string,
-  flags: Pick<StateFlags, 'lockTimeout'>,
+  flags: Pick<StateFlags, 'lockTimeout'> & {
+    /** Where to report rescue files replayed or skipped. */
+    io?: CommandIO;
+    /** A rescue file named on the command line, replayed with those found. */
+    rescue?: RescueFile;
+  },
   fn: (session: StateSession) => Promise<T>,
-  io?: CommandIO,
-  /** A rescue file named on the command line, replayed with those found. */
-  explicitRescue?: RescueFile,
 ): Promise<T> {
+  const { io, rescue: explicitRescue } = flags;
   const lockTimeoutMs = parseDuration(flags.lockTimeout ?? '0s', '--lock-timeout');
   const { openState } = await import('../state/index.js');
   const rescue = await rescueFilesFor(store, io);

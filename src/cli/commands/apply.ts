@@ -13,6 +13,8 @@ import {
   resolveInputs,
   type ConfigInput,
 } from '../inputs.js';
+import type { Target } from '../../api/types.js';
+import { describeState, noStateWarning, targetGiven, whereLines } from '../where.js';
 
 export interface ApplyFlags extends StateFlags {
   var: string[];
@@ -56,17 +58,24 @@ export function looksLikePlanFile(path: string): boolean {
 }
 
 /**
- * The API client module with the target and credentials resolved from flags
- * and environment. Throws a clear error for a missing or refused target
- * (http:// off loopback) or missing credentials.
+ * The API target from flags and environment, checked even when the plan turns
+ * out to need no request: a mistyped --base-url is an error either way.
+ * Null when nothing names a target (a plan without requests needs none).
  */
-async function connectApi(flags: ApplyFlags, input: ConfigInput, io: CommandIO) {
-  const api = await import('../../api/index.js');
+async function resolveGivenTarget(flags: ApplyFlags, input: ConfigInput, io: CommandIO) {
   const t = environmentTargetFlags(flags, input);
-  const target = api.resolveTarget(
-    { domain: t.domain, baseUrl: t.baseUrl, audience: flags.audience },
-    io.env,
-  );
+  if (!targetGiven(t, io.env)) return null;
+  const { resolveTarget } = await import('../../api/target.js');
+  return resolveTarget({ domain: t.domain, baseUrl: t.baseUrl, audience: flags.audience }, io.env);
+}
+
+/**
+ * The API client module with the target and credentials resolved. Throws a
+ * clear error for a missing target or missing credentials.
+ */
+async function connectApi(flags: ApplyFlags, input: ConfigInput, given: Target | null, io: CommandIO) {
+  const api = await import('../../api/index.js');
+  const target = given ?? api.resolveTarget({ audience: flags.audience }, io.env);
   const credentials = api.resolveCredentials(
     { tokenFile: flags.tokenFile ? absolute(flags.tokenFile, io) : undefined },
     environmentCredentials(io.env, input),
@@ -90,6 +99,7 @@ export async function applyAction(
   const permissionBatchSize =
     parseCount(flags.permissionBatchSize, '--permission-batch-size', 1, 1000) ?? 100;
   const maxRps = parseRate(flags.maxRps, '--max-rps');
+  const target = await resolveGivenTarget(flags, input, io);
   const planModule = await import('../../plan/index.js');
 
   const absPath = absolute(path, io);
@@ -105,113 +115,113 @@ export async function applyAction(
 
   const store = await openStore(environmentStateFlags(flags, input), saved ? saved.configPath : path, io);
   try {
-    return await withLockedState(
-      store,
-      'apply',
-      flags,
-      async (session) => {
-        let plan: Plan;
-        if (saved) {
-          // A state never written (serial 0) is the same as no state at plan time.
-          planModule.checkPlanIsCurrent(saved.plan, session.doc.serial === 0 ? null : session.doc);
-          plan = saved.plan;
-        } else {
-          plan = planModule.planChanges(desired ?? [], session.doc);
-        }
-        io.report?.({
-          state: store.description,
-          changes: plan.changes.filter((c) => c.action !== 'no-op').length,
-        });
-        const color = planModule.shouldUseColor(io.stdout, io.env);
-        writeChunks(io.stdout, planModule.renderTextChunks(plan, { color }));
-        if (!planModule.hasChanges(plan)) return 0;
-        // Refuses blocked changes unless --skip-blocked: before the question, and before any request.
-        if (planModule.applicableChanges(plan, { skipBlocked: flags.skipBlocked ?? false }).length === 0) {
-          io.stdout.write('\nOnly blocked changes remain; nothing to apply.\n');
-          return 0;
-        }
-        const apply = await import('../../apply/index.js');
-        const needsApi = apply.countRequests(plan, { permissionBatchSize }) > 0;
-        // Target and credentials are resolved before the question, so that a
-        // mistake in them never comes after a "yes"; a plan that needs no request needs neither.
-        const api = needsApi ? await connectApi(flags, input, io) : null;
-        if (api) io.report?.({ target: api.target.baseUrl });
-        if (!flags.autoApprove) {
-          if (!io.confirm) {
-            throw new CliError(
-              'refusing to apply without confirmation: not on a terminal. Review the plan, then re-run with --auto-approve.',
-            );
-          }
-          if (!(await io.confirm('\nDo you want to make these changes?'))) {
-            io.stdout.write('Apply cancelled; nothing was sent.\n');
-            return 1;
-          }
-        }
-
-        const total = plan.changes.filter((c) => c.action !== 'no-op' && c.action !== 'blocked').length;
-        const progress = createProgress(io.stdout, total);
-        const client = api
-          ? api.createApiClient({
-              target: api.target,
-              credentials: api.credentials,
-              parallelism,
-              maxRps,
-              signal: io.signal,
-              logger: flags.debug ? (line: string) => io.stderr.write(`[debug] ${line}\n`) : undefined,
-              onWait: (ms: number, reason: string) =>
-                progress.onEvent({ type: 'wait', waitMs: ms, message: reason }),
-            })
-          : null;
-        io.stdout.write('\n');
-        let result: ApplyResult;
-        try {
-          result = await apply.applyPlan(plan, {
-            client: client ?? apply.offlineClient,
-            recorder: session,
-            parallelism,
-            permissionBatchSize,
-            skipBlocked: flags.skipBlocked,
-            onEvent: progress.onEvent,
-            signal: io.signal,
-          });
-        } finally {
-          progress.finish();
-          await client?.close();
-        }
-        const stats = client?.stats();
-        io.report?.({
-          done: result.done.length,
-          failed: result.failed.length + result.unrecorded.length,
-          notAttempted: result.notAttempted.length,
-          requests: stats?.requests ?? 0,
-          status429: stats?.status429 ?? 0,
-        });
-        // The summary comes first, whatever saving the state or releasing the lock says afterwards.
-        const rescue = await keepUnrecorded(result, session, store, io);
-        const code = reportApply(
-          result,
-          {
-            rescue,
-            interrupted:
-              io.signal?.aborted === true &&
-              (result.notAttempted.length > 0 || result.failed.some((f) => f.code === 'API_ABORTED')),
-            progressWasLive: progress.live,
-          },
-          io,
-        );
-        try {
-          await session.commit();
-        } catch (err) {
-          io.stderr.write(
-            `Error: ${err instanceof Error ? err.message : String(err)}\n` +
-              'Every operation recorded so far is in the journal of the state; the next plan or apply replays it.\n',
+    return await withLockedState(store, 'apply', { ...flags, io }, async (session) => {
+      // Said once the lock is held: a run refused by the lock prints only the holder.
+      const state = describeState(store, io);
+      io.stdout.write(
+        whereLines(state, target ? target.baseUrl : 'not set (needed only if a request must be sent)'),
+      );
+      let plan: Plan;
+      if (saved) {
+        // A state never written (serial 0) is the same as no state at plan time.
+        planModule.checkPlanIsCurrent(saved.plan, session.doc.serial === 0 ? null : session.doc);
+        plan = saved.plan;
+      } else {
+        plan = planModule.planChanges(desired ?? [], session.doc);
+      }
+      if (session.doc.serial === 0 && plan.summary.create > 0) io.stdout.write(noStateWarning(state));
+      io.report?.({
+        state: store.description,
+        changes: plan.changes.filter((c) => c.action !== 'no-op').length,
+      });
+      const color = planModule.shouldUseColor(io.stdout, io.env);
+      writeChunks(io.stdout, planModule.renderTextChunks(plan, { color }));
+      if (!planModule.hasChanges(plan)) return 0;
+      // Refuses blocked changes unless --skip-blocked: before the question, and before any request.
+      if (planModule.applicableChanges(plan, { skipBlocked: flags.skipBlocked ?? false }).length === 0) {
+        io.stdout.write('\nOnly blocked changes remain; nothing to apply.\n');
+        return 0;
+      }
+      const apply = await import('../../apply/index.js');
+      const needsApi = apply.countRequests(plan, { permissionBatchSize }) > 0;
+      // Target and credentials are resolved before the question, so that a
+      // mistake in them never comes after a "yes"; a plan that needs no request needs neither.
+      const api = needsApi ? await connectApi(flags, input, target, io) : null;
+      if (api) io.report?.({ target: api.target.baseUrl });
+      if (!flags.autoApprove) {
+        if (!io.confirm) {
+          throw new CliError(
+            'refusing to apply without confirmation: not on a terminal. Review the plan, then re-run with --auto-approve.',
           );
-          return code === 0 ? 1 : code;
         }
-        return code;
-      },
-      io,
-    );
+        if (!(await io.confirm('\nDo you want to make these changes?'))) {
+          io.stdout.write('Apply cancelled; nothing was sent.\n');
+          return 1;
+        }
+      }
+
+      const total = plan.changes.filter((c) => c.action !== 'no-op' && c.action !== 'blocked').length;
+      const progress = createProgress(io.stdout, total);
+      const client = api
+        ? api.createApiClient({
+            target: api.target,
+            credentials: api.credentials,
+            parallelism,
+            maxRps,
+            signal: io.signal,
+            logger: flags.debug ? (line: string) => io.stderr.write(`[debug] ${line}\n`) : undefined,
+            onWait: (ms: number, reason: string) =>
+              progress.onEvent({ type: 'wait', waitMs: ms, message: reason }),
+          })
+        : null;
+      io.stdout.write('\n');
+      let result: ApplyResult;
+      try {
+        result = await apply.applyPlan(plan, {
+          client: client ?? apply.offlineClient,
+          recorder: session,
+          parallelism,
+          permissionBatchSize,
+          skipBlocked: flags.skipBlocked,
+          onEvent: progress.onEvent,
+          signal: io.signal,
+        });
+      } finally {
+        progress.finish();
+        await client?.close();
+      }
+      const stats = client?.stats();
+      io.report?.({
+        done: result.done.length,
+        failed: result.failed.length + result.unrecorded.length,
+        notAttempted: result.notAttempted.length,
+        requests: stats?.requests ?? 0,
+        status429: stats?.status429 ?? 0,
+      });
+      // The summary comes first, whatever saving the state or releasing the lock says afterwards.
+      const rescue = await keepUnrecorded(result, session, store, io);
+      const code = reportApply(
+        result,
+        {
+          rescue,
+          interrupted:
+            io.signal?.aborted === true &&
+            (result.notAttempted.length > 0 || result.failed.some((f) => f.code === 'API_ABORTED')),
+          progressWasLive: progress.live,
+        },
+        io,
+      );
+      try {
+        await session.commit();
+      } catch (err) {
+        io.stderr.write(
+          `Error: ${err instanceof Error ? err.message : String(err)}\n` +
+            'Every operation recorded so far is in the journal of the state; the next plan or apply replays it.\n',
+        );
+        return code === 0 ? 1 : code;
+      }
+      return code;
+    });
   } finally {
     await store.close();
   }
