@@ -4,14 +4,16 @@ import { buildTasks, entryAddress, UnrecordedError, type Task } from './tasks.js
 import type { ApplyOptions, ApplyResult, ExecutorClient } from './types.js';
 
 /** Errors after which no further request can succeed, so scheduling stops. */
-const FATAL_CODES = new Set(['API_UNAUTHORIZED', 'API_FORBIDDEN', 'API_ABORTED']);
+const FATAL_CODES = new Set(['API_UNAUTHORIZED', 'API_FORBIDDEN', 'API_ABORTED', 'API_UNREACHABLE']);
 
-function errorInfo(err: unknown): { message: string; code?: string; hint?: string } {
+function errorInfo(err: unknown): { message: string; code?: string; hint?: string; notSent?: boolean } {
   if (err instanceof Error) {
-    const { code, hint } = err as { code?: unknown; hint?: unknown };
+    const { code, hint, attempts } = err as { code?: unknown; hint?: unknown; attempts?: unknown };
+    // attempts 0: the client refused to send it (the target was already found unreachable).
+    const notSent = attempts === 0 && code === 'API_UNREACHABLE';
     return {
       message: err.message,
-      ...(typeof code === 'string' ? { code } : {}),
+      ...(typeof code === 'string' ? { code, notSent } : {}),
       ...(typeof hint === 'string' && err.message.endsWith(hint) ? { hint } : {}),
     };
   }
@@ -86,7 +88,13 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
         unrecordedTask(task, err);
         return;
       }
-      const info = errorInfo(err);
+      const { notSent, ...info } = errorInfo(err);
+      if (info.code && FATAL_CODES.has(info.code)) stop({ ...info, cause: 'api' });
+      if (notSent) {
+        for (const change of task.changes)
+          result.notAttempted.push({ address: change.address, action: change.action });
+        return;
+      }
       for (const change of task.changes) {
         result.failed.push({ address: change.address, action: change.action, ...info });
       }
@@ -98,7 +106,6 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
         ...(info.hint ? { hint: info.hint } : {}),
         count: task.changes.length,
       });
-      if (info.code && FATAL_CODES.has(info.code)) stop({ ...info, cause: 'api' });
     }
   };
 
