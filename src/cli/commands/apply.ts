@@ -6,6 +6,7 @@ import type { WaitKind } from '../../api/index.js';
 import { CliError, writeChunks, type CommandIO } from '../io.js';
 import { absolute, openStore, withLockedState, parseCount, parseRate, type StateFlags } from '../context.js';
 import { createProgress } from '../progress.js';
+import { keepUnrecorded, reportApply } from '../apply-report.js';
 import {
   environmentCredentials,
   environmentStateFlags,
@@ -58,15 +59,6 @@ export function looksLikePlanFile(path: string): boolean {
   }
 }
 
-function summarize(result: ApplyResult): string {
-  const counts = new Map<string, number>();
-  for (const d of result.done) counts.set(d.outcome, (counts.get(d.outcome) ?? 0) + 1);
-  const parts = [...counts].map(
-    ([outcome, n]) => `${n} ${outcome === 'already-gone' ? 'already gone' : outcome}`,
-  );
-  return parts.length > 0 ? parts.join(', ') : 'nothing';
-}
-
 /**
  * The API target from flags and environment, checked even when the plan turns
  * out to need no request: a mistyped --base-url is an error either way.
@@ -94,22 +86,6 @@ async function connectApi(flags: ApplyFlags, input: ConfigInput, given: Target |
     environmentCredentials(io.env, input),
   );
   return { createApiClient: api.createApiClient, target, credentials };
-}
-
-/** Prints the outcome of an apply; exit 1 when anything failed or was not attempted. */
-function report(result: ApplyResult, io: CommandIO): number {
-  io.stdout.write(
-    `\nApply ${result.failed.length || result.notAttempted.length ? 'incomplete' : 'complete'}: ${summarize(result)}.\n`,
-  );
-  if (result.skipped.length > 0) io.stdout.write(`${result.skipped.length} blocked change(s) skipped.\n`);
-  if (result.failed.length === 0 && result.notAttempted.length === 0) return 0;
-  io.stderr.write(
-    `\n${result.done.length} done, ${result.failed.length} failed, ${result.notAttempted.length} not attempted.\n`,
-  );
-  for (const f of result.failed) io.stderr.write(`  failed: ${f.address}: ${f.message}\n`);
-  if (result.notAttempted.length > 0)
-    io.stderr.write('State records everything that was done; run apply again to continue.\n');
-  return 1;
 }
 
 /** tenantform apply [PATH | PLANFILE]. */
@@ -157,91 +133,106 @@ export async function applyAction(
   }
 
   try {
-    return await withLockedState(
-      store,
-      'apply',
-      flags,
-      async (session) => {
-        // Said once the lock is held: a run refused by the lock prints only the holder.
-        const state = describeState(store, io);
-        io.stdout.write(
-          whereLines(state, target ? target.baseUrl : 'not set (needed only if a request must be sent)'),
-        );
-        const plan = planFor(session.doc);
-        if (session.doc.serial === 0 && plan.summary.create > 0) io.stdout.write(noStateWarning(state));
-        io.report?.({
-          state: store.description,
-          changes: plan.changes.filter((c) => c.action !== 'no-op').length,
-        });
-        const color = planModule.shouldUseColor(io.stdout, io.env);
-        writeChunks(io.stdout, planModule.renderTextChunks(plan, { color }));
-        if (!planModule.hasChanges(plan)) return 0;
-        // Refuses blocked changes unless --skip-blocked: before the question, and before any request.
-        if (planModule.applicableChanges(plan, { skipBlocked: flags.skipBlocked ?? false }).length === 0) {
-          io.stdout.write('\nOnly blocked changes remain; nothing to apply.\n');
-          return 0;
+    return await withLockedState(store, 'apply', { ...flags, io }, async (session) => {
+      // Said once the lock is held: a run refused by the lock prints only the holder.
+      const state = describeState(store, io);
+      io.stdout.write(
+        whereLines(state, target ? target.baseUrl : 'not set (needed only if a request must be sent)'),
+      );
+      const plan = planFor(session.doc);
+      if (session.doc.serial === 0 && plan.summary.create > 0) io.stdout.write(noStateWarning(state));
+      io.report?.({
+        state: store.description,
+        changes: plan.changes.filter((c) => c.action !== 'no-op').length,
+      });
+      const color = planModule.shouldUseColor(io.stdout, io.env);
+      writeChunks(io.stdout, planModule.renderTextChunks(plan, { color }));
+      if (!planModule.hasChanges(plan)) return 0;
+      // Refuses blocked changes unless --skip-blocked: before the question, and before any request.
+      if (planModule.applicableChanges(plan, { skipBlocked: flags.skipBlocked ?? false }).length === 0) {
+        io.stdout.write('\nOnly blocked changes remain; nothing to apply.\n');
+        return 0;
+      }
+      const apply = await import('../../apply/index.js');
+      const needsApi = apply.countRequests(plan, { permissionBatchSize }) > 0;
+      // Target and credentials are resolved before the question, so that a
+      // mistake in them never comes after a "yes"; a plan that needs no request needs neither.
+      const api = needsApi ? await connectApi(flags, input, target, io) : null;
+      if (api) io.report?.({ target: api.target.baseUrl });
+      if (!flags.autoApprove) {
+        if (!io.confirm) {
+          throw new CliError(
+            'refusing to apply without confirmation: not on a terminal. Review the plan, then re-run with --auto-approve.',
+          );
         }
-        const apply = await import('../../apply/index.js');
-        const needsApi = apply.countRequests(plan, { permissionBatchSize }) > 0;
-        // Target and credentials are resolved before the question, so that a
-        // mistake in them never comes after a "yes"; a plan that needs no request needs neither.
-        const api = needsApi ? await connectApi(flags, input, target, io) : null;
-        if (api) io.report?.({ target: api.target.baseUrl });
-        if (!flags.autoApprove) {
-          if (!io.confirm) {
-            throw new CliError(
-              'refusing to apply without confirmation: not on a terminal. Review the plan, then re-run with --auto-approve.',
-            );
-          }
-          if (!(await io.confirm('\nDo you want to make these changes?'))) {
-            io.stdout.write('Apply cancelled; nothing was sent.\n');
-            return 1;
-          }
+        if (!(await io.confirm('\nDo you want to make these changes?'))) {
+          io.stdout.write('Apply cancelled; nothing was sent.\n');
+          return 1;
         }
+      }
 
-        const total = plan.changes.filter((c) => c.action !== 'no-op' && c.action !== 'blocked').length;
-        const progress = createProgress(io.stdout, total);
-        const client = api
-          ? api.createApiClient({
-              target: api.target,
-              credentials: api.credentials,
-              parallelism,
-              maxRps,
-              signal: io.signal,
-              logger: flags.debug ? (line: string) => io.stderr.write(`[debug] ${line}\n`) : undefined,
-              onWait: (ms: number, reason: string, kind: WaitKind) =>
-                progress.onEvent({ type: 'wait', waitMs: ms, message: reason, waitKind: kind }),
-            })
-          : null;
-        io.stdout.write('\n');
-        let result: ApplyResult;
-        try {
-          result = await apply.applyPlan(plan, {
-            client: client ?? apply.offlineClient,
-            recorder: session,
+      const total = plan.changes.filter((c) => c.action !== 'no-op' && c.action !== 'blocked').length;
+      const progress = createProgress(io.stdout, total);
+      const client = api
+        ? api.createApiClient({
+            target: api.target,
+            credentials: api.credentials,
             parallelism,
-            permissionBatchSize,
-            skipBlocked: flags.skipBlocked,
-            onEvent: progress.onEvent,
+            maxRps,
             signal: io.signal,
-          });
-        } finally {
-          progress.finish();
-          await client?.close();
-        }
-        await session.commit();
-        const stats = client?.stats();
-        io.report?.({
-          done: result.done.length,
-          failed: result.failed.length,
-          notAttempted: result.notAttempted.length,
-          requests: stats?.requests ?? 0,
-          status429: stats?.status429 ?? 0,
+            logger: flags.debug ? (line: string) => io.stderr.write(`[debug] ${line}\n`) : undefined,
+            onWait: (ms: number, reason: string, kind: WaitKind) =>
+              progress.onEvent({ type: 'wait', waitMs: ms, message: reason, waitKind: kind }),
+          })
+        : null;
+      io.stdout.write('\n');
+      let result: ApplyResult;
+      try {
+        result = await apply.applyPlan(plan, {
+          client: client ?? apply.offlineClient,
+          recorder: session,
+          parallelism,
+          permissionBatchSize,
+          skipBlocked: flags.skipBlocked,
+          onEvent: progress.onEvent,
+          signal: io.signal,
         });
-        return report(result, io);
-      },
-      io,
-    );
+      } finally {
+        progress.finish();
+        await client?.close();
+      }
+      const stats = client?.stats();
+      io.report?.({
+        done: result.done.length,
+        failed: result.failed.length + result.unrecorded.length,
+        notAttempted: result.notAttempted.length,
+        requests: stats?.requests ?? 0,
+        status429: stats?.status429 ?? 0,
+      });
+      // The summary comes first, whatever saving the state or releasing the lock says afterwards.
+      const rescue = await keepUnrecorded(result, session, store, io);
+      const code = reportApply(
+        result,
+        {
+          rescue,
+          interrupted:
+            io.signal?.aborted === true &&
+            (result.notAttempted.length > 0 || result.failed.some((f) => f.code === 'API_ABORTED')),
+          progressWasLive: progress.live,
+        },
+        io,
+      );
+      try {
+        await session.commit();
+      } catch (err) {
+        io.stderr.write(
+          `Error: ${err instanceof Error ? err.message : String(err)}\n` +
+            'Every operation recorded so far is in the journal of the state; the next plan or apply replays it.\n',
+        );
+        return code === 0 ? 1 : code;
+      }
+      return code;
+    });
   } finally {
     await store.close();
   }

@@ -62,38 +62,32 @@ export async function importAction(
     io,
   );
   try {
-    return await withLockedState(
-      store,
-      'import',
-      flags,
-      async (session) => {
-        const recorded = session.doc.resources.find((r) => r.address === address);
-        const wanted = desired.find((d) => d.address === address);
-        if (!recorded && !wanted) {
-          throw new CliError(
-            `${address} is neither in the state nor in the config at ${flags.config}; add it to the config first so that tenantform knows its settings`,
-          );
-        }
-        if (recorded?.id === id) {
-          io.stdout.write(`${address} already has id ${id}; nothing to do.\n`);
-          return 0;
-        }
-        const base = recorded ?? {
-          kind: kind.name,
-          address,
-          identity: wanted!.identity,
-          attributes: wanted!.attributes,
-        };
-        await session.record({ op: 'put', resource: { ...base, id, adopted: true } });
-        await session.commit();
-        io.stdout.write(
-          `Imported ${address} with id ${id}. Its settings on the tenant were not verified${unverified ? ` (${unverified})` : ''};\n` +
-            'tenantform assumes they match the recorded attributes.\n',
+    return await withLockedState(store, 'import', { ...flags, io }, async (session) => {
+      const recorded = session.doc.resources.find((r) => r.address === address);
+      const wanted = desired.find((d) => d.address === address);
+      if (!recorded && !wanted) {
+        throw new CliError(
+          `${address} is neither in the state nor in the config at ${flags.config}; add it to the config first so that tenantform knows its settings`,
         );
+      }
+      if (recorded?.id === id) {
+        io.stdout.write(`${address} already has id ${id}; nothing to do.\n`);
         return 0;
-      },
-      io,
-    );
+      }
+      const base = recorded ?? {
+        kind: kind.name,
+        address,
+        identity: wanted!.identity,
+        attributes: wanted!.attributes,
+      };
+      await session.record({ op: 'put', resource: { ...base, id, adopted: true } });
+      await session.commit();
+      io.stdout.write(
+        `Imported ${address} with id ${id}. Its settings on the tenant were not verified${unverified ? ` (${unverified})` : ''};\n` +
+          'tenantform assumes they match the recorded attributes.\n',
+      );
+      return 0;
+    });
   } finally {
     await store.close();
   }
