@@ -38,6 +38,24 @@ function stateOptions(cmd: Command, locks = false): Command {
     : cmd;
 }
 
+/** --target and --replace, on plan and apply. */
+function selectionOptions(cmd: Command, replace = true): Command {
+  cmd.option(
+    '--target <ADDRESS>',
+    'limit the plan to this resource (repeatable); the plan says it is partial',
+    collect,
+    [],
+  );
+  return replace
+    ? cmd.option(
+        '--replace <ADDRESS>',
+        'replace this resource (delete, then create) even though nothing changed (repeatable)',
+        collect,
+        [],
+      )
+    : cmd;
+}
+
 /** A state subcommand's config path (which locates the default state file) and --env. */
 function locatedState(cmd: Command, locks = false): Command {
   return stateOptions(
@@ -131,53 +149,87 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode), 3 
     )
     .action(run(async () => (await import('./commands/fmt.js')).fmtAction));
 
-  stateOptions(
-    varOptions(
-      program
-        .command('plan')
-        .description('show what apply would change; sends no request')
-        .argument(
-          '[paths...]',
-          'config files or directories, merged (default: .); state lives beside the last',
-        )
-        .option('--out <PLANFILE>', 'save the plan for a later, exact apply')
-        .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none')
-        .addOption(
-          new Option('--format <FORMAT>', 'output format')
-            .choices(['text', 'json', 'markdown'])
-            .default('text'),
-        ),
+  selectionOptions(
+    stateOptions(
+      varOptions(
+        program
+          .command('plan')
+          .description('show what apply would change; sends no request')
+          .argument(
+            '[paths...]',
+            'config files or directories, merged (default: .); state lives beside the last',
+          )
+          .option('--out <PLANFILE>', 'save the plan for a later, exact apply')
+          .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none')
+          .option('--destroy', 'plan the removal of everything the state records (what destroy would do)')
+          .addOption(
+            new Option('--format <FORMAT>', 'output format')
+              .choices(['text', 'json', 'markdown'])
+              .default('text'),
+          ),
+      ),
     ),
   )
     .addHelpText(
       'after',
-      '\nExamples:\n  $ tenantform plan examples --env prod\n  $ tenantform plan examples --env prod --format markdown > plan.md\n  $ tenantform plan . --out release.tfplan --detailed-exitcode',
+      `\nExamples:\n  $ tenantform plan examples --env prod\n  $ tenantform plan examples --env prod --format markdown > plan.md\n  $ tenantform plan . --out release.tfplan --detailed-exitcode\n  $ tenantform plan . --target 'rate_limit_policy["oauth_authentication_api","client","default"]' --out hotfix.tfplan\n  $ tenantform plan . --replace 'rate_limit_policy["oauth_authentication_api","client","default"]'\n  $ tenantform plan . --destroy`,
     )
     .action(run(async () => (await import('./commands/plan.js')).planAction));
 
   connectionOptions(
     stateOptions(
       varOptions(
-        program
-          .command('apply')
-          .description('make the changes through the API and record them in state')
-          .argument(
-            '[paths...]',
-            'config files or directories (default: .), or one plan file saved by plan --out',
-          )
-          .option('--auto-approve', 'do not ask for confirmation (required when not on a terminal)')
-          .option('--parallelism <N>', 'concurrent operations', '10')
-          .option('--permission-batch-size <N>', 'permissions per request for one user', '100')
-          .option('--skip-blocked', 'apply the other changes when some are blocked'),
+        selectionOptions(
+          program
+            .command('apply')
+            .description('make the changes through the API and record them in state')
+            .argument(
+              '[paths...]',
+              'config files or directories (default: .), or one plan file saved by plan --out',
+            )
+            .option('--auto-approve', 'do not ask for confirmation (required when not on a terminal)')
+            .option('--parallelism <N>', 'concurrent operations', '10')
+            .option('--permission-batch-size <N>', 'permissions per request for one user', '100')
+            .option('--skip-blocked', 'apply the other changes when some are blocked'),
+        ),
       ),
       true,
     ),
   )
     .addHelpText(
       'after',
-      '\nExamples:\n  $ TENANTFORM_CLIENT_ID=… TENANTFORM_CLIENT_SECRET=… tenantform apply examples --env prod --domain tenant.example.com\n  $ tenantform apply release.tfplan --auto-approve --base-url http://127.0.0.1:4000/api/v2',
+      `\nExamples:\n  $ TENANTFORM_CLIENT_ID=… TENANTFORM_CLIENT_SECRET=… tenantform apply examples --env prod --domain tenant.example.com\n  $ tenantform apply release.tfplan --auto-approve --base-url http://127.0.0.1:4000/api/v2\n  $ tenantform apply . --target 'token_exchange_profile["urn:partner:token"]'\n  $ tenantform apply . --replace 'rate_limit_policy["oauth_authentication_api","client","default"]'`,
     )
     .action(run(async () => (await import('./commands/apply.js')).applyAction));
+
+  connectionOptions(
+    stateOptions(
+      varOptions(
+        selectionOptions(
+          program
+            .command('destroy')
+            .description(
+              'remove everything the state records: delete what the API can delete, forget (and leave on the tenant) the rest',
+            )
+            .argument(
+              '[paths...]',
+              'config path that locates the state (default: .); the config itself is not read',
+            )
+            .option('--auto-approve', 'do not ask for confirmation (required when not on a terminal)')
+            .option('--parallelism <N>', 'concurrent operations', '10')
+            .option('--permission-batch-size <N>', 'permissions per request for one user', '100')
+            .option('--skip-blocked', 'remove the rest when some removals are blocked (no recorded id)'),
+          false,
+        ),
+      ),
+      true,
+    ),
+  )
+    .addHelpText(
+      'after',
+      `\nExamples:\n  $ tenantform plan test-tenant --destroy                 # preview\n  $ tenantform destroy test-tenant --base-url http://127.0.0.1:4000/api/v2\n  $ tenantform destroy . --auto-approve --target 'rate_limit_policy["oauth_authentication_api","client","default"]'`,
+    )
+    .action(run(async () => (await import('./commands/apply.js')).destroyAction));
 
   stateOptions(
     varOptions(

@@ -19,7 +19,8 @@ function actionProblem(change: Change): string | null {
       if (!change.before) return 'a delete needs "before"';
       return change.id ? null : 'a delete needs the recorded id';
     case 'replace':
-      if (kind.onChange !== 'replace') return `a ${kind.title} cannot be replaced`;
+      // A replace starts with a delete: any kind with a delete operation can be replaced (--replace).
+      if (!kind.canDelete) return `a ${kind.title} cannot be replaced`;
       if (!change.before || !change.after) return 'a replace needs "before" and "after"';
       return change.id ? null : 'a replace needs the recorded id';
     case 'forget':
@@ -53,6 +54,18 @@ export function planProblems(plan: Plan): string[] {
     seen.add(change.address);
     const problem = actionProblem(change);
     if (problem) problems.push(`${where}: ${problem}`);
+  });
+  const targets = plan.targets ? new Set(plan.targets) : null;
+  plan.changes.forEach((change, i) => {
+    if (targets && !targets.has(change.address))
+      problems.push(`changes[${i}] (${change.address}): not among the plan's targets`);
+    if (
+      plan.destroy &&
+      change.action !== 'delete' &&
+      change.action !== 'forget' &&
+      change.action !== 'blocked'
+    )
+      problems.push(`changes[${i}] (${change.address}): a destroy plan only deletes and forgets`);
   });
   if (!sameSummary(plan.summary, summarize(plan.changes))) {
     problems.push('summary: the counts do not match the changes');

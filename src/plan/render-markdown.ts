@@ -1,7 +1,7 @@
 import { kindOf } from '../resources/index.js';
 import { attributeDiff } from './attribute-lines.js';
 import type { Change, Plan } from './types.js';
-import { absenceNote, ADOPTED_FLAG, adoptedNote, summaryLine, SYMBOLS } from './wording.js';
+import { absenceNote, ADOPTED_FLAG, adoptedNote, scopeNote, summaryLine, SYMBOLS } from './wording.js';
 
 /** GitHub refuses comments longer than 65,536 characters; stay well below. */
 export const MARKDOWN_LIMIT = 65_536;
@@ -74,7 +74,9 @@ function details(change: Change): string {
  */
 export function renderMarkdown(plan: Plan): string {
   const changes = plan.changes.filter((c) => c.action !== 'no-op');
-  const head: string[] = ['### tenantform plan', ''];
+  const head: string[] = [plan.destroy ? '### tenantform destroy plan' : '### tenantform plan', ''];
+  const scope = scopeNote(plan);
+  if (scope) head.push(...scope.split('\n').map((line) => `> ${escapeHtml(line)}`), '');
   const adopted = adoptedNote(plan.changes.filter((c) => c.action === 'no-op' && c.adopted).length);
   if (changes.length === 0) {
     head.push(summaryLine(plan));
@@ -96,7 +98,9 @@ export function renderMarkdown(plan: Plan): string {
 
   let rows = 0;
   while (rows < changes.length && add(row(changes[rows]!))) rows++;
-  const diffs = changes.filter((c) => c.before !== null && c.after !== null);
+  const diffs = changes.filter(
+    (c) => c.before !== null && c.after !== null && attributeDiff(c.kind, c.before, c.after).length > 0,
+  );
   let shownDiffs = 0;
   if (rows === changes.length && diffs.length > 0 && add('')) {
     while (shownDiffs < diffs.length && add(`${details(diffs[shownDiffs]!)}\n`)) shownDiffs++;

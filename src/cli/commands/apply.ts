@@ -21,6 +21,12 @@ export interface ApplyFlags extends StateFlags {
   audience?: string;
   maxRps?: string;
   debug?: boolean;
+  /** --target: limit the plan to these addresses (repeatable). */
+  target?: string[];
+  /** --replace: replace these though nothing changed (repeatable). */
+  replace?: string[];
+  /** Set by `tenantform destroy`: remove everything the state records. */
+  destroy?: boolean;
 }
 
 /**
@@ -74,11 +80,18 @@ async function connectApi(flags: ApplyFlags, io: CommandIO) {
 }
 
 /** Prints the outcome of an apply; exit 1 when anything failed or was not attempted. */
-function report(result: ApplyResult, io: CommandIO): number {
+function report(result: ApplyResult, io: CommandIO, destroy: boolean): number {
   io.stdout.write(
     `\nApply ${result.failed.length || result.notAttempted.length ? 'incomplete' : 'complete'}: ${summarize(result)}.\n`,
   );
   if (result.skipped.length > 0) io.stdout.write(`${result.skipped.length} blocked change(s) skipped.\n`);
+  const forgotten = result.done.filter((d) => d.outcome === 'forgotten').length;
+  if (destroy && forgotten > 0) {
+    io.stdout.write(
+      `${forgotten} resource${forgotten === 1 ? ' was' : 's were'} forgotten, not deleted: the API has no operation to remove ${forgotten === 1 ? 'it' : 'them'}, ` +
+        `so ${forgotten === 1 ? 'it stays' : 'they stay'} on the tenant. Remove ${forgotten === 1 ? 'it' : 'them'} by hand if needed.\n`,
+    );
+  }
   if (result.failed.length === 0 && result.notAttempted.length === 0) return 0;
   io.stderr.write(
     `\n${result.done.length} done, ${result.failed.length} failed, ${result.notAttempted.length} not attempted.\n`,
@@ -110,7 +123,18 @@ export async function applyAction(
   let desired = null;
   if (looksLikePlanFile(absPath)) {
     if (paths.length > 1) throw new CliError('apply takes either config paths or one plan file, not both');
+    if (flags.destroy)
+      throw new CliError(
+        'destroy takes config paths, not a plan file; to apply a saved destroy plan use tenantform apply PLANFILE',
+      );
+    if ((flags.target?.length ?? 0) > 0 || (flags.replace?.length ?? 0) > 0) {
+      throw new CliError(
+        'a saved plan is applied exactly as it was made: give --target and --replace to tenantform plan --out instead',
+      );
+    }
     saved = planModule.readPlanFile(readFileSync(absPath, 'utf8'), path);
+  } else if (flags.destroy) {
+    desired = []; // the config only locates the state
   } else {
     desired = await loadDesiredOrReport(paths, { vars: flags.var, varFiles: input.varFiles }, io);
     if (!desired) return 1;
@@ -125,7 +149,11 @@ export async function applyAction(
         planModule.checkPlanIsCurrent(saved.plan, session.doc.serial === 0 ? null : session.doc);
         plan = saved.plan;
       } else {
-        plan = planModule.planChanges(desired ?? [], session.doc);
+        plan = planModule.planChanges(desired ?? [], session.doc, {
+          targets: flags.target,
+          replace: flags.replace,
+          destroy: flags.destroy,
+        });
       }
       const color = planModule.shouldUseColor(io.stdout, io.env);
       writeChunks(io.stdout, planModule.renderTextChunks(plan, { color }));
@@ -146,7 +174,10 @@ export async function applyAction(
             'refusing to apply without confirmation: not on a terminal. Review the plan, then re-run with --auto-approve.',
           );
         }
-        if (!(await io.confirm('\nDo you want to make these changes?'))) {
+        const question = plan.destroy
+          ? '\nDo you really want to destroy everything listed above? Deleted policies are gone; forgotten resources stay on the tenant.'
+          : '\nDo you want to make these changes?';
+        if (!(await io.confirm(question))) {
           io.stdout.write('Apply cancelled; nothing was sent.\n');
           return 1;
         }
@@ -183,9 +214,19 @@ export async function applyAction(
         await client?.close();
       }
       await session.commit();
-      return report(result, io);
+      return report(result, io, plan.destroy === true);
     });
   } finally {
     await store.close();
   }
+}
+
+/** tenantform destroy [PATH]: plan the removal of everything the state records, then apply it. */
+export async function destroyAction(
+  pathArgs: string[],
+  flags: ApplyFlags,
+  cmd: unknown,
+  io: CommandIO,
+): Promise<number> {
+  return applyAction(pathArgs, { ...flags, destroy: true }, cmd, io);
 }

@@ -13,6 +13,12 @@ export interface PlanFlags extends StateFlags {
   out?: string;
   detailedExitcode?: boolean;
   format: 'text' | 'json' | 'markdown';
+  /** --target: limit the plan to these addresses (repeatable). */
+  target?: string[];
+  /** --replace: replace these though nothing changed (repeatable). */
+  replace?: string[];
+  /** --destroy: plan the removal of everything the state records. */
+  destroy?: boolean;
 }
 
 /** tenantform plan [PATH]: desired (config) vs recorded (state). Sends no request. */
@@ -25,7 +31,10 @@ export async function planAction(
   const input = resolveInputs(pathArgs, flags.env, flags.varFile, io, 'one')[0]!;
   const paths = input.paths;
   const path = paths[paths.length - 1]!;
-  const desired = await loadDesiredOrReport(paths, { vars: flags.var, varFiles: input.varFiles }, io);
+  // A destroy plan removes what the state records: the config only locates the state.
+  const desired = flags.destroy
+    ? []
+    : await loadDesiredOrReport(paths, { vars: flags.var, varFiles: input.varFiles }, io);
   if (!desired) return 1;
   const [{ readStateSnapshot }, plan] = await Promise.all([
     import('../../state/index.js'),
@@ -38,7 +47,11 @@ export async function planAction(
   } finally {
     await store.close();
   }
-  const result = plan.planChanges(desired, recorded);
+  const result = plan.planChanges(desired, recorded, {
+    targets: flags.target,
+    replace: flags.replace,
+    destroy: flags.destroy,
+  });
   await writePlan(result, flags.format, io);
 
   if (flags.out) {
