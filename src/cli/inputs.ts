@@ -1,5 +1,5 @@
-import { readProject, ProjectError, type Environment } from '../config/project.js';
-import { absolute } from './context.js';
+import { readProject, type Environment, type Project } from '../config/project.js';
+import { absolute, type StateFlags } from './context.js';
 import { CliError, type CommandIO } from './io.js';
 
 /** What one run of the loader reads: config paths and variable files, for one environment or none. */
@@ -8,50 +8,124 @@ export interface ConfigInput {
   env: string | null;
   paths: string[];
   varFiles: string[];
+  /** The tenantform.yaml entry: target, credentials and state, when it names them. */
+  environment?: Environment;
+}
+
+/** --env as commander hands it: one name, several (plan and apply), or none. */
+export type EnvSelection = string | readonly string[] | undefined;
+
+/** The project in the single PATH, or null; a ProjectError carries every problem at file:line:col. */
+function readProjectOrFail(paths: readonly string[], io: CommandIO): Project | null {
+  return paths.length === 1 ? readProject(paths[0]!, absolute(paths[0]!, io)) : null;
 }
 
 /**
  * Turns PATH arguments and --env into config inputs. A single directory
- * holding tenantform.yaml is a project: `--env NAME` picks one environment;
- * without it, `all` gives every environment (validate) and otherwise the
- * command must be told which one. Flag --var-file files come after the
- * environment's own, so they win.
+ * holding tenantform.yaml is a project: `--env NAME` picks one environment
+ * (plan and apply take several); without it, `all` gives every environment
+ * (validate, and plan/apply with --all-envs) and otherwise the command must
+ * be told which one. Flag --var-file files come after the environment's own,
+ * so they win.
  */
 export function resolveInputs(
   pathArgs: readonly string[],
-  env: string | undefined,
+  env: EnvSelection,
   varFiles: readonly string[],
   io: CommandIO,
   mode: 'one' | 'all',
 ): ConfigInput[] {
   const paths = pathArgs.length > 0 ? [...pathArgs] : ['.'];
-  let project;
-  try {
-    project = paths.length === 1 ? readProject(paths[0]!, absolute(paths[0]!, io)) : null;
-  } catch (err) {
-    if (err instanceof ProjectError) throw new CliError(err.message, 1, err.code);
-    throw err;
-  }
+  const names = env === undefined ? [] : typeof env === 'string' ? [env] : [...new Set(env)];
+  const project = readProjectOrFail(paths, io);
   if (!project) {
-    if (env) throw new CliError(`--env ${env}: no tenantform.yaml with environments in ${paths.join(', ')}`);
+    if (names.length > 0)
+      throw new CliError(`--env ${names[0]}: no tenantform.yaml with environments in ${paths.join(', ')}`);
     return [{ env: null, paths, varFiles: [...varFiles] }];
   }
   const toInput = (e: Environment): ConfigInput => ({
     env: e.name,
     paths: e.paths,
     varFiles: [...e.varFiles, ...varFiles],
+    environment: e,
   });
-  if (env) {
-    const found = project.environments.find((e) => e.name === env);
-    if (!found) {
-      throw new CliError(
-        `--env ${env}: ${project.file} has no such environment (it has: ${project.environments.map((e) => e.name).join(', ')})`,
-      );
-    }
-    return [toInput(found)];
+  const known = project.environments.map((e) => e.name).join(', ');
+  if (names.length > 0) {
+    return names.map((name) => {
+      const found = project.environments.find((e) => e.name === name);
+      if (!found)
+        throw new CliError(`--env ${name}: ${project.file} has no such environment (it has: ${known})`);
+      return toInput(found);
+    });
   }
   if (mode === 'all') return project.environments.map(toInput);
-  throw new CliError(
-    `${project.file} defines environments (${project.environments.map((e) => e.name).join(', ')}); choose one with --env NAME`,
-  );
+  throw new CliError(`${project.file} defines environments (${known}); choose one with --env NAME`);
+}
+
+/**
+ * The state flags for one environment: its tenantform.yaml `state` entry
+ * unless the command line names a state itself (--state, --backend or
+ * --workspace), which wins.
+ */
+export function environmentStateFlags<F extends StateFlags>(flags: F, input: ConfigInput): F {
+  const s = input.environment?.state;
+  if (!s || flags.state !== undefined || flags.backend !== undefined || flags.workspace !== undefined) {
+    return flags;
+  }
+  return s.backend === 'pg'
+    ? { ...flags, backend: 'pg', workspace: s.workspace }
+    : { ...flags, backend: 'file', ...(s.path !== undefined ? { state: s.path } : {}) };
+}
+
+/** Target flags for one environment: its domain or base_url unless --domain or --base-url is given. */
+export function environmentTargetFlags<F extends { domain?: string; baseUrl?: string }>(
+  flags: F,
+  input: ConfigInput,
+): F {
+  const t = input.environment?.target;
+  if (!t || flags.domain !== undefined || flags.baseUrl !== undefined) return flags;
+  return { ...flags, domain: t.domain, baseUrl: t.baseUrl };
+}
+
+const CREDENTIAL_VARIABLES = [
+  'TENANTFORM_TOKEN',
+  'AUTH0_ACCESS_TOKEN',
+  'TENANTFORM_CLIENT_ID',
+  'TENANTFORM_CLIENT_SECRET',
+  'AUTH0_CLIENT_ID',
+  'AUTH0_CLIENT_SECRET',
+];
+
+/**
+ * The process environment as one environment's API client must see it: when
+ * tenantform.yaml names its credential variables, the standard credential
+ * variables are replaced by the named ones, so that one tenant's secret never
+ * reaches another tenant. Throws a CliError naming a variable that is not set
+ * (never its value).
+ */
+export function environmentCredentials(
+  env: Record<string, string | undefined>,
+  input: ConfigInput,
+): Record<string, string | undefined> {
+  const c = input.environment?.credentials;
+  if (!c || (c.token === undefined && c.clientId === undefined)) return env;
+  const out = { ...env };
+  for (const name of CREDENTIAL_VARIABLES) delete out[name];
+  const take = (variable: string, field: string): string => {
+    const value = env[variable];
+    if (value === undefined || value.trim() === '') {
+      throw new CliError(
+        `environment ${input.env}: credentials.${field} names the environment variable ${variable}, which is not set`,
+        1,
+        'ENV_CREDENTIALS_MISSING',
+      );
+    }
+    return value;
+  };
+  if (c.token !== undefined) out.TENANTFORM_TOKEN = take(c.token, 'token');
+  if (c.clientId !== undefined && c.clientSecret !== undefined) {
+    out.TENANTFORM_CLIENT_ID = take(c.clientId, 'client_id');
+    out.TENANTFORM_CLIENT_SECRET = take(c.clientSecret, 'client_secret');
+  }
+  return out;
 }

@@ -17,6 +17,25 @@ export interface CommandIO {
   confirm?: (question: string) => Promise<boolean>;
   /** Resolves when the process is asked to stop (SIGINT/SIGTERM); for long-running commands. */
   signal?: AbortSignal;
+  /** Set by multi-environment runs (fleet.ts): receives one environment's figures as a command learns them. */
+  report?: (figures: RunFigures) => void;
+}
+
+/** What plan and apply tell a multi-environment run about one environment. */
+export interface RunFigures {
+  /** Where the state is (the store's description). */
+  state?: string;
+  /** The API base URL apply sends to. */
+  target?: string;
+  /** Changes in the plan (everything but no-ops). */
+  changes?: number;
+  /** Apply: operations done, failed and not attempted. */
+  done?: number;
+  failed?: number;
+  notAttempted?: number;
+  /** Apply: HTTP requests sent, and how many were answered 429. */
+  requests?: number;
+  status429?: number;
 }
 
 /** An error a command reports to the user as-is, with the exit code to use. */

@@ -12,20 +12,29 @@ import { reportError } from './errors.js';
 const require = createRequire(import.meta.url);
 const { version } = require('../../package.json') as { version: string };
 
-const collect = (value: string, previous: string[]): string[] => [...previous, value];
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
-function varOptions(cmd: Command): Command {
-  return cmd
+/** --var, --var-file and --env; `many` (plan, apply): --env repeatable, --all-envs, --env-parallelism. */
+function varOptions(cmd: Command, many = false): Command {
+  cmd
     .option('--var <NAME=VALUE>', 'set a variable used as ${NAME} in the config (repeatable)', collect, [])
-    .option('--var-file <FILE>', 'read variables from a YAML mapping (repeatable)', collect, [])
-    .option('--env <NAME>', 'environment from the tenantform.yaml project file in PATH');
+    .option('--var-file <FILE>', 'read variables from a YAML mapping (repeatable)', collect, []);
+  if (!many) return cmd.option('--env <NAME>', 'environment from the tenantform.yaml project file in PATH');
+  return cmd
+    .option(
+      '--env <NAME>',
+      'environment from the tenantform.yaml project file in PATH (repeatable: several run concurrently)',
+      collect,
+    )
+    .option('--all-envs', 'every environment of the tenantform.yaml project file in PATH')
+    .option('--env-parallelism <N>', 'environments run at once with several --env or --all-envs', '4');
 }
 
 /** Where the state is; `locks` adds --lock-timeout for the commands that take the lock. */
 function stateOptions(cmd: Command, locks = false): Command {
   cmd
     .option('--state <FILE>', 'state file (default: .tenantform/state.json beside the config)')
-    .addOption(new Option('--backend <KIND>', 'state backend').choices(['file', 'pg']).default('file'))
+    .addOption(new Option('--backend <KIND>', 'state backend (default: file)').choices(['file', 'pg']))
     .option(
       '--backend-config <KEY=VALUE>',
       'backend setting, e.g. conn=postgres://… (repeatable)',
@@ -167,12 +176,13 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode), 3 
               .choices(['text', 'json', 'markdown'])
               .default('text'),
           ),
+        true,
       ),
     ),
   )
     .addHelpText(
       'after',
-      `\nExamples:\n  $ tenantform plan examples --env prod\n  $ tenantform plan examples --env prod --format markdown > plan.md\n  $ tenantform plan . --out release.tfplan --detailed-exitcode\n  $ tenantform plan . --target 'rate_limit_policy["oauth_authentication_api","client","default"]' --out hotfix.tfplan\n  $ tenantform plan . --replace 'rate_limit_policy["oauth_authentication_api","client","default"]'\n  $ tenantform plan . --destroy`,
+      `\nExamples:\n  $ tenantform plan examples --env prod\n  $ tenantform plan examples --all-envs --format markdown > plan.md\n  $ tenantform plan examples --env prod --format markdown > plan.md\n  $ tenantform plan . --out release.tfplan --detailed-exitcode\n  $ tenantform plan . --target 'rate_limit_policy["oauth_authentication_api","client","default"]' --out hotfix.tfplan\n  $ tenantform plan . --replace 'rate_limit_policy["oauth_authentication_api","client","default"]'\n  $ tenantform plan . --destroy`,
     )
     .action(run(async () => (await import('./commands/plan.js')).planAction));
 
@@ -192,13 +202,14 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode), 3 
             .option('--permission-batch-size <N>', 'permissions per request for one user', '100')
             .option('--skip-blocked', 'apply the other changes when some are blocked'),
         ),
+        true,
       ),
       true,
     ),
   )
     .addHelpText(
       'after',
-      `\nExamples:\n  $ TENANTFORM_CLIENT_ID=… TENANTFORM_CLIENT_SECRET=… tenantform apply examples --env prod --domain tenant.example.com\n  $ tenantform apply release.tfplan --auto-approve --base-url http://127.0.0.1:4000/api/v2\n  $ tenantform apply . --target 'token_exchange_profile["urn:partner:token"]'\n  $ tenantform apply . --replace 'rate_limit_policy["oauth_authentication_api","client","default"]'`,
+      `\nExamples:\n  $ TENANTFORM_CLIENT_ID=… TENANTFORM_CLIENT_SECRET=… tenantform apply examples --env prod --domain tenant.example.com\n  $ tenantform apply release.tfplan --auto-approve --base-url http://127.0.0.1:4000/api/v2\n  $ tenantform apply examples --env dev --env staging --auto-approve\n  $ tenantform apply . --target 'token_exchange_profile["urn:partner:token"]'\n  $ tenantform apply . --replace 'rate_limit_policy["oauth_authentication_api","client","default"]'`,
     )
     .action(run(async () => (await import('./commands/apply.js')).applyAction));
 
@@ -325,11 +336,15 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode), 3 
     .option('--latency <MS[:JITTER]>', 'delay every API response')
     .option('--faults <SPEC>', 'fractions of requests that fail, e.g. error=0.2,reset=0.1,lost=0.05')
     .option('--users <FILE>', 'only these user ids exist (one per line); others get 404')
-    .option('--data <FILE>', 'persist the tenant to this file across restarts')
+    .option('--data <FILE>', 'persist the tenant to this file across restarts (with --tenants: a directory)')
+    .option(
+      '--tenants <N|NAMES>',
+      'host several tenants (t1..tN, or a comma-separated list), each on its own port from --port on',
+    )
     .option('--json', 'print one JSON line with base_url and credentials once listening')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ tenantform emulator --port 4000\n  $ tenantform emulator --rate-limit 20 --faults error=0.1 --json',
+      '\nExamples:\n  $ tenantform emulator --port 4000\n  $ tenantform emulator --port 4100 --tenants dev,staging,prod --rate-limit 25\n  $ tenantform emulator --rate-limit 20 --faults error=0.1 --json',
     )
     .action(run(async () => (await import('./commands/emulator-cli.js')).emulatorAction));
 

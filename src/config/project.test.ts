@@ -60,3 +60,91 @@ describe('readProject', () => {
     expect(() => readProject('cfg', dir)).toThrow(message);
   });
 });
+
+describe('environment entries: target, credentials, state', () => {
+  it('reads domain or base_url, credential variable names and the state', () => {
+    write(
+      [
+        'environments:',
+        '  eu:',
+        '    paths: [eu]',
+        '    domain: eu.example.com',
+        '    credentials: { client_id: EU_ID, client_secret: EU_SECRET }',
+        '    state: { backend: pg, workspace: eu }',
+        '  us:',
+        '    paths: [us]',
+        '    base_url: http://127.0.0.1:4001/api/v2',
+        '    credentials: { token: US_TOKEN }',
+        '    state: { path: states/us.json }',
+        '',
+      ].join('\n'),
+    );
+    const [eu, us] = readProject('cfg', dir)!.environments;
+    expect(eu).toMatchObject({
+      target: { domain: 'eu.example.com' },
+      credentials: { clientId: 'EU_ID', clientSecret: 'EU_SECRET' },
+      state: { backend: 'pg', workspace: 'eu' },
+    });
+    expect(us).toMatchObject({
+      target: { baseUrl: 'http://127.0.0.1:4001/api/v2' },
+      credentials: { token: 'US_TOKEN' },
+      state: { backend: 'file', path: join('cfg', 'states/us.json') },
+    });
+  });
+
+  const problems = (text: string): string[] => {
+    write(text);
+    try {
+      readProject('cfg', dir);
+    } catch (err) {
+      if (err instanceof ProjectError) return err.issues.map((i) => `${i.line}:${i.col} ${i.message}`);
+      throw err;
+    }
+    return [];
+  };
+
+  it.each([
+    ['a domain with a scheme', '    domain: https://x.example.com\n', /^3:13 .*domain must be a host name/],
+    [
+      'http:// off loopback',
+      '    base_url: http://tenant.example.com/api/v2\n',
+      /^3:15 .*http:\/\/ only for a loopback/,
+    ],
+    ['an unknown credentials key', '    credentials: { password: P }\n', /^3:20 .*unknown key "password"/],
+    ['client_id without client_secret', '    credentials: { client_id: ID }\n', /^3:18 .*go together/],
+    ['pg without a workspace', '    state: { backend: pg }\n', /^3:12 .*workspace must be/],
+    ['an unknown backend', '    state: { backend: s3 }\n', /^3:23 .*backend must be file or pg/],
+    ['a state path outside the project', '    state: { path: ../x.json }\n', /^3:20 .*inside the project/],
+  ])('reports %s at its line and column', (_name, line, message) => {
+    const found = problems(`environments:\n  a:\n${line}    paths: [a]\n`);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(message);
+  });
+
+  it('never repeats a value that is not a variable name: it may be a secret', () => {
+    const found = problems(
+      'environments:\n  a:\n    paths: [a]\n    credentials: { token: "s3cr3t-value!" }\n',
+    );
+    expect(found).toEqual([
+      '4:27 environments.a.credentials.token must be the NAME of an environment variable (letters, digits and _), never the secret itself',
+    ]);
+  });
+
+  it('refuses two environments sharing one state, naming both', () => {
+    const found = problems(
+      'environments:\n  a: { paths: [a], state: { backend: pg, workspace: w } }\n  b: { paths: [b], state: { backend: pg, workspace: w } }\n',
+    );
+    expect(found).toEqual([
+      '3:3 environments.b uses the same pg workspace "w" as a: give each environment its own state',
+    ]);
+    expect(problems('environments:\n  a: { paths: [common, x] }\n  b: { paths: [common, x] }\n')[0]).toMatch(
+      /^3:3 .*same state file/,
+    );
+  });
+
+  it('reports every problem, not just the first', () => {
+    expect(problems('environments:\n  a: { paths: [a], domain: "a b" }\n  b: { paths: [] }\n')).toHaveLength(
+      2,
+    );
+  });
+});

@@ -1,54 +1,75 @@
 /**
  * The optional project file `tenantform.yaml` at the root of a config
- * repository, naming its environments: which directories make each one and
- * which variable files it uses. With it, `tenantform validate DIR` checks every
- * environment and the other commands take `--env NAME`.
+ * repository, naming its environments: which directories make each one, which
+ * variable files it uses, and — optionally — the tenant it targets, where its
+ * credentials come from (names of environment variables, never the secrets)
+ * and where its state lives. With it, `tenantform validate DIR` checks every
+ * environment and the other commands take `--env NAME` (plan and apply also
+ * several, or `--all-envs`).
  *
  *   environments:
  *     prod:
  *       paths: [common, prod]        # relative to the project file's directory
  *       var_files: [vars/prod.yaml]  # optional
+ *       domain: prod.eu.auth0.com    # or base_url: https://…/api/v2 (optional)
+ *       credentials:                 # optional: NAMES of environment variables
+ *         client_id: PROD_CLIENT_ID
+ *         client_secret: PROD_CLIENT_SECRET   # or token: PROD_TOKEN
+ *       state: { backend: pg, workspace: prod }   # or { path: states/prod.json }
+ *
+ * Every problem is reported at file:line:col (ProjectError.issues).
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
+import { isMap, LineCounter, parseDocument, type Node } from 'yaml';
+import type { ConfigIssue } from './types.js';
+import { checkEnvironment, checkSharedState, type EntryContext } from './project-entry.js';
 
 export const PROJECT_FILE = 'tenantform.yaml';
+
+/** Where an environment's API calls go; from `domain` or `base_url`. */
+export interface EnvironmentTarget {
+  domain?: string;
+  baseUrl?: string;
+}
+
+/** Names of the environment variables that hold an environment's credentials. */
+export interface EnvironmentCredentials {
+  token?: string;
+  clientId?: string;
+  clientSecret?: string;
+}
+
+export type EnvironmentState = { backend: 'file'; path?: string } | { backend: 'pg'; workspace: string };
 
 export interface Environment {
   name: string;
   /** Config paths, joined to the project directory as the user gave it. */
   paths: string[];
   varFiles: string[];
+  target?: EnvironmentTarget;
+  credentials?: EnvironmentCredentials;
+  /** A file path here is joined to the project directory as the user gave it. */
+  state?: EnvironmentState;
 }
 
 export interface Project {
   /** The project file's path, as given joined with PROJECT_FILE. */
   file: string;
+  /** The project directory as given. */
+  dir: string;
   environments: Environment[];
 }
 
 export class ProjectError extends Error {
   readonly code = 'PROJECT_INVALID';
-}
-
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
-
-function stringList(value: unknown, where: string, file: string, required: boolean): string[] {
-  if (value === undefined && !required) return [];
-  if (
-    !Array.isArray(value) ||
-    value.length === 0 ||
-    !value.every((v) => typeof v === 'string' && v.length > 0)
-  ) {
-    throw new ProjectError(`${file}: ${where} must be a non-empty list of relative paths`);
+  constructor(readonly issues: ConfigIssue[]) {
+    super(
+      issues
+        .map((i) => (i.line > 0 ? `${i.file}:${i.line}:${i.col}: ${i.message}` : `${i.file}: ${i.message}`))
+        .join('\n'),
+    );
   }
-  for (const v of value as string[]) {
-    if (v.startsWith('/') || v.split(/[\\/]/).includes('..')) {
-      throw new ProjectError(`${file}: ${where} entry "${v}" must be a path inside the project directory`);
-    }
-  }
-  return value as string[];
 }
 
 /** Reads DIR/tenantform.yaml; null when DIR is not a directory or has no project file. */
@@ -56,43 +77,61 @@ export function readProject(dir: string, absoluteDir: string): Project | null {
   const abs = join(absoluteDir, PROJECT_FILE);
   if (!existsSync(absoluteDir) || !statSync(absoluteDir).isDirectory() || !existsSync(abs)) return null;
   const file = join(dir, PROJECT_FILE);
-  let data: unknown;
-  try {
-    data = parse(readFileSync(abs, 'utf8'), { uniqueKeys: true, maxAliasCount: 0 });
-  } catch (err) {
-    throw new ProjectError(`${file}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+  return parseProject(readFileSync(abs, 'utf8'), file, dir);
+}
+
+/** Parses the text of a project file; `dir` is the project directory as given (paths are joined to it). */
+export function parseProject(text: string, file: string, dir: string): Project {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, {
+    uniqueKeys: true,
+    lineCounter: lines,
+    prettyErrors: false,
+  });
+  const issues: ConfigIssue[] = [];
+  const at = (node: Node | null | undefined, message: string, code = 'PROJECT_INVALID'): void => {
+    const offset = node?.range?.[0] ?? 0;
+    const pos = lines.linePos(offset);
+    issues.push({ file, line: pos.line, col: pos.col, message, code });
+  };
+  if (doc.errors.length > 0) {
+    for (const err of doc.errors) {
+      const pos = lines.linePos(err.pos[0]);
+      issues.push({
+        file,
+        line: pos.line,
+        col: pos.col,
+        message: err.message.split('\n')[0]!,
+        code: 'PROJECT_YAML',
+      });
+    }
+    throw new ProjectError(issues);
   }
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    throw new ProjectError(`${file}: must be a mapping with an "environments" key`);
+  const root = doc.contents;
+  if (!isMap(root)) {
+    at(root, 'must be a mapping with an "environments" key');
+    throw new ProjectError(issues);
   }
-  const keys = Object.keys(data);
-  const unknown = keys.filter((k) => k !== 'environments');
-  if (unknown.length > 0)
-    throw new ProjectError(`${file}: unknown key "${unknown[0]}" (allowed: environments)`);
-  const envs = (data as { environments?: unknown }).environments;
-  if (typeof envs !== 'object' || envs === null || Array.isArray(envs) || Object.keys(envs).length === 0) {
-    throw new ProjectError(`${file}: environments must map each environment name to {paths, var_files}`);
+  let envs: Node | null = null;
+  for (const pair of root.items) {
+    const key = String((pair.key as { value?: unknown } | null)?.value ?? pair.key);
+    if (key === 'environments') envs = (pair.value as Node | null) ?? null;
+    else at(pair.key as Node, `unknown key "${key}" (allowed: environments)`);
   }
+  if (!isMap(envs) || envs.items.length === 0) {
+    at(envs ?? root, 'environments must map each environment name to {paths, var_files, …}');
+    throw new ProjectError(issues);
+  }
+  const ctx: EntryContext = { dir, at };
   const environments: Environment[] = [];
-  for (const [name, value] of Object.entries(envs)) {
-    if (!NAME.test(name)) throw new ProjectError(`${file}: "${name}" is not a valid environment name`);
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      throw new ProjectError(`${file}: environments.${name} must be a mapping with paths and var_files`);
-    }
-    const extra = Object.keys(value).filter((k) => k !== 'paths' && k !== 'var_files');
-    if (extra.length > 0) {
-      throw new ProjectError(
-        `${file}: environments.${name} has unknown key "${extra[0]}" (allowed: paths, var_files)`,
-      );
-    }
-    const v = value as { paths?: unknown; var_files?: unknown };
-    environments.push({
-      name,
-      paths: stringList(v.paths, `environments.${name}.paths`, file, true).map((p) => join(dir, p)),
-      varFiles: stringList(v.var_files, `environments.${name}.var_files`, file, false).map((p) =>
-        join(dir, p),
-      ),
-    });
+  for (const pair of envs.items) {
+    const env = checkEnvironment(pair.key as Node, pair.value as Node | null, ctx);
+    if (env) environments.push(env);
   }
-  return { file, environments };
+  checkSharedState(environments, envs, ctx);
+  if (issues.length > 0) {
+    issues.sort((a, b) => a.line - b.line || a.col - b.col);
+    throw new ProjectError(issues);
+  }
+  return { file, dir, environments };
 }

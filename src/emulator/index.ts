@@ -24,3 +24,4 @@ export type {
   RateLimitPolicyConfiguration,
   TokenExchangeProfile,
 } from './types.js';
+export { parseTenantNames, startTenants, variablePrefix, type TenantHandle } from './tenants.js';

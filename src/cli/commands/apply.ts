@@ -5,12 +5,20 @@ import { CliError, writeChunks, type CommandIO } from '../io.js';
 import { absolute, openStore, withLockedState, parseCount, parseRate, type StateFlags } from '../context.js';
 import { createProgress } from '../progress.js';
 import { loadDesiredOrReport } from './validate.js';
-import { resolveInputs } from '../inputs.js';
+import {
+  environmentCredentials,
+  environmentStateFlags,
+  environmentTargetFlags,
+  resolveInputs,
+  type ConfigInput,
+} from '../inputs.js';
 
 export interface ApplyFlags extends StateFlags {
   var: string[];
   varFile: string[];
-  env?: string;
+  env?: string | string[];
+  allEnvs?: boolean;
+  envParallelism?: string;
   autoApprove?: boolean;
   parallelism: string;
   permissionBatchSize: string;
@@ -66,15 +74,16 @@ function summarize(result: ApplyResult): string {
  * and environment. Throws a clear error for a missing or refused target
  * (http:// off loopback) or missing credentials.
  */
-async function connectApi(flags: ApplyFlags, io: CommandIO) {
+async function connectApi(flags: ApplyFlags, input: ConfigInput, io: CommandIO) {
   const api = await import('../../api/index.js');
+  const t = environmentTargetFlags(flags, input);
   const target = api.resolveTarget(
-    { domain: flags.domain, baseUrl: flags.baseUrl, audience: flags.audience },
+    { domain: t.domain, baseUrl: t.baseUrl, audience: flags.audience },
     io.env,
   );
   const credentials = api.resolveCredentials(
     { tokenFile: flags.tokenFile ? absolute(flags.tokenFile, io) : undefined },
-    io.env,
+    environmentCredentials(io.env, input),
   );
   return { createApiClient: api.createApiClient, target, credentials };
 }
@@ -109,6 +118,8 @@ export async function applyAction(
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
+  const fleet = await import('../fleet.js');
+  if (fleet.isFleetRun(flags)) return fleet.runFleet('apply', pathArgs, flags, io);
   const input = resolveInputs(pathArgs, flags.env, flags.varFile, io, 'one')[0]!;
   const paths = input.paths;
   const path = paths[paths.length - 1]!;
@@ -140,7 +151,7 @@ export async function applyAction(
     if (!desired) return 1;
   }
 
-  const store = await openStore(flags, saved ? saved.configPath : path, io);
+  const store = await openStore(environmentStateFlags(flags, input), saved ? saved.configPath : path, io);
   try {
     return await withLockedState(store, 'apply', flags, async (session) => {
       let plan: Plan;
@@ -155,6 +166,10 @@ export async function applyAction(
           destroy: flags.destroy,
         });
       }
+      io.report?.({
+        state: store.description,
+        changes: plan.changes.filter((c) => c.action !== 'no-op').length,
+      });
       const color = planModule.shouldUseColor(io.stdout, io.env);
       writeChunks(io.stdout, planModule.renderTextChunks(plan, { color }));
       if (!planModule.hasChanges(plan)) return 0;
@@ -167,7 +182,8 @@ export async function applyAction(
       const needsApi = apply.countRequests(plan, { permissionBatchSize }) > 0;
       // Target and credentials are resolved before the question, so that a
       // mistake in them never comes after a "yes"; a plan that needs no request needs neither.
-      const api = needsApi ? await connectApi(flags, io) : null;
+      const api = needsApi ? await connectApi(flags, input, io) : null;
+      if (api) io.report?.({ target: api.target.baseUrl });
       if (!flags.autoApprove) {
         if (!io.confirm) {
           throw new CliError(
@@ -214,6 +230,14 @@ export async function applyAction(
         await client?.close();
       }
       await session.commit();
+      const stats = client?.stats();
+      io.report?.({
+        done: result.done.length,
+        failed: result.failed.length,
+        notAttempted: result.notAttempted.length,
+        requests: stats?.requests ?? 0,
+        status429: stats?.status429 ?? 0,
+      });
       return report(result, io, plan.destroy === true);
     });
   } finally {

@@ -12,6 +12,7 @@ export interface EmulatorFlags {
   users?: string;
   data?: string;
   json?: boolean;
+  tenants?: string;
 }
 
 /** tenantform emulator: commander adapter for runEmulator. */
@@ -27,6 +28,7 @@ export function emulatorAction(flags: EmulatorFlags, _cmd: unknown, io: CommandI
       users: flags.users,
       data: flags.data,
       json: flags.json ?? false,
+      tenants: flags.tenants,
     },
     io,
   );

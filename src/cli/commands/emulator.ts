@@ -14,7 +14,11 @@ import {
   EmulatorOptionError,
   parseFaultSpec,
   parseLatencySpec,
+  parseTenantNames,
   startEmulator,
+  startTenants,
+  variablePrefix,
+  type TenantHandle,
   type EmulatorHandle,
   type EmulatorOptions,
 } from '../../emulator/index.js';
@@ -35,6 +39,8 @@ export interface EmulatorCommandOptions {
   users?: string;
   data?: string;
   json: boolean;
+  /** "N" or "a,b,c": several tenants, each with its own port, data, credentials and rate limit. */
+  tenants?: string;
 }
 
 function fail(message: string): never {
@@ -159,7 +165,69 @@ function untilAborted(signal: AbortSignal | undefined): Promise<void> {
   return new Promise((done) => signal.addEventListener('abort', () => done(), { once: true }));
 }
 
+function printTenants(handles: readonly TenantHandle[], o: EmulatorOptions, io: CommandIO): void {
+  const width = Math.max(...handles.map((h) => h.name.length));
+  const text = [
+    `${handles.length} emulated tenants, each with its own data, credentials and rate limit:`,
+    '',
+    ...handles.map((h) => `  ${h.name.padEnd(width)}  ${h.baseUrl}`),
+    '',
+    ...describeSettings(o),
+    '',
+    'Credentials, one set per tenant (tokens valid for 24 hours, each on its own tenant only):',
+    ...handles.flatMap((h) => {
+      const v = variablePrefix(h.name);
+      return [
+        `  export ${v}_BASE_URL=${h.baseUrl}`,
+        `  export ${v}_TOKEN=${h.token}`,
+        `  export ${v}_CLIENT_ID=${h.clientId}`,
+        `  export ${v}_CLIENT_SECRET=${h.clientSecret}`,
+      ];
+    }),
+    '',
+    'Press Ctrl+C to stop.',
+    '',
+  ];
+  io.stdout.write(text.join('\n'));
+}
+
+async function runTenants(opts: EmulatorCommandOptions, io: CommandIO): Promise<number> {
+  let options: EmulatorOptions;
+  let handles: TenantHandle[];
+  try {
+    const names = parseTenantNames(opts.tenants!);
+    options = await emulatorOptions(opts, io);
+    handles = await startTenants(names, options);
+  } catch (err) {
+    if (!(err instanceof EmulatorOptionError)) throw err;
+    io.stderr.write(`Error: ${err.message}\n`);
+    return 1;
+  }
+  if (opts.json) {
+    const tenants = handles.map((h) => ({
+      name: h.name,
+      base_url: h.baseUrl,
+      token: h.token,
+      client_id: h.clientId,
+      client_secret: h.clientSecret,
+    }));
+    io.stdout.write(`${JSON.stringify({ tenants })}\n`);
+  } else {
+    printTenants(handles, options, io);
+  }
+  await untilAborted(io.signal);
+  const results = await Promise.allSettled(handles.map((h) => h.stop()));
+  const failed = results.find((r) => r.status === 'rejected');
+  if (failed) {
+    io.stderr.write(`Error: stopping the emulator: ${(failed.reason as Error).message}\n`);
+    return 1;
+  }
+  if (!opts.json) io.stderr.write('Emulator stopped.\n');
+  return 0;
+}
+
 export async function runEmulator(opts: EmulatorCommandOptions, io: CommandIO): Promise<number> {
+  if (opts.tenants !== undefined) return runTenants(opts, io);
   let options: EmulatorOptions;
   let handle: EmulatorHandle;
   try {

@@ -1,7 +1,7 @@
 import { CliError, type CommandIO } from '../io.js';
 import { openStore, withLockedState, type StateFlags } from '../context.js';
 import { loadDesiredOrReport } from './validate.js';
-import { resolveInputs } from '../inputs.js';
+import { environmentStateFlags, resolveInputs } from '../inputs.js';
 import type { KindName } from '../../resources/index.js';
 
 export interface ImportFlags extends StateFlags {
@@ -76,7 +76,11 @@ export async function importAction(
   const input = resolveInputs([flags.config], flags.env, flags.varFile, io, 'one')[0]!;
   const desired = await loadDesiredOrReport(input.paths, { vars: flags.var, varFiles: input.varFiles }, io);
   if (!desired) return 1;
-  const store = await openStore(flags, input.paths[input.paths.length - 1]!, io);
+  const store = await openStore(
+    environmentStateFlags(flags, input),
+    input.paths[input.paths.length - 1]!,
+    io,
+  );
   try {
     return await withLockedState(store, 'import', flags, async (session) => {
       const recorded = session.doc.resources.find((r) => r.address === address);

@@ -3,13 +3,15 @@ import type { CommandIO } from '../io.js';
 import { writePlan } from '../plan-output.js';
 import { absolute, openStore, type StateFlags } from '../context.js';
 import { loadDesiredOrReport } from './validate.js';
-import { resolveInputs } from '../inputs.js';
+import { environmentStateFlags, resolveInputs } from '../inputs.js';
 import { TOOL_VERSION } from '../version.js';
 
 export interface PlanFlags extends StateFlags {
   var: string[];
   varFile: string[];
-  env?: string;
+  env?: string | string[];
+  allEnvs?: boolean;
+  envParallelism?: string;
   out?: string;
   detailedExitcode?: boolean;
   format: 'text' | 'json' | 'markdown';
@@ -28,6 +30,8 @@ export async function planAction(
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
+  const fleet = await import('../fleet.js');
+  if (fleet.isFleetRun(flags)) return fleet.runFleet('plan', pathArgs, flags, io);
   const input = resolveInputs(pathArgs, flags.env, flags.varFile, io, 'one')[0]!;
   const paths = input.paths;
   const path = paths[paths.length - 1]!;
@@ -40,7 +44,7 @@ export async function planAction(
     import('../../state/index.js'),
     import('../../plan/index.js'),
   ]);
-  const store = await openStore(flags, path, io);
+  const store = await openStore(environmentStateFlags(flags, input), path, io);
   let recorded;
   try {
     recorded = await readStateSnapshot(store);
@@ -51,6 +55,10 @@ export async function planAction(
     targets: flags.target,
     replace: flags.replace,
     destroy: flags.destroy,
+  });
+  io.report?.({
+    state: store.description,
+    changes: result.changes.filter((c) => c.action !== 'no-op').length,
   });
   await writePlan(result, flags.format, io);
 

@@ -1,6 +1,6 @@
 import { CliError, type CommandIO } from '../io.js';
 import { openStore, withLockedState, type StateFlags } from '../context.js';
-import { resolveInputs } from '../inputs.js';
+import { environmentStateFlags, resolveInputs } from '../inputs.js';
 import type { StateStore } from '../../state/types.js';
 
 async function withStore<T>(
@@ -10,7 +10,11 @@ async function withStore<T>(
   fn: (store: StateStore) => Promise<T>,
 ): Promise<T> {
   const input = resolveInputs([path], flags.env, [], io, 'one')[0]!;
-  const store = await openStore(flags, input.paths[input.paths.length - 1]!, io);
+  const store = await openStore(
+    environmentStateFlags(flags, input),
+    input.paths[input.paths.length - 1]!,
+    io,
+  );
   try {
     return await fn(store);
   } finally {

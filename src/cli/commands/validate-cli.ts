@@ -1,6 +1,6 @@
 import type { CommandIO } from '../io.js';
 import { resolveInputs } from '../inputs.js';
-import { parseVarArgs, runValidate } from './validate.js';
+import { NO_COUNTS, parseVarArgs, runValidate, writeValidation } from './validate.js';
 
 export interface ValidateFlags {
   var: string[];
@@ -22,7 +22,19 @@ export async function validateAction(
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
-  const inputs = resolveInputs(paths, flags.env, flags.varFile, io, 'all');
+  let inputs;
+  try {
+    inputs = resolveInputs(paths, flags.env, flags.varFile, io, 'all');
+  } catch (err) {
+    const { ProjectError } = await import('../../config/project.js');
+    if (!(err instanceof ProjectError)) throw err;
+    // A broken tenantform.yaml is reported like any config file: every problem at file:line:col.
+    return writeValidation(
+      { desired: [], files: [], counts: NO_COUNTS, issues: err.issues },
+      flags.format,
+      io,
+    );
+  }
   if (inputs.length === 1 && (inputs[0]!.env === null || flags.env)) {
     return runValidate(
       inputs[0]!.paths,

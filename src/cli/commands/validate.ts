@@ -115,7 +115,7 @@ async function load(path: string | readonly string[], opts: VarFlags, io: Comman
   return loadConfig(path, { vars, varFiles: opts.varFiles, env: io.env, cwd: io.cwd });
 }
 
-const NO_COUNTS: ConfigCounts = {
+export const NO_COUNTS: ConfigCounts = {
   files: 0,
   rate_limit_policies: 0,
   user_permissions: 0,
@@ -123,7 +123,8 @@ const NO_COUNTS: ConfigCounts = {
   token_exchange_profiles: 0,
 };
 
-function write(result: LoadResult, format: ValidateFormat, io: CommandIO): number {
+/** Prints a load result in the chosen format; returns the exit code (0 valid, 1 not). */
+export function writeValidation(result: LoadResult, format: ValidateFormat, io: CommandIO): number {
   const valid = result.issues.length === 0;
   if (format === 'json') {
     const body = { valid, files: result.files, counts: result.counts, errors: result.issues };
@@ -158,7 +159,7 @@ export async function runValidate(
       issues: [{ file: '', line: 0, col: 0, message: err.message, code: err.code }],
     };
   }
-  return write(result, opts.format, io);
+  return writeValidation(result, opts.format, io);
 }
 
 /**

@@ -1,0 +1,164 @@
+/**
+ * Multi-environment plan and apply (`--env A --env B`, `--all-envs`): each
+ * environment runs the single-environment command with its own CommandIO,
+ * so it gets its own config, state (and lock), API client and pacer; up to
+ * --env-parallelism run at once, and one failing environment does not stop
+ * the others. This module only schedules, collects and prints
+ * (fleet-output.ts); the work is the commands' own.
+ */
+import { CliError, type CommandIO, type RunFigures } from './io.js';
+import { parseCount } from './context.js';
+import { environmentTargetFlags, resolveInputs, type ConfigInput, type EnvSelection } from './inputs.js';
+import { bufferStream, prefixedStream } from './fleet-streams.js';
+import { printApplyTable, printPlans, type EnvRun } from './fleet-output.js';
+
+export interface FleetFlags {
+  env?: EnvSelection;
+  allEnvs?: boolean;
+  envParallelism?: string;
+  varFile: string[];
+  state?: string;
+  workspace?: string;
+  domain?: string;
+  baseUrl?: string;
+  tokenFile?: string;
+  out?: string;
+  format?: 'text' | 'json' | 'markdown';
+  detailedExitcode?: boolean;
+}
+
+type Command = (paths: string[], flags: never, cmd: unknown, io: CommandIO) => Promise<number>;
+
+/** True when the flags ask for more than one environment (or all of them). */
+export function isFleetRun(flags: Pick<FleetFlags, 'env' | 'allEnvs'>): boolean {
+  return flags.allEnvs === true || (Array.isArray(flags.env) && new Set(flags.env).size > 1);
+}
+
+/** Flags that name one state, target or file cannot serve several environments. */
+function refuseSingleTargetFlags(flags: FleetFlags): void {
+  const single: [keyof FleetFlags, string][] = [
+    ['state', '--state'],
+    ['workspace', '--workspace'],
+    ['domain', '--domain'],
+    ['baseUrl', '--base-url'],
+    ['tokenFile', '--token-file'],
+    ['out', '--out'],
+  ];
+  for (const [key, flag] of single) {
+    if (flags[key] !== undefined) {
+      throw new CliError(
+        `${flag} names one ${key === 'out' ? 'plan file' : 'state or tenant'}, so it cannot serve several environments: ` +
+          `set it per environment in tenantform.yaml, or run one environment with --env NAME`,
+      );
+    }
+  }
+  if (flags.allEnvs && flags.env !== undefined && (typeof flags.env === 'string' || flags.env.length > 0)) {
+    throw new CliError('give either --env NAME (repeatable) or --all-envs, not both');
+  }
+}
+
+/** Runs `fn` over items with at most `limit` at once; results keep the items' order. */
+export async function bounded<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/** A mutex for questions: one environment asks at a time. */
+function serialConfirm(io: CommandIO): ((env: string, q: string) => Promise<boolean>) | undefined {
+  const confirm = io.confirm;
+  if (!confirm) return undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+  return (env, question) => {
+    const answer = queue.then(() => confirm(`\n[${env}]${question.replace(/^\n/, ' ')}`));
+    queue = answer.catch(() => undefined);
+    return answer;
+  };
+}
+
+/** The target as tenantform.yaml names it, for the plan table (plan resolves no target). */
+function configuredTarget(input: ConfigInput): string {
+  const t = environmentTargetFlags<{ domain?: string; baseUrl?: string }>({}, input);
+  return t.baseUrl ?? (t.domain ? `https://${t.domain}/api/v2` : '(from the environment variables)');
+}
+
+/**
+ * tenantform plan|apply with several environments. Exit codes aggregate: 1
+ * when any environment failed; otherwise, for plan --detailed-exitcode, 2
+ * when any has changes; else 0.
+ */
+export async function runFleet(
+  command: 'plan' | 'apply',
+  pathArgs: string[],
+  flags: FleetFlags,
+  io: CommandIO,
+): Promise<number> {
+  refuseSingleTargetFlags(flags);
+  const parallelism = parseCount(flags.envParallelism ?? '4', '--env-parallelism', 1, 256) ?? 4;
+  const inputs = resolveInputs(pathArgs, flags.allEnvs ? undefined : flags.env, [], io, 'all');
+  if (inputs.some((i) => i.env === null)) {
+    throw new CliError(`--all-envs needs a directory with a tenantform.yaml that names environments`);
+  }
+  const projectDir = pathArgs.length > 0 ? pathArgs[0]! : '.';
+  const run: Command =
+    command === 'plan'
+      ? ((await import('./commands/plan.js')).planAction as Command)
+      : ((await import('./commands/apply.js')).applyAction as Command);
+  const confirm = serialConfirm(io);
+  const width = Math.max(...inputs.map((i) => i.env!.length));
+
+  const runs = await bounded(inputs, parallelism, async (input): Promise<EnvRun> => {
+    const name = input.env!;
+    const figures: RunFigures = {};
+    const label = `[${name}]`.padEnd(width + 2);
+    const out = command === 'plan' ? bufferStream() : prefixedStream(label, io.stdout);
+    const err = prefixedStream(label, io.stderr);
+    const envIO: CommandIO = {
+      stdout: out,
+      stderr: err,
+      env: io.env,
+      cwd: io.cwd,
+      ...(confirm ? { confirm: (q: string) => confirm(name, q) } : {}),
+      ...(io.signal ? { signal: io.signal } : {}),
+      report: (f) => Object.assign(figures, f),
+    };
+    // Plan always learns whether there are changes (exit 2); the aggregate decides what to return.
+    const envFlags = { ...flags, env: [name], allEnvs: false, detailedExitcode: true } as never;
+    const started = performance.now();
+    let code: number;
+    try {
+      code = await run([projectDir], envFlags, undefined, envIO);
+    } catch (e) {
+      const { reportError } = await import('./errors.js');
+      code = reportError(e, envIO);
+    }
+    out.end();
+    err.end();
+    return {
+      name,
+      code,
+      figures,
+      target: figures.target ?? configuredTarget(input),
+      ms: performance.now() - started,
+      output: out.text(),
+      errors: err.text(),
+    };
+  });
+
+  if (command === 'plan') printPlans(runs, flags.format ?? 'text', io);
+  else printApplyTable(runs, io);
+  if (runs.some((r) => r.code !== 0 && r.code !== 2)) return 1;
+  if (command === 'plan' && flags.detailedExitcode && runs.some((r) => r.code === 2)) return 2;
+  return 0;
+}
