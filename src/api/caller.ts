@@ -7,6 +7,7 @@
  * an ApiError.
  */
 import type { Dispatcher } from 'undici';
+import type { HttpMethod } from '../resources/index.js';
 import type { TokenSource } from './auth.js';
 import { ApiError, codeForStatus, describeInfo, errorInfoFromBody, type ApiErrorCode } from './errors.js';
 import type { Pacer } from './pacer.js';
@@ -47,7 +48,7 @@ export interface CallContext {
 
 export interface CallSpec {
   operation: string;
-  method: 'POST' | 'DELETE';
+  method: HttpMethod;
   /** Full path as sent, ids already encoded. */
   path: string;
   /** JSON body. */

@@ -1,23 +1,32 @@
 /**
- * createApiClient: the four operations of the Tenant Management API over one
- * shared transport, token source and pacer. Expected conflicts are outcomes
- * (409 on create = present, 404 on delete = gone); everything else that is not
- * a 2xx throws an ApiError.
+ * createApiClient: one call path, `call(descriptor, params, body)`, for every
+ * operation the kind modules describe (src/resources), over one shared
+ * transport, token source and pacer. Expected statuses are outcomes (409 on
+ * create = present, 404 on delete = gone); everything else that is not a 2xx
+ * throws an ApiError. The named methods are thin conveniences over `call`.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { cachingTokenSource, staticTokenSource, type TokenSource } from './auth.js';
 import { call, type CallContext, type CallSpec } from './caller.js';
 import { errorInfoFromBody } from './errors.js';
 import { Pacer } from './pacer.js';
-import { encodeSegment, joinPath } from './paths.js';
+import { encodeSegment } from './paths.js';
 import { createRedactor } from './redact.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import { parseCreated, parseToken } from './responses.js';
 import { createAgent } from './transport.js';
+import {
+  rateLimitPolicy,
+  tokenExchangeProfile,
+  userPermission,
+  type OperationDescriptor,
+} from '../resources/index.js';
 import type {
   ApiClient,
   ApiClientOptions,
+  ApiErrorInfo,
   ApiStats,
+  CallResult,
   PermissionItem,
   RateLimitPolicy,
   RateLimitPolicyCreate,
@@ -132,58 +141,58 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const present = (res: { status: number; body: string }) =>
     errorInfoFromBody(res.status, res.body, redactor.redact);
 
+  /**
+   * Any operation of any kind: the path from the descriptor's template with
+   * each parameter percent-encoded as one segment, its scope named in a 403,
+   * its expected statuses (409, 404) returned as outcomes, and a success body
+   * checked against its response schema.
+   */
+  const callOperation = async (
+    op: OperationDescriptor,
+    params: Readonly<Record<string, string>>,
+    body?: unknown,
+  ): Promise<CallResult> => {
+    const path = op.path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, name: string) =>
+      encodeSegment(params[name] ?? '', op.params[name] ?? name),
+    );
+    const spec: CallSpec = {
+      operation: op.name,
+      method: op.method,
+      path: basePath + path,
+      ...(body === undefined ? {} : { body }),
+      accept: Object.keys(op.outcomes).map(Number),
+      scope: op.scope,
+    };
+    const res = await send(spec);
+    const expected = op.outcomes[res.status];
+    if (expected) return { outcome: expected, status: res.status, error: present(res) };
+    const value = op.response ? parseCreated(op.response, res, spec) : undefined;
+    return { outcome: 'done', status: res.status, body: value };
+  };
+
   return {
+    call: callOperation,
+
     async createRateLimitPolicy(body: RateLimitPolicyCreate) {
-      const spec: CallSpec = {
-        operation: 'createRateLimitPolicy',
-        method: 'POST',
-        path: joinPath(basePath, 'rate-limit-policies'),
-        body,
-        accept: [409],
-        scope: 'create:rate_limit_policies',
-      };
-      const res = await send(spec);
-      if (res.status === 409) return { outcome: 'present', error: present(res) };
-      return { outcome: 'created', policy: parseCreated<RateLimitPolicy>('rateLimitPolicy', res, spec) };
+      const r = await callOperation(rateLimitPolicy.operations.create, {}, body);
+      if (r.outcome === 'done') return { outcome: 'created', policy: r.body as RateLimitPolicy };
+      return { outcome: 'present', error: (r as { error: ApiErrorInfo }).error };
     },
 
     async deleteRateLimitPolicy(id: string) {
-      const res = await send({
-        operation: 'deleteRateLimitPolicy',
-        method: 'DELETE',
-        path: joinPath(basePath, 'rate-limit-policies', encodeSegment(id, 'rate limit policy id')),
-        accept: [404],
-        scope: 'delete:rate_limit_policies',
-      });
-      return res.status === 404 ? { outcome: 'gone' } : { outcome: 'deleted' };
+      const r = await callOperation(rateLimitPolicy.operations.delete!, { id });
+      return r.outcome === 'gone' ? { outcome: 'gone' } : { outcome: 'deleted' };
     },
 
     async assignUserPermissions(userId: string, permissions: PermissionItem[]) {
-      await send({
-        operation: 'assignUserPermissions',
-        method: 'POST',
-        path: joinPath(basePath, 'users', encodeSegment(userId, 'user id'), 'permissions'),
-        body: { permissions },
-        scope: 'update:users',
-      });
+      await callOperation(userPermission.operations.create, { user_id: userId }, { permissions });
       return { outcome: 'assigned' };
     },
 
     async createTokenExchangeProfile(body: TokenExchangeProfileCreate) {
-      const spec: CallSpec = {
-        operation: 'createTokenExchangeProfile',
-        method: 'POST',
-        path: joinPath(basePath, 'token-exchange-profiles'),
-        body,
-        accept: [409],
-        scope: 'create:token_exchange_profiles',
-      };
-      const res = await send(spec);
-      if (res.status === 409) return { outcome: 'present', error: present(res) };
-      return {
-        outcome: 'created',
-        profile: parseCreated<TokenExchangeProfile>('tokenExchangeProfile', res, spec),
-      };
+      const r = await callOperation(tokenExchangeProfile.operations.create, {}, body);
+      if (r.outcome === 'done') return { outcome: 'created', profile: r.body as TokenExchangeProfile };
+      return { outcome: 'present', error: (r as { error: ApiErrorInfo }).error };
     },
 
     stats: () => ({ ...stats }),

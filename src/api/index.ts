@@ -22,6 +22,7 @@ export type {
   ApiErrorInfo,
   ApiStats,
   AssignPermissionsResult,
+  CallResult,
   CreatePolicyResult,
   CreateProfileResult,
   Credentials,

@@ -7,6 +7,7 @@
  */
 import { Agent, type Dispatcher } from 'undici';
 import type { Headers } from './retry.js';
+import type { HttpMethod } from '../resources/index.js';
 
 export interface TransportSettings {
   parallelism: number;
@@ -35,7 +36,7 @@ export function createAgent(settings: TransportSettings): Agent {
 
 export interface WireRequest {
   origin: string;
-  method: 'GET' | 'POST' | 'DELETE';
+  method: HttpMethod;
   path: string;
   headers: Record<string, string>;
   body?: string;

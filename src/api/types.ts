@@ -5,6 +5,7 @@
  * resources' `Attributes` map.
  */
 import type { Dispatcher } from 'undici';
+import type { ExpectedOutcome, OperationDescriptor } from '../resources/index.js';
 
 export type RateLimitAction = 'allow' | 'block' | 'log' | 'redirect';
 
@@ -137,7 +138,18 @@ export type AssignPermissionsResult = { outcome: 'assigned' };
 export type CreateProfileResult =
   { outcome: 'created'; profile: TokenExchangeProfile } | { outcome: 'present'; error: ApiErrorInfo };
 
+/** What `call` answers: a success (body checked and parsed when the operation has a response schema) or an expected status. */
+export type CallResult =
+  | { outcome: 'done'; status: number; body: unknown }
+  | { outcome: ExpectedOutcome; status: number; error: ApiErrorInfo };
+
 export interface ApiClient {
+  /** Sends one operation of a kind's table; `params` fills the path template. */
+  call(
+    op: OperationDescriptor,
+    params: Readonly<Record<string, string>>,
+    body?: unknown,
+  ): Promise<CallResult>;
   /** 201/2xx → created; 409 → present (a policy with the same identity exists). */
   createRateLimitPolicy(body: RateLimitPolicyCreate): Promise<CreatePolicyResult>;
   /** 2xx → deleted; 404 → gone. */

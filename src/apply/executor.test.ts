@@ -37,28 +37,34 @@ function plan(changes: Change[]): Plan {
   };
 }
 
-function fakeClient(overrides: Partial<ExecutorClient> = {}) {
+type Answer = { outcome: 'done'; body: unknown } | { outcome: 'present' | 'gone' };
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the bodies are the kinds' request bodies
+type Handler = (params: Readonly<Record<string, string>>, body: any) => Promise<Answer>;
+
+/** A client that answers each operation (by descriptor name) like the API would. */
+function fakeClient(overrides: Record<string, Handler> = {}) {
   const calls: string[] = [];
   let n = 0;
-  const client: ExecutorClient = {
-    async createRateLimitPolicy(body) {
+  const handlers: Record<string, Handler> = {
+    createRateLimitPolicy: async (_params, body) => {
       calls.push(`POST policy ${String(body.consumer_selector)}`);
-      return { outcome: 'created', policy: { id: `rlp_${++n}`, created_at: '2026-01-01T00:00:00.000Z' } };
+      return { outcome: 'done', body: { id: `rlp_${++n}`, created_at: '2026-01-01T00:00:00.000Z' } };
     },
-    async deleteRateLimitPolicy(id) {
-      calls.push(`DELETE ${id}`);
-      return { outcome: 'deleted' };
+    deleteRateLimitPolicy: async (params) => {
+      calls.push(`DELETE ${params.id}`);
+      return { outcome: 'done', body: undefined };
     },
-    async assignUserPermissions(userId, permissions) {
-      calls.push(`POST perms ${userId} x${permissions.length}`);
-      return { outcome: 'assigned' };
+    assignUserPermissions: async (params, body) => {
+      calls.push(`POST perms ${params.user_id} x${body.permissions.length}`);
+      return { outcome: 'done', body: undefined };
     },
-    async createTokenExchangeProfile(body) {
+    createTokenExchangeProfile: async (_params, body) => {
       calls.push(`POST profile ${String(body.subject_token_type)}`);
-      return { outcome: 'created', profile: { id: `tep_${++n}` } };
+      return { outcome: 'done', body: { id: `tep_${++n}` } };
     },
     ...overrides,
   };
+  const client: ExecutorClient = { call: (op, params, body) => handlers[op.name]!(params, body) };
   return { client, calls };
 }
 
@@ -194,10 +200,10 @@ describe('applyPlan', () => {
 
   it('reports failures, keeps going, and records what succeeded', async () => {
     const { client } = fakeClient({
-      createRateLimitPolicy: async (body) => {
+      createRateLimitPolicy: async (_params, body) => {
         if (body.consumer_selector === 'cimd_clients')
           throw Object.assign(new Error('boom'), { code: 'API_SERVER_ERROR' });
-        return { outcome: 'created', policy: { id: 'rlp_ok' } };
+        return { outcome: 'done', body: { id: 'rlp_ok' } };
       },
     });
     const { recorder, entries } = memoryRecorder();
@@ -241,7 +247,7 @@ describe('applyPlan', () => {
         peak = Math.max(peak, inFlight);
         await new Promise((r) => setImmediate(r));
         inFlight--;
-        return { outcome: 'created', policy: { id: 'rlp_x' } };
+        return { outcome: 'done', body: { id: 'rlp_x' } };
       },
     });
     const { recorder } = memoryRecorder();

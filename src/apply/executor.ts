@@ -95,8 +95,5 @@ export function countRequests(plan: Plan, options: Pick<ApplyOptions, 'permissio
 
 /** A client for plans that need no request (forget only): any call is a bug. */
 export const offlineClient: ExecutorClient = {
-  createRateLimitPolicy: () => Promise.reject(new Error('no API connection for this apply')),
-  deleteRateLimitPolicy: () => Promise.reject(new Error('no API connection for this apply')),
-  assignUserPermissions: () => Promise.reject(new Error('no API connection for this apply')),
-  createTokenExchangeProfile: () => Promise.reject(new Error('no API connection for this apply')),
+  call: () => Promise.reject(new Error('no API connection for this apply')),
 };

@@ -1,4 +1,10 @@
-import type { Attributes, KindName, RecordedResource } from '../resources/index.js';
+import {
+  kindOf,
+  paramsFor,
+  type KindModule,
+  type OperationDescriptor,
+  type RecordedResource,
+} from '../resources/index.js';
 import { assertNever } from '../plan/index.js';
 import type { Change, Plan } from '../plan/types.js';
 import type { ApplyOptions, ExecutorClient, Outcome, Recorder } from './types.js';
@@ -26,50 +32,26 @@ function recordedFrom(change: Change, id: string | null, extra: Partial<Recorded
   };
 }
 
-/** What a create answered: the server object (with its id), or nothing when it was already present (409). */
-type Created = { id: string; created_at?: string } | null;
+function createOperation(change: Change): { kind: KindModule; op: OperationDescriptor } {
+  const kind = kindOf(change.kind);
+  return { kind, op: kind.operations.create };
+}
 
-/**
- * The API operation behind each kind's create and delete. The planner only
- * plans a delete for kinds whose module says canDelete, so a missing entry
- * here is a programming error, reported as such.
- */
-const OPERATIONS: Record<
-  KindName,
-  {
-    create?: (client: ExecutorClient, body: Attributes) => Promise<Created>;
-    delete?: (client: ExecutorClient, id: string) => Promise<'deleted' | 'gone'>;
-  }
-> = {
-  rate_limit_policy: {
-    create: async (client, body) => {
-      const r = await client.createRateLimitPolicy(body);
-      return r.outcome === 'created' ? r.policy : null;
-    },
-    delete: async (client, id) => (await client.deleteRateLimitPolicy(id)).outcome,
-  },
-  token_exchange_profile: {
-    create: async (client, body) => {
-      const r = await client.createTokenExchangeProfile(body);
-      return r.outcome === 'created' ? r.profile : null;
-    },
-  },
-  // Permissions are created in batches per user (permissionTasks) and cannot be deleted.
-  user_permission: {},
-};
-
-function operation<K extends 'create' | 'delete'>(change: Change, which: K) {
-  const op = OPERATIONS[change.kind][which];
-  if (!op) throw new Error(`internal: no ${which} operation for ${change.kind} (${change.address})`);
-  return op;
+/** The path parameters of `op` for this change; throws when the change lacks the recorded id the path needs. */
+function paramsOf(op: OperationDescriptor, change: Change, verb: string): Record<string, string> {
+  const params = paramsFor(op, { id: change.id, attributes: change.after ?? change.before ?? {} });
+  if (!params) throw new Error(`${change.address} has no recorded id; cannot ${verb} it`);
+  return params;
 }
 
 async function createOne(change: Change, client: ExecutorClient, recorder: Recorder): Promise<Outcome> {
-  const created = await operation(change, 'create')(client, change.after ?? {});
-  if (created) {
-    const extra: Partial<RecordedResource> = {};
-    if (created.created_at) extra.created_at = created.created_at;
-    await recorder.record({ op: 'put', resource: recordedFrom(change, created.id, extra) });
+  const { kind, op } = createOperation(change);
+  const attributes = change.after ?? {};
+  const answer = await client.call(op, paramsOf(op, change, 'create'), kind.requestBody([attributes]));
+  if (answer.outcome === 'done') {
+    const { id, created_at } = kind.fromResponse(answer.body);
+    const extra: Partial<RecordedResource> = created_at ? { created_at } : {};
+    await recorder.record({ op: 'put', resource: recordedFrom(change, id, extra) });
     return 'created';
   }
   await recorder.record({ op: 'put', resource: recordedFrom(change, null, { adopted: true }) });
@@ -77,10 +59,12 @@ async function createOne(change: Change, client: ExecutorClient, recorder: Recor
 }
 
 async function deleteOne(change: Change, client: ExecutorClient, recorder: Recorder): Promise<Outcome> {
-  if (!change.id) throw new Error(`${change.address} has no recorded id; cannot delete it`);
-  const result = await operation(change, 'delete')(client, change.id);
+  const op = kindOf(change.kind).operations.delete;
+  // The planner plans a delete only for kinds whose table has one.
+  if (!op) throw new Error(`internal: no delete operation for ${change.kind} (${change.address})`);
+  const answer = await client.call(op, paramsOf(op, change, 'delete'));
   await recorder.record({ op: 'remove', address: change.address });
-  return result === 'deleted' ? 'deleted' : 'already-gone';
+  return answer.outcome === 'gone' ? 'already-gone' : 'deleted';
 }
 
 function singleTask(change: Change): Task | null {
@@ -117,31 +101,35 @@ function singleTask(change: Change): Task | null {
   }
 }
 
-function permissionTasks(creates: Change[], batchSize: number): Task[] {
-  const byUser = new Map<string, Change[]>();
+/**
+ * Creates whose operation has a batch key, grouped by the key's value (one
+ * request per user for permissions), in batches of `batchSize`. Every
+ * resource of an acknowledged batch is recorded before the task resolves.
+ */
+function batchTasks(creates: Change[], batchSize: number): Task[] {
+  const groups = new Map<string, Change[]>();
   for (const change of creates) {
-    const userId = String(change.after?.user_id ?? change.identity[0]);
-    const list = byUser.get(userId);
+    const key = createOperation(change).op.batchKey!;
+    const group = `${change.kind}\u0000${String(change.after?.[key])}`;
+    const list = groups.get(group);
     if (list) list.push(change);
-    else byUser.set(userId, [change]);
+    else groups.set(group, [change]);
   }
   const tasks: Task[] = [];
-  for (const [userId, changes] of byUser) {
+  for (const changes of groups.values()) {
     for (let i = 0; i < changes.length; i += batchSize) {
       const batch = changes.slice(i, i + batchSize);
       tasks.push({
         changes: batch,
         requests: 1,
         run: async (client, recorder) => {
-          await client.assignUserPermissions(
-            userId,
-            batch.map((ch) => ({
-              resource_server_identifier: String(ch.after?.resource_server_identifier),
-              permission_name: String(ch.after?.permission_name),
-            })),
-          );
+          const first = batch[0]!;
+          const { kind, op } = createOperation(first);
+          const body = kind.requestBody(batch.map((ch) => ch.after ?? {}));
+          const answer = await client.call(op, paramsOf(op, first, 'create'), body);
+          const id = answer.outcome === 'done' ? kind.fromResponse(answer.body).id : null;
           await Promise.all(
-            batch.map((ch) => recorder.record({ op: 'put', resource: recordedFrom(ch, null, {}) })),
+            batch.map((ch) => recorder.record({ op: 'put', resource: recordedFrom(ch, id, {}) })),
           );
           return 'assigned';
         },
@@ -155,15 +143,15 @@ function permissionTasks(creates: Change[], batchSize: number): Task[] {
 export function buildTasks(plan: Plan, options: Pick<ApplyOptions, 'permissionBatchSize'>): Task[] {
   const batchSize = Math.max(1, options.permissionBatchSize ?? 100);
   const tasks: Task[] = [];
-  const permissionCreates: Change[] = [];
+  const batched: Change[] = [];
   for (const change of plan.changes) {
-    if (change.kind === 'user_permission' && change.action === 'create') {
-      permissionCreates.push(change);
+    if (change.action === 'create' && createOperation(change).op.batchKey !== undefined) {
+      batched.push(change);
       continue;
     }
     const task = singleTask(change);
     if (task) tasks.push(task);
   }
-  tasks.push(...permissionTasks(permissionCreates, batchSize));
+  tasks.push(...batchTasks(batched, batchSize));
   return tasks;
 }

@@ -1,19 +1,18 @@
-import type { Attributes, RecordedResource } from '../resources/index.js';
+import type { ExpectedOutcome, OperationDescriptor, RecordedResource } from '../resources/index.js';
 import type { Action } from '../plan/types.js';
 
-/** The API operations the executor needs; src/api's ApiClient satisfies it. */
+/**
+ * The one call the executor needs: send an operation from a kind's table
+ * (src/resources) with its path parameters and body. src/api's ApiClient
+ * satisfies it. A success carries the parsed body; 409 on a create and 404 on
+ * a delete come back as outcomes when the operation declares them.
+ */
 export interface ExecutorClient {
-  createRateLimitPolicy(
-    body: Attributes,
-  ): Promise<{ outcome: 'created'; policy: { id: string; created_at?: string } } | { outcome: 'present' }>;
-  deleteRateLimitPolicy(id: string): Promise<{ outcome: 'deleted' } | { outcome: 'gone' }>;
-  assignUserPermissions(
-    userId: string,
-    permissions: { resource_server_identifier: string; permission_name: string }[],
-  ): Promise<{ outcome: 'assigned' }>;
-  createTokenExchangeProfile(
-    body: Attributes,
-  ): Promise<{ outcome: 'created'; profile: { id: string; created_at?: string } } | { outcome: 'present' }>;
+  call(
+    op: OperationDescriptor,
+    params: Readonly<Record<string, string>>,
+    body?: unknown,
+  ): Promise<{ outcome: 'done'; body: unknown } | { outcome: ExpectedOutcome }>;
 }
 
 /** Where acknowledged operations go; a StateSession satisfies it. Must be durable when it resolves. */

@@ -1,15 +1,24 @@
 import type { ApplyEvent } from '../apply/index.js';
+import { adoptedWords } from '../plan/index.js';
+import { kindOf, parseAddress } from '../resources/index.js';
 import type { OutputStream } from './io.js';
 
 const VERB: Record<string, string> = {
   created: 'created',
-  adopted: 'already present (adopted; settings not verified, no read operation exists)',
   deleted: 'deleted',
   'already-gone': 'already gone (404 on delete)',
   replaced: 'replaced',
   forgotten: 'forgotten (stays on the tenant)',
   assigned: 'assigned',
 };
+
+/** How a finished operation is reported: "created", "already present (adopted; …)". */
+function describeOutcome(event: ApplyEvent): string | undefined {
+  if (event.outcome === 'adopted' && event.address !== undefined) {
+    return `already present (${adoptedWords(kindOf(parseAddress(event.address).kind))})`;
+  }
+  return VERB[event.outcome ?? ''] ?? event.outcome;
+}
 
 /**
  * Apply progress: on a terminal a live line (done/total, rate, waits for the
@@ -44,7 +53,7 @@ export function createProgress(out: OutputStream, total: number, now: () => numb
         done += n;
         if (!live) {
           const what = n > 1 ? `${event.address} and ${n - 1} more` : event.address;
-          out.write(`${what}: ${VERB[event.outcome ?? ''] ?? event.outcome}\n`);
+          out.write(`${what}: ${describeOutcome(event)}\n`);
         }
       } else if (event.type === 'failed') {
         failed += n;

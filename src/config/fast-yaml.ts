@@ -10,7 +10,10 @@
  * It must never accept text and produce a value the full parser would not:
  * plain scalars become numbers only when they are decimal integers (as in
  * YAML 1.2's core schema), and every other scalar that the core schema types
- * (null, true, 1.5, 0x1F, .inf …) makes it give up rather than guess.
+ * (null, true, 1.5, 0x1F, .inf …) makes it give up rather than guess. It
+ * reads printable ASCII only: any other character (U+00A0, U+FEFF, U+2028,
+ * control characters…) makes it give up, and it strips spaces only, never
+ * what String.prototype.trim also strips, since YAML's white space is space and tab.
  */
 
 export interface FastPosition {
@@ -46,9 +49,26 @@ function giveUp(): never {
   throw new GiveUp();
 }
 
+/** Anything but printable ASCII and line feeds: left to the full parser. */
+const NOT_PLAIN_ASCII = /[^\n\x20-\x7e]/;
+
+function trimSpacesStart(text: string): string {
+  let i = 0;
+  while (text.charCodeAt(i) === 0x20) i++;
+  return text.slice(i);
+}
+
+function trimSpacesEnd(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 0x20) end--;
+  return text.slice(0, end);
+}
+
+const trimSpaces = (text: string): string => trimSpacesEnd(trimSpacesStart(text));
+
 /** Whatever follows a value on its line must be nothing or a comment. */
 function expectEnd(rest: string): void {
-  const tail = rest.trimStart();
+  const tail = trimSpacesStart(rest);
   if (tail !== '' && (!tail.startsWith('#') || tail.length === rest.length)) giveUp();
 }
 
@@ -56,7 +76,7 @@ function plainScalar(raw: string, flow: boolean): string | number {
   let text = raw;
   const comment = text.indexOf(' #');
   if (comment >= 0) text = text.slice(0, comment);
-  text = text.trimEnd();
+  text = trimSpacesEnd(text);
   if (
     text === '' ||
     INDICATOR.test(text) ||
@@ -108,9 +128,9 @@ function flowMapping(rest: string): Record<string, unknown> {
   expectEnd(rest.slice(close + 1));
   if (/["'[\]{}#]/.test(inner)) giveUp();
   const out: Record<string, unknown> = {};
-  if (inner.trim() === '') return out;
+  if (trimSpaces(inner) === '') return out;
   for (const part of inner.split(',')) {
-    const match = KEY.exec(part.trim());
+    const match = KEY.exec(trimSpaces(part));
     if (!match || match[2] === undefined) giveUp();
     const key = match[1]!;
     if (FORBIDDEN.has(key) || Object.prototype.hasOwnProperty.call(out, key)) giveUp();
@@ -183,7 +203,7 @@ class Reader {
     for (let line = this.peek(); line && line.indent === indent; line = this.peek()) {
       if (!line.text.startsWith('- ')) break;
       const body = line.text.slice(2);
-      const lead = body.length - body.trimStart().length;
+      const lead = body.length - trimSpacesStart(body).length;
       const rest = body.slice(lead);
       if (rest === '' || rest.startsWith('#') || rest.startsWith('-')) giveUp();
       const col = indent + 2 + lead;
@@ -209,17 +229,18 @@ function splitLines(text: string): Line[] | null {
   const raw = text.split('\n');
   for (let i = 0; i < raw.length; i++) {
     const line = raw[i]!;
-    const trimmed = line.trimStart();
+    const trimmed = trimSpacesStart(line);
     if (trimmed === '' || trimmed.startsWith('#')) continue;
     if (line.includes('\t') || line.includes('\r')) return null;
     if (line.startsWith('---') || line.startsWith('...') || line.startsWith('%')) return null;
-    lines.push({ indent: line.length - trimmed.length, text: trimmed.trimEnd(), no: i + 1 });
+    lines.push({ indent: line.length - trimmed.length, text: trimSpacesEnd(trimmed), no: i + 1 });
   }
   return lines;
 }
 
 /** The value of `text` with item positions, or null when it is not in the plain subset. */
 export function parseFastYaml(text: string): FastResult | null {
+  if (NOT_PLAIN_ASCII.test(text)) return null;
   const lines = splitLines(text);
   if (lines === null) return null;
   const reader = new Reader(lines);

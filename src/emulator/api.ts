@@ -9,6 +9,12 @@
  * A policy id longer than 26 characters is a 400 (invalid_uri); an unknown
  * one is a 404.
  */
+import {
+  rateLimitPolicy,
+  tokenExchangeProfile,
+  userPermission,
+  type OperationDescriptor,
+} from '../resources/index.js';
 import { checkSchema, type SchemaIssue, type SchemaName } from '../schemas/index.js';
 import type { Authority, Identification } from './auth.js';
 import { badRequest, HttpError } from './errors.js';
@@ -19,12 +25,26 @@ import type { PermissionGrant } from './types.js';
 
 export type OperationName = Exclude<RouteName, 'token'>;
 
-export const OPERATION_SCOPES: Record<OperationName, string> = {
-  createPolicy: 'create:rate_limit_policies',
-  deletePolicy: 'delete:rate_limit_policies',
-  assignPermissions: 'update:users',
-  createProfile: 'create:token_exchange_profiles',
+/**
+ * The kinds' operation descriptors (src/resources) this emulator serves, by
+ * route. The scope each route demands is the descriptor's; the route's method
+ * and path (router.ts) and the statuses runOperation answers are the
+ * emulator's own, held to the descriptors by test/emulator-descriptors.test.ts.
+ */
+export const SERVED_OPERATIONS: Readonly<Record<OperationName, OperationDescriptor>> = {
+  createPolicy: rateLimitPolicy.operations.create,
+  deletePolicy: rateLimitPolicy.operations.delete!,
+  assignPermissions: userPermission.operations.create,
+  createProfile: tokenExchangeProfile.operations.create,
 };
+
+/** The scope each route demands. */
+export const OPERATION_SCOPES = Object.fromEntries(
+  Object.entries(SERVED_OPERATIONS).map(([route, op]) => [route, op.scope]),
+) as Readonly<Record<OperationName, string>>;
+
+/** Every scope the emulated API knows; the demo client holds them all. */
+export const EMULATOR_SCOPES: readonly string[] = [...new Set(Object.values(OPERATION_SCOPES))];
 
 export interface OperationRequest {
   route: OperationName;

@@ -2,24 +2,13 @@
  * Who may call the emulator: the clients, the tokens they get from the token
  * endpoint (client credentials) and the check of a bearer token on each API
  * request.
- *
- * Scopes (the spec names only the first; the others follow its verb:resource
- * pattern): POST /rate-limit-policies → create:rate_limit_policies,
- * DELETE /rate-limit-policies/{id} → delete:rate_limit_policies,
- * POST /users/{id}/permissions → update:users,
- * POST /token-exchange-profiles → create:token_exchange_profiles.
+ * Which scope each operation needs is the operation descriptor's (see
+ * OPERATION_SCOPES in api.ts).
  */
 import { timingSafeEqual } from 'node:crypto';
 import { HttpError, unauthorized } from './errors.js';
 import { signJwt, verifyJwt } from './jwt.js';
 import type { EmulatorClient, IssueTokenOptions } from './types.js';
-
-export const EMULATOR_SCOPES = [
-  'create:rate_limit_policies',
-  'delete:rate_limit_policies',
-  'update:users',
-  'create:token_exchange_profiles',
-] as const;
 
 export interface Principal {
   clientId: string;

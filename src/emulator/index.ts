@@ -6,10 +6,9 @@
  * (api/) or the CLI flags (cli/commands/emulator.ts).
  */
 export { startEmulator } from './server.js';
-export { EMULATOR_SCOPES } from './auth.js';
 export { ADMIN_KEY_HEADER, ADMIN_PREFIX } from './admin.js';
 export { EmulatorOptionError, parseFaultSpec, parseLatencySpec } from './faults.js';
-export { OPERATION_SCOPES } from './api.js';
+export { EMULATOR_SCOPES, OPERATION_SCOPES, SERVED_OPERATIONS } from './api.js';
 export type {
   EmulatorClient,
   EmulatorHandle,

@@ -14,14 +14,14 @@ export type RouteName = 'createPolicy' | 'deletePolicy' | 'assignPermissions' | 
 export type RouteMatch =
   { kind: 'match'; route: RouteName; label: string; params: string[] } | { kind: 'error'; error: HttpError };
 
-interface RouteDef {
+export interface RouteDef {
   route: RouteName;
   method: string;
   pattern: readonly string[];
   label: string;
 }
 
-const ROUTES: readonly RouteDef[] = [
+export const ROUTES: readonly RouteDef[] = [
   {
     route: 'createPolicy',
     method: 'POST',

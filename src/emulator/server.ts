@@ -6,7 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
-import { Authority, EMULATOR_SCOPES } from './auth.js';
+import { EMULATOR_SCOPES } from './api.js';
+import { Authority } from './auth.js';
 import { checkFaults, EmulatorOptionError } from './faults.js';
 import { DataFileWriter, loadDataFile } from './persistence.js';
 import { createRequestHandler } from './pipeline.js';

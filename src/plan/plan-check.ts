@@ -1,4 +1,4 @@
-import { formatAddress, kindOf } from '../resources/index.js';
+import { formatAddress, kindOf, needsId } from '../resources/index.js';
 import { assertNever, SUMMARY_KEYS } from './actions.js';
 import { summarize } from './planner.js';
 import type { Change, Plan, PlanSummary } from './types.js';
@@ -11,18 +11,18 @@ import type { Change, Plan, PlanSummary } from './types.js';
 
 function actionProblem(change: Change): string | null {
   const kind = kindOf(change.kind);
+  const remove = kind.operations.delete;
   switch (change.action) {
     case 'create':
       return change.after ? null : 'a create needs "after"';
     case 'delete':
-      if (!kind.canDelete) return `a ${kind.title} cannot be deleted`;
+      if (!remove) return `a ${kind.title} cannot be deleted`;
       if (!change.before) return 'a delete needs "before"';
-      return change.id ? null : 'a delete needs the recorded id';
+      return change.id || !needsId(remove) ? null : 'a delete needs the recorded id';
     case 'replace':
-      // A replace starts with a delete: any kind with a delete operation can be replaced (--replace).
-      if (!kind.canDelete) return `a ${kind.title} cannot be replaced`;
+      if (!remove) return `a ${kind.title} cannot be replaced`;
       if (!change.before || !change.after) return 'a replace needs "before" and "after"';
-      return change.id ? null : 'a replace needs the recorded id';
+      return change.id || !needsId(remove) ? null : 'a replace needs the recorded id';
     case 'forget':
       return change.before ? null : 'a forget needs "before"';
     case 'no-op':

@@ -1,4 +1,4 @@
-import { kindOf, KINDS } from '../resources/index.js';
+import { kindOf, KINDS, needsId } from '../resources/index.js';
 import type { DesiredResource, KindName, RecordedResource } from '../resources/index.js';
 import type { StateDocument } from '../state/types.js';
 import { changedPaths, compareStrings, deepEqual } from './canonical.js';
@@ -16,8 +16,10 @@ const KIND_RANK: Record<KindName, number> = Object.fromEntries(KINDS.map((k, i) 
 type Decision = Pick<Change, 'action' | 'reason'>;
 
 /**
- * The action for a resource that is both desired and recorded. `forceReplace`
- * (--replace, checked by selectChanges: the kind can delete, the record has an id) makes it a replace.
+ * The action for a resource that is both desired and recorded. The kind has no
+ * update operation, so a change is a replace (its delete, then its create) when
+ * it has a delete and the record has what the delete needs, else blocked.
+ * `forceReplace` (--replace, checked by selectChanges) makes it a replace even when nothing changed.
  */
 function decideKept(desired: DesiredResource, recorded: RecordedResource, forceReplace: boolean): Decision {
   const adopted = recorded.adopted === true;
@@ -25,23 +27,25 @@ function decideKept(desired: DesiredResource, recorded: RecordedResource, forceR
   if (deepEqual(desired.attributes, recorded.attributes)) {
     return forceReplace
       ? { action: 'replace', reason: reasons.forcedReplace() }
-      : { action: 'no-op', reason: reasons.noOp(adopted) };
+      : { action: 'no-op', reason: reasons.noOp(adopted, kind) };
   }
   const fields = changedPaths(recorded.attributes, desired.attributes);
   if (forceReplace) return { action: 'replace', reason: reasons.replace(kind, fields) };
-  if (kind.onChange === 'blocked') return { action: 'blocked', reason: reasons.changeBlocked(kind, fields) };
-  if (recorded.id === null) {
+  const remove = kind.operations.delete;
+  if (!remove) return { action: 'blocked', reason: reasons.changeBlocked(kind, fields) };
+  if (needsId(remove) && recorded.id === null) {
     return { action: 'blocked', reason: reasons.replaceWithoutId(desired.address, fields, adopted) };
   }
   return { action: 'replace', reason: reasons.replace(kind, fields) };
 }
 
-/** The action for a resource that is recorded but no longer desired (or being destroyed). */
+/** The action for a resource that is recorded but no longer desired (or being destroyed): delete it if the kind can be deleted. */
 function decideRemoved(recorded: RecordedResource, destroy: boolean): Decision {
   const kind = kindOf(recorded.kind);
-  if (!kind.canDelete)
+  const remove = kind.operations.delete;
+  if (!remove)
     return { action: 'forget', reason: destroy ? reasons.destroyForget(kind) : reasons.forget(kind) };
-  if (recorded.id === null) {
+  if (needsId(remove) && recorded.id === null) {
     const adopted = recorded.adopted === true;
     return {
       action: 'blocked',

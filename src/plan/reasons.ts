@@ -1,4 +1,4 @@
-import type { KindModule } from '../resources/index.js';
+import { unverifiedReason, type KindModule } from '../resources/index.js';
 
 /**
  * The display-only reasons the planner attaches to changes. Apply never reads
@@ -16,12 +16,17 @@ function listFields(fields: readonly string[]): string {
   return `${fields.slice(0, -1).join(', ')} and ${fields[fields.length - 1]}`;
 }
 
-const ADOPTED_NOTE = 'adopted; settings not verified, no read operation exists';
+/** Why an adopted resource's settings are taken on trust: "adopted; settings not verified, no read operation exists". */
+export function adoptedWords(kind: KindModule): string {
+  const why = unverifiedReason(kind);
+  return `adopted; settings not verified${why ? `, ${why}` : ''}`;
+}
 
 export const reasons = {
   create: (): string => 'not in state',
 
-  noOp: (adopted: boolean): string => (adopted ? `matches state (${ADOPTED_NOTE})` : 'matches state'),
+  noOp: (adopted: boolean, kind: KindModule): string =>
+    adopted ? `matches state (${adoptedWords(kind)})` : 'matches state',
 
   replace: (kind: KindModule, fields: readonly string[]): string =>
     `${listFields(fields)} changed; ${kind.limitation}, and it is absent in between`,
@@ -57,5 +62,3 @@ export const reasons = {
   forget: (kind: KindModule): string =>
     `no longer in the configuration; ${kind.limitation}, so tenantform stops tracking it and it stays on the tenant`,
 };
-
-export { ADOPTED_NOTE };

@@ -1,7 +1,7 @@
 import { kindOf } from '../resources/index.js';
 import { attributeDiff } from './attribute-lines.js';
 import type { Change, Plan } from './types.js';
-import { absenceNote, ADOPTED_FLAG, adoptedNote, scopeNote, summaryLine, SYMBOLS } from './wording.js';
+import { absenceNote, adoptedFlag, adoptedNote, scopeNote, summaryLine, SYMBOLS } from './wording.js';
 
 /** GitHub refuses comments longer than 65,536 characters; stay well below. */
 export const MARKDOWN_LIMIT = 65_536;
@@ -36,7 +36,7 @@ function fenceFor(body: string): string {
 }
 
 function row(change: Change): string {
-  const reason = change.adopted ? `${change.reason} ${ADOPTED_FLAG}` : change.reason;
+  const reason = change.adopted ? `${change.reason} ${adoptedFlag(change.kind)}` : change.reason;
   const cells = [
     `\`${SYMBOLS[change.action]}\` ${change.action}`,
     escapeCell(kindOf(change.kind).title),
@@ -77,7 +77,9 @@ export function renderMarkdown(plan: Plan): string {
   const head: string[] = [plan.destroy ? '### tenantform destroy plan' : '### tenantform plan', ''];
   const scope = scopeNote(plan);
   if (scope) head.push(...scope.split('\n').map((line) => `> ${escapeHtml(line)}`), '');
-  const adopted = adoptedNote(plan.changes.filter((c) => c.action === 'no-op' && c.adopted).length);
+  const adopted = adoptedNote(
+    plan.changes.filter((c) => c.action === 'no-op' && c.adopted).map((c) => c.kind),
+  );
   if (changes.length === 0) {
     head.push(summaryLine(plan));
     if (adopted) head.push('', adopted);

@@ -14,7 +14,7 @@ const EMPTY = 'No resources recorded.';
 
 function notes(r: RecordedResource): string[] {
   return [
-    r.id ? `id ${r.id}` : kindOf(r.kind).hasId ? 'no id' : '',
+    r.id ? `id ${r.id}` : kindOf(r.kind).id !== null ? 'no id' : '',
     r.adopted ? 'adopted: settings not verified' : '',
     r.created_at ? `created ${r.created_at}` : '',
   ].filter(Boolean);

@@ -3,15 +3,7 @@ import { assertNever } from './actions.js';
 import { attributeDiff, attributeLines } from './attribute-lines.js';
 import { painter, type Paint, type Style } from './color.js';
 import type { Action, Change, Plan } from './types.js';
-import {
-  absenceNote,
-  ADOPTED_FLAG,
-  adoptedNote,
-  legend,
-  scopeNote,
-  summaryLine,
-  SYMBOLS,
-} from './wording.js';
+import { absenceNote, adoptedFlag, adoptedNote, legend, scopeNote, summaryLine, SYMBOLS } from './wording.js';
 
 export interface TextOptions {
   /** ANSI colours; decide with shouldUseColor(stream, env). */
@@ -34,7 +26,7 @@ const BODY = '      ';
 function header(change: Change, paint: Paint): string {
   const symbol = paint(ACTION_STYLE[change.action], SYMBOLS[change.action].padStart(3));
   const title = kindOf(change.kind).title;
-  const flag = change.adopted ? ` ${paint('yellow', ADOPTED_FLAG)}` : '';
+  const flag = change.adopted ? ` ${paint('yellow', adoptedFlag(change.kind))}` : '';
   return `${symbol} ${paint('bold', title)} ${change.address}${flag}`;
 }
 
@@ -110,8 +102,8 @@ export function* renderTextChunks(plan: Plan, options: TextOptions): Generator<s
     for (const change of shown) yield block(change, paint) + '\n\n';
   }
   const hiddenAdopted = options.showNoOp
-    ? 0
-    : plan.changes.filter((c) => c.action === 'no-op' && c.adopted).length;
+    ? []
+    : plan.changes.filter((c) => c.action === 'no-op' && c.adopted).map((c) => c.kind);
   const note = adoptedNote(hiddenAdopted);
   const scope = scopeNote(plan);
   const tail = [

@@ -1,4 +1,4 @@
-import { formatAddress, kindOf, parseAddress } from '../resources/index.js';
+import { formatAddress, kindOf, needsId, parseAddress } from '../resources/index.js';
 import type { DesiredResource, RecordedResource } from '../resources/index.js';
 import { PlanError } from './errors.js';
 import { shellQuote } from './reasons.js';
@@ -115,8 +115,10 @@ export function selectChanges(
     if (!record) throw refuse('it is not in the state yet, so the plan creates it');
     if (!wanted.has(address)) throw refuse('it is no longer in the configuration, so the plan removes it');
     const kind = kindOf(record.kind);
-    if (!kind.canDelete) throw refuse(`${kind.limitation}, and a replace starts with a delete`);
-    if (record.id === null) {
+    // A replace is the kind's delete, then its create: only kinds with a delete operation have one.
+    const remove = kind.operations.delete;
+    if (!remove) throw refuse(`${kind.limitation}, and a replace starts with a delete`);
+    if (needsId(remove) && record.id === null) {
       throw refuse(
         `it was ${record.adopted ? 'adopted without an id' : 'recorded without an id'}, and a delete needs one; ` +
           `run tenantform import ${shellQuote(address)} <id> first`,

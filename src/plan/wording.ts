@@ -1,4 +1,6 @@
 import { ACTION_INFO, ACTIONS, type Action } from './actions.js';
+import { kindOf, sharedUnverifiedReason, type KindName } from '../resources/index.js';
+import { adoptedWords } from './reasons.js';
 import type { Plan } from './types.js';
 
 /** Words and symbols shared by the text and markdown renderers. */
@@ -22,7 +24,10 @@ export function legend(actions: ReadonlySet<Action>): string {
 
 export const NO_CHANGES = 'No changes. The recorded state matches the configuration.';
 
-export const ADOPTED_FLAG = '(adopted; settings not verified, no read operation exists)';
+/** The flag after an adopted resource's address. */
+export function adoptedFlag(kind: KindName): string {
+  return `(${adoptedWords(kindOf(kind))})`;
+}
 
 /** "Plan: 2 to create, 1 to replace, 1 to delete, 1 to forget, 1 blocked." or the no-changes sentence. */
 export function summaryLine(plan: Plan): string {
@@ -57,11 +62,13 @@ export function scopeNote(plan: Plan): string | null {
   return notes.length > 0 ? notes.join('\n') : null;
 }
 
-/** A note about adopted resources that a no-op hides, or null when there are none. */
-export function adoptedNote(count: number): string | null {
-  if (count === 0) return null;
-  const subject = count === 1 ? '1 unchanged resource was' : `${count} unchanged resources were`;
-  return `${subject} adopted through 409 on create: settings not verified, no read operation exists.`;
+/** A note about adopted resources that a no-op hides (one entry per resource), or null when there are none. */
+export function adoptedNote(kinds: readonly KindName[]): string | null {
+  if (kinds.length === 0) return null;
+  const subject =
+    kinds.length === 1 ? '1 unchanged resource was' : `${kinds.length} unchanged resources were`;
+  const why = sharedUnverifiedReason(kinds.map(kindOf));
+  return `${subject} adopted through 409 on create: settings not verified${why ? `, ${why}` : ''}.`;
 }
 
 /** The explicit warning printed under a replacement. */

@@ -1,7 +1,11 @@
 /**
- * Resources: the kinds tenantform manages, their identities and addresses.
- * Owns: what a resource is and how it is named. Does not own: reading config
- * (config/), deciding changes (plan/) or talking to the API (api/, apply/).
+ * Resources: the kinds tenantform manages, one module per kind
+ * (rate-limit-policy.ts, user-permission.ts, token-exchange-profile.ts), their
+ * identities and addresses, and the API operations each kind has, as data
+ * (operations.ts). Owns: what a resource is, how it is named, which
+ * operations exist and what they look like on the wire. Does not own: reading
+ * config (config/), deciding changes (plan/), sending requests (api/) or
+ * ordering them (apply/).
  *
  * Attributes per kind (desired and recorded alike):
  * - rate_limit_policy: the create request body {resource, consumer, consumer_selector, configuration}
@@ -12,18 +16,16 @@
 export type {
   Attributes,
   DesiredResource,
+  KindId,
   KindModule,
   KindName,
   RecordedResource,
   SourcePosition,
 } from './types.js';
+export type { ExpectedOutcome, HttpMethod, KindOperations, OperationDescriptor } from './operations.js';
+export { needsId, paramsFor, pathParams } from './operations.js';
 export { AddressError, formatAddress, isKindName, KIND_NAMES, parseAddress } from './address.js';
-export {
-  identityOf,
-  kindOf,
-  kindOrder,
-  KINDS,
-  rateLimitPolicy,
-  tokenExchangeProfile,
-  userPermission,
-} from './kinds.js';
+export { identityOf, kindOf, kindOrder, KINDS, sharedUnverifiedReason, unverifiedReason } from './kinds.js';
+export { rateLimitPolicy } from './rate-limit-policy.js';
+export { tokenExchangeProfile } from './token-exchange-profile.js';
+export { userPermission } from './user-permission.js';

@@ -1,38 +1,7 @@
+import { rateLimitPolicy } from './rate-limit-policy.js';
+import { tokenExchangeProfile } from './token-exchange-profile.js';
 import type { Attributes, KindModule, KindName } from './types.js';
-
-export const rateLimitPolicy: KindModule = {
-  name: 'rate_limit_policy',
-  configKey: 'rate_limit_policies',
-  title: 'rate limit policy',
-  identityFields: ['resource', 'consumer', 'consumer_selector'],
-  canDelete: true,
-  hasId: true,
-  onChange: 'replace',
-  limitation:
-    'rate limit policies have no update operation; a change deletes the policy and creates it again',
-};
-
-export const userPermission: KindModule = {
-  name: 'user_permission',
-  configKey: 'user_permissions',
-  title: 'user permission',
-  identityFields: ['user_id', 'resource_server_identifier', 'permission_name'],
-  canDelete: false,
-  hasId: false,
-  onChange: 'blocked',
-  limitation: 'the API has no operation to remove a permission from a user',
-};
-
-export const tokenExchangeProfile: KindModule = {
-  name: 'token_exchange_profile',
-  configKey: 'token_exchange_profiles',
-  title: 'token exchange profile',
-  identityFields: ['subject_token_type'],
-  canDelete: false,
-  hasId: true,
-  onChange: 'blocked',
-  limitation: 'the API has no operation to update or delete a token exchange profile',
-};
+import { userPermission } from './user-permission.js';
 
 /** Every kind, in the order plans and state list them. */
 export const KINDS: readonly KindModule[] = [rateLimitPolicy, userPermission, tokenExchangeProfile];
@@ -53,4 +22,18 @@ export function identityOf(kind: KindModule, attributes: Attributes): string[] {
 /** Index of a kind in KINDS, for stable ordering. */
 export function kindOrder(name: KindName): number {
   return KINDS.findIndex((k) => k.name === name);
+}
+
+/**
+ * Why the recorded settings of a resource of this kind are taken on trust
+ * ("no read operation exists"), or null when the kind can be read back.
+ */
+export function unverifiedReason(kind: KindModule): string | null {
+  return kind.operations.read ? null : 'no read operation exists';
+}
+
+/** unverifiedReason when it is the same for every kind in `kinds` (null when they differ or can all be read). */
+export function sharedUnverifiedReason(kinds: Iterable<KindModule>): string | null {
+  const reasons = new Set([...kinds].map(unverifiedReason));
+  return reasons.size === 1 ? [...reasons][0]! : null;
 }

@@ -1,3 +1,5 @@
+import type { KindOperations } from './operations.js';
+
 /**
  * Resource model shared by every stage: the desired side (from config) and the
  * recorded side (from state) use the same identity and address scheme.
@@ -22,7 +24,7 @@ export interface DesiredResource {
   address: string;
   /** The identity parts, in the kind's key order. */
   identity: string[];
-  /** What the create request carries for this resource (see KindModule.attributes). */
+  /** What the create request carries for this resource (see each kind module). */
   attributes: Attributes;
   /** Where in the config the resource is declared. */
   source?: SourcePosition;
@@ -43,7 +45,21 @@ export interface RecordedResource {
   created_at?: string;
 }
 
-/** What a kind declares; the planner and executor are generic over these. */
+/** The server id a kind's resources have: how it looks, and how `import` names the resource. */
+export interface KindId {
+  /** Name of the id's format in schemas/formats.cjs. */
+  format: string;
+  /** The format in words, for an error about a wrong id. */
+  description: string;
+  /** Identity parts from the identity argument of `tenantform import KIND IDENTITY ID`, or the problem with it. */
+  parseIdentity(text: string): string[] | { problem: string };
+}
+
+/**
+ * One kind's behaviour: naming, identity, ids, the API operations it has and
+ * how its resources become request bodies and records. The planner and
+ * executor are generic over these; which operations exist is data.
+ */
 export interface KindModule {
   name: KindName;
   /** Top-level key in the config file. */
@@ -52,12 +68,14 @@ export interface KindModule {
   title: string;
   /** Names of the identity parts, in order. */
   identityFields: readonly string[];
-  /** Whether the API can delete it (and so whether a removal is a delete or a forget). */
-  canDelete: boolean;
-  /** Whether a create answers with an id worth recording. */
-  hasId: boolean;
-  /** What a change to a non-identity attribute needs: replace (delete then create) or nothing can do it. */
-  onChange: 'replace' | 'blocked';
-  /** Why a change is blocked or a removal is a forget, for the plan's reason text. */
+  /** The server id of this kind, or null when its resources have none. */
+  id: KindId | null;
+  /** The API's operations for this kind. */
+  operations: KindOperations;
+  /** The create request body for these resources' attributes (several when the create is batched). */
+  requestBody(resources: readonly Attributes[]): unknown;
+  /** What to record from a create's success body: the server id (null when none) and created_at. */
+  fromResponse(body: unknown): { id: string | null; created_at?: string };
+  /** What the API cannot do for this kind, for the plan's reason text. */
   limitation: string;
 }

@@ -2,7 +2,7 @@ import { CliError, type CommandIO } from '../io.js';
 import { openStore, withLockedState, type StateFlags } from '../context.js';
 import { loadDesiredOrReport } from './validate.js';
 import { environmentStateFlags, resolveInputs } from '../inputs.js';
-import type { KindName } from '../../resources/index.js';
+import type { KindModule } from '../../resources/index.js';
 
 export interface ImportFlags extends StateFlags {
   config: string;
@@ -11,45 +11,26 @@ export interface ImportFlags extends StateFlags {
   env?: string;
 }
 
-/** The spec's id format of each kind that has ids (schemas/*.schema.json). */
-const ID_FORMATS: Partial<Record<KindName, { format: string; example: string }>> = {
-  rate_limit_policy: {
-    format: 'rate-limit-policy-id',
-    example: 'rlp_ followed by up to 22 letters, digits, _ or -',
-  },
-  token_exchange_profile: {
-    format: 'token-exchange-profile-id',
-    example: 'tep_ followed by letters, digits, _ or -',
-  },
-};
-
 async function resolveAddress(
   first: string,
   second: string | undefined,
   third: string | undefined,
-): Promise<{ address: string; kind: KindName; id: string }> {
-  const { parseAddress, formatAddress, isKindName } = await import('../../resources/index.js');
+): Promise<{ address: string; kind: KindModule; id: string }> {
+  const { parseAddress, formatAddress, isKindName, kindOf, KINDS } = await import('../../resources/index.js');
   if (first.includes('[')) {
     const parsed = parseAddress(first);
     if (!second || third) throw new CliError('usage: tenantform import ADDRESS ID');
-    return { address: formatAddress(parsed.kind, parsed.identity), kind: parsed.kind, id: second };
+    return { address: formatAddress(parsed.kind, parsed.identity), kind: kindOf(parsed.kind), id: second };
   }
   if (!isKindName(first)) {
-    throw new CliError(
-      `unknown kind "${first}"; use rate_limit_policy or token_exchange_profile, or a full address`,
-    );
+    const withIds = KINDS.filter((k) => k.id !== null).map((k) => k.name);
+    throw new CliError(`unknown kind "${first}"; use ${withIds.join(' or ')}, or a full address`);
   }
   if (!second || !third) throw new CliError('usage: tenantform import KIND IDENTITY ID');
-  if (first === 'rate_limit_policy') {
-    const [resource, consumer, ...rest] = second.split('/');
-    if (!resource || !consumer || rest.length === 0) {
-      throw new CliError(
-        `rate limit policy identity must be resource/consumer/consumer_selector, e.g. oauth_authentication_api/client/default (got "${second}")`,
-      );
-    }
-    return { address: formatAddress(first, [resource, consumer, rest.join('/')]), kind: first, id: third };
-  }
-  return { address: formatAddress(first, [second]), kind: first, id: third };
+  const kind = kindOf(first);
+  const identity = kind.id ? kind.id.parseIdentity(second) : [second];
+  if (!Array.isArray(identity)) throw new CliError(identity.problem);
+  return { address: formatAddress(kind.name, identity), kind, id: third };
 }
 
 /**
@@ -66,12 +47,12 @@ export async function importAction(
   io: CommandIO,
 ): Promise<number> {
   const { address, kind, id } = await resolveAddress(first, second, third);
-  if (kind === 'user_permission')
-    throw new CliError('user permissions have no id on the tenant; there is nothing to import');
-  const idFormat = ID_FORMATS[kind];
+  if (!kind.id) throw new CliError(`${kind.title}s have no id on the tenant; there is nothing to import`);
   const { matchesFormat } = await import('../../schemas/index.js');
-  if (idFormat && !matchesFormat(idFormat.format, id))
-    throw new CliError(`"${id}" does not look like a ${kind} id (expected ${idFormat.example})`);
+  if (!matchesFormat(kind.id.format, id))
+    throw new CliError(`"${id}" does not look like a ${kind.name} id (expected ${kind.id.description})`);
+  const { unverifiedReason } = await import('../../resources/index.js');
+  const unverified = unverifiedReason(kind);
 
   const input = resolveInputs([flags.config], flags.env, flags.varFile, io, 'one')[0]!;
   const desired = await loadDesiredOrReport(input.paths, { vars: flags.var, varFiles: input.varFiles }, io);
@@ -94,11 +75,16 @@ export async function importAction(
         io.stdout.write(`${address} already has id ${id}; nothing to do.\n`);
         return 0;
       }
-      const base = recorded ?? { kind, address, identity: wanted!.identity, attributes: wanted!.attributes };
+      const base = recorded ?? {
+        kind: kind.name,
+        address,
+        identity: wanted!.identity,
+        attributes: wanted!.attributes,
+      };
       await session.record({ op: 'put', resource: { ...base, id, adopted: true } });
       await session.commit();
       io.stdout.write(
-        `Imported ${address} with id ${id}. Its settings on the tenant were not verified (the API has no read operation);\n` +
+        `Imported ${address} with id ${id}. Its settings on the tenant were not verified${unverified ? ` (${unverified})` : ''};\n` +
           'tenantform assumes they match the recorded attributes.\n',
       );
       return 0;

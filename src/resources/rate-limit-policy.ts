@@ -1,0 +1,61 @@
+import type { OperationDescriptor } from './operations.js';
+import type { Attributes, KindModule } from './types.js';
+
+/**
+ * Rate limit policies: created by POST, removed by DELETE by id; no update,
+ * so a change is a replace (delete, then create). Attributes are the create
+ * request body {resource, consumer, consumer_selector, configuration}.
+ */
+
+const create: OperationDescriptor = {
+  name: 'createRateLimitPolicy',
+  method: 'POST',
+  path: '/rate-limit-policies',
+  params: {},
+  scope: 'create:rate_limit_policies',
+  request: 'rateLimitPolicyCreateRequest',
+  response: 'rateLimitPolicy',
+  success: [201],
+  outcomes: { 409: 'present' },
+};
+
+const remove: OperationDescriptor = {
+  name: 'deleteRateLimitPolicy',
+  method: 'DELETE',
+  path: '/rate-limit-policies/{id}',
+  params: { id: 'rate limit policy id' },
+  scope: 'delete:rate_limit_policies',
+  success: [204],
+  outcomes: { 404: 'gone' },
+};
+
+export const rateLimitPolicy: KindModule = {
+  name: 'rate_limit_policy',
+  configKey: 'rate_limit_policies',
+  title: 'rate limit policy',
+  identityFields: ['resource', 'consumer', 'consumer_selector'],
+  id: {
+    format: 'rate-limit-policy-id',
+    description: 'rlp_ followed by up to 22 letters, digits, _ or -',
+    parseIdentity(text) {
+      const [resource, consumer, ...rest] = text.split('/');
+      if (!resource || !consumer || rest.length === 0) {
+        return {
+          problem: `rate limit policy identity must be resource/consumer/consumer_selector, e.g. oauth_authentication_api/client/default (got "${text}")`,
+        };
+      }
+      return [resource, consumer, rest.join('/')];
+    },
+  },
+  operations: { create, delete: remove },
+  requestBody: (resources: readonly Attributes[]) => resources[0],
+  fromResponse: (body) => createdFields(body),
+  limitation:
+    'rate limit policies have no update operation; a change deletes the policy and creates it again',
+};
+
+/** The id and created_at of a created object (already checked against the response schema). */
+export function createdFields(body: unknown): { id: string; created_at?: string } {
+  const { id, created_at } = body as { id: string; created_at?: string };
+  return created_at ? { id, created_at } : { id };
+}
