@@ -47,6 +47,10 @@ function stateOptions(cmd: Command, locks = false): Command {
     : cmd;
 }
 
+const jsonFlag = '--json';
+const jsonHelp =
+  'print the plan summary, each operation and the outcome as JSON lines (schemas/apply-event.schema.json); needs --auto-approve';
+
 /** --target and --replace, on plan and apply. */
 function selectionOptions(cmd: Command, replace = true): Command {
   cmd.option(
@@ -200,7 +204,8 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode), 3 
             .option('--auto-approve', 'do not ask for confirmation (required when not on a terminal)')
             .option('--parallelism <N>', 'concurrent operations', '10')
             .option('--permission-batch-size <N>', 'permissions per request for one user', '100')
-            .option('--skip-blocked', 'apply the other changes when some are blocked'),
+            .option('--skip-blocked', 'apply the other changes when some are blocked')
+            .option(jsonFlag, jsonHelp),
         ),
         true,
       ),
@@ -209,7 +214,7 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode), 3 
   )
     .addHelpText(
       'after',
-      `\nExamples:\n  $ TENANTFORM_CLIENT_ID=… TENANTFORM_CLIENT_SECRET=… tenantform apply examples --env prod --domain tenant.example.com\n  $ tenantform apply release.tfplan --auto-approve --base-url http://127.0.0.1:4000/api/v2\n  $ tenantform apply examples --env dev --env staging --auto-approve\n  $ tenantform apply . --target 'token_exchange_profile["urn:partner:token"]'\n  $ tenantform apply . --replace 'rate_limit_policy["oauth_authentication_api","client","default"]'`,
+      `\nExamples:\n  $ TENANTFORM_CLIENT_ID=… TENANTFORM_CLIENT_SECRET=… tenantform apply examples --env prod --domain tenant.example.com\n  $ tenantform apply release.tfplan --auto-approve --base-url http://127.0.0.1:4000/api/v2\n  $ tenantform apply examples --env dev --env staging --auto-approve\n  $ tenantform apply . --target 'token_exchange_profile["urn:partner:token"]'\n  $ tenantform apply . --replace 'rate_limit_policy["oauth_authentication_api","client","default"]'\n  $ tenantform apply release.tfplan --auto-approve --json | jq -c 'select(.type == "failed")'`,
     )
     .action(run(async () => (await import('./commands/apply.js')).applyAction));
 
@@ -229,7 +234,8 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode), 3 
             .option('--auto-approve', 'do not ask for confirmation (required when not on a terminal)')
             .option('--parallelism <N>', 'concurrent operations', '10')
             .option('--permission-batch-size <N>', 'permissions per request for one user', '100')
-            .option('--skip-blocked', 'remove the rest when some removals are blocked (no recorded id)'),
+            .option('--skip-blocked', 'remove the rest when some removals are blocked (no recorded id)')
+            .option(jsonFlag, jsonHelp),
           false,
         ),
       ),

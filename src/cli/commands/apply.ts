@@ -4,6 +4,7 @@ import type { ApplyResult } from '../../apply/index.js';
 import { CliError, writeChunks, type CommandIO } from '../io.js';
 import { absolute, openStore, withLockedState, parseCount, parseRate, type StateFlags } from '../context.js';
 import { createProgress } from '../progress.js';
+import { createJsonProgress } from '../apply-json.js';
 import { loadDesiredOrReport } from './validate.js';
 import {
   environmentCredentials,
@@ -35,6 +36,8 @@ export interface ApplyFlags extends StateFlags {
   replace?: string[];
   /** Set by `tenantform destroy`: remove everything the state records. */
   destroy?: boolean;
+  /** --json: JSON lines on stdout (schemas/apply-event.schema.json) instead of text. */
+  json?: boolean;
 }
 
 /**
@@ -88,6 +91,14 @@ async function connectApi(flags: ApplyFlags, input: ConfigInput, io: CommandIO) 
   return { createApiClient: api.createApiClient, target, credentials };
 }
 
+/** The result of an apply that had nothing to send: only blocked changes, skipped. */
+function nothingApplied(plan: Plan): ApplyResult {
+  const skipped = plan.changes
+    .filter((c) => c.action === 'blocked')
+    .map((c) => ({ address: c.address, reason: c.reason }));
+  return { done: [], failed: [], notAttempted: [], skipped };
+}
+
 /** Prints the outcome of an apply; exit 1 when anything failed or was not attempted. */
 function report(result: ApplyResult, io: CommandIO, destroy: boolean): number {
   io.stdout.write(
@@ -119,6 +130,12 @@ export async function applyAction(
   io: CommandIO,
 ): Promise<number> {
   const fleet = await import('../fleet.js');
+  if (flags.json && !flags.autoApprove) {
+    throw new CliError('--json needs --auto-approve: the plan is printed as JSON, not shown for a question');
+  }
+  if (flags.json && fleet.isFleetRun(flags)) {
+    throw new CliError('--json applies one environment at a time: give one --env');
+  }
   if (fleet.isFleetRun(flags)) return fleet.runFleet('apply', pathArgs, flags, io);
   const input = resolveInputs(pathArgs, flags.env, flags.varFile, io, 'one')[0]!;
   const paths = input.paths;
@@ -170,12 +187,20 @@ export async function applyAction(
         state: store.description,
         changes: plan.changes.filter((c) => c.action !== 'no-op').length,
       });
-      const color = planModule.shouldUseColor(io.stdout, io.env);
-      writeChunks(io.stdout, planModule.renderTextChunks(plan, { color }));
-      if (!planModule.hasChanges(plan)) return 0;
+      const json = flags.json ? createJsonProgress(io.stdout) : null;
+      if (!json) {
+        const color = planModule.shouldUseColor(io.stdout, io.env);
+        writeChunks(io.stdout, planModule.renderTextChunks(plan, { color }));
+      }
       // Refuses blocked changes unless --skip-blocked: before the question, and before any request.
-      if (planModule.applicableChanges(plan, { skipBlocked: flags.skipBlocked ?? false }).length === 0) {
-        io.stdout.write('\nOnly blocked changes remain; nothing to apply.\n');
+      const applicable = planModule.hasChanges(plan)
+        ? planModule.applicableChanges(plan, { skipBlocked: flags.skipBlocked ?? false })
+        : [];
+      if (json) json.plan(plan, applicable);
+      if (applicable.length === 0) {
+        if (json) json.summary(nothingApplied(plan));
+        else if (planModule.hasChanges(plan))
+          io.stdout.write('\nOnly blocked changes remain; nothing to apply.\n');
         return 0;
       }
       const apply = await import('../../apply/index.js');
@@ -200,7 +225,7 @@ export async function applyAction(
       }
 
       const total = plan.changes.filter((c) => c.action !== 'no-op' && c.action !== 'blocked').length;
-      const progress = createProgress(io.stdout, total);
+      const progress = json ?? createProgress(io.stdout, total);
       const client = api
         ? api.createApiClient({
             target: api.target,
@@ -213,7 +238,7 @@ export async function applyAction(
               progress.onEvent({ type: 'wait', waitMs: ms, message: reason }),
           })
         : null;
-      io.stdout.write('\n');
+      if (!json) io.stdout.write('\n');
       let result: ApplyResult;
       try {
         result = await apply.applyPlan(plan, {
@@ -238,6 +263,10 @@ export async function applyAction(
         requests: stats?.requests ?? 0,
         status429: stats?.status429 ?? 0,
       });
+      if (json) {
+        json.summary(result);
+        return result.failed.length > 0 || result.notAttempted.length > 0 ? 1 : 0;
+      }
       return report(result, io, plan.destroy === true);
     });
   } finally {
