@@ -1,5 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import { dependencyZones } from './scripts/dependency-rule.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'src/generated/', 'coverage/', '**/.tenantform/'] },
@@ -35,6 +37,38 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  // Type-aware rules for the TypeScript files (all of them are in tsconfig.json):
+  // a promise nobody awaits, or one handed where a plain callback is expected,
+  // loses its rejection.
+  {
+    files: ['**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  // The dependency rule of docs/architecture.md: data flows one way and no
+  // module of src/ imports upstream (scripts/dependency-rule.mjs lists what each
+  // folder may import). Tests may import anything.
+  {
+    files: ['src/**/*.ts', 'src/**/*.cjs'],
+    ignores: ['src/**/*.test.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [
+        createNodeResolver({
+          extensions: ['.ts', '.js', '.cjs', '.json'],
+          extensionAlias: { '.js': ['.ts', '.js'] },
+        }),
+      ],
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: dependencyZones() }],
     },
   },
 );

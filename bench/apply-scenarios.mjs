@@ -12,6 +12,8 @@ import { figure, info, pick, repeat } from './figures.mjs';
 import { generateResources, permissionAt, policyAt, writeConfig } from './generate.mjs';
 import { ROOT, runCliOk, runNode } from './measure.mjs';
 
+const CLI_ENTRY = join(ROOT, 'bench', 'cli-entry.mjs');
+
 const { startEmulator } = await import(pathToFileURL(join(ROOT, 'dist', 'emulator', 'index.js')).href);
 
 const policiesOnly = (n) => ({
@@ -30,13 +32,27 @@ function configDir(work, name, resources) {
 let stateCounter = 0;
 const freshState = (work) => join(work, 'states', `state-${++stateCounter}.json`);
 
-/** One apply of `dir` against `emulator`; resolves with the process result and the emulator's counters. */
-async function applyOnce(emulator, dir, { statePath, args = [], env = {} }) {
+/**
+ * One apply of `dir` against `emulator`; resolves with the process result and
+ * the emulator's counters. `entry`: run bench/cli-entry.mjs instead of
+ * bin/tenantform.js (for the durability figure).
+ */
+async function applyOnce(emulator, dir, { statePath, args = [], env = {}, entry = false }) {
   const before = emulator.stats();
-  const result = await runCliOk(
-    ['apply', dir, '--state', statePath, '--auto-approve', '--base-url', emulator.baseUrl, ...args],
-    { env: { TENANTFORM_TOKEN: emulator.token, ...env } },
-  );
+  const cliArgs = [
+    'apply',
+    dir,
+    '--state',
+    statePath,
+    '--auto-approve',
+    '--base-url',
+    emulator.baseUrl,
+    ...args,
+  ];
+  const options = { env: { TENANTFORM_TOKEN: emulator.token, ...env } };
+  const result = entry ? await runNode([CLI_ENTRY, ...cliArgs], options) : await runCliOk(cliArgs, options);
+  if (result.code !== 0)
+    throw new Error(`bench/cli-entry.mjs ${cliArgs.join(' ')} exited ${result.code}:\n${result.stderr}`);
   const after = emulator.stats();
   const count = (s, key) => s.byStatus[key] ?? 0;
   return {
@@ -174,7 +190,8 @@ export async function requestFigures(work, log) {
 /**
  * Durability overhead: N policy creates (one journal record each) against an
  * unlimited, zero-latency emulator, with the journal fsynced (the default)
- * versus TENANTFORM_BENCH_NO_FSYNC=1. Runs alternate so drift hits both sides.
+ * versus not (BENCH_JOURNAL_FSYNC=0), both through bench/cli-entry.mjs, which
+ * injects the file store. Runs alternate so drift hits both sides.
  */
 export async function durabilityFigures(work, log, { n = 5000, pairs = 3 } = {}) {
   const dir = configDir(work, 'durability', policiesOnly(n));
@@ -182,8 +199,10 @@ export async function durabilityFigures(work, log, { n = 5000, pairs = 3 } = {})
   const unsynced = [];
   for (let i = 0; i < pairs; i++) {
     for (const fsync of i % 2 === 0 ? [true, false] : [false, true]) {
-      const env = fsync ? {} : { TENANTFORM_BENCH_NO_FSYNC: '1' };
-      const run = await withEmulator({}, (emu) => applyOnce(emu, dir, { statePath: freshState(work), env }));
+      const env = fsync ? {} : { BENCH_JOURNAL_FSYNC: '0' };
+      const run = await withEmulator({}, (emu) =>
+        applyOnce(emu, dir, { statePath: freshState(work), env, entry: true }),
+      );
       (fsync ? synced : unsynced).push(run.wallMs / 1000);
     }
   }
@@ -194,7 +213,7 @@ export async function durabilityFigures(work, log, { n = 5000, pairs = 3 } = {})
     '%',
     ratios,
     { op: '<=', value: 5 },
-    `median over ${pairs} back-to-back pairs of (fsynced ÷ fsync off − 1); "fsync off" = TENANTFORM_BENCH_NO_FSYNC=1 (journal still written, not synced)`,
+    `median over ${pairs} back-to-back pairs of (fsynced ÷ fsync off − 1); "fsync off" = a file store injected by bench/cli-entry.mjs that writes the journal without syncing it`,
   );
   const a = info(`durability: apply of ${n} creates, journal fsynced`, 's', synced);
   const b = info(`durability: apply of ${n} creates, fsync off`, 's', unsynced);

@@ -2,15 +2,25 @@
  * The benchmark's fixtures are what they claim to be: a valid config of the
  * requested size and mix, and a valid state half in sync with it. No timing.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { addressOf, buildState, generateResources, kindCounts, writeConfig } from '../bench/generate.mjs';
+import {
+  addressOf,
+  buildState,
+  generateResources,
+  kindCounts,
+  policyAt,
+  writeConfig,
+} from '../bench/generate.mjs';
 import { loadConfig } from '../src/config/index.js';
 import { planChanges } from '../src/plan/index.js';
 import { formatAddress } from '../src/resources/index.js';
 import { checkSchema } from '../src/schemas/index.js';
+import { startEmulator } from '../src/emulator/index.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -64,5 +74,24 @@ describe('bench state generator', () => {
     const { desired } = await loadConfig(dir);
     const plan = planChanges(desired, buildState(resources, { inSync: 0.5, stale: 20 }));
     expect(plan.summary).toEqual({ create: 480, replace: 20, delete: 20, forget: 0, blocked: 0, no_op: 500 });
+  });
+});
+
+describe('bench/cli-entry.mjs (the durability figure runs apply through it)', () => {
+  it.each(['1', '0'])('applies and records everything with BENCH_JOURNAL_FSYNC=%s', async (fsync) => {
+    const dir = tempDir();
+    writeConfig(dir, { policies: [policyAt(0), policyAt(1)], profiles: [], permissions: [] });
+    const emulator = await startEmulator({});
+    try {
+      const statePath = join(dir, 'state.json');
+      const args = ['apply', dir, '--state', statePath, '--auto-approve', '--base-url', emulator.baseUrl];
+      await promisify(execFile)(process.execPath, ['bench/cli-entry.mjs', ...args], {
+        env: { ...process.env, TENANTFORM_TOKEN: emulator.token, BENCH_JOURNAL_FSYNC: fsync },
+      });
+      const state = JSON.parse(readFileSync(statePath, 'utf8')) as { resources: unknown[] };
+      expect(state.resources).toHaveLength(2);
+    } finally {
+      await emulator.stop();
+    }
   });
 });

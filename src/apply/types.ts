@@ -74,6 +74,4 @@ export interface ApplyOptions {
   onEvent?: (event: ApplyEvent) => void;
   /** Stop starting new operations when aborted; in-flight ones finish and are recorded. */
   signal?: AbortSignal;
-  /** Injected clock for created_at fallbacks; unused for decisions. */
-  now?: () => Date;
 }

@@ -40,11 +40,10 @@ export async function openStore(flags: StateFlags, configPath: string, io: Comma
   if (flags.backendConfig && flags.backendConfig.length > 0) {
     throw new CliError('--backend-config applies to --backend pg only');
   }
-  const { createFileStateStore } = await import('../state/index.js');
   const path = flags.state ? absolute(flags.state, io) : defaultStatePath(configPath, io);
-  // Bench-only switch (bench/run.mjs): journal appends skip fsync, so a crash can lose acknowledged operations.
-  const benchNoFsync = io.env.TENANTFORM_BENCH_NO_FSYNC === '1';
-  return createFileStateStore(path, benchNoFsync ? { fsyncJournal: false } : {});
+  if (io.openFileStore) return io.openFileStore(path);
+  const { createFileStateStore } = await import('../state/index.js');
+  return createFileStateStore(path);
 }
 
 /** Parses "30s", "2m", "500ms", "1h" or a bare number of seconds. */

@@ -1,6 +1,22 @@
+/**
+ * What plan, apply, import and validate read: PATH arguments and --env turned
+ * into config inputs (resolveInputs) and an environment's state, target and
+ * credentials (environment*), --var flags (parseVarArgs), and the config
+ * loaded from them (loadConfigInput, loadDesiredOrReport).
+ */
+import type { DesiredResource } from '../resources/index.js';
+import { loadConfig, VARIABLE_NAME, type LoadResult } from '../config/index.js';
 import { readProject, type Environment, type Project } from '../config/project.js';
 import { absolute, type StateFlags } from './context.js';
+import { reportIssues } from './config-issues.js';
 import { CliError, type CommandIO } from './io.js';
+
+export interface VarFlags {
+  /** --var values, each NAME=VALUE. */
+  vars: string[];
+  /** --var-file paths. */
+  varFiles: string[];
+}
 
 /** What one run of the loader reads: config paths and variable files, for one environment or none. */
 export interface ConfigInput {
@@ -58,7 +74,8 @@ export function resolveInputs(
       return toInput(found);
     });
   }
-  if (mode === 'all') return project.environments.map(toInput);
+  // A project with one environment needs no --env.
+  if (mode === 'all' || project.environments.length === 1) return project.environments.map(toInput);
   throw new CliError(`${project.file} defines environments (${known}); choose one with --env NAME`);
 }
 
@@ -128,4 +145,52 @@ export function environmentCredentials(
     out.TENANTFORM_CLIENT_SECRET = take(c.clientSecret, 'client_secret');
   }
   return out;
+}
+
+/** Parses repeated --var NAME=VALUE flags (a later one wins). Throws CliError naming the bad flag. */
+export function parseVarArgs(list: readonly string[]): Record<string, string> {
+  const vars = new Map<string, string>();
+  for (const item of list) {
+    const eq = item.indexOf('=');
+    const name = eq < 0 ? item : item.slice(0, eq);
+    if (eq < 0)
+      throw new CliError(`--var "${name}" has no value: write --var NAME=VALUE`, 1, 'VAR_ARG_INVALID');
+    if (!VARIABLE_NAME.test(name)) {
+      throw new CliError(
+        `--var "${name}=…": "${name}" is not a variable name (letters, digits and _, not starting with a digit)`,
+        1,
+        'VAR_ARG_INVALID',
+      );
+    }
+    vars.set(name, item.slice(eq + 1));
+  }
+  return Object.fromEntries(vars);
+}
+
+/** Loads the config at `path` with the --var/--var-file flags; a malformed --var throws CliError. */
+export async function loadConfigInput(
+  path: string | readonly string[],
+  opts: VarFlags,
+  io: CommandIO,
+): Promise<LoadResult> {
+  const vars = parseVarArgs(opts.vars);
+  return loadConfig(path, { vars, varFiles: opts.varFiles, env: io.env, cwd: io.cwd });
+}
+
+/**
+ * For plan, apply and import: loads the config with the same --var/--var-file
+ * flags; on any issue prints them as text on stderr and returns null (the
+ * caller exits 1). A malformed --var throws CliError.
+ */
+export async function loadDesiredOrReport(
+  path: string | readonly string[],
+  opts: VarFlags,
+  io: CommandIO,
+): Promise<DesiredResource[] | null> {
+  const result = await loadConfigInput(path, opts, io);
+  if (result.issues.length > 0) {
+    reportIssues(result.issues, io);
+    return null;
+  }
+  return result.desired;
 }

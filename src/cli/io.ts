@@ -1,3 +1,5 @@
+import type { StateStore } from '../state/types.js';
+
 /**
  * What a command may touch of the outside world. main.ts builds it from the
  * process; tests build it from buffers. Commands never use process.* directly.
@@ -17,6 +19,12 @@ export interface CommandIO {
   confirm?: (question: string) => Promise<boolean>;
   /** Resolves when the process is asked to stop (SIGINT/SIGTERM); for long-running commands. */
   signal?: AbortSignal;
+  /**
+   * Opens the file state backend at an absolute path. Absent (the shipped CLI):
+   * the standard store, which fsyncs every journal append. Tests and the bench
+   * (bench/cli-entry.mjs: the cost of that fsync) inject their own.
+   */
+  openFileStore?: (path: string) => StateStore;
   /** Set by multi-environment runs (fleet.ts): receives one environment's figures as a command learns them. */
   report?: (figures: RunFigures) => void;
 }

@@ -355,6 +355,25 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode), 3 
     .action(run(async () => (await import('./commands/emulator-cli.js')).emulatorAction));
 
   program
+    .command('envs')
+    .description('list the environments of tenantform.yaml, or those that changed files affect')
+    .argument('[path]', 'the project directory (holding tenantform.yaml)', '.')
+    .addOption(
+      new Option('--format <FORMAT>', 'output format')
+        .choices(['text', 'json', 'github-matrix'])
+        .default('text'),
+    )
+    .option(
+      '--changed [files...]',
+      'only the environments these changed files affect (paths from the current directory)',
+    )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ tenantform envs examples\n  $ git diff --name-only origin/main... | xargs tenantform envs . --format github-matrix --changed',
+    )
+    .action(run(async () => (await import('./commands/envs.js')).envsAction));
+
+  program
     .command('init')
     .description('scaffold a config repository: an example per kind, .gitignore and a CI workflow')
     .argument('[dir]', 'directory to create or fill', '.')

@@ -5,11 +5,11 @@ import { CliError, writeChunks, type CommandIO } from '../io.js';
 import { absolute, openStore, withLockedState, parseCount, parseRate, type StateFlags } from '../context.js';
 import { createProgress } from '../progress.js';
 import { createJsonProgress } from '../apply-json.js';
-import { loadDesiredOrReport } from './validate.js';
 import {
   environmentCredentials,
   environmentStateFlags,
   environmentTargetFlags,
+  loadDesiredOrReport,
   resolveInputs,
   type ConfigInput,
 } from '../inputs.js';

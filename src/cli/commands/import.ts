@@ -1,7 +1,6 @@
 import { CliError, type CommandIO } from '../io.js';
 import { openStore, withLockedState, type StateFlags } from '../context.js';
-import { loadDesiredOrReport } from './validate.js';
-import { environmentStateFlags, resolveInputs } from '../inputs.js';
+import { environmentStateFlags, loadDesiredOrReport, resolveInputs } from '../inputs.js';
 import type { KindModule } from '../../resources/index.js';
 
 export interface ImportFlags extends StateFlags {

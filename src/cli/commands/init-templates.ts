@@ -64,12 +64,35 @@ export const GITIGNORE = `# tenantform: local state, lock and journal, and saved
 plan.md
 `;
 
-/** The workflow for one environment; `version` pins the tenantform release CI installs. */
+/**
+ * The environments file: one environment to start with. It names no state,
+ * target or credentials, so local runs use the usual flags and variables and
+ * CI passes a pg workspace per environment.
+ */
+export const PROJECT_YAML = `# The environments of this repository. Each one is the merge of its paths
+# (relative to this file) and has its own tenant and state. CI runs a job per
+# environment (tenantform envs --format github-matrix). To add one, e.g. a
+# staging tenant: move the shared files into common/, then
+#   production: { paths: [common, production] }
+#   staging:    { paths: [common, staging] }
+# An environment may also name its tenant (domain: or base_url:), the NAMES of
+# the variables holding its credentials (credentials: {client_id: X, client_secret: Y})
+# and its state (state: {backend: pg, workspace: W}); see the tenantform README.
+environments:
+  production:
+    paths: [.]
+`;
+
+/** The workflow: a job per environment, from `tenantform envs`; `version` pins the tenantform release CI installs. */
 export function workflowYaml(version: string): string {
-  return `# tenantform: validate and plan on pull requests, apply on pushes to main.
+  return `# tenantform: validate and plan on pull requests, apply on pushes to main,
+# one job per environment of tenantform.yaml (a pull request plans only the
+# environments its changed files affect).
 #
 # Secrets (Settings → Secrets and variables → Actions):
-#   TENANTFORM_PG_URL         PostgreSQL URL of the shared state (it must outlive the runner)
+#   TENANTFORM_PG_URL         repository secret: PostgreSQL URL of the shared state,
+#                             one workspace per environment (it must outlive the runner)
+# and, in a GitHub environment named like each tenantform environment (Settings → Environments):
 #   TENANTFORM_DOMAIN         the tenant's domain, e.g. acme.eu.auth0.com
 #   TENANTFORM_CLIENT_ID      a machine-to-machine client of the tenant with the
 #   TENANTFORM_CLIENT_SECRET  create:rate_limit_policies, delete:rate_limit_policies,
@@ -88,14 +111,49 @@ env:
   TENANTFORM_VERSION: ${version}
 
 jobs:
+  environments:
+    runs-on: ubuntu-latest
+    outputs:
+      matrix: \${{ steps.envs.outputs.matrix }}
+    steps:
+      - uses: actions/checkout@v5
+        with:
+          fetch-depth: 0
+      - uses: actions/setup-node@v5
+        with:
+          node-version: 24
+      - name: Install tenantform
+        run: npm install --global "tenantform@\${TENANTFORM_VERSION}"
+      - name: Validate
+        if: github.event_name == 'pull_request'
+        run: tenantform validate . --format github
+      - name: Check the config's layout (fix with tenantform fmt)
+        if: github.event_name == 'pull_request'
+        run: tenantform fmt . --check --diff
+      - name: Environments to run
+        id: envs
+        env:
+          BASE_REF: \${{ github.base_ref }}
+        run: |
+          if [ "\${{ github.event_name }}" = pull_request ]; then
+            matrix=$(git diff -z --name-only "origin/\${BASE_REF}...HEAD" | xargs -0 tenantform envs . --format github-matrix --changed)
+          else
+            matrix=$(tenantform envs . --format github-matrix)
+          fi
+          echo "matrix=\${matrix}" >> "$GITHUB_OUTPUT"
+
   plan:
-    if: github.event_name == 'pull_request'
+    needs: environments
+    if: github.event_name == 'pull_request' && needs.environments.outputs.matrix != '{"include":[]}'
     runs-on: ubuntu-latest
     permissions:
       contents: read
       pull-requests: write
+    strategy:
+      fail-fast: false
+      matrix: \${{ fromJSON(needs.environments.outputs.matrix) }}
     concurrency:
-      group: tenantform-plan-\${{ github.event.pull_request.number }}
+      group: tenantform-plan-\${{ github.event.pull_request.number }}-\${{ matrix.environment }}
       cancel-in-progress: true
     steps:
       - uses: actions/checkout@v5
@@ -104,23 +162,22 @@ jobs:
           node-version: 24
       - name: Install tenantform
         run: npm install --global "tenantform@\${TENANTFORM_VERSION}"
-      - name: Validate
-        run: tenantform validate . --format github
-      - name: Check the config's layout (fix with tenantform fmt)
-        run: tenantform fmt . --check --diff
       - name: Plan
         env:
           TENANTFORM_PG_URL: \${{ secrets.TENANTFORM_PG_URL }}
-        run: tenantform plan . --backend pg --workspace production --format markdown > plan.md
+          ENVIRONMENT: \${{ matrix.environment }}
+        run: tenantform plan . --env "$ENVIRONMENT" --backend pg --workspace "$ENVIRONMENT" --format markdown > plan.md
       - name: Post the plan on the pull request
         uses: actions/github-script@v8
+        env:
+          ENVIRONMENT: \${{ matrix.environment }}
         with:
           script: |
             const fs = require('node:fs');
-            const marker = '<!-- tenantform-plan -->';
+            const marker = \`<!-- tenantform-plan \${process.env.ENVIRONMENT} -->\`;
             let plan = fs.readFileSync('plan.md', 'utf8');
             if (plan.length > 60000) plan = plan.slice(0, 60000) + '\\n\\n… (truncated; see the job log)\\n';
-            const body = marker + '\\n' + plan;
+            const body = \`\${marker}\\n### Environment \\\`\${process.env.ENVIRONMENT}\\\`\\n\\n\${plan}\`;
             const { owner, repo } = context.repo;
             const issue_number = context.issue.number;
             const comments = await github.paginate(github.rest.issues.listComments, { owner, repo, issue_number });
@@ -129,11 +186,15 @@ jobs:
             else await github.rest.issues.createComment({ owner, repo, issue_number, body });
 
   apply:
-    if: github.event_name == 'push'
+    needs: environments
+    if: github.event_name == 'push' && needs.environments.outputs.matrix != '{"include":[]}'
     runs-on: ubuntu-latest
-    environment: production
+    strategy:
+      fail-fast: false
+      matrix: \${{ fromJSON(needs.environments.outputs.matrix) }}
+    environment: \${{ matrix.environment }}
     concurrency:
-      group: tenantform-apply-production
+      group: tenantform-apply-\${{ matrix.environment }}
       cancel-in-progress: false
     steps:
       - uses: actions/checkout@v5
@@ -148,7 +209,8 @@ jobs:
           TENANTFORM_DOMAIN: \${{ secrets.TENANTFORM_DOMAIN }}
           TENANTFORM_CLIENT_ID: \${{ secrets.TENANTFORM_CLIENT_ID }}
           TENANTFORM_CLIENT_SECRET: \${{ secrets.TENANTFORM_CLIENT_SECRET }}
-        run: tenantform apply . --backend pg --workspace production --lock-timeout 5m --auto-approve
+          ENVIRONMENT: \${{ matrix.environment }}
+        run: tenantform apply . --env "$ENVIRONMENT" --backend pg --workspace "$ENVIRONMENT" --lock-timeout 5m --auto-approve
 `;
 }
 

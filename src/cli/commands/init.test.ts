@@ -58,6 +58,7 @@ describe('scaffoldFiles', () => {
     const paths = scaffoldFiles().map((f) => f.path);
     expect(paths).toEqual(
       expect.arrayContaining([
+        'tenantform.yaml',
         'rate-limit-policies.yaml',
         'user-permissions.yaml',
         'token-exchange-profiles.yaml',
@@ -164,6 +165,9 @@ describe('the scaffold workflow', () => {
   type Step = { run?: string; uses?: string; env?: Record<string, string>; with?: Record<string, unknown> };
   type Job = {
     if?: string;
+    needs?: string;
+    strategy?: unknown;
+    environment?: string;
     permissions?: Record<string, string>;
     concurrency?: { group: string; 'cancel-in-progress': boolean };
     steps: Step[];
@@ -186,19 +190,46 @@ describe('the scaffold workflow', () => {
     expect(workflow.env.TENANTFORM_VERSION).toBe('9.8.7');
   });
 
-  it('validates with GitHub annotations and plans as Markdown on pull requests', () => {
+  it('validates with GitHub annotations and plans each environment as Markdown on pull requests', () => {
     const plan = workflow.jobs.plan!;
     expect(plan.if).toContain('pull_request');
-    expect(runs(plan)).toContain('tenantform validate . --format github');
-    expect(runs(plan)).toMatch(/tenantform plan \. .*--format markdown > plan\.md/);
+    expect(runs(workflow.jobs.environments!)).toContain('tenantform validate . --format github');
+    expect(runs(plan)).toMatch(/tenantform plan \. --env "\$ENVIRONMENT" .*--format markdown > plan\.md/);
     expect(plan.steps.some((s) => s.uses?.startsWith('actions/github-script@'))).toBe(true);
   });
 
-  it('applies on push in a concurrency group that never cancels a running apply', () => {
+  it('runs a matrix job per environment, listed by tenantform envs (on pull requests: the changed ones)', () => {
+    const envs = workflow.jobs.environments!;
+    expect(runs(envs)).toMatch(
+      /git diff -z --name-only .* \| xargs -0 tenantform envs \. --format github-matrix --changed/,
+    );
+    expect(runs(envs)).toContain('matrix=$(tenantform envs . --format github-matrix)');
+    for (const name of ['plan', 'apply']) {
+      const job = workflow.jobs[name]!;
+      expect(job.needs).toBe('environments');
+      expect(job.strategy).toEqual({
+        'fail-fast': false,
+        matrix: '${{ fromJSON(needs.environments.outputs.matrix) }}',
+      });
+      // An empty matrix is an error on GitHub: the job is skipped instead.
+      expect(job.if).toContain(`needs.environments.outputs.matrix != '{"include":[]}'`);
+    }
+    expect(workflow.jobs.plan!.concurrency!.group).toBe(
+      'tenantform-plan-${{ github.event.pull_request.number }}-${{ matrix.environment }}',
+    );
+  });
+
+  it('applies on push in a concurrency group per environment that never cancels a running apply', () => {
     const apply = workflow.jobs.apply!;
     expect(apply.if).toContain('push');
-    expect(apply.concurrency).toEqual({ group: 'tenantform-apply-production', 'cancel-in-progress': false });
-    expect(runs(apply)).toMatch(/tenantform apply \. .*--backend pg .*--auto-approve/);
+    expect(apply.concurrency).toEqual({
+      group: 'tenantform-apply-${{ matrix.environment }}',
+      'cancel-in-progress': false,
+    });
+    expect(apply.environment).toBe('${{ matrix.environment }}');
+    expect(runs(apply)).toMatch(
+      /tenantform apply \. --env "\$ENVIRONMENT" --backend pg --workspace "\$ENVIRONMENT" .*--auto-approve/,
+    );
   });
 
   it('grants least privilege: read contents, write pull-request comments only in the plan job', () => {
@@ -211,7 +242,7 @@ describe('the scaffold workflow', () => {
     const envs = Object.values(workflow.jobs).flatMap((job) => job.steps.map((s) => s.env ?? {}));
     const credentials = envs
       .flatMap((env) => Object.entries(env))
-      .filter(([k]) => k !== 'TENANTFORM_VERSION');
+      .filter(([k]) => k.startsWith('TENANTFORM_') && k !== 'TENANTFORM_VERSION');
     expect(credentials.length).toBeGreaterThanOrEqual(4);
     for (const [key, value] of credentials) expect(value).toBe(`\${{ secrets.${key} }}`);
     expect(text).not.toMatch(/postgres(ql)?:\/\//);

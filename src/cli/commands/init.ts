@@ -6,6 +6,7 @@ import { absolute } from '../context.js';
 import { TOOL_VERSION } from '../version.js';
 import {
   GITIGNORE,
+  PROJECT_YAML,
   RATE_LIMIT_POLICIES_YAML,
   README_MD,
   TOKEN_EXCHANGE_PROFILES_YAML,
@@ -42,6 +43,7 @@ export function scaffoldFiles(
     throw new Error(`config.schema.json not found in ${schemasDir}`);
   }
   return [
+    { path: 'tenantform.yaml', content: PROJECT_YAML },
     { path: 'rate-limit-policies.yaml', content: RATE_LIMIT_POLICIES_YAML },
     { path: 'user-permissions.yaml', content: USER_PERMISSIONS_YAML },
     { path: 'token-exchange-profiles.yaml', content: TOKEN_EXCHANGE_PROFILES_YAML },

@@ -2,8 +2,7 @@ import { closeSync, fchmodSync, openSync, writeFileSync } from 'node:fs';
 import type { CommandIO } from '../io.js';
 import { writePlan } from '../plan-output.js';
 import { absolute, openStore, type StateFlags } from '../context.js';
-import { loadDesiredOrReport } from './validate.js';
-import { environmentStateFlags, resolveInputs } from '../inputs.js';
+import { environmentStateFlags, loadDesiredOrReport, resolveInputs } from '../inputs.js';
 import { TOOL_VERSION } from '../version.js';
 
 export interface PlanFlags extends StateFlags {

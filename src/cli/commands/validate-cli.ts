@@ -1,6 +1,6 @@
 import type { CommandIO } from '../io.js';
-import { resolveInputs } from '../inputs.js';
-import { NO_COUNTS, parseVarArgs, runValidate, writeValidation } from './validate.js';
+import { parseVarArgs, resolveInputs } from '../inputs.js';
+import { NO_COUNTS, runValidate, writeValidation } from './validate.js';
 
 export interface ValidateFlags {
   var: string[];
@@ -35,7 +35,7 @@ export async function validateAction(
       io,
     );
   }
-  if (inputs.length === 1 && (inputs[0]!.env === null || flags.env)) {
+  if (inputs.length === 1) {
     return runValidate(
       inputs[0]!.paths,
       { vars: flags.var, varFiles: inputs[0]!.varFiles, format: flags.format },

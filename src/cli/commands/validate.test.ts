@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CliError, type CommandIO } from '../io.js';
-import { githubAnnotation, loadDesiredOrReport, parseVarArgs, runValidate, summaryLine } from './validate.js';
+import { loadDesiredOrReport, parseVarArgs } from '../inputs.js';
+import { githubAnnotation, runValidate, summaryLine } from './validate.js';
 
 const VALID = `rate_limit_policies:
   - resource: oauth_authentication_api

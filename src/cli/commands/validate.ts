@@ -21,47 +21,15 @@
  *   error on stdout (GitHub shows them as annotations on the files), then the
  *   summary line ("Valid: …" or "N errors.").
  */
-import type { DesiredResource } from '../../resources/index.js';
-import {
-  loadConfig,
-  VARIABLE_NAME,
-  type ConfigCounts,
-  type ConfigIssue,
-  type LoadResult,
-} from '../../config/index.js';
+import type { ConfigCounts, ConfigIssue, LoadResult } from '../../config/index.js';
+import { errorCountLine, reportIssues } from '../config-issues.js';
+import { loadConfigInput, type VarFlags } from '../inputs.js';
 import { CliError, type CommandIO } from '../io.js';
 
 export type ValidateFormat = 'text' | 'json' | 'github';
 
-export interface VarFlags {
-  /** --var values, each NAME=VALUE. */
-  vars: string[];
-  /** --var-file paths. */
-  varFiles: string[];
-}
-
 export interface ValidateOptions extends VarFlags {
   format: ValidateFormat;
-}
-
-/** Parses repeated --var NAME=VALUE flags (a later one wins). Throws CliError naming the bad flag. */
-export function parseVarArgs(list: readonly string[]): Record<string, string> {
-  const vars = new Map<string, string>();
-  for (const item of list) {
-    const eq = item.indexOf('=');
-    const name = eq < 0 ? item : item.slice(0, eq);
-    if (eq < 0)
-      throw new CliError(`--var "${name}" has no value: write --var NAME=VALUE`, 1, 'VAR_ARG_INVALID');
-    if (!VARIABLE_NAME.test(name)) {
-      throw new CliError(
-        `--var "${name}=…": "${name}" is not a variable name (letters, digits and _, not starting with a digit)`,
-        1,
-        'VAR_ARG_INVALID',
-      );
-    }
-    vars.set(name, item.slice(eq + 1));
-  }
-  return Object.fromEntries(vars);
 }
 
 function plural(n: number, one: string, many: string): string {
@@ -76,13 +44,6 @@ export function summaryLine(counts: ConfigCounts): string {
     `${plural(counts.user_permissions, 'user permission', 'user permissions')} (${plural(counts.users, 'user', 'users')}), ` +
     `${plural(counts.token_exchange_profiles, 'token exchange profile', 'token exchange profiles')}.`
   );
-}
-
-/** "file:line:col: message", "file: message" for whole-file errors, or the message alone for command-line errors. */
-export function formatIssue(issue: ConfigIssue): string {
-  if (!issue.file) return issue.message;
-  if (issue.line <= 0) return `${issue.file}: ${issue.message}`;
-  return `${issue.file}:${issue.line}:${issue.col}: ${issue.message}`;
 }
 
 function escapeData(value: string): string {
@@ -101,20 +62,6 @@ export function githubAnnotation(issue: ConfigIssue): string {
   return `::error${props.length > 0 ? ' ' + props.join(',') : ''}::${escapeData(issue.message)}`;
 }
 
-function errorCount(n: number): string {
-  return `${plural(n, 'error', 'errors')}.`;
-}
-
-/** Writes issues as text lines on stderr, then "N errors.". */
-export function reportIssues(issues: readonly ConfigIssue[], io: CommandIO): void {
-  io.stderr.write(issues.map((i) => formatIssue(i) + '\n').join('') + errorCount(issues.length) + '\n');
-}
-
-async function load(path: string | readonly string[], opts: VarFlags, io: CommandIO): Promise<LoadResult> {
-  const vars = parseVarArgs(opts.vars);
-  return loadConfig(path, { vars, varFiles: opts.varFiles, env: io.env, cwd: io.cwd });
-}
-
 export const NO_COUNTS: ConfigCounts = {
   files: 0,
   rate_limit_policies: 0,
@@ -131,7 +78,7 @@ export function writeValidation(result: LoadResult, format: ValidateFormat, io: 
     io.stdout.write(JSON.stringify(body) + '\n');
   } else if (format === 'github') {
     const lines = result.issues.map((i) => githubAnnotation(i));
-    lines.push(valid ? summaryLine(result.counts) : errorCount(result.issues.length));
+    lines.push(valid ? summaryLine(result.counts) : errorCountLine(result.issues.length));
     io.stdout.write(lines.join('\n') + '\n');
   } else if (valid) {
     io.stdout.write(summaryLine(result.counts) + '\n');
@@ -149,7 +96,7 @@ export async function runValidate(
 ): Promise<number> {
   let result: LoadResult;
   try {
-    result = await load(path, opts, io);
+    result = await loadConfigInput(path, opts, io);
   } catch (err) {
     if (!(err instanceof CliError)) throw err;
     result = {
@@ -160,22 +107,4 @@ export async function runValidate(
     };
   }
   return writeValidation(result, opts.format, io);
-}
-
-/**
- * For plan, apply and import: loads the config with the same --var/--var-file
- * flags; on any issue prints them as text on stderr and returns null (the
- * caller exits 1). A malformed --var throws CliError.
- */
-export async function loadDesiredOrReport(
-  path: string | readonly string[],
-  opts: VarFlags,
-  io: CommandIO,
-): Promise<DesiredResource[] | null> {
-  const result = await load(path, opts, io);
-  if (result.issues.length > 0) {
-    reportIssues(result.issues, io);
-    return null;
-  }
-  return result.desired;
 }

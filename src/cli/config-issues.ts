@@ -1,0 +1,24 @@
+/**
+ * Config problems as text: "file:line:col: message" lines and the closing
+ * "N errors." line. validate prints them in every format; plan, apply and
+ * import print them through loadDesiredOrReport (inputs.ts).
+ */
+import type { ConfigIssue } from '../config/index.js';
+import type { CommandIO } from './io.js';
+
+/** "file:line:col: message", "file: message" for whole-file errors, or the message alone for command-line errors. */
+export function formatIssue(issue: ConfigIssue): string {
+  if (!issue.file) return issue.message;
+  if (issue.line <= 0) return `${issue.file}: ${issue.message}`;
+  return `${issue.file}:${issue.line}:${issue.col}: ${issue.message}`;
+}
+
+/** "1 error." or "N errors.". */
+export function errorCountLine(n: number): string {
+  return `${n} ${n === 1 ? 'error' : 'errors'}.`;
+}
+
+/** Writes issues as text lines on stderr, then "N errors.". */
+export function reportIssues(issues: readonly ConfigIssue[], io: CommandIO): void {
+  io.stderr.write(issues.map((i) => formatIssue(i) + '\n').join('') + errorCountLine(issues.length) + '\n');
+}

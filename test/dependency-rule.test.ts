@@ -1,0 +1,103 @@
+/**
+ * The dependency rule is enforced by the project's own lint config: an
+ * upstream import in src/ fails `npm run lint`, and so `npm test`. Each probe
+ * is linted in memory with eslint.config.js, as a file placed in a folder of
+ * src/ that imports one module of every other folder.
+ */
+import { readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ALLOWED, FOLDERS } from '../scripts/dependency-rule.mjs';
+
+const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
+const RULE = 'import-x/no-restricted-paths';
+const folders = FOLDERS;
+const allowed = ALLOWED;
+
+/** One existing module per folder, as imported from a sibling folder. */
+const MODULE: Record<string, string> = {
+  generated: 'generated/validators.js',
+  schemas: 'schemas/index.js',
+  resources: 'resources/index.js',
+  config: 'config/index.js',
+  state: 'state/index.js',
+  plan: 'plan/index.js',
+  apply: 'apply/index.js',
+  api: 'api/index.js',
+  emulator: 'emulator/index.js',
+  cli: 'cli/io.js',
+};
+
+let eslint: ESLint;
+beforeAll(() => {
+  // The probes are not files on disk, so the type-aware rules (which need the
+  // TypeScript project) are switched off; the dependency rule needs no types.
+  eslint = new ESLint({
+    cwd: ROOT,
+    overrideConfig: {
+      files: ['**/*.ts'],
+      languageOptions: { parserOptions: { projectService: false } },
+      rules: {
+        '@typescript-eslint/no-floating-promises': 'off',
+        '@typescript-eslint/no-misused-promises': 'off',
+      },
+    },
+  });
+});
+
+/** Lints `code` as if it were src/<folder>/<name>; returns the lines the dependency rule flags. */
+async function flaggedLines(folder: string, code: string, name = 'dependency-probe.ts'): Promise<number[]> {
+  const [result] = await eslint.lintText(code, { filePath: join(ROOT, 'src', folder, name) });
+  const fatal = result!.messages.filter((m) => m.fatal);
+  expect(fatal).toEqual([]);
+  return result!.messages.filter((m) => m.ruleId === RULE).map((m) => m.line);
+}
+
+describe('dependency rule (eslint.config.js)', () => {
+  it('knows every folder of src/', () => {
+    const present = readdirSync(join(ROOT, 'src'), { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort();
+    expect(present).toEqual([...folders].sort());
+  });
+
+  it('fails a module-level import of src/cli from src/plan', async () => {
+    const lines = await flaggedLines(
+      'plan',
+      `import { CliError } from '../cli/io.js';\nexport const x = CliError;\n`,
+    );
+    expect(lines).toEqual([1]);
+  });
+
+  it('fails a lazy import() upstream too', async () => {
+    const code = `export const load = () => import('../apply/index.js');\n`;
+    expect(await flaggedLines('state', code)).toEqual([1]);
+  });
+
+  it('lets plan import the state document type, and nothing else of state', async () => {
+    const code =
+      `import type { StateDocument } from '../state/types.js';\n` +
+      `import { openState } from '../state/index.js';\n` +
+      `export type D = StateDocument;\nexport const o = openState;\n`;
+    expect(await flaggedLines('plan', code)).toEqual([2]);
+  });
+
+  // src/generated is build output, not linted.
+  it.each(folders.filter((f) => f !== 'generated'))(
+    'flags exactly the folders src/%s may not import',
+    async (folder) => {
+      const others = folders.filter((f) => f !== folder);
+      const code =
+        others.map((f, i) => `import * as m${i} from '../${MODULE[f]}';`).join('\n') +
+        `\nexport const all = [${others.map((_, i) => `m${i}`).join(', ')}];\n`;
+      const flagged = (await flaggedLines(folder, code)).map((line) => others[line - 1]);
+      const expected = others.filter((f) => !allowed[folder]!.includes(f));
+      expect(flagged).toEqual(expected);
+      // Sanity: the rule is not vacuous, every folder but cli has something it may not import.
+      if (folder !== 'cli') expect(expected.length).toBeGreaterThan(0);
+    },
+  );
+});
