@@ -95,7 +95,7 @@ describe('apply --json against the emulator', () => {
     const finished = lines.filter((l) => l.type === 'done' || l.type === 'failed').map((l) => l.address);
     expect([...finished].sort()).toEqual([...started].sort());
     for (const l of lines.filter((x) => x.type === 'done')) expect(typeof l.duration_ms).toBe('number');
-    expect(run.stderr).toBe('');
+    expect(run.stderr).toContain('State:'); // the header goes to stderr, stdout is JSON only
   });
 
   it('destroy --json reports forgets with no status, and --json without --auto-approve is refused', async () => {
