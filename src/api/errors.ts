@@ -16,6 +16,7 @@ export type ApiErrorCode =
   | 'API_RATE_LIMITED'
   | 'API_SERVER_ERROR'
   | 'API_NETWORK'
+  | 'API_UNREACHABLE'
   | 'API_BAD_RESPONSE'
   | 'API_TIMEOUT'
   | 'API_ABORTED';
@@ -31,7 +32,7 @@ export interface ApiErrorFields {
   method: string;
   /** Path as sent, ids percent-encoded. */
   path: string;
-  /** Client method, e.g. "createRateLimitPolicy". */
+  /** The operation descriptor's name, e.g. "createRateLimitPolicy" (or "fetchToken"). */
   operation: string;
   /** True when the same request could succeed later (rate limit, server or network trouble). */
   retryable: boolean;

@@ -4,7 +4,7 @@ import { buildTasks, type Task } from './tasks.js';
 import type { ApplyOptions, ApplyResult, ExecutorClient } from './types.js';
 
 /** Errors after which no further request can succeed, so scheduling stops. */
-const FATAL_CODES = new Set(['API_UNAUTHORIZED', 'API_FORBIDDEN', 'API_ABORTED']);
+const FATAL_CODES = new Set(['API_UNAUTHORIZED', 'API_FORBIDDEN', 'API_ABORTED', 'API_UNREACHABLE']);
 
 /** The client, noting the HTTP status of each answer (the api client reports it; a test double may not). */
 function observing(client: ExecutorClient, note: (status: number) => void): ExecutorClient {
@@ -23,10 +23,12 @@ function statusOf(err: unknown): number | undefined {
   return typeof status === 'number' && status > 0 ? status : undefined;
 }
 
-function errorInfo(err: unknown): { message: string; code?: string } {
+function errorInfo(err: unknown): { message: string; code?: string; notSent?: boolean } {
   if (err instanceof Error) {
-    const code = (err as { code?: unknown }).code;
-    return typeof code === 'string' ? { message: err.message, code } : { message: err.message };
+    const { code, attempts } = err as { code?: unknown; attempts?: unknown };
+    // attempts 0: the client refused to send it (the target was already found unreachable).
+    const notSent = attempts === 0 && code === 'API_UNREACHABLE';
+    return typeof code === 'string' ? { message: err.message, code, notSent } : { message: err.message };
   }
   return { message: String(err) };
 }
@@ -72,7 +74,13 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
         ...(status !== undefined ? { status } : {}),
       });
     } catch (err) {
-      const info = errorInfo(err);
+      const { notSent, ...info } = errorInfo(err);
+      if (info.code && FATAL_CODES.has(info.code)) stopped = true;
+      if (notSent) {
+        for (const change of task.changes)
+          result.notAttempted.push({ address: change.address, action: change.action });
+        return;
+      }
       for (const change of task.changes) {
         result.failed.push({ address: change.address, action: change.action, ...info });
       }
@@ -85,7 +93,6 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
         ...(statusOf(err) !== undefined ? { status: statusOf(err) } : {}),
         ...(info.code !== undefined ? { code: info.code } : {}),
       });
-      if (info.code && FATAL_CODES.has(info.code)) stopped = true;
     }
   };
 

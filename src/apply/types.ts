@@ -43,6 +43,8 @@ export interface ApplyEvent {
   status?: number;
   /** failed: the error's stable code, e.g. API_BAD_REQUEST. */
   code?: string;
+  /** What a wait is for (wait events). */
+  waitKind?: 'rate-limit' | 'max-rps' | 'server-error' | 'connection';
 }
 
 export interface ApplyFailure {
