@@ -33,7 +33,7 @@ function decideKept(desired: DesiredResource, recorded: RecordedResource, forceR
   if (forceReplace) return { action: 'replace', reason: reasons.replace(kind, fields) };
   const remove = kind.operations.delete;
   if (!remove) return { action: 'blocked', reason: reasons.changeBlocked(kind, fields) };
-  if (needsId(remove) && recorded.id === null) {
+  if (recorded.id === null && needsId(remove)) {
     return { action: 'blocked', reason: reasons.replaceWithoutId(desired.address, fields, adopted) };
   }
   return { action: 'replace', reason: reasons.replace(kind, fields) };
@@ -45,7 +45,7 @@ function decideRemoved(recorded: RecordedResource, destroy: boolean): Decision {
   const remove = kind.operations.delete;
   if (!remove)
     return { action: 'forget', reason: destroy ? reasons.destroyForget(kind) : reasons.forget(kind) };
-  if (needsId(remove) && recorded.id === null) {
+  if (recorded.id === null && needsId(remove)) {
     const adopted = recorded.adopted === true;
     return {
       action: 'blocked',

@@ -118,7 +118,7 @@ export function selectChanges(
     // A replace is the kind's delete, then its create: only kinds with a delete operation have one.
     const remove = kind.operations.delete;
     if (!remove) throw refuse(`${kind.limitation}, and a replace starts with a delete`);
-    if (needsId(remove) && record.id === null) {
+    if (record.id === null && needsId(remove)) {
       throw refuse(
         `it was ${record.adopted ? 'adopted without an id' : 'recorded without an id'}, and a delete needs one; ` +
           `run tenantform import ${shellQuote(address)} <id> first`,
