@@ -44,6 +44,8 @@ describe('apply --json lines', () => {
       done: [{ address: A, action: 'replace', outcome: 'replaced' }],
       failed: [{ address: B, action: 'create', message: 'the API answered 400', code: 'API_BAD_REQUEST' }],
       notAttempted: [],
+      unrecorded: [],
+      stoppedBy: null,
       skipped: [],
     });
 

@@ -17,6 +17,9 @@ export function createJsonProgress(out: OutputStream, now: () => number = () => 
   };
 
   return {
+    /** Never a live terminal line: every event is its own line. */
+    live: false,
+
     plan(plan: Plan, applicable: readonly { address: string; action: string }[]): void {
       line({
         type: 'plan',
