@@ -55,14 +55,14 @@ describe('config trees', () => {
 });
 
 describe('YAML the parser explains badly', () => {
-  it('says "nested too deeply" once for 100k nested [', async () => {
+  it('says it is nested too deeply, once, for 100k nested [', async () => {
     writeFileSync(join(dir, 'deep.yaml'), `rate_limit_policies: ${'['.repeat(100_000)}\n`);
     const result = await cli('validate', 'deep.yaml');
     expect(result.code).toBe(1);
     const out = result.stdout + result.stderr;
-    expect(out).toContain('deep.yaml:1:86: nested too deeply: more than 64 levels of [ ] and { }');
+    expect(out).toContain('deep.yaml:1:86: nested more than 64 levels deep');
     expect(out).not.toMatch(/Stack overflow|Maximum call stack|regular expression/);
-    expect(out.match(/nested too deeply/g)).toHaveLength(1);
+    expect(out.match(/nested more than/g)).toHaveLength(1);
   });
 
   it('explains an unquoted ${LIMIT} inside a flow mapping', async () => {

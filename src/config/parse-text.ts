@@ -92,7 +92,8 @@ export function parseWithYaml(text: string, file: string, ctx: ParseContext = {}
   const resources: DesiredResource[] = [];
   const deep = tooDeepOffset(text);
   if (deep !== -1) {
-    const message = `nested too deeply: more than ${MAX_FLOW_DEPTH} levels of [ ] and { }; no config needs that many`;
+    // The same words as the converter's depth check, which catches deep block nesting.
+    const message = `nested more than ${MAX_FLOW_DEPTH} levels deep`;
     return { file, issues: [issueAtOffset(text, file, deep, message, 'YAML_TOO_DEEP')], resources };
   }
   let documents;
