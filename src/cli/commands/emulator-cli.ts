@@ -7,6 +7,7 @@ export interface EmulatorFlags {
   port: string;
   rateLimit?: string;
   burst?: string;
+  rateLimitScope?: string;
   latency?: string;
   faults?: string;
   users?: string;
@@ -23,6 +24,7 @@ export function emulatorAction(flags: EmulatorFlags, _cmd: unknown, io: CommandI
       port: parseCount(flags.port, '--port', 0, 65535) ?? 0,
       rateLimit: parseRate(flags.rateLimit, '--rate-limit'),
       burst: parseCount(flags.burst, '--burst', 1, 1_000_000),
+      rateLimitScope: flags.rateLimitScope,
       latency: flags.latency,
       faults: flags.faults,
       users: flags.users,
