@@ -6,7 +6,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { createRequire } from 'node:module';
-import type { CommandIO } from './io.js';
+import { EXIT_INTERRUPTED, heldLocks, type CommandIO } from './io.js';
 import { reportError } from './errors.js';
 
 const require = createRequire(import.meta.url);
@@ -307,6 +307,30 @@ Examples:
       `\nExample:\n  $ tenantform state rm 'user_permission["auth0|1","https://api/","read:x"]'`,
     )
     .action(run(async () => (await import('./commands/state.js')).stateRmAction));
+  locatedState(
+    state
+      .command('rescue')
+      .description(
+        'record operations the tenant acknowledged but a failed apply could not record (a rescue file, or a log with tenantform-rescue: lines)',
+      )
+      .argument('<file>', 'the rescue file the failed apply named, or a saved CI log'),
+    true,
+  )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ tenantform state rescue examples/prod/.tenantform/state.json.rescue-20261123T034501Z-4242-1a2b3c.json examples/prod\n  $ tenantform state rescue ci-apply.log examples --env prod',
+    )
+    .action(run(async () => (await import('./commands/state.js')).stateRescueAction));
+  locatedState(
+    state
+      .command('repair')
+      .description(
+        'rewrite a damaged state journal keeping every complete entry (the damaged one is saved beside it)',
+      ),
+    true,
+  )
+    .addHelpText('after', '\nExample:\n  $ tenantform state repair examples/prod')
+    .action(run(async () => (await import('./commands/state.js')).stateRepairAction));
   state
     .command('migrate')
     .description('copy a state into another backend, e.g. a file into a pg workspace')
@@ -314,6 +338,7 @@ Examples:
     .requiredOption('--to <SPEC>', 'file:PATH or pg[:WORKSPACE]')
     .option('--backend-config <KEY=VALUE>', 'pg setting, e.g. conn=postgres://… (repeatable)', collect, [])
     .option('--force', 'overwrite a target that holds another lineage')
+    .option('--lock-timeout <DURATION>', 'wait this long for each state lock (e.g. 30s, 2m)', '0s')
     .addHelpText(
       'after',
       '\nExample:\n  $ TENANTFORM_PG_URL=postgres://… tenantform state migrate --from file:.tenantform/state.json --to pg:prod',
@@ -388,7 +413,18 @@ Examples:
 /** Runs the CLI; returns the exit code. */
 export async function main(argv: string[], io?: CommandIO): Promise<number> {
   const controller = new AbortController();
-  const onSignal = () => controller.abort();
+  // First signal: stop at the next safe point. Later ones exit at once, except
+  // while a state lock is held: dying then would leave the lock behind.
+  const onSignal = () => {
+    if (!controller.signal.aborted) {
+      controller.abort();
+      return;
+    }
+    if (heldLocks.count === 0) process.exit(EXIT_INTERRUPTED);
+    process.stderr.write(
+      '\nStill stopping: waiting for the requests in flight so that their answers are recorded, then releasing the lock.\n',
+    );
+  };
   const realIO: CommandIO = io ?? {
     stdout: process.stdout,
     stderr: process.stderr,
@@ -398,8 +434,8 @@ export async function main(argv: string[], io?: CommandIO): Promise<number> {
     confirm: process.stdin.isTTY ? (await import('./prompt.js')).confirmOnTerminal : undefined,
   };
   if (!io) {
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
   }
   let code = 0;
   const program = buildProgram(realIO, (c) => (code = c));
