@@ -27,7 +27,12 @@ function varOptions(cmd: Command, many = false): Command {
       collect,
     )
     .option('--all-envs', 'every environment of the tenantform.yaml project file in PATH')
-    .option('--env-parallelism <N>', 'environments run at once with several --env or --all-envs', '4');
+    .addOption(
+      new Option(
+        '--env-parallelism <N>',
+        'environments run at once with several --env or --all-envs',
+      ).default('4', '4'),
+    );
 }
 
 /** Where the state is; `locks` adds --lock-timeout for the commands that take the lock. */
@@ -43,7 +48,12 @@ function stateOptions(cmd: Command, locks = false): Command {
     )
     .option('--workspace <NAME>', 'pg backend: workspace, one per tenant or environment (default: default)');
   return locks
-    ? cmd.option('--lock-timeout <DURATION>', 'wait this long for the state lock (e.g. 30s, 2m)', '0s')
+    ? cmd.addOption(
+        new Option('--lock-timeout <DURATION>', 'wait this long for the state lock (e.g. 30s, 2m)').default(
+          '0s',
+          '0s, fail at once',
+        ),
+      )
     : cmd;
 }
 
@@ -108,6 +118,25 @@ function connectionOptions(cmd: Command): Command {
     );
 }
 
+/**
+ * A commander error in the CLI's own form: "Error: …" like every other error,
+ * and for a long option written with one dash (Terraform style), the
+ * two-dash spelling.
+ */
+function commanderMessage(text: string, known: ReadonlySet<string>): string {
+  const message = text.replace(/^error: /, 'Error: ');
+  const single = /unknown option '-([a-z][a-z-]+)'/.exec(message);
+  if (!single || !known.has(`--${single[1]}`)) return message;
+  return message.replace(/\n?$/, ` (did you mean --${single[1]}? long options take two dashes)\n`);
+}
+
+/** Every long option of the program and its subcommands. */
+function longOptions(cmd: Command, out = new Set<string>()): Set<string> {
+  for (const option of cmd.options) if (option.long) out.add(option.long);
+  for (const sub of cmd.commands) longOptions(sub, out);
+  return out;
+}
+
 export function buildProgram(io: CommandIO, setExit: (code: number) => void): Command {
   const program = new Command('tenantform');
   const run =
@@ -122,7 +151,11 @@ export function buildProgram(io: CommandIO, setExit: (code: number) => void): Co
       "Manage an identity tenant's rate limit policies, user permissions and token exchange profiles as code.",
     )
     .version(version, '-V, --version')
-    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+      outputError: (s, write) => write(commanderMessage(s, longOptions(program))),
+    })
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .addHelpText(
@@ -205,8 +238,13 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode), 3 
               'config files or directories (default: .), or one plan file saved by plan --out',
             )
             .option('--auto-approve', 'do not ask for confirmation (required when not on a terminal)')
-            .option('--parallelism <N>', 'concurrent operations', '10')
-            .option('--permission-batch-size <N>', 'permissions per request for one user', '100')
+            .addOption(new Option('--parallelism <N>', 'concurrent operations').default('10', '10'))
+            .addOption(
+              new Option('--permission-batch-size <N>', 'permissions per request for one user').default(
+                '100',
+                '100',
+              ),
+            )
             .option('--skip-blocked', 'apply the other changes when some are blocked')
             .option(jsonFlag, jsonHelp),
         ),
@@ -289,7 +327,18 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode), 3 
     )
     .action(run(async () => (await import('./commands/show.js')).showAction));
 
-  const state = program.command('state').description('inspect and edit the recorded state');
+  const state = program
+    .command('state')
+    .description('inspect and edit the recorded state')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ tenantform state list examples --env prod
+  $ tenantform state show 'rate_limit_policy["oauth_authentication_api","client","default"]' examples/prod
+  $ tenantform state rm 'token_exchange_profile["urn:partner:token"]' examples/prod
+  $ tenantform state migrate --from file:examples/prod/.tenantform/state.json --to pg:prod`,
+    );
   locatedState(state.command('list').description('list recorded resources'))
     .addHelpText('after', '\nExample:\n  $ tenantform state list examples/prod')
     .action(run(async () => (await import('./commands/state.js')).stateListAction));
@@ -363,8 +412,8 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode), 3 
   program
     .command('emulator')
     .description('run a local emulator of the Tenant Management API')
-    .option('--host <HOST>', 'address to listen on', '127.0.0.1')
-    .option('--port <N>', 'port (0 = a free one)', '0')
+    .addOption(new Option('--host <HOST>', 'address to listen on').default('127.0.0.1', '127.0.0.1'))
+    .addOption(new Option('--port <N>', 'port').default('0', '0, a free one'))
     .option('--rate-limit <N>', 'requests per second of the token bucket (default: unlimited)')
     .option('--burst <N>', 'bucket size for --rate-limit (default: N)')
     .option(
