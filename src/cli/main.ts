@@ -28,7 +28,12 @@ function varOptions(cmd: Command, many = false): Command {
       collect,
     )
     .option('--all-envs', 'every environment of the tenantform.yaml project file in PATH')
-    .option('--env-parallelism <N>', 'environments run at once with several --env or --all-envs', '4');
+    .addOption(
+      new Option(
+        '--env-parallelism <N>',
+        'environments run at once with several --env or --all-envs',
+      ).default('4', '4'),
+    );
 }
 
 /** Where the state is; `locks` adds --lock-timeout for the commands that take the lock. */
@@ -44,7 +49,34 @@ function stateOptions(cmd: Command, locks = false): Command {
     )
     .option('--workspace <NAME>', 'pg backend: workspace, one per tenant or environment (default: default)');
   return locks
-    ? cmd.option('--lock-timeout <DURATION>', 'wait this long for the state lock (e.g. 30s, 2m)', '0s')
+    ? cmd.addOption(
+        new Option('--lock-timeout <DURATION>', 'wait this long for the state lock (e.g. 30s, 2m)').default(
+          '0s',
+          '0s, fail at once',
+        ),
+      )
+    : cmd;
+}
+
+const jsonFlag = '--json';
+const jsonHelp =
+  'print the plan summary, each operation and the outcome as JSON lines (schemas/apply-event.schema.json); needs --auto-approve';
+
+/** --target and --replace, on plan and apply. */
+function selectionOptions(cmd: Command, replace = true): Command {
+  cmd.option(
+    '--target <ADDRESS>',
+    'limit the plan to this resource (repeatable); the plan says it is partial',
+    collect,
+    [],
+  );
+  return replace
+    ? cmd.option(
+        '--replace <ADDRESS>',
+        'replace this resource (delete, then create) even though nothing changed (repeatable)',
+        collect,
+        [],
+      )
     : cmd;
 }
 
@@ -87,6 +119,25 @@ function connectionOptions(cmd: Command): Command {
     );
 }
 
+/**
+ * A commander error in the CLI's own form: "Error: …" like every other error,
+ * and for a long option written with one dash (Terraform style), the
+ * two-dash spelling.
+ */
+function commanderMessage(text: string, known: ReadonlySet<string>): string {
+  const message = text.replace(/^error: /, 'Error: ');
+  const single = /unknown option '-([a-z][a-z-]+)'/.exec(message);
+  if (!single || !known.has(`--${single[1]}`)) return message;
+  return message.replace(/\n?$/, ` (did you mean --${single[1]}? long options take two dashes)\n`);
+}
+
+/** Every long option of the program and its subcommands. */
+function longOptions(cmd: Command, out = new Set<string>()): Set<string> {
+  for (const option of cmd.options) if (option.long) out.add(option.long);
+  for (const sub of cmd.commands) longOptions(sub, out);
+  return out;
+}
+
 export function buildProgram(io: CommandIO, setExit: (code: number) => void): Command {
   const program = new Command('tenantform');
   const run =
@@ -101,7 +152,11 @@ export function buildProgram(io: CommandIO, setExit: (code: number) => void): Co
       "Manage an identity tenant's rate limit policies, user permissions and token exchange profiles as code.",
     )
     .version(version, '-V, --version')
-    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+      outputError: (s, write) => write(commanderMessage(s, longOptions(program))),
+    })
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .addHelpText(
@@ -144,45 +199,56 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode), 3 
     )
     .action(run(async () => (await import('./commands/fmt.js')).fmtAction));
 
-  stateOptions(
-    varOptions(
-      program
-        .command('plan')
-        .description('show what apply would change; sends no request')
-        .argument(
-          '[paths...]',
-          'config files or directories, merged (default: .); state lives beside the last',
-        )
-        .option('--out <PLANFILE>', 'save the plan for a later, exact apply')
-        .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none')
-        .addOption(
-          new Option('--format <FORMAT>', 'output format')
-            .choices(['text', 'json', 'markdown'])
-            .default('text'),
-        ),
-      true,
+  selectionOptions(
+    stateOptions(
+      varOptions(
+        program
+          .command('plan')
+          .description('show what apply would change; sends no request')
+          .argument(
+            '[paths...]',
+            'config files or directories, merged (default: .); state lives beside the last',
+          )
+          .option('--out <PLANFILE>', 'save the plan for a later, exact apply')
+          .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none')
+          .option('--destroy', 'plan the removal of everything the state records (what destroy would do)')
+          .addOption(
+            new Option('--format <FORMAT>', 'output format')
+              .choices(['text', 'json', 'markdown'])
+              .default('text'),
+          ),
+        true,
+      ),
     ),
   )
     .addHelpText(
       'after',
-      '\nExamples:\n  $ tenantform plan examples --env prod\n  $ tenantform plan examples --all-envs --format markdown > plan.md\n  $ tenantform plan examples --env prod --format markdown > plan.md\n  $ tenantform plan . --out release.tfplan --detailed-exitcode',
+      `\nExamples:\n  $ tenantform plan examples --env prod\n  $ tenantform plan examples --all-envs --format markdown > plan.md\n  $ tenantform plan examples --env prod --format markdown > plan.md\n  $ tenantform plan . --out release.tfplan --detailed-exitcode\n  $ tenantform plan . --target 'rate_limit_policy["oauth_authentication_api","client","default"]' --out hotfix.tfplan\n  $ tenantform plan . --replace 'rate_limit_policy["oauth_authentication_api","client","default"]'\n  $ tenantform plan . --destroy`,
     )
     .action(run(async () => (await import('./commands/plan.js')).planAction));
 
   connectionOptions(
     stateOptions(
       varOptions(
-        program
-          .command('apply')
-          .description('make the changes through the API and record them in state')
-          .argument(
-            '[paths...]',
-            'config files or directories (default: .), or one plan file saved by plan --out',
-          )
-          .option('--auto-approve', 'do not ask for confirmation (required when not on a terminal)')
-          .option('--parallelism <N>', 'concurrent operations', '10')
-          .option('--permission-batch-size <N>', 'permissions per request for one user', '100')
-          .option('--skip-blocked', 'apply the other changes when some are blocked'),
+        selectionOptions(
+          program
+            .command('apply')
+            .description('make the changes through the API and record them in state')
+            .argument(
+              '[paths...]',
+              'config files or directories (default: .), or one plan file saved by plan --out',
+            )
+            .option('--auto-approve', 'do not ask for confirmation (required when not on a terminal)')
+            .addOption(new Option('--parallelism <N>', 'concurrent operations').default('10', '10'))
+            .addOption(
+              new Option('--permission-batch-size <N>', 'permissions per request for one user').default(
+                '100',
+                '100',
+              ),
+            )
+            .option('--skip-blocked', 'apply the other changes when some are blocked')
+            .option(jsonFlag, jsonHelp),
+        ),
         true,
       ),
       true,
@@ -190,9 +256,39 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode), 3 
   )
     .addHelpText(
       'after',
-      '\nExamples:\n  $ TENANTFORM_CLIENT_ID=… TENANTFORM_CLIENT_SECRET=… tenantform apply examples --env prod --domain tenant.example.com\n  $ tenantform apply release.tfplan --auto-approve --base-url http://127.0.0.1:4000/api/v2\n  $ tenantform apply examples --env dev --env staging --auto-approve',
+      `\nExamples:\n  $ TENANTFORM_CLIENT_ID=… TENANTFORM_CLIENT_SECRET=… tenantform apply examples --env prod --domain tenant.example.com\n  $ tenantform apply release.tfplan --auto-approve --base-url http://127.0.0.1:4000/api/v2\n  $ tenantform apply examples --env dev --env staging --auto-approve\n  $ tenantform apply . --target 'token_exchange_profile["urn:partner:token"]'\n  $ tenantform apply . --replace 'rate_limit_policy["oauth_authentication_api","client","default"]'\n  $ tenantform apply release.tfplan --auto-approve --json | jq -c 'select(.type == "failed")'`,
     )
     .action(run(async () => (await import('./commands/apply.js')).applyAction));
+
+  connectionOptions(
+    stateOptions(
+      varOptions(
+        selectionOptions(
+          program
+            .command('destroy')
+            .description(
+              'remove everything the state records: delete what the API can delete, forget (and leave on the tenant) the rest',
+            )
+            .argument(
+              '[paths...]',
+              'config path that locates the state (default: .); the config itself is not read',
+            )
+            .option('--auto-approve', 'do not ask for confirmation (required when not on a terminal)')
+            .option('--parallelism <N>', 'concurrent operations', '10')
+            .option('--permission-batch-size <N>', 'permissions per request for one user', '100')
+            .option('--skip-blocked', 'remove the rest when some removals are blocked (no recorded id)')
+            .option(jsonFlag, jsonHelp),
+          false,
+        ),
+      ),
+      true,
+    ),
+  )
+    .addHelpText(
+      'after',
+      `\nExamples:\n  $ tenantform plan test-tenant --destroy                 # preview\n  $ tenantform destroy test-tenant --base-url http://127.0.0.1:4000/api/v2\n  $ tenantform destroy . --auto-approve --target 'rate_limit_policy["oauth_authentication_api","client","default"]'`,
+    )
+    .action(run(async () => (await import('./commands/apply.js')).destroyAction));
 
   stateOptions(
     varOptions(
@@ -232,7 +328,18 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode), 3 
     )
     .action(run(async () => (await import('./commands/show.js')).showAction));
 
-  const state = program.command('state').description('inspect and edit the recorded state');
+  const state = program
+    .command('state')
+    .description('inspect and edit the recorded state')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ tenantform state list examples --env prod
+  $ tenantform state show 'rate_limit_policy["oauth_authentication_api","client","default"]' examples/prod
+  $ tenantform state rm 'token_exchange_profile["urn:partner:token"]' examples/prod
+  $ tenantform state migrate --from file:examples/prod/.tenantform/state.json --to pg:prod`,
+    );
   locatedState(state.command('list').description('list recorded resources'))
     .addHelpText('after', '\nExample:\n  $ tenantform state list examples/prod')
     .action(run(async () => (await import('./commands/state.js')).stateListAction));
@@ -306,8 +413,8 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode), 3 
   program
     .command('emulator')
     .description('run a local emulator of the Tenant Management API')
-    .option('--host <HOST>', 'address to listen on', '127.0.0.1')
-    .option('--port <N>', 'port (0 = a free one)', '0')
+    .addOption(new Option('--host <HOST>', 'address to listen on').default('127.0.0.1', '127.0.0.1'))
+    .addOption(new Option('--port <N>', 'port').default('0', '0, a free one'))
     .option('--rate-limit <N>', 'requests per second of the token bucket (default: unlimited)')
     .option('--burst <N>', 'bucket size for --rate-limit (default: N)')
     .option(

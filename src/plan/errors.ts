@@ -9,7 +9,9 @@ export type PlanErrorCode =
   | 'PLAN_MISMATCH'
   /** A saved plan would be applied to another state or target than it was made for. */
   | 'PLAN_OTHER_STATE'
-  | 'PLAN_OTHER_TARGET';
+  | 'PLAN_OTHER_TARGET'
+  | 'PLAN_UNKNOWN_TARGET'
+  | 'PLAN_REPLACE_REFUSED';
 
 /** A plan that cannot be made, read or applied, with a message a person can act on. */
 export class PlanError extends Error {

@@ -28,3 +28,4 @@ export { codeCell, escapeCell, MARKDOWN_LIMIT, renderMarkdown } from './render-m
 export { planToJson, renderJson } from './render-json.js';
 export { summaryLine, NO_CHANGES } from './wording.js';
 export { renderStateMarkdown, renderStateText } from './render-state.js';
+export { closestMatch, type PlanOptions } from './selection.js';

@@ -111,6 +111,8 @@ export function readPlanFile(text: string, fileName: string): SavedPlan {
   const plan: Plan = {
     format_version: PLAN_FORMAT_VERSION,
     state: record.state as Plan['state'],
+    ...(record.targets ? { targets: record.targets as string[] } : {}),
+    ...(record.destroy === true ? { destroy: true as const } : {}),
     changes: record.changes as Plan['changes'],
     summary: record.summary as Plan['summary'],
   };

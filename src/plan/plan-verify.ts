@@ -4,6 +4,7 @@ import type { StateDocument } from '../state/types.js';
 import { deepEqual } from './canonical.js';
 import { PlanError } from './errors.js';
 import { planResource, summarize } from './planner.js';
+import { selectChanges } from './selection.js';
 import type { Change, Plan } from './types.js';
 
 /**
@@ -114,12 +115,22 @@ export function verifySavedPlan(plan: Plan, doc: StateDocument | null, fileName:
       problems.push(...bad.map((p) => `${where}: ${p}`));
       return;
     }
-    const expected = planResource(
+    const desired =
       after === null
         ? null
-        : { kind: change.kind, address: change.address, identity: change.identity, attributes: after },
-      record,
-    );
+        : { kind: change.kind, address: change.address, identity: change.identity, attributes: after };
+    // A replace of an unchanged resource (--replace) is only taken when plan would allow it.
+    const forceReplace = change.action === 'replace' && desired !== null;
+    if (forceReplace) {
+      try {
+        selectChanges([desired], record ? [record] : [], { replace: [change.address] });
+      } catch (err) {
+        if (!(err instanceof PlanError)) throw err;
+        problems.push(`${where}: ${err.message}`);
+        return;
+      }
+    }
+    const expected = planResource(desired, record, { forceReplace, destroy: plan.destroy === true });
     const differ = recordProblems(change, expected, record);
     if (differ.length > 0) {
       problems.push(...differ.map((p) => `${where}: ${p}`));

@@ -45,6 +45,8 @@ export function planToJson(plan: Plan, meta?: PlanJsonMeta): Record<string, unkn
         }
       : {}),
     state: { lineage: plan.state.lineage, serial: plan.state.serial },
+    ...(plan.targets ? { targets: [...plan.targets] } : {}),
+    ...(plan.destroy ? { destroy: true } : {}),
     summary: Object.fromEntries(SUMMARY_KEYS.map((key) => [key, plan.summary[key]])),
     changes: plan.changes.map(changeJson),
   };

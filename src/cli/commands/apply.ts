@@ -6,6 +6,7 @@ import type { WaitKind } from '../../api/index.js';
 import { CliError, writeChunks, type CommandIO } from '../io.js';
 import { absolute, openStore, withLockedState, parseCount, parseRate, type StateFlags } from '../context.js';
 import { createProgress } from '../progress.js';
+import { createJsonProgress } from '../apply-json.js';
 import { keepUnrecorded, reportApply } from '../apply-report.js';
 import {
   environmentCredentials,
@@ -34,6 +35,14 @@ export interface ApplyFlags extends StateFlags {
   audience?: string;
   maxRps?: string;
   debug?: boolean;
+  /** --target: limit the plan to these addresses (repeatable). */
+  target?: string[];
+  /** --replace: replace these though nothing changed (repeatable). */
+  replace?: string[];
+  /** Set by `tenantform destroy`: remove everything the state records. */
+  destroy?: boolean;
+  /** --json: JSON lines on stdout (schemas/apply-event.schema.json) instead of text. */
+  json?: boolean;
 }
 
 /**
@@ -88,6 +97,24 @@ async function connectApi(flags: ApplyFlags, input: ConfigInput, given: Target |
   return { createApiClient: api.createApiClient, target, credentials };
 }
 
+/** The result of an apply that had nothing to send: only blocked changes, skipped. */
+function nothingApplied(plan: Plan): ApplyResult {
+  const skipped = plan.changes
+    .filter((c) => c.action === 'blocked')
+    .map((c) => ({ address: c.address, reason: c.reason }));
+  return { done: [], failed: [], notAttempted: [], unrecorded: [], stoppedBy: null, skipped };
+}
+
+/** After a destroy: says plainly which resources were only forgotten and stay on the tenant. */
+function destroyNote(result: ApplyResult, io: CommandIO): void {
+  const forgotten = result.done.filter((d) => d.outcome === 'forgotten').length;
+  if (forgotten === 0) return;
+  io.stdout.write(
+    `${forgotten} resource${forgotten === 1 ? ' was' : 's were'} forgotten, not deleted: the API has no operation to remove ${forgotten === 1 ? 'it' : 'them'}, ` +
+      `so ${forgotten === 1 ? 'it stays' : 'they stay'} on the tenant. Remove ${forgotten === 1 ? 'it' : 'them'} by hand if needed.\n`,
+  );
+}
+
 /** tenantform apply [PATH | PLANFILE]. */
 export async function applyAction(
   pathArgs: string[],
@@ -95,6 +122,13 @@ export async function applyAction(
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
+  const fleet = await import('../fleet.js');
+  if (flags.json && !flags.autoApprove) {
+    throw new CliError('--json needs --auto-approve: the plan is printed as JSON, not shown for a question');
+  }
+  if (flags.json && fleet.isFleetRun(flags)) {
+    throw new CliError('--json applies one environment at a time: give one --env');
+  }
   const planArg = pathArgs.find((p) => looksLikePlanFile(absolute(p, io)));
   const parallelism = parseCount(flags.parallelism, '--parallelism', 1, 256) ?? 10;
   const permissionBatchSize =
@@ -107,20 +141,36 @@ export async function applyAction(
   let planFor: (doc: StateDocument) => Plan;
   let targetFlags: { domain?: string; baseUrl?: string };
   if (planArg !== undefined) {
+    if (flags.destroy)
+      throw new CliError(
+        'destroy takes config paths, not a plan file; to apply a saved destroy plan use tenantform apply PLANFILE',
+      );
+    if ((flags.target?.length ?? 0) > 0 || (flags.replace?.length ?? 0) > 0) {
+      throw new CliError(
+        'a saved plan is applied exactly as it was made: give --target and --replace to tenantform plan --out instead',
+      );
+    }
     // Checked in full (paths, flags, state location, target, changes) before any state directory or lock.
     const { openSavedPlan } = await import('../saved-plan.js');
     const saved = await openSavedPlan(planArg, pathArgs, flags, io);
     input = { env: null, paths: [], varFiles: [] };
     ({ store, planFor, targetFlags } = saved);
   } else {
-    const fleet = await import('../fleet.js');
     if (fleet.isFleetRun(flags)) return fleet.runFleet('apply', pathArgs, flags, io);
     input = resolveInputs(pathArgs, flags.env, flags.varFile, io, 'one')[0]!;
     const paths = input.paths;
-    const desired = await loadDesiredOrReport(paths, { vars: flags.var, varFiles: input.varFiles }, io);
+    // A destroy plans the removal of everything recorded: the config only locates the state.
+    const desired = flags.destroy
+      ? []
+      : await loadDesiredOrReport(paths, { vars: flags.var, varFiles: input.varFiles }, io);
     if (!desired) return 1;
     store = await openStore(environmentStateFlags(flags, input), paths[paths.length - 1]!, io);
-    planFor = (doc) => planModule.planChanges(desired, doc);
+    planFor = (doc) =>
+      planModule.planChanges(desired, doc, {
+        targets: flags.target,
+        replace: flags.replace,
+        destroy: flags.destroy,
+      });
     targetFlags = environmentTargetFlags(flags, input);
   }
   // Checked even when the plan turns out to need no request: a mistyped --base-url is an error either way.
@@ -136,21 +186,31 @@ export async function applyAction(
     return await withLockedState(store, 'apply', { ...flags, io }, async (session) => {
       // Said once the lock is held: a run refused by the lock prints only the holder.
       const state = describeState(store, io);
-      io.stdout.write(
+      // With --json, stdout carries JSON lines only: the header goes to stderr.
+      const info = flags.json ? io.stderr : io.stdout;
+      info.write(
         whereLines(state, target ? target.baseUrl : 'not set (needed only if a request must be sent)'),
       );
       const plan = planFor(session.doc);
-      if (session.doc.serial === 0 && plan.summary.create > 0) io.stdout.write(noStateWarning(state));
+      if (session.doc.serial === 0 && plan.summary.create > 0) info.write(noStateWarning(state));
       io.report?.({
         state: store.description,
         changes: plan.changes.filter((c) => c.action !== 'no-op').length,
       });
-      const color = planModule.shouldUseColor(io.stdout, io.env);
-      writeChunks(io.stdout, planModule.renderTextChunks(plan, { color }));
-      if (!planModule.hasChanges(plan)) return 0;
+      const json = flags.json ? createJsonProgress(io.stdout) : null;
+      if (!json) {
+        const color = planModule.shouldUseColor(io.stdout, io.env);
+        writeChunks(io.stdout, planModule.renderTextChunks(plan, { color }));
+      }
       // Refuses blocked changes unless --skip-blocked: before the question, and before any request.
-      if (planModule.applicableChanges(plan, { skipBlocked: flags.skipBlocked ?? false }).length === 0) {
-        io.stdout.write('\nOnly blocked changes remain; nothing to apply.\n');
+      const applicable = planModule.hasChanges(plan)
+        ? planModule.applicableChanges(plan, { skipBlocked: flags.skipBlocked ?? false })
+        : [];
+      if (json) json.plan(plan, applicable);
+      if (applicable.length === 0) {
+        if (json) json.summary(nothingApplied(plan));
+        else if (planModule.hasChanges(plan))
+          io.stdout.write('\nOnly blocked changes remain; nothing to apply.\n');
         return 0;
       }
       const apply = await import('../../apply/index.js');
@@ -165,14 +225,17 @@ export async function applyAction(
             'refusing to apply without confirmation: not on a terminal. Review the plan, then re-run with --auto-approve.',
           );
         }
-        if (!(await io.confirm('\nDo you want to make these changes?'))) {
+        const question = plan.destroy
+          ? '\nDo you really want to destroy everything listed above? Deleted policies are gone; forgotten resources stay on the tenant.'
+          : '\nDo you want to make these changes?';
+        if (!(await io.confirm(question))) {
           io.stdout.write('Apply cancelled; nothing was sent.\n');
           return 1;
         }
       }
 
       const total = plan.changes.filter((c) => c.action !== 'no-op' && c.action !== 'blocked').length;
-      const progress = createProgress(io.stdout, total);
+      const progress = json ?? createProgress(io.stdout, total);
       const client = api
         ? api.createApiClient({
             target: api.target,
@@ -185,7 +248,7 @@ export async function applyAction(
               progress.onEvent({ type: 'wait', waitMs: ms, message: reason, waitKind: kind }),
           })
         : null;
-      io.stdout.write('\n');
+      if (!json) io.stdout.write('\n');
       let result: ApplyResult;
       try {
         result = await apply.applyPlan(plan, {
@@ -211,17 +274,24 @@ export async function applyAction(
       });
       // The summary comes first, whatever saving the state or releasing the lock says afterwards.
       const rescue = await keepUnrecorded(result, session, store, io);
-      const code = reportApply(
-        result,
-        {
-          rescue,
-          interrupted:
-            io.signal?.aborted === true &&
-            (result.notAttempted.length > 0 || result.failed.some((f) => f.code === 'API_ABORTED')),
-          progressWasLive: progress.live,
-        },
-        io,
-      );
+      let code: number;
+      if (json) {
+        json.summary(result);
+        code = result.failed.length > 0 || result.notAttempted.length > 0 ? 1 : 0;
+      } else {
+        code = reportApply(
+          result,
+          {
+            rescue,
+            interrupted:
+              io.signal?.aborted === true &&
+              (result.notAttempted.length > 0 || result.failed.some((f) => f.code === 'API_ABORTED')),
+            progressWasLive: progress.live,
+          },
+          io,
+        );
+        if (plan.destroy) destroyNote(result, io);
+      }
       try {
         await session.commit();
       } catch (err) {
@@ -236,4 +306,14 @@ export async function applyAction(
   } finally {
     await store.close();
   }
+}
+
+/** tenantform destroy [PATH]: plan the removal of everything the state records, then apply it. */
+export async function destroyAction(
+  pathArgs: string[],
+  flags: ApplyFlags,
+  cmd: unknown,
+  io: CommandIO,
+): Promise<number> {
+  return applyAction(pathArgs, { ...flags, destroy: true }, cmd, io);
 }

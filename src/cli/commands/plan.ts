@@ -1,5 +1,5 @@
 import { closeSync, fchmodSync, openSync, writeFileSync } from 'node:fs';
-import type { CommandIO } from '../io.js';
+import { CliError, type CommandIO } from '../io.js';
 import { writePlan } from '../plan-output.js';
 import { absolute, openStore, readStateForPlan, resolveStateLocation, type StateFlags } from '../context.js';
 import {
@@ -34,6 +34,12 @@ export interface PlanFlags extends StateFlags {
   out?: string;
   detailedExitcode?: boolean;
   format: 'text' | 'json' | 'markdown';
+  /** --target: limit the plan to these addresses (repeatable). */
+  target?: string[];
+  /** --replace: replace these though nothing changed (repeatable). */
+  replace?: string[];
+  /** --destroy: plan the removal of everything the state records. */
+  destroy?: boolean;
 }
 
 /**
@@ -63,7 +69,10 @@ export async function planAction(
   const input = resolveInputs(pathArgs, flags.env, flags.varFile, io, 'one')[0]!;
   const paths = input.paths;
   const path = paths[paths.length - 1]!;
-  const desired = await loadDesiredOrReport(paths, { vars: flags.var, varFiles: input.varFiles }, io);
+  // A destroy plan removes what the state records: the config only locates the state.
+  const desired = flags.destroy
+    ? []
+    : await loadDesiredOrReport(paths, { vars: flags.var, varFiles: input.varFiles }, io);
   if (!desired) return 1;
   const plan = await import('../../plan/index.js');
   const stateFlags = environmentStateFlags(flags, input);
@@ -79,7 +88,11 @@ export async function planAction(
   const state = describeState(store, io);
   const where = io.stderr;
   where.write(whereLines(state, await targetFor(input, io)));
-  const result = plan.planChanges(desired, recorded);
+  const result = plan.planChanges(desired, recorded, {
+    targets: flags.target,
+    replace: flags.replace,
+    destroy: flags.destroy,
+  });
   if (recorded === null && result.summary.create > 0) where.write(noStateWarning(state));
   io.report?.({
     state: store.description,
@@ -97,7 +110,13 @@ export async function planAction(
       target: await knownTarget(input, io),
     });
     // The mode given to open applies only to a new file: fchmod an existing one before writing.
-    const fd = openSync(out, 'w', 0o600);
+    let fd: number;
+    try {
+      fd = openSync(out, 'w', 0o600);
+    } catch (err) {
+      const { ioReason } = await import('../../state/errors.js');
+      throw new CliError(`cannot write the plan to ${flags.out}: ${ioReason(err)}`);
+    }
     try {
       fchmodSync(fd, 0o600);
       writeFileSync(fd, text);
