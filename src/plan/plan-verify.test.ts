@@ -120,8 +120,8 @@ describe('verifySavedPlan', () => {
     [
       'an action the planner would not choose',
       'keep-me',
-      (c) => (c.action = 'replace'),
-      /action is replace but this after and the state give no-op/,
+      (c) => (c.action = 'delete'),
+      /action is delete but this after and the state give no-op/,
     ],
     [
       'a delete of something the state does not record',
@@ -206,5 +206,31 @@ describe('verifySavedPlan', () => {
       ),
       { seed: 20261123, numRuns: 300 },
     );
+  });
+
+  it('takes a --replace plan and a destroy plan as plan made them', () => {
+    const { state } = scenario();
+    const want = [desired('rate_limit_policy', KEEP), desired('user_permission', ALICE)];
+    const forced = planChanges(want, state, {
+      replace: [
+        `rate_limit_policy${JSON.stringify(['oauth_authentication_api', 'client', 'client_id:keep-me'])}`,
+      ],
+    });
+    expect(forced.changes.find((c) => c.address.includes('keep-me'))?.action).toBe('replace');
+    expect(renderJson(verifySavedPlan(structuredClone(forced), state, 'p'))).toBe(renderJson(forced));
+    const destroy = planChanges([], state, { destroy: true });
+    expect(renderJson(verifySavedPlan(structuredClone(destroy), state, 'p'))).toBe(renderJson(destroy));
+  });
+
+  it('refuses a replace edited in where plan would refuse --replace (a permission has no delete)', () => {
+    const { state, plan } = scenario();
+    const message = mismatch(() =>
+      verifySavedPlan(
+        edited(plan, 'auth0|alice', (c) => (c.action = 'replace')),
+        state,
+        'p.plan',
+      ),
+    );
+    expect(message).toContain('cannot replace it');
   });
 });
