@@ -41,6 +41,17 @@ const HOLDERS_SQL = `SELECT pid FROM pg_locks
 const TERMINATE_POLLS = 100;
 const TERMINATE_POLL_MS = 100;
 
+/** How often, and how far apart, a lock taker looks again at a holder that has not written its row yet. */
+const UNRECORDED_LOOKS = 20;
+const UNRECORDED_PAUSE_MS = 25;
+
+/** The id prefix `holder()` gives a holder it described from pg_stat_activity (no current row names it). */
+const UNRECORDED_ID = 'backend-';
+
+function isUnrecorded(holder: LockInfo): boolean {
+  return holder.id.startsWith(UNRECORDED_ID);
+}
+
 /** A holder record read back from jsonb; an unreadable one is held by "unknown". */
 function toLockInfo(value: unknown): LockInfo {
   const v = (value ?? {}) as Record<string, unknown>;
@@ -122,6 +133,7 @@ export class PgLock {
     const client = await this.connect();
     try {
       let vanished = 0;
+      let unrecorded = 0;
       await waitForLock(
         async () => {
           for (;;) {
@@ -131,7 +143,13 @@ export class PgLock {
             );
             if (res.rows[0]?.ok) return null;
             const holder = await this.holder(client);
-            if (holder) return holder;
+            // A tenantform holder takes the advisory lock, then writes its row: a session seen
+            // between the two looks unrecorded, so look again briefly before saying so.
+            if (holder && (!isUnrecorded(holder) || ++unrecorded > UNRECORDED_LOOKS)) return holder;
+            if (holder) {
+              await new Promise((resolve) => setTimeout(resolve, UNRECORDED_PAUSE_MS));
+              continue;
+            }
             if (++vanished > 20) return unknownHolder();
           }
         },
@@ -251,7 +269,7 @@ export class PgLock {
     );
     const a = activity.rows[0];
     return {
-      id: `backend-${pid}`,
+      id: `${UNRECORDED_ID}${pid}`,
       pid,
       host: a?.addr ?? 'unknown',
       command: `an unrecorded session "${a?.app || 'unknown'}" (PostgreSQL backend pid ${pid})`,
