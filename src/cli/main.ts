@@ -511,6 +511,14 @@ export async function main(argv: string[], io?: CommandIO): Promise<number> {
     if (!io) {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      // The process may take a moment to exit after main returns (sockets closing); a signal
+      // in that window must still end it as an interruption, not kill it: no lock is held now.
+      process.on('SIGINT', exitInterrupted);
+      process.on('SIGTERM', exitInterrupted);
     }
   }
+}
+
+function exitInterrupted(): never {
+  process.exit(EXIT_INTERRUPTED);
 }
