@@ -50,6 +50,10 @@ export const rateLimitPolicy: KindModule = {
   operations: { create, delete: remove },
   requestBody: (resources: readonly Attributes[]) => resources[0],
   fromResponse: (body) => createdFields(body),
+  fromLive: (item) => {
+    const { id, resource, consumer, consumer_selector, configuration } = item as Attributes & { id: string };
+    return { id, attributes: { resource, consumer, consumer_selector, configuration } };
+  },
   limitation:
     'rate limit policies have no update operation; a change deletes the policy and creates it again',
 };
