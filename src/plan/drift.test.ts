@@ -18,11 +18,20 @@ function snapshot(resources: LiveSnapshot['resources'], reads = allLists): LiveS
 
 describe('refreshState', () => {
   it('reports a policy changed outside tenantform with the fields that differ, and records the live settings', () => {
-    const doc = stateDoc([recorded('rate_limit_policy', policy('default', { action: 'block', limit: 20 }), { id: 'rlp_1' })]);
-    const live = snapshot([liveResource('rate_limit_policy', policy('default', { action: 'block', limit: 25 }), 'rlp_1')]);
+    const doc = stateDoc([
+      recorded('rate_limit_policy', policy('default', { action: 'block', limit: 20 }), { id: 'rlp_1' }),
+    ]);
+    const live = snapshot([
+      liveResource('rate_limit_policy', policy('default', { action: 'block', limit: 25 }), 'rlp_1'),
+    ]);
     const r = refreshState(doc, live, []);
     expect(r.drift).toHaveLength(1);
-    expect(r.drift[0]).toMatchObject({ drift: 'changed', id: 'rlp_1', fields: ['configuration.limit'], desired: false });
+    expect(r.drift[0]).toMatchObject({
+      drift: 'changed',
+      id: 'rlp_1',
+      fields: ['configuration.limit'],
+      desired: false,
+    });
     expect(r.resources[0]!.attributes).toEqual(policy('default', { action: 'block', limit: 25 }));
     expect(r.entries).toEqual([{ op: 'put', resource: r.resources[0] }]);
   });
@@ -52,7 +61,9 @@ describe('refreshState', () => {
   });
 
   it('records an unmanaged resource whose identity the config declares, with its id and live settings', () => {
-    const live = snapshot([liveResource('token_exchange_profile', profile('urn:a', { name: 'by hand' }), 'tep_9')]);
+    const live = snapshot([
+      liveResource('token_exchange_profile', profile('urn:a', { name: 'by hand' }), 'tep_9'),
+    ]);
     const r = refreshState(null, live, [desired('token_exchange_profile', profile('urn:a'))]);
     expect(r.drift[0]).toMatchObject({ drift: 'unmanaged', desired: true });
     expect(r.resources).toEqual([
@@ -66,14 +77,22 @@ describe('refreshState', () => {
       recorded('user_permission', permission('auth0|1', 'https://api', 'read')),
       recorded('user_permission', permission('auth0|2', 'https://api', 'read')),
     ]);
-    const r = refreshState(doc, snapshot([], [{ kind: 'user_permission', params: { user_id: 'auth0|1' } }]), []);
+    const r = refreshState(
+      doc,
+      snapshot([], [{ kind: 'user_permission', params: { user_id: 'auth0|1' } }]),
+      [],
+    );
     expect(r.resources.map((x) => x.attributes.user_id)).toEqual(['auth0|2']);
     expect(r.drift.map((d) => d.drift)).toEqual(['deleted']);
   });
 
   it('learns the id of an adopted record without calling it drift, and clears the adopted flag', () => {
     const doc = stateDoc([recorded('rate_limit_policy', policy('default'), { adopted: true })]);
-    const r = refreshState(doc, snapshot([liveResource('rate_limit_policy', policy('default'), 'rlp_7')]), []);
+    const r = refreshState(
+      doc,
+      snapshot([liveResource('rate_limit_policy', policy('default'), 'rlp_7')]),
+      [],
+    );
     expect(r.drift).toEqual([]);
     expect(r.resources[0]).toMatchObject({ id: 'rlp_7' });
     expect(r.resources[0]!.adopted).toBeUndefined();
@@ -82,13 +101,21 @@ describe('refreshState', () => {
 
   it('changes nothing when the tenant matches the state', () => {
     const doc = stateDoc([recorded('rate_limit_policy', policy('default'), { id: 'rlp_1' })]);
-    const r = refreshState(doc, snapshot([liveResource('rate_limit_policy', policy('default'), 'rlp_1')]), []);
+    const r = refreshState(
+      doc,
+      snapshot([liveResource('rate_limit_policy', policy('default'), 'rlp_1')]),
+      [],
+    );
     expect(r).toEqual({ resources: doc.resources, entries: [], drift: [] });
   });
 
   it('counts another id for the same identity (deleted and created again by hand) as a change', () => {
     const doc = stateDoc([recorded('rate_limit_policy', policy('default'), { id: 'rlp_1' })]);
-    const r = refreshState(doc, snapshot([liveResource('rate_limit_policy', policy('default'), 'rlp_2')]), []);
+    const r = refreshState(
+      doc,
+      snapshot([liveResource('rate_limit_policy', policy('default'), 'rlp_2')]),
+      [],
+    );
     expect(r.drift[0]).toMatchObject({ drift: 'changed', fields: ['id'], id: 'rlp_2' });
     expect(r.resources[0]!.id).toBe('rlp_2');
   });
@@ -125,10 +152,14 @@ describe('planRefreshed', () => {
     const { plan } = planRefreshed(config, doc, live);
     const text = renderText(plan, { color: false });
     expect(text).toContain('Drift, read from the tenant: 1 changed, 1 deleted, 1 not managed.');
-    expect(text).toMatch(/changed +rate limit policy rate_limit_policy\["oauth_authentication_api","client","default"\] \(id rlp_1\)/);
+    expect(text).toMatch(
+      /changed +rate limit policy rate_limit_policy\["oauth_authentication_api","client","default"\] \(id rlp_1\)/,
+    );
     const driftPart = text.slice(0, text.indexOf('Symbols:'));
     expect(driftPart).toContain('-   limit: 20\n      +   limit: 99');
-    expect(text).toContain('deleted outside tenantform; it is in the configuration, so it will be created again');
+    expect(text).toContain(
+      'deleted outside tenantform; it is in the configuration, so it will be created again',
+    );
     expect(text).toContain('not managed by tenantform (not in the state); left alone');
     expect(text.indexOf('Drift')).toBeLessThan(text.indexOf('Symbols:'));
     const md = renderMarkdown(plan);

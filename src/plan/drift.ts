@@ -61,7 +61,10 @@ function byKindThenAddress(a: { kind: KindName; address: string }, b: { kind: Ki
 }
 
 /** The record of a live resource: its id and live settings, verified (so not flagged adopted). */
-function verified(base: Omit<RecordedResource, 'attributes' | 'id'>, live: { attributes: Attributes; id: string | null }) {
+function verified(
+  base: Omit<RecordedResource, 'attributes' | 'id'>,
+  live: { attributes: Attributes; id: string | null },
+) {
   const { adopted: _adopted, ...rest } = base as RecordedResource;
   const record: RecordedResource = { ...rest, attributes: live.attributes, id: live.id };
   return record;
@@ -170,7 +173,11 @@ export function planRefreshed(
     : { format_version: 1, lineage: '', serial: 0, resources: refresh.resources };
   const plan = planChanges(desired, base, options);
   return {
-    plan: { ...plan, state: { lineage: doc?.lineage ?? null, serial: doc?.serial ?? 0 }, drift: refresh.drift },
+    plan: {
+      ...plan,
+      state: { lineage: doc?.lineage ?? null, serial: doc?.serial ?? 0 },
+      drift: refresh.drift,
+    },
     refresh,
   };
 }

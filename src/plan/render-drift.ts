@@ -82,5 +82,7 @@ export function driftBlock(d: Drift, paint: Paint): string {
 /** The whole drift section for a terminal, ending with a blank line. */
 export function driftText(drift: readonly Drift[], paint: Paint): string {
   const blocks = drift.map((d) => driftBlock(d, paint));
-  return [paint('bold', driftHeading(drift)), ...(blocks.length > 0 ? ['', ...blocks] : [])].join('\n') + '\n\n';
+  return (
+    [paint('bold', driftHeading(drift)), ...(blocks.length > 0 ? ['', ...blocks] : [])].join('\n') + '\n\n'
+  );
 }

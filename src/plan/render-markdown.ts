@@ -96,7 +96,12 @@ function driftMarkdown(drift: readonly Drift[]): string[] {
   let size = parts[0]!.length;
   let shown = 0;
   for (const d of drift) {
-    const cells = [d.drift, escapeCell(kindOf(d.kind).title), codeCell(d.address), escapeCell(driftReason(d))];
+    const cells = [
+      d.drift,
+      escapeCell(kindOf(d.kind).title),
+      codeCell(d.address),
+      escapeCell(driftReason(d)),
+    ];
     const line = `| ${cells.join(' | ')} |`;
     if (size + line.length > DRIFT_BUDGET) break;
     parts.push(line);
@@ -125,7 +130,10 @@ function driftMarkdown(drift: readonly Drift[]): string[] {
   }
   out.push(parts.join('\n'), '');
   if (shown < drift.length) {
-    out.push(`_${drift.length - shown} more drift entries not shown; run \`tenantform plan --refresh\` to see them all._`, '');
+    out.push(
+      `_${drift.length - shown} more drift entries not shown; run \`tenantform plan --refresh\` to see them all._`,
+      '',
+    );
   }
   if (blocks.length > 0) out.push(...blocks);
   return out;

@@ -81,7 +81,10 @@ export interface KindModule {
    * against the read's response schema); `params` are the read's path
    * parameters (a user's permissions: { user_id }).
    */
-  fromLive(item: unknown, params: Readonly<Record<string, string>>): { id: string | null; attributes: Attributes };
+  fromLive(
+    item: unknown,
+    params: Readonly<Record<string, string>>,
+  ): { id: string | null; attributes: Attributes };
   /** What the API cannot do for this kind, for the plan's reason text. */
   limitation: string;
 }
