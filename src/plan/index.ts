@@ -23,6 +23,7 @@ export {
   type SavedPlan,
 } from './plan-file.js';
 export { shouldUseColor } from './color.js';
+export { changedPaths, deepEqual } from './canonical.js';
 export { adoptedWords } from './reasons.js';
 export { renderText, renderTextChunks, type TextOptions } from './render-text.js';
 export { codeCell, escapeCell, MARKDOWN_LIMIT, renderMarkdown } from './render-markdown.js';
