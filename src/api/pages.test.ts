@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { OperationDescriptor } from '../resources/index.js';
+import { MockAgent } from 'undici';
+import {
+  operationsFor,
+  rateLimitPolicy,
+  userPermission,
+  type OperationDescriptor,
+} from '../resources/index.js';
+import { createApiClient } from './client.js';
+import { resolveTarget } from './target.js';
 import { MAX_PAGE_SIZE, readList, type ListCall } from './pages.js';
 import type { Query } from './types.js';
 
@@ -29,7 +37,7 @@ function tenant(n: number, options: { max?: number; totals?: boolean } = {}) {
   const all = Array.from({ length: n }, (_, i) => ({ n: i }));
   const queries: Query[] = [];
   const call: ListCall = async (op, _params, _body, query) => {
-    const style = (op as { pagination?: string }).pagination;
+    const style = op.pagination;
     queries.push(query);
     const size = Math.min(Number(query.take ?? query.per_page), options.max ?? Infinity);
     if (style === 'checkpoint') {
@@ -100,5 +108,62 @@ describe('readList, offset pages', () => {
     const t = tenant(120, { max: 50 });
     const read = await readList(t.call, offsetList, { user_id: 'u' });
     expect(read.items).toHaveLength(120);
+  });
+});
+
+describe('through the client', () => {
+  function mocked() {
+    const agent = new MockAgent();
+    agent.disableNetConnect();
+    const client = createApiClient({
+      target: resolveTarget({ domain: 'tenant.example.com' }, {}),
+      credentials: { kind: 'token', token: 't0k3n' },
+      dispatcher: agent,
+    });
+    return { agent, pool: agent.get('https://tenant.example.com'), client };
+  }
+  const json = { headers: { 'content-type': 'application/json' } };
+
+  it("reads a user's permissions with the query after the encoded path, checked against the list schema", async () => {
+    const { agent, pool, client } = mocked();
+    const seen: string[] = [];
+    pool.intercept({ path: (p) => (seen.push(p), true), method: 'GET' }).reply(
+      200,
+      {
+        start: 0,
+        limit: 100,
+        total: 1,
+        permissions: [{ resource_server_identifier: 'https://api/', permission_name: 'read' }],
+      },
+      json,
+    );
+    const list = operationsFor(userPermission, 'full').list!;
+    const read = await readList(client.call, list, { user_id: 'auth0|1' });
+    expect(read.items).toEqual([{ resource_server_identifier: 'https://api/', permission_name: 'read' }]);
+    expect(seen).toContain('/api/v2/users/auth0%7C1/permissions?per_page=100&page=0&include_totals=true');
+    await agent.close();
+  });
+
+  it('follows next through the policy list', async () => {
+    const { agent, pool, client } = mocked();
+    const policy = (n: number) => ({
+      id: `rlp_${n}`,
+      resource: 'oauth_authentication_api',
+      consumer: 'client',
+      consumer_selector: `client_id:${n}`,
+      configuration: { action: 'allow' },
+    });
+    const seen: string[] = [];
+    pool
+      .intercept({ path: (p) => (seen.push(p), p.includes('from=') === false), method: 'GET' })
+      .reply(200, { rate_limit_policies: [policy(1)], next: 'c2' }, json);
+    pool
+      .intercept({ path: (p) => (seen.push(p), p.includes('from=c2')), method: 'GET' })
+      .reply(200, { rate_limit_policies: [policy(2)] }, json);
+    const read = await readList(client.call, operationsFor(rateLimitPolicy, 'full').list!, {});
+    expect(read.items).toEqual([policy(1), policy(2)]);
+    expect(read.pages).toBe(2);
+    expect(seen.filter((p) => p.includes('take=100'))).toHaveLength(seen.length);
+    await agent.close();
   });
 });

@@ -13,9 +13,6 @@ import type { OperationDescriptor } from '../resources/index.js';
 import { ApiError } from './errors.js';
 import type { CallResult, Query } from './types.js';
 
-/** A list operation: a descriptor with its pagination style and the key of its answer's array. */
-type ListDescriptor = OperationDescriptor & { pagination?: 'checkpoint' | 'offset'; itemsKey?: string };
-
 /** The most items per page the service returns (`take` and `per_page` alike). */
 export const MAX_PAGE_SIZE = 100;
 
@@ -67,7 +64,7 @@ async function page(
 /** Every item of the list operation `op` (a descriptor with `pagination` and `itemsKey`), in the order served. */
 export async function readList(
   call: ListCall,
-  op: ListDescriptor,
+  op: OperationDescriptor,
   params: Readonly<Record<string, string>>,
   options: ReadListOptions = {},
 ): Promise<ListRead> {

@@ -106,7 +106,8 @@ export async function readTenant(call: ListCall, options: ReadTenantOptions): Pr
   const byAddress = (a: { address: string }, b: { address: string }) =>
     a.address < b.address ? -1 : a.address > b.address ? 1 : 0;
   resources.sort(byAddress);
-  reads.sort((a, b) => (a.kind + JSON.stringify(a.params) < b.kind + JSON.stringify(b.params) ? -1 : 1));
+  const readKey = (r: LiveRead) => `${r.kind}\u0000${JSON.stringify(r.params)}`;
+  reads.sort((a, b) => byAddress({ address: readKey(a) }, { address: readKey(b) }));
   return { reads, resources, pages };
 }
 
@@ -119,7 +120,7 @@ export async function readTenant(call: ListCall, options: ReadTenantOptions): Pr
 export async function findLive(
   call: ListCall,
   kind: KindModule,
-  list: OperationDescriptor & { filters?: readonly string[] },
+  list: OperationDescriptor,
   attributes: Attributes,
 ): Promise<{ found: LiveResource | null; pages: number }> {
   const params: Record<string, string> = {};

@@ -58,6 +58,7 @@ const list: OperationDescriptor = {
   outcomes: {},
   pagination: 'checkpoint',
   itemsKey: 'rate_limit_policies',
+  filters: ['resource', 'consumer', 'consumer_selector'],
 };
 
 const get: OperationDescriptor = {
