@@ -1,6 +1,6 @@
 import { kindOf } from '../resources/index.js';
 import { attributeDiff, attributeLines } from './attribute-lines.js';
-import type { Paint, Style } from './color.js';
+import { painter, type Paint, type Style } from './color.js';
 import type { Drift, DriftKind } from './drift.js';
 
 /**
@@ -85,4 +85,9 @@ export function driftText(drift: readonly Drift[], paint: Paint): string {
   return (
     [paint('bold', driftHeading(drift)), ...(blocks.length > 0 ? ['', ...blocks] : [])].join('\n') + '\n\n'
   );
+}
+
+/** The drift section alone (tenantform refresh), with ANSI colours when `color`. */
+export function renderDriftText(drift: readonly Drift[], options: { color: boolean }): string {
+  return driftText(drift, painter(options.color));
 }
