@@ -14,6 +14,7 @@ export interface EmulatorFlags {
   data?: string;
   json?: boolean;
   tenants?: string;
+  tls?: boolean;
 }
 
 /** tenantform emulator: commander adapter for runEmulator. */
@@ -31,6 +32,7 @@ export function emulatorAction(flags: EmulatorFlags, _cmd: unknown, io: CommandI
       data: flags.data,
       json: flags.json ?? false,
       tenants: flags.tenants,
+      tls: flags.tls ?? false,
     },
     io,
   );
