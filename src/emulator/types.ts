@@ -2,6 +2,7 @@
  * Public shapes of the emulator: its options, the handle startEmulator returns
  * and the tenant data it holds.
  */
+import type { ApiProfile } from '../resources/index.js';
 import type { LocalAuthority } from './certificates.js';
 
 export type RateLimitAction = 'allow' | 'block' | 'log' | 'redirect';
@@ -80,6 +81,12 @@ export interface FaultOptions {
 }
 
 export interface EmulatorOptions {
+  /**
+   * Which operations the emulated tenant offers: 'spec' (the default: the
+   * spec's four) or 'full' (also those of management-api-beyond-spec.md).
+   * Routes of the other profile answer 404, or 405 on a known path.
+   */
+  api?: ApiProfile;
   /** Address to listen on. Default 127.0.0.1. */
   host?: string;
   /**
@@ -146,6 +153,8 @@ export interface IssueTokenOptions {
 export interface EmulatorHandle {
   /** http://HOST:PORT/api/v2 (https:// with tls) */
   baseUrl: string;
+  /** The API profile served. */
+  api: ApiProfile;
   /** http://HOST:PORT (https:// with tls) */
   origin: string;
   /** With tls: the PEM file of the CA that signed the server certificate (removed on stop). */
