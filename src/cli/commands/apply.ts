@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import type { Plan } from '../../plan/types.js';
 import type { ApplyResult } from '../../apply/index.js';
 import { CliError, writeChunks, type CommandIO } from '../io.js';
-import { absolute, openStore, withLockedState, parseCount, parseRate, type StateFlags } from '../context.js';
+import { absolute, openStore, withLockedState, parseCount, parseRate } from '../context.js';
 import { createProgress } from '../progress.js';
 import {
   environmentCredentials,
@@ -12,24 +12,7 @@ import {
   resolveInputs,
   type ConfigInput,
 } from '../inputs.js';
-
-export interface ApplyFlags extends StateFlags {
-  var: string[];
-  varFile: string[];
-  env?: string | string[];
-  allEnvs?: boolean;
-  envParallelism?: string;
-  autoApprove?: boolean;
-  parallelism: string;
-  permissionBatchSize: string;
-  skipBlocked?: boolean;
-  domain?: string;
-  baseUrl?: string;
-  tokenFile?: string;
-  audience?: string;
-  maxRps?: string;
-  debug?: boolean;
-}
+import type { ApplyFlags } from '../definitions.js';
 
 /**
  * A saved plan is a JSON object with format_version and changes. A config

@@ -1,20 +1,10 @@
 import { closeSync, fchmodSync, openSync, writeFileSync } from 'node:fs';
 import type { CommandIO } from '../io.js';
 import { writePlan } from '../plan-output.js';
-import { absolute, openStore, type StateFlags } from '../context.js';
+import { absolute, openStore } from '../context.js';
 import { environmentStateFlags, loadDesiredOrReport, resolveInputs } from '../inputs.js';
 import { TOOL_VERSION } from '../version.js';
-
-export interface PlanFlags extends StateFlags {
-  var: string[];
-  varFile: string[];
-  env?: string | string[];
-  allEnvs?: boolean;
-  envParallelism?: string;
-  out?: string;
-  detailedExitcode?: boolean;
-  format: 'text' | 'json' | 'markdown';
-}
+import type { PlanFlags } from '../definitions.js';
 
 /** tenantform plan [PATH]: desired (config) vs recorded (state). Sends no request. */
 export async function planAction(

@@ -2,6 +2,13 @@ import { CliError, type CommandIO } from '../io.js';
 import { openStore, withLockedState, type StateFlags } from '../context.js';
 import { environmentStateFlags, resolveInputs } from '../inputs.js';
 import type { StateStore } from '../../state/types.js';
+import type {
+  ForceUnlockFlags,
+  StateListFlags,
+  StateMigrateFlags,
+  StateRmFlags,
+  StateShowFlags,
+} from '../definitions.js';
 
 async function withStore<T>(
   flags: StateFlags & { env?: string },
@@ -36,7 +43,7 @@ function notInState(address: string, store: StateStore): CliError {
 /** tenantform state list: one address per line, with id and flags. */
 export async function stateListAction(
   path: string,
-  flags: StateFlags,
+  flags: StateListFlags,
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
@@ -62,7 +69,7 @@ export async function stateListAction(
 export async function stateShowAction(
   address: string,
   path: string,
-  flags: StateFlags,
+  flags: StateShowFlags,
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
@@ -81,7 +88,7 @@ export async function stateShowAction(
 export async function stateRmAction(
   address: string,
   path: string,
-  flags: StateFlags,
+  flags: StateRmFlags,
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
@@ -102,7 +109,7 @@ export async function stateRmAction(
 /** tenantform force-unlock: remove a stale lock. */
 export async function forceUnlockAction(
   path: string,
-  flags: StateFlags,
+  flags: ForceUnlockFlags,
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
@@ -120,14 +127,7 @@ export async function forceUnlockAction(
   });
 }
 
-export interface MigrateFlags {
-  from: string;
-  to: string;
-  backendConfig: string[];
-  force?: boolean;
-}
-
-async function storeFromSpec(spec: string, flags: MigrateFlags, io: CommandIO): Promise<StateStore> {
+async function storeFromSpec(spec: string, flags: StateMigrateFlags, io: CommandIO): Promise<StateStore> {
   if (spec.startsWith('file:')) {
     return openStore({ state: spec.slice(5), backend: 'file' }, '.', io);
   }
@@ -139,7 +139,11 @@ async function storeFromSpec(spec: string, flags: MigrateFlags, io: CommandIO): 
 }
 
 /** tenantform state migrate --from file:PATH --to pg:WORKSPACE. */
-export async function stateMigrateAction(flags: MigrateFlags, _cmd: unknown, io: CommandIO): Promise<number> {
+export async function stateMigrateAction(
+  flags: StateMigrateFlags,
+  _cmd: unknown,
+  io: CommandIO,
+): Promise<number> {
   const { migrateState } = await import('../../state/pg/index.js');
   const from = await storeFromSpec(flags.from, flags, io);
   try {
