@@ -6,7 +6,13 @@ import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { expect } from 'vitest';
 import { ApiError, createApiClient, resolveTarget } from '../src/api/index.js';
-import type { ApiClient, ApiClientOptions, RateLimitPolicyCreate, Target } from '../src/api/index.js';
+import type {
+  ApiClient,
+  ApiClientOptions,
+  RateLimitPolicyCreate,
+  Target,
+  TokenExchangeProfileCreate,
+} from '../src/api/index.js';
 
 export const ORIGIN = 'https://tenant.example.com';
 export const TARGET: Target = resolveTarget({ domain: 'tenant.example.com' }, {});
@@ -85,7 +91,7 @@ export function policyResponse(id = 'rlp_0123456789abcdefghijk', selector = 'def
   };
 }
 
-export const PROFILE_BODY = {
+export const PROFILE_BODY: TokenExchangeProfileCreate = {
   name: 'partner exchange',
   subject_token_type: 'urn:partner:token',
   action_id: 'act_123',

@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCommentScript, type Comment } from './helpers/github-script.js';
 import { parse } from 'yaml';
+import { packageJson } from '../src/cli/commands/init-templates.js';
+import { TOOL_VERSION } from '../src/cli/version.js';
 import { main } from '../src/cli/main.js';
 import type { CommandIO } from '../src/cli/io.js';
 import { loadConfig } from '../src/config/index.js';
@@ -139,6 +141,17 @@ describe('examples: the GitHub workflow', () => {
     expect(await runCommentScript(script, comments, 'plan two', { PLAN_ENV: 'dev' })).toEqual(['update 101']);
     expect(comments.map((c) => c.body.includes('plan two'))).toEqual([false, true, false]);
     expect(comments[1]!.body).toContain('dev');
+  });
+
+  it('installs tenantform with npm ci (pinned by package.json and its lockfile) and runs it only from there', () => {
+    for (const job of Object.values(workflow.jobs)) {
+      const commands = job.steps.flatMap((s) => (s.run ? [s.run] : []));
+      expect(commands[0]).toBe('npm ci');
+      for (const command of commands.slice(1)) expect(command).toMatch(/^npx --no tenantform /);
+    }
+    expect(text).not.toMatch(/npm install|TENANTFORM_VERSION/);
+    const pkg = readFileSync(join(examples, 'package.json'), 'utf8');
+    expect(pkg).toBe(packageJson(TOOL_VERSION));
   });
 
   it('applies prod only after dev succeeded', () => {

@@ -57,7 +57,14 @@ describe('resolveTarget', () => {
     ],
     [{ baseUrl: 'http://10.0.0.5/api/v2' }, /plain http:\/\//],
     [{ baseUrl: 'ftp://127.0.0.1/api/v2' }, /must be an https:\/\/ URL/],
-    [{ baseUrl: 'https://tenant.example.com/other' }, /must end with \/api\/v2/],
+    [
+      { baseUrl: 'https://tenant.example.com/other' },
+      /must be the API's base URL: a URL ending in \/api\/v2, or an origin alone, to which \/api\/v2 is added/,
+    ],
+    [
+      { baseUrl: 'http://127.0.0.1:4000/api/v1' },
+      /or an origin alone, to which \/api\/v2 is added .*got "http:\/\/127.0.0.1:4000\/api\/v1"/,
+    ],
     [{ baseUrl: 'https://user:pw@tenant.example.com/api/v2' }, /must not contain a user name or password/],
     [{ baseUrl: 'https://tenant.example.com/api/v2?x=1' }, /query or fragment/],
     [{ baseUrl: 'not a url' }, /not a valid URL/],

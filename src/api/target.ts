@@ -62,7 +62,8 @@ function fromBaseUrl(raw: string, source: string): URL {
   else if (path.endsWith(API_PATH)) url.pathname = path;
   else
     throw new ApiConfigError(
-      `${source} must end with ${API_PATH}, e.g. https://tenant.example.com${API_PATH} (got "${raw}")`,
+      `${source} must be the API's base URL: a URL ending in ${API_PATH}, or an origin alone, to which ${API_PATH} is added ` +
+        `(e.g. https://tenant.example.com${API_PATH} or http://127.0.0.1:4000; got "${raw}")`,
     );
   return url;
 }

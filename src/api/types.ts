@@ -1,55 +1,25 @@
 /**
- * Public shapes of the API client: request and response bodies of the four
- * operations, the target and credentials, the client's options and methods.
- * Bodies are type aliases (not interfaces) so they stay assignable to the
- * resources' `Attributes` map.
+ * Public shapes of the API client: request and response bodies (generated
+ * from the schemas), the target and credentials, the client's options and
+ * methods.
  */
 import type { Dispatcher } from 'undici';
+import type * as SchemaTypes from '../schemas/types.js';
 import type { ExpectedOutcome, OperationDescriptor } from '../resources/index.js';
 
-export type RateLimitAction = 'allow' | 'block' | 'log' | 'redirect';
-
-export type RateLimitPolicyConfiguration = {
-  action: RateLimitAction;
-  limit?: number;
-  redirect_uri?: string;
-};
-
+/** Body types, generated from schemas/ (see src/schemas/types.ts). */
+export type RateLimitPolicyConfiguration = SchemaTypes.RateLimitPolicyConfiguration;
+export type RateLimitAction = RateLimitPolicyConfiguration['action'];
 /** Body of POST /rate-limit-policies. */
-export type RateLimitPolicyCreate = {
-  resource: string;
-  consumer: string;
-  consumer_selector: string;
-  configuration: RateLimitPolicyConfiguration;
-};
-
-/** A rate limit policy as POST /rate-limit-policies returns it (checked against schemas/rate-limit-policy). */
-export type RateLimitPolicy = RateLimitPolicyCreate & {
-  id: string;
-  created_at?: string;
-  updated_at?: string;
-};
-
+export type RateLimitPolicyCreate = SchemaTypes.CreateRateLimitPolicyRequest;
+/** A rate limit policy as POST /rate-limit-policies returns it. */
+export type RateLimitPolicy = SchemaTypes.RateLimitPolicy;
 /** One element of the `permissions` array of POST /users/{id}/permissions. */
-export type PermissionItem = {
-  resource_server_identifier: string;
-  permission_name: string;
-};
-
+export type PermissionItem = SchemaTypes.PermissionRequestItem;
 /** Body of POST /token-exchange-profiles. */
-export type TokenExchangeProfileCreate = {
-  name: string;
-  subject_token_type: string;
-  action_id: string;
-  type: string;
-};
-
+export type TokenExchangeProfileCreate = SchemaTypes.CreateTokenExchangeProfileRequest;
 /** A token exchange profile as POST /token-exchange-profiles returns it (only `id` is guaranteed). */
-export type TokenExchangeProfile = Partial<TokenExchangeProfileCreate> & {
-  id: string;
-  created_at?: string;
-  updated_at?: string;
-};
+export type TokenExchangeProfile = SchemaTypes.TokenExchangeProfile;
 
 /** The fields of an error body the client keeps: never headers, never other body fields. */
 export type ApiErrorInfo = {

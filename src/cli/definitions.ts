@@ -81,7 +81,10 @@ function connectionOptions<A extends unknown[], O extends OptionValues, G extend
       '--domain <DOMAIN>',
       'tenant domain: the API is https://DOMAIN/api/v2 (env TENANTFORM_DOMAIN, AUTH0_DOMAIN)',
     )
-    .option('--base-url <URL>', 'API base URL, e.g. http://127.0.0.1:4000/api/v2 (env TENANTFORM_BASE_URL)')
+    .option(
+      '--base-url <URL>',
+      'API base URL ending in /api/v2, e.g. http://127.0.0.1:4000/api/v2; a bare origin gets /api/v2 added (env TENANTFORM_BASE_URL)',
+    )
     .option(
       '--token-file <FILE>',
       'read the bearer token from a file (or env TENANTFORM_TOKEN, AUTH0_ACCESS_TOKEN)',

@@ -1,7 +1,7 @@
 /**
  * Config values → DesiredResource candidates, each with the position of the
  * list item that declares it. Attributes are the create request body (see
- * resources/), keys in the schema's order.
+ * resources/), keys in the schema's order and only the keys the schema allows.
  */
 import type { Node } from 'yaml';
 import {
@@ -15,6 +15,7 @@ import {
   type KindModule,
   type SourcePosition,
 } from '../resources/index.js';
+import { configKeysAt } from '../schemas/index.js';
 import { locate, nodeOffset, type DocumentIndex } from './yaml-nodes.js';
 
 type Item = Record<string, unknown>;
@@ -38,10 +39,14 @@ function make(kind: KindModule, attributes: Attributes, source: SourcePosition):
   return { kind: kind.name, address: formatAddress(kind.name, identity), identity, attributes, source };
 }
 
+/** The keys the schema allows below a config key (list indexes left out), in the schema's order. */
+const keysAt = (...path: string[]): string[] => configKeysAt(path);
+
 function policyAttributes(item: Item): Attributes {
-  const attributes = pick(item, ['resource', 'consumer', 'consumer_selector', 'configuration']);
+  const key = rateLimitPolicy.configKey;
+  const attributes = pick(item, keysAt(key));
   if (isItem(attributes.configuration)) {
-    attributes.configuration = pick(attributes.configuration, ['action', 'limit', 'redirect_uri']);
+    attributes.configuration = pick(attributes.configuration, keysAt(key, 'configuration'));
   }
   return attributes;
 }
@@ -66,13 +71,10 @@ export function collectFromValue(data: unknown, positionOf: PositionOf): Desired
 
   items(userPermission.configKey).forEach((entry, i) => {
     if (!isItem(entry) || typeof entry.user_id !== 'string' || !Array.isArray(entry.permissions)) return;
+    const fields = keysAt(userPermission.configKey, 'permissions');
     entry.permissions.forEach((permission: unknown, j: number) => {
-      if (!isItem(permission) || !hasStrings(permission, ['resource_server_identifier', 'permission_name']))
-        return;
-      const attributes = {
-        user_id: entry.user_id,
-        ...pick(permission, ['resource_server_identifier', 'permission_name']),
-      };
+      if (!isItem(permission) || !hasStrings(permission, fields)) return;
+      const attributes = { user_id: entry.user_id, ...pick(permission, fields) };
       out.push(make(userPermission, attributes, positionOf([userPermission.configKey, i, 'permissions', j])));
     });
   });
@@ -82,7 +84,7 @@ export function collectFromValue(data: unknown, positionOf: PositionOf): Desired
       out.push(
         make(
           tokenExchangeProfile,
-          pick(item, ['name', 'subject_token_type', 'action_id', 'type']),
+          pick(item, keysAt(tokenExchangeProfile.configKey)),
           positionOf([tokenExchangeProfile.configKey, i]),
         ),
       );

@@ -2,7 +2,7 @@
  * Checks one document's value against the config schema and points each issue
  * at the YAML node that produced it, with messages that say what is allowed.
  */
-import { checkSchema, type SchemaIssue } from '../schemas/index.js';
+import { checkSchema, configKeysAt, configurationKeysByAction, type SchemaIssue } from '../schemas/index.js';
 import type { Node } from 'yaml';
 import type { ConfigIssue } from './types.js';
 import type { Conversion } from './yaml-convert.js';
@@ -17,14 +17,8 @@ import {
   type JsonPath,
 } from './yaml-nodes.js';
 
-const TOP_LEVEL_KEYS = ['rate_limit_policies', 'user_permissions', 'token_exchange_profiles'];
-
-const ACTION_KEYS: Record<string, string[]> = {
-  allow: ['action'],
-  block: ['action', 'limit'],
-  log: ['action', 'limit'],
-  redirect: ['action', 'limit', 'redirect_uri'],
-};
+/** The allowed keys (read from the schemas): at the top level, in a list item, or below one. */
+const keysAt = (...path: string[]): string[] => configKeysAt(path);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -47,29 +41,29 @@ function valueAt(data: unknown, path: JsonPath): unknown {
 
 function configurationAction(data: unknown, path: JsonPath): string | undefined {
   const action = valueAt(data, [...path, 'action']);
-  return typeof action === 'string' && Object.prototype.hasOwnProperty.call(ACTION_KEYS, action)
-    ? action
-    : undefined;
+  return typeof action === 'string' && configurationKeysByAction().has(action) ? action : undefined;
 }
 
 /** "unknown property" with the keys allowed where it stands. `path` is the mapping's path. */
 export function unknownPropertyMessage(path: JsonPath, key: string, data: unknown): string {
   const [list, , sub] = path;
   const allowed = (keys: string[]) => `; allowed: ${keys.join(', ')}`;
-  if (path.length === 0) return `unknown top-level key "${key}"${allowed(TOP_LEVEL_KEYS)}`;
+  if (path.length === 0) return `unknown top-level key "${key}"${allowed(keysAt())}`;
   if (list === 'rate_limit_policies' && path.length === 2)
-    return `unknown property "${key}" in a rate limit policy${allowed(['resource', 'consumer', 'consumer_selector', 'configuration'])}`;
+    return `unknown property "${key}" in a rate limit policy${allowed(keysAt(list))}`;
   if (list === 'rate_limit_policies' && path.length === 3 && sub === 'configuration') {
     const action = configurationAction(data, path);
-    if (action) return `unknown property "${key}" for action ${action}${allowed(ACTION_KEYS[action]!)}`;
-    return `unknown property "${key}" in configuration; allowed: action, limit, redirect_uri (which ones depends on action)`;
+    if (action) {
+      return `unknown property "${key}" for action ${action}${allowed(configurationKeysByAction().get(action)!)}`;
+    }
+    return `unknown property "${key}" in configuration${allowed(keysAt(list, sub))} (which ones depends on action)`;
   }
   if (list === 'user_permissions' && path.length === 2)
-    return `unknown property "${key}" in a user_permissions entry${allowed(['user_id', 'permissions'])}`;
+    return `unknown property "${key}" in a user_permissions entry${allowed(keysAt(list))}`;
   if (list === 'user_permissions' && path.length === 4 && sub === 'permissions')
-    return `unknown property "${key}" in a permission${allowed(['resource_server_identifier', 'permission_name'])}`;
+    return `unknown property "${key}" in a permission${allowed(keysAt(list, sub))}`;
   if (list === 'token_exchange_profiles' && path.length === 2)
-    return `unknown property "${key}" in a token exchange profile${allowed(['name', 'subject_token_type', 'action_id', 'type'])}`;
+    return `unknown property "${key}" in a token exchange profile${allowed(keysAt(list))}`;
   return `unknown property "${key}"`;
 }
 
@@ -117,7 +111,7 @@ export function schemaIssues(index: DocumentIndex, root: Node | null, conversion
       issueAt(
         index,
         fallback,
-        `the file must be a mapping with any of the keys ${TOP_LEVEL_KEYS.join(', ')}`,
+        `the file must be a mapping with any of the keys ${keysAt().join(', ')}`,
         'SCHEMA_TYPE',
       ),
     ];

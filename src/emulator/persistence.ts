@@ -9,11 +9,14 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { matchesSchema } from '../schemas/index.js';
+import { matchesSchema, requiredFields } from '../schemas/index.js';
 import { EmulatorOptionError } from './faults.js';
 import type { EmulatorSnapshot } from './types.js';
 
 export const DATA_FILE_VERSION = 1;
+
+/** A stored profile has every field a create request requires (the response schema marks none required). */
+const PROFILE_FIELDS = requiredFields('token-exchange-profile-create-request.schema.json');
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -41,11 +44,10 @@ function problem(doc: unknown): string | undefined {
   }
   const types = new Set<string>();
   for (const p of profiles) {
-    const fields = ['name', 'subject_token_type', 'action_id', 'type'];
     if (
       !matchesSchema('tokenExchangeProfile', p) ||
       !hasTimes(p) ||
-      !fields.every((f) => typeof p[f] === 'string')
+      !PROFILE_FIELDS.every((f) => typeof p[f] === 'string')
     ) {
       return 'a token exchange profile is malformed';
     }

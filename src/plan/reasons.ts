@@ -29,7 +29,7 @@ export const reasons = {
     adopted ? `matches state (${adoptedWords(kind)})` : 'matches state',
 
   replace: (kind: KindModule, fields: readonly string[]): string =>
-    `${listFields(fields)} changed; ${kind.limitation}, and it is absent in between`,
+    `${listFields(fields)} changed; ${kind.limitation}`,
 
   replaceWithoutId: (address: string, fields: readonly string[], adopted: boolean): string =>
     `${listFields(fields)} changed, but it was ${adopted ? 'adopted without an id' : 'recorded without an id'}; ` +

@@ -61,7 +61,42 @@ describe('renderMarkdown', () => {
       ].join('\n'),
     );
     expect(md).toContain('- name: "partner tokens"\n+ name: "new name"');
-    expect(md.match(/<details>/g)).toHaveLength(2);
+    expect(md.match(/<details>/g)).toHaveLength(6);
+  });
+
+  it('shows the values of every created, deleted and forgotten resource, so a reviewer can approve them', () => {
+    const plan = planChanges(
+      [
+        desired(
+          'rate_limit_policy',
+          policy('client_id:abc', { action: 'redirect', limit: 7, redirect_uri: 'https://example.com/slow' }),
+        ),
+      ],
+      stateDoc([
+        recorded('rate_limit_policy', policy('default', { action: 'block', limit: 100 }), { id: 'rlp_1' }),
+        recorded('user_permission', permission('auth0|u2', 'https://api', 'write')),
+      ]),
+    );
+    const md = renderMarkdown(plan);
+    expect(md).toContain(
+      [
+        '```diff',
+        '+ resource: "oauth_authentication_api"',
+        '+ consumer: "client"',
+        '+ consumer_selector: "client_id:abc"',
+        '+ configuration:',
+        '+   action: "redirect"',
+        '+   limit: 7',
+        '+   redirect_uri: "https://example.com/slow"',
+        '```',
+      ].join('\n'),
+    );
+    expect(md).toContain(
+      '- consumer_selector: "default"\n- configuration:\n-   action: "block"\n-   limit: 100',
+    );
+    expect(md).toContain('  user_id: "auth0|u2"\n  resource_server_identifier: "https://api"');
+    expect(md.match(/<details>/g)).toHaveLength(3);
+    expect(md).not.toContain('Truncated');
   });
 
   it('collapses to one sentence when nothing changes', () => {
@@ -115,11 +150,14 @@ describe('renderMarkdown', () => {
     );
     const md = renderMarkdown(planChanges(want, null));
     expect(md.length).toBeLessThan(MARKDOWN_LIMIT);
-    expect(md).toMatch(/_The plan is too long for one comment: \d+ more change\(s\) not shown\./);
+    const note =
+      /\*\*Truncated\*\* to fit GitHub's comment limit \(65,536 characters\): \d+ more change\(s\) and the values of 3000 change\(s\) not shown\./;
+    expect(md.split('\n')[4]).toMatch(new RegExp(`^> ${note.source}`));
+    expect(md.trimEnd().split('\n').at(-1)).toMatch(new RegExp(`^_${note.source}`));
     expect(md).toContain('**Plan: 3000 to create, 0 to replace, 0 to delete, 0 to forget, 0 blocked.**');
   });
 
-  it('leaves out diffs before rows when only the diffs do not fit', () => {
+  it('leaves out values before rows when only the values do not fit', () => {
     const big = 'x'.repeat(200);
     const want = Array.from({ length: 150 }, (_, i) =>
       desired(
@@ -135,6 +173,7 @@ describe('renderMarkdown', () => {
     const md = renderMarkdown(planChanges(want, stateDoc(have)));
     expect(md.length).toBeLessThan(MARKDOWN_LIMIT);
     expect(md.split('\n').filter((l) => l.startsWith('| `-/+`'))).toHaveLength(150);
-    expect(md).toMatch(/\d+ diff\(s\) not shown/);
+    expect(md).toMatch(/: the values of \d+ change\(s\) not shown/);
+    expect(md).toContain('<details>');
   });
 });

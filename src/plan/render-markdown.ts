@@ -1,5 +1,5 @@
 import { kindOf } from '../resources/index.js';
-import { attributeDiff } from './attribute-lines.js';
+import { attributeDiff, attributeLines } from './attribute-lines.js';
 import type { Change, Plan } from './types.js';
 import { absenceNote, adoptedFlag, adoptedNote, summaryLine, SYMBOLS } from './wording.js';
 
@@ -46,12 +46,25 @@ function row(change: Change): string {
   return `| ${cells.join(' | ')} |`;
 }
 
-function details(change: Change): string {
-  const lines: string[] = [];
-  for (const hunk of attributeDiff(change.kind, change.before ?? {}, change.after ?? {})) {
-    lines.push(hunk.header, ...hunk.lines.map((line) => `${line.slice(0, 1)} ${line.slice(1)}`));
+/**
+ * The values a reviewer approves, as diff lines: a unified diff when both
+ * sides exist, otherwise every attribute marked with what happens to it
+ * (`+` created, `-` deleted, ` ` forgotten or blocked: stays as it is).
+ */
+function valueLines(change: Change): string[] {
+  if (change.before !== null && change.after !== null) {
+    const lines: string[] = [];
+    for (const hunk of attributeDiff(change.kind, change.before, change.after)) {
+      lines.push(hunk.header, ...hunk.lines.map((line) => `${line.slice(0, 1)} ${line.slice(1)}`));
+    }
+    return lines;
   }
-  const diff = lines.join('\n');
+  const sign = change.action === 'create' ? '+' : change.action === 'delete' ? '-' : ' ';
+  return attributeLines(change.kind, change.after ?? change.before ?? {}).map((line) => `${sign} ${line}`);
+}
+
+function details(change: Change): string {
+  const diff = valueLines(change).join('\n');
   const fence = fenceFor(diff);
   const note =
     change.action === 'replace' ? `\n\nNote: ${escapeHtml(absenceNote(kindOf(change.kind).title))}.` : '';
@@ -68,9 +81,10 @@ function details(change: Change): string {
 
 /**
  * The plan as GitHub-flavoured markdown for a pull request comment: heading,
- * summary, a table of changes and a collapsible diff per replacement or
- * blocked change. Never longer than MARKDOWN_LIMIT: when the plan is too big
- * the rest is left out with a note. Ends with a newline.
+ * summary, a table of changes, then the values of each change in a
+ * collapsible block (a diff for a replacement or a blocked change). Never
+ * longer than MARKDOWN_LIMIT: when the plan is too big the rest is left out
+ * with a note saying how much. Ends with a newline.
  */
 export function renderMarkdown(plan: Plan): string {
   const changes = plan.changes.filter((c) => c.action !== 'no-op');
@@ -85,9 +99,9 @@ export function renderMarkdown(plan: Plan): string {
   }
   head.push(`**${summaryLine(plan)}**`, '');
   if (adopted) head.push(adopted, '');
-  head.push('| Action | Kind | Address | Reason |', '| --- | --- | --- | --- |');
+  const table = '| Action | Kind | Address | Reason |\n| --- | --- | --- | --- |';
 
-  const out = [head.join('\n')];
+  const out = [`${head.join('\n')}\n${table}`];
   let size = out[0]!.length;
   const add = (text: string): boolean => {
     if (size + text.length + 1 > BUDGET) return false;
@@ -98,20 +112,20 @@ export function renderMarkdown(plan: Plan): string {
 
   let rows = 0;
   while (rows < changes.length && add(row(changes[rows]!))) rows++;
-  const diffs = changes.filter((c) => c.before !== null && c.after !== null);
-  let shownDiffs = 0;
-  if (rows === changes.length && diffs.length > 0 && add('')) {
-    while (shownDiffs < diffs.length && add(`${details(diffs[shownDiffs]!)}\n`)) shownDiffs++;
+  let shownValues = 0;
+  if (rows === changes.length && add('')) {
+    while (shownValues < changes.length && add(`${details(changes[shownValues]!)}\n`)) shownValues++;
   }
 
   const left: string[] = [];
   if (rows < changes.length) left.push(`${changes.length - rows} more change(s)`);
-  if (shownDiffs < diffs.length) left.push(`${diffs.length - shownDiffs} diff(s)`);
+  const hiddenValues = changes.length - shownValues;
+  if (hiddenValues > 0) left.push(`the values of ${hiddenValues} change(s)`);
   if (left.length > 0) {
-    out.push(
-      '',
-      `_The plan is too long for one comment: ${left.join(' and ')} not shown. Run \`tenantform plan\` to see all of it._`,
-    );
+    // Said twice: above the table, where a reviewer starts, and where the text stops.
+    const note = `**Truncated** to fit GitHub's comment limit (${MARKDOWN_LIMIT.toLocaleString('en-US')} characters): ${left.join(' and ')} not shown. Run \`tenantform plan\` to see the whole plan.`;
+    out[0] = `${head.join('\n')}\n> ${note}\n\n${table}`;
+    out.push('', `_${note}_`);
   }
   return out.join('\n') + '\n';
 }

@@ -38,7 +38,7 @@ const EXPECTED = `Symbols: + create, - delete, -/+ replace (delete, then create)
           action: "block"
       -   limit: 100
       +   limit: 500
-      # configuration.limit changed; rate limit policies have no update operation; a change deletes the policy and creates it again, and it is absent in between
+      # configuration.limit changed; rate limit policies have no update operation; a change deletes the policy and creates it again
       # note: the rate limit policy is absent between the delete and the create
 
   + user permission user_permission["auth0|u1","https://api","read"]

@@ -8,6 +8,7 @@
  */
 import { createRequire } from 'node:module';
 import * as generated from '../generated/validators.js';
+import { configurationKeysByAction } from './facts.js';
 import type { AjvError, ValidateFunction } from '../generated/validate-function.js';
 
 export type SchemaName = keyof typeof generated;
@@ -152,13 +153,13 @@ function describe(error: AjvError, path: (string | number)[]): SchemaIssue | und
         return {
           path: [...path, 'action'],
           keyword: 'type',
-          message: 'action must be one of: allow, block, log, redirect',
+          message: `action must be one of: ${[...configurationKeysByAction().keys()].join(', ')}`,
         };
       }
       return {
         path: [...path, 'action'],
         keyword: 'enum',
-        message: 'action must be one of: allow, block, log, redirect',
+        message: `action must be one of: ${[...configurationKeysByAction().keys()].join(', ')}`,
       };
     case 'oneOf':
     case 'if':
@@ -201,3 +202,4 @@ export function matchesFormat(name: string, value: string): boolean {
 }
 
 export type * from './types.js';
+export { configKeysAt, configurationKeysByAction, requiredFields } from './facts.js';

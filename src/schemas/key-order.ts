@@ -13,7 +13,7 @@ export interface KeyOrder {
   children: Map<string, KeyOrder>;
 }
 
-type JsonSchema = { [key: string]: unknown };
+export type JsonSchema = { [key: string]: unknown };
 
 /** The package's schemas/ directory: src/schemas and dist/schemas both sit two levels below the root. */
 const SCHEMAS_DIR = new URL('../../schemas/', import.meta.url);
@@ -25,6 +25,13 @@ function load(file: string, cache: Map<string, JsonSchema>): JsonSchema {
     cache.set(file, schema);
   }
   return schema;
+}
+
+const shared = new Map<string, JsonSchema>();
+
+/** One schema document of schemas/ by file name, parsed once. */
+export function loadSchema(file: string): JsonSchema {
+  return load(file, shared);
 }
 
 /** Follows a $ref ("file.json", "#/$defs/x" or "file.json#/properties/p") to its schema. */
@@ -63,8 +70,7 @@ let configOrder: KeyOrder | null = null;
 export function configKeyOrder(): KeyOrder {
   if (!configOrder) {
     const order: KeyOrder = { keys: [], children: new Map() };
-    const cache = new Map<string, JsonSchema>();
-    collect(load('config.schema.json', cache), 'config.schema.json', cache, order);
+    collect(loadSchema('config.schema.json'), 'config.schema.json', shared, order);
     configOrder = order;
   }
   return configOrder;

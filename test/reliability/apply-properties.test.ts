@@ -129,10 +129,10 @@ async function create(item: Item): Promise<string | null> {
   const result =
     item.kind === 'rate_limit_policy'
       ? await client
-          .createRateLimitPolicy(a as RateLimitPolicyCreate)
+          .createRateLimitPolicy(a as unknown as RateLimitPolicyCreate)
           .then((r) => (r.outcome === 'created' ? r.policy.id : null))
       : await client
-          .createTokenExchangeProfile(a as TokenExchangeProfileCreate)
+          .createTokenExchangeProfile(a as unknown as TokenExchangeProfileCreate)
           .then((r) => (r.outcome === 'created' ? r.profile.id : null));
   if (result === null) throw new Error(`setup: ${addressOf(item)} was already on the tenant`);
   return result;

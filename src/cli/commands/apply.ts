@@ -13,6 +13,8 @@ import {
   type ConfigInput,
 } from '../inputs.js';
 import type { ApplyFlags } from '../definitions.js';
+import type { Target } from '../../api/types.js';
+import { describeState, noStateWarning, targetGiven, whereLines } from '../where.js';
 
 /**
  * A saved plan is a JSON object with format_version and changes. A config
@@ -47,17 +49,24 @@ function summarize(result: ApplyResult): string {
 }
 
 /**
- * The API client module with the target and credentials resolved from flags
- * and environment. Throws a clear error for a missing or refused target
- * (http:// off loopback) or missing credentials.
+ * The API target from flags and environment, checked even when the plan turns
+ * out to need no request: a mistyped --base-url is an error either way.
+ * Null when nothing names a target (a plan without requests needs none).
  */
-async function connectApi(flags: ApplyFlags, input: ConfigInput, io: CommandIO) {
-  const api = await import('../../api/index.js');
+async function resolveGivenTarget(flags: ApplyFlags, input: ConfigInput, io: CommandIO) {
   const t = environmentTargetFlags(flags, input);
-  const target = api.resolveTarget(
-    { domain: t.domain, baseUrl: t.baseUrl, audience: flags.audience },
-    io.env,
-  );
+  if (!targetGiven(t, io.env)) return null;
+  const { resolveTarget } = await import('../../api/target.js');
+  return resolveTarget({ domain: t.domain, baseUrl: t.baseUrl, audience: flags.audience }, io.env);
+}
+
+/**
+ * The API client module with the target and credentials resolved. Throws a
+ * clear error for a missing target or missing credentials.
+ */
+async function connectApi(flags: ApplyFlags, input: ConfigInput, given: Target | null, io: CommandIO) {
+  const api = await import('../../api/index.js');
+  const target = given ?? api.resolveTarget({ audience: flags.audience }, io.env);
   const credentials = api.resolveCredentials(
     { tokenFile: flags.tokenFile ? absolute(flags.tokenFile, io) : undefined },
     environmentCredentials(io.env, input),
@@ -97,6 +106,7 @@ export async function applyAction(
   const permissionBatchSize =
     parseCount(flags.permissionBatchSize, '--permission-batch-size', 1, 1000) ?? 100;
   const maxRps = parseRate(flags.maxRps, '--max-rps');
+  const target = await resolveGivenTarget(flags, input, io);
   const planModule = await import('../../plan/index.js');
 
   const absPath = absolute(path, io);
@@ -113,6 +123,11 @@ export async function applyAction(
   const store = await openStore(environmentStateFlags(flags, input), saved ? saved.configPath : path, io);
   try {
     return await withLockedState(store, 'apply', flags, async (session) => {
+      // Said once the lock is held: a run refused by the lock prints only the holder.
+      const state = describeState(store, io);
+      io.stdout.write(
+        whereLines(state, target ? target.baseUrl : 'not set (needed only if a request must be sent)'),
+      );
       let plan: Plan;
       if (saved) {
         // A state never written (serial 0) is the same as no state at plan time.
@@ -121,6 +136,7 @@ export async function applyAction(
       } else {
         plan = planModule.planChanges(desired ?? [], session.doc);
       }
+      if (session.doc.serial === 0 && plan.summary.create > 0) io.stdout.write(noStateWarning(state));
       io.report?.({
         state: store.description,
         changes: plan.changes.filter((c) => c.action !== 'no-op').length,
@@ -137,7 +153,7 @@ export async function applyAction(
       const needsApi = apply.countRequests(plan, { permissionBatchSize }) > 0;
       // Target and credentials are resolved before the question, so that a
       // mistake in them never comes after a "yes"; a plan that needs no request needs neither.
-      const api = needsApi ? await connectApi(flags, input, io) : null;
+      const api = needsApi ? await connectApi(flags, input, target, io) : null;
       if (api) io.report?.({ target: api.target.baseUrl });
       if (!flags.autoApprove) {
         if (!io.confirm) {

@@ -1,6 +1,7 @@
 /**
  * The texts `tenantform init` writes: one example config file per kind, a
- * .gitignore, a single-environment GitHub Actions workflow and a README.
+ * .gitignore, a package.json that pins tenantform, the environments file, a
+ * GitHub Actions workflow and a README.
  * Every YAML file here must pass `tenantform validate` as written (a test checks).
  */
 
@@ -65,6 +66,22 @@ plan.md
 `;
 
 /**
+ * package.json of the config repository: tenantform as an exact-version
+ * devDependency, so that `npm ci` installs what package-lock.json records
+ * and `npx tenantform` runs that copy, never whatever the registry serves later.
+ */
+export function packageJson(version: string): string {
+  const pkg = {
+    private: true,
+    description: 'Tenant configuration managed with tenantform',
+    devDependencies: { tenantform: version },
+    // tenantform needs no install script (its prepare script only builds a checkout): npm 11 then stays quiet.
+    allowScripts: { tenantform: false },
+  };
+  return JSON.stringify(pkg, null, 2) + '\n';
+}
+
+/**
  * The environments file: one environment to start with. It names no state,
  * target or credentials, so local runs use the usual flags and variables and
  * CI passes a pg workspace per environment.
@@ -83,8 +100,13 @@ environments:
     paths: [.]
 `;
 
-/** The workflow: a job per environment, from `tenantform envs`; `version` pins the tenantform release CI installs. */
-export function workflowYaml(version: string): string {
+/**
+ * The workflow: a job per environment, from `tenantform envs`. Every job
+ * installs tenantform with `npm ci` (the version package-lock.json pins) and
+ * runs it with `npx --no`, which refuses to download a package that is not
+ * installed (in CI, plain npx would).
+ */
+export function workflowYaml(): string {
   return `# tenantform: validate and plan on pull requests, apply on pushes to main,
 # one job per environment of tenantform.yaml (a pull request plans only the
 # environments its changed files affect).
@@ -107,9 +129,6 @@ on:
 permissions:
   contents: read
 
-env:
-  TENANTFORM_VERSION: ${version}
-
 jobs:
   environments:
     runs-on: ubuntu-latest
@@ -122,23 +141,23 @@ jobs:
       - uses: actions/setup-node@v5
         with:
           node-version: 24
-      - name: Install tenantform
-        run: npm install --global "tenantform@\${TENANTFORM_VERSION}"
+      - name: Install tenantform (the version package-lock.json pins)
+        run: npm ci
       - name: Validate
         if: github.event_name == 'pull_request'
-        run: tenantform validate . --format github
+        run: npx --no tenantform validate . --format github
       - name: Check the config's layout (fix with tenantform fmt)
         if: github.event_name == 'pull_request'
-        run: tenantform fmt . --check --diff
+        run: npx --no tenantform fmt . --check --diff
       - name: Environments to run
         id: envs
         env:
           BASE_REF: \${{ github.base_ref }}
         run: |
           if [ "\${{ github.event_name }}" = pull_request ]; then
-            matrix=$(git diff -z --name-only "origin/\${BASE_REF}...HEAD" | xargs -0 tenantform envs . --format github-matrix --changed)
+            matrix=$(git diff -z --name-only "origin/\${BASE_REF}...HEAD" | xargs -0 npx --no tenantform envs . --format github-matrix --changed)
           else
-            matrix=$(tenantform envs . --format github-matrix)
+            matrix=$(npx --no tenantform envs . --format github-matrix)
           fi
           echo "matrix=\${matrix}" >> "$GITHUB_OUTPUT"
 
@@ -160,13 +179,13 @@ jobs:
       - uses: actions/setup-node@v5
         with:
           node-version: 24
-      - name: Install tenantform
-        run: npm install --global "tenantform@\${TENANTFORM_VERSION}"
+      - name: Install tenantform (the version package-lock.json pins)
+        run: npm ci
       - name: Plan
         env:
           TENANTFORM_PG_URL: \${{ secrets.TENANTFORM_PG_URL }}
           ENVIRONMENT: \${{ matrix.environment }}
-        run: tenantform plan . --env "$ENVIRONMENT" --backend pg --workspace "$ENVIRONMENT" --format markdown > plan.md
+        run: npx --no tenantform plan . --env "$ENVIRONMENT" --backend pg --workspace "$ENVIRONMENT" --format markdown > plan.md
       - name: Post the plan on the pull request
         uses: actions/github-script@v8
         env:
@@ -176,7 +195,7 @@ jobs:
             const fs = require('node:fs');
             const marker = \`<!-- tenantform-plan \${process.env.ENVIRONMENT} -->\`;
             let plan = fs.readFileSync('plan.md', 'utf8');
-            if (plan.length > 60000) plan = plan.slice(0, 60000) + '\\n\\n… (truncated; see the job log)\\n';
+            if (plan.length > 65000) plan = plan.slice(0, 65000) + '\\n\\n… (truncated; see the job log)\\n';
             const body = \`\${marker}\\n### Environment \\\`\${process.env.ENVIRONMENT}\\\`\\n\\n\${plan}\`;
             const { owner, repo } = context.repo;
             const issue_number = context.issue.number;
@@ -201,8 +220,8 @@ jobs:
       - uses: actions/setup-node@v5
         with:
           node-version: 24
-      - name: Install tenantform
-        run: npm install --global "tenantform@\${TENANTFORM_VERSION}"
+      - name: Install tenantform (the version package-lock.json pins)
+        run: npm ci
       - name: Apply
         env:
           TENANTFORM_PG_URL: \${{ secrets.TENANTFORM_PG_URL }}
@@ -210,11 +229,13 @@ jobs:
           TENANTFORM_CLIENT_ID: \${{ secrets.TENANTFORM_CLIENT_ID }}
           TENANTFORM_CLIENT_SECRET: \${{ secrets.TENANTFORM_CLIENT_SECRET }}
           ENVIRONMENT: \${{ matrix.environment }}
-        run: tenantform apply . --env "$ENVIRONMENT" --backend pg --workspace "$ENVIRONMENT" --lock-timeout 5m --auto-approve
+        run: npx --no tenantform apply . --env "$ENVIRONMENT" --backend pg --workspace "$ENVIRONMENT" --lock-timeout 5m --auto-approve
 `;
 }
 
-export const README_MD = `# Tenant configuration
+/** The config repository's README; `version` names the tarball of the install recipe. */
+export function readmeMd(version: string): string {
+  return `# Tenant configuration
 
 The rate limit policies, user permissions and token exchange profiles of our
 tenant, managed with [tenantform](https://www.npmjs.com/package/tenantform).
@@ -226,16 +247,38 @@ Change a YAML file, open a pull request, read the plan CI posts, merge: CI appli
 | \`user-permissions.yaml\` | permissions assigned to users |
 | \`token-exchange-profiles.yaml\` | token exchange profiles |
 | \`schemas/\` | JSON Schemas for editor completion and checks (VS Code: the Red Hat "YAML" extension) |
+| \`package.json\` | pins the tenantform version (\`npm install\` once, then commit \`package-lock.json\`) |
 | \`.github/workflows/tenantform.yml\` | CI: validate and plan on pull requests, apply on \`main\` |
 
 Every \`*.yaml\` file in this directory and below it is part of the config
 (directories starting with a dot are skipped); split or rename files freely.
 
+## Install
+
+\`package.json\` pins tenantform as an exact-version devDependency. Install it
+once and commit the lockfile; CI runs \`npm ci\`, which installs exactly what
+\`package-lock.json\` records:
+
+\`\`\`sh
+npm install
+git add package.json package-lock.json
+\`\`\`
+
+Until tenantform is published on the npm registry, install it from a release
+tarball kept in this repository instead (build one from a commit of
+tenantform's own repository with \`npm ci && npm pack\`):
+
+\`\`\`sh
+mkdir -p vendor && cp /path/to/tenantform-${version}.tgz vendor/
+npm install --save-dev --save-exact ./vendor/tenantform-${version}.tgz
+git add package.json package-lock.json vendor/
+\`\`\`
+
 ## Locally
 
 \`\`\`sh
-tenantform validate .
-tenantform plan .
+npx tenantform validate .
+npx tenantform plan .
 \`\`\`
 
 Try an apply against the local emulator first. Start it in one terminal and
@@ -244,8 +287,8 @@ prints into a second one. Give the emulator its own state file, so that its ids
 never mix with the real tenant's:
 
 \`\`\`sh
-tenantform emulator --port 4000        # first terminal
-tenantform apply . --state .tenantform/emulator.json
+npx tenantform emulator --port 4000        # first terminal
+npx tenantform apply . --state .tenantform/emulator.json
 \`\`\`
 
 ## CI
@@ -253,3 +296,4 @@ tenantform apply . --state .tenantform/emulator.json
 Set the secrets named at the top of \`.github/workflows/tenantform.yml\`. State is
 kept in PostgreSQL (\`--backend pg\`), so every CI run sees what the last apply did.
 `;
+}

@@ -63,6 +63,7 @@ describe('scaffoldFiles', () => {
         'user-permissions.yaml',
         'token-exchange-profiles.yaml',
         '.gitignore',
+        'package.json',
         '.github/workflows/tenantform.yml',
         'README.md',
         'schemas/config.schema.json',
@@ -92,6 +93,23 @@ describe('scaffoldFiles', () => {
       ?.content.split('\n');
     expect(lines).toEqual(expect.arrayContaining(['.tenantform/', '*.tfplan']));
   });
+
+  it('pins tenantform as an exact-version devDependency in package.json', () => {
+    const file = scaffoldFiles(PACKAGE_SCHEMAS_DIR, '9.8.7').find((f) => f.path === 'package.json');
+    expect(JSON.parse(file!.content)).toEqual({
+      private: true,
+      description: 'Tenant configuration managed with tenantform',
+      devDependencies: { tenantform: '9.8.7' },
+      allowScripts: { tenantform: false },
+    });
+  });
+
+  it('says in the README how to install a release tarball until tenantform is published', () => {
+    const readme = scaffoldFiles(PACKAGE_SCHEMAS_DIR, '9.8.7').find((f) => f.path === 'README.md')!.content;
+    expect(readme).toContain('npm install --save-dev --save-exact ./vendor/tenantform-9.8.7.tgz');
+    expect(readme).toContain('npx tenantform validate .');
+    expect(readme).not.toMatch(/^tenantform /m);
+  });
 });
 
 describe('initAction', () => {
@@ -107,15 +125,17 @@ describe('initAction', () => {
     );
     expect(out()).toContain('rate-limit-policies.yaml');
     expect(out()).toContain('.github/workflows/tenantform.yml');
-    expect(out()).toContain('cd repo/config');
-    expect(out()).toContain('tenantform validate .');
+    expect(out()).toContain('  npx tenantform validate repo/config  # check the files\n');
+    expect(out()).toContain('  npx tenantform plan repo/config      # see what apply would do\n');
+    expect(out()).toContain('Then pin tenantform in repo/config (npm install there;');
+    expect(out()).not.toMatch(/^ {2}tenantform /m);
   });
 
   it('fills the current directory when DIR is "."', async () => {
     const { io, out } = bufferIO(work);
     expect(await initAction('.', {}, undefined, io)).toBe(0);
     expect(existsSync(join(work, 'user-permissions.yaml'))).toBe(true);
-    expect(out()).not.toContain('cd ');
+    expect(out()).toContain('npx tenantform validate .  ');
   });
 
   it('keeps unrelated files that are already in DIR', async () => {
@@ -172,11 +192,11 @@ describe('the scaffold workflow', () => {
     concurrency?: { group: string; 'cancel-in-progress': boolean };
     steps: Step[];
   };
-  const text = workflowYaml('9.8.7');
+  const text = workflowYaml();
   const workflow = parse(text) as {
     on: { pull_request: unknown; push: { branches: string[] } };
     permissions: Record<string, string>;
-    env: Record<string, string>;
+    env?: Record<string, string>;
     jobs: Record<string, Job>;
   };
   const runs = (job: Job) => job.steps.map((s) => s.run ?? '').join('\n');
@@ -186,24 +206,34 @@ describe('the scaffold workflow', () => {
     expect(workflow.on.push.branches).toEqual(['main']);
   });
 
-  it('pins the tenantform version it installs', () => {
-    expect(workflow.env.TENANTFORM_VERSION).toBe('9.8.7');
+  it('installs tenantform with npm ci (the lockfile pins it) and runs it only from there', () => {
+    for (const job of Object.values(workflow.jobs)) {
+      const commands = job.steps.flatMap((s) => (s.run ? [s.run] : []));
+      expect(commands[0]).toBe('npm ci');
+      for (const command of commands.slice(1)) {
+        expect(command).toContain('npx --no tenantform ');
+        expect(command.replace(/npx --no tenantform /g, '')).not.toMatch(/(^|[\s($|])tenantform /);
+      }
+    }
+    expect(text).not.toMatch(/npm install|TENANTFORM_VERSION/);
   });
 
   it('validates with GitHub annotations and plans each environment as Markdown on pull requests', () => {
     const plan = workflow.jobs.plan!;
     expect(plan.if).toContain('pull_request');
-    expect(runs(workflow.jobs.environments!)).toContain('tenantform validate . --format github');
-    expect(runs(plan)).toMatch(/tenantform plan \. --env "\$ENVIRONMENT" .*--format markdown > plan\.md/);
+    expect(runs(workflow.jobs.environments!)).toContain('npx --no tenantform validate . --format github');
+    expect(runs(plan)).toMatch(
+      /npx --no tenantform plan \. --env "\$ENVIRONMENT" .*--format markdown > plan\.md/,
+    );
     expect(plan.steps.some((s) => s.uses?.startsWith('actions/github-script@'))).toBe(true);
   });
 
   it('runs a matrix job per environment, listed by tenantform envs (on pull requests: the changed ones)', () => {
     const envs = workflow.jobs.environments!;
     expect(runs(envs)).toMatch(
-      /git diff -z --name-only .* \| xargs -0 tenantform envs \. --format github-matrix --changed/,
+      /git diff -z --name-only .* \| xargs -0 npx --no tenantform envs \. --format github-matrix --changed/,
     );
-    expect(runs(envs)).toContain('matrix=$(tenantform envs . --format github-matrix)');
+    expect(runs(envs)).toContain('matrix=$(npx --no tenantform envs . --format github-matrix)');
     for (const name of ['plan', 'apply']) {
       const job = workflow.jobs[name]!;
       expect(job.needs).toBe('environments');
@@ -242,7 +272,7 @@ describe('the scaffold workflow', () => {
     const envs = Object.values(workflow.jobs).flatMap((job) => job.steps.map((s) => s.env ?? {}));
     const credentials = envs
       .flatMap((env) => Object.entries(env))
-      .filter(([k]) => k.startsWith('TENANTFORM_') && k !== 'TENANTFORM_VERSION');
+      .filter(([k]) => k.startsWith('TENANTFORM_'));
     expect(credentials.length).toBeGreaterThanOrEqual(4);
     for (const [key, value] of credentials) expect(value).toBe(`\${{ secrets.${key} }}`);
     expect(text).not.toMatch(/postgres(ql)?:\/\//);

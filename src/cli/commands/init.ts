@@ -8,7 +8,8 @@ import {
   GITIGNORE,
   PROJECT_YAML,
   RATE_LIMIT_POLICIES_YAML,
-  README_MD,
+  packageJson,
+  readmeMd,
   TOKEN_EXCHANGE_PROFILES_YAML,
   USER_PERMISSIONS_YAML,
   workflowYaml,
@@ -45,8 +46,9 @@ export function scaffoldFiles(
     { path: 'user-permissions.yaml', content: USER_PERMISSIONS_YAML },
     { path: 'token-exchange-profiles.yaml', content: TOKEN_EXCHANGE_PROFILES_YAML },
     { path: '.gitignore', content: GITIGNORE },
-    { path: '.github/workflows/tenantform.yml', content: workflowYaml(version) },
-    { path: 'README.md', content: README_MD },
+    { path: 'package.json', content: packageJson(version) },
+    { path: '.github/workflows/tenantform.yml', content: workflowYaml() },
+    { path: 'README.md', content: readmeMd(version) },
     ...schemas,
   ];
 }
@@ -103,16 +105,21 @@ export async function initAction(
   const schemaCount = files.filter((f) => f.path.startsWith('schemas/')).length;
   const listed = files.filter((f) => !f.path.startsWith('schemas/'));
   const where = shown(target, io);
+  const next = [
+    [`npx tenantform validate ${where}`, 'check the files'],
+    [`npx tenantform plan ${where}`, 'see what apply would do'],
+    ['npx tenantform emulator', 'a local tenant to try apply against (see README.md)'],
+  ] as const;
+  const width = Math.max(...next.map(([command]) => command.length));
   io.stdout.write(
     `Initialised a tenantform config in ${where}:\n` +
       listed.map((f) => `  ${f.path}${overwritten.has(f.path) ? ' (overwritten)' : ''}\n`).join('') +
       `  schemas/ (${schemaCount} JSON Schemas for editor completion and checks)\n` +
       '\nNext:\n' +
-      (where === '.' ? '' : `  cd ${where}\n`) +
-      '  tenantform validate .        # check the files\n' +
-      '  tenantform plan .            # see what apply would do\n' +
-      '  tenantform emulator          # a local tenant to try apply against (see README.md)\n' +
-      'Then set the secrets listed in .github/workflows/tenantform.yml and push.\n',
+      next.map(([command, why]) => `  ${command.padEnd(width)}  # ${why}\n`).join('') +
+      `Then pin tenantform in ${where} (npm install there; its README.md says how until tenantform is\n` +
+      'on the npm registry), commit package-lock.json, set the secrets listed in\n' +
+      '.github/workflows/tenantform.yml, and push.\n',
   );
   return 0;
 }

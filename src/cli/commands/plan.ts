@@ -2,9 +2,29 @@ import { closeSync, fchmodSync, openSync, writeFileSync } from 'node:fs';
 import type { CommandIO } from '../io.js';
 import { writePlan } from '../plan-output.js';
 import { absolute, openStore } from '../context.js';
-import { environmentStateFlags, loadDesiredOrReport, resolveInputs } from '../inputs.js';
+import {
+  environmentStateFlags,
+  environmentTargetFlags,
+  loadDesiredOrReport,
+  resolveInputs,
+  type ConfigInput,
+} from '../inputs.js';
 import { TOOL_VERSION } from '../version.js';
 import type { PlanFlags } from '../definitions.js';
+import { describeState, noStateWarning, targetGiven, whereLines } from '../where.js';
+
+/** The target apply would use (plan takes no target flags and sends nothing): tenantform.yaml's, else the environment's. */
+async function targetFor(input: ConfigInput, io: CommandIO): Promise<string> {
+  const t = environmentTargetFlags<{ domain?: string; baseUrl?: string }>({}, input);
+  if (!targetGiven(t, io.env))
+    return 'not set (apply takes --domain or --base-url, or TENANTFORM_DOMAIN or TENANTFORM_BASE_URL)';
+  const { resolveTarget } = await import('../../api/target.js');
+  try {
+    return resolveTarget({ domain: t.domain, baseUrl: t.baseUrl }, io.env).baseUrl;
+  } catch (err) {
+    return `invalid: ${err instanceof Error ? err.message : String(err)}`;
+  }
+}
 
 /** tenantform plan [PATH]: desired (config) vs recorded (state). Sends no request. */
 export async function planAction(
@@ -31,7 +51,13 @@ export async function planAction(
   } finally {
     await store.close();
   }
+  // What the plan is made against comes first, on stderr: stdout stays the
+  // plan alone in every format (piped into files, comments and show's output).
+  const state = describeState(store, io);
+  const where = io.stderr;
+  where.write(whereLines(state, await targetFor(input, io)));
   const result = plan.planChanges(desired, recorded);
+  if (recorded === null && result.summary.create > 0) where.write(noStateWarning(state));
   io.report?.({
     state: store.description,
     changes: result.changes.filter((c) => c.action !== 'no-op').length,

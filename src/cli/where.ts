@@ -1,0 +1,46 @@
+/**
+ * What plan and apply act on, said before anything else: the state's location
+ * and the API target. Two runs whose paths differ only in order can use two
+ * different states; these lines make that visible.
+ */
+import { isAbsolute, relative, sep } from 'node:path';
+import type { CommandIO } from './io.js';
+import type { StateStore } from '../state/types.js';
+
+/** The API target settings a command was given. */
+export interface TargetSettings {
+  domain?: string;
+  baseUrl?: string;
+  audience?: string;
+}
+
+const TARGET_VARIABLES = ['TENANTFORM_BASE_URL', 'TENANTFORM_DOMAIN', 'AUTH0_DOMAIN'] as const;
+
+/** True when a flag or an environment variable names an API target (valid or not). */
+export function targetGiven(flags: TargetSettings, env: CommandIO['env']): boolean {
+  return [flags.domain, flags.baseUrl, ...TARGET_VARIABLES.map((name) => env[name])].some(
+    (v) => v !== undefined && v.trim() !== '',
+  );
+}
+
+/** The store's description, with a file path shown relative to the working directory when inside it. */
+export function describeState(store: StateStore, io: CommandIO): string {
+  const where = store.description;
+  if (!isAbsolute(where)) return where;
+  const rel = relative(io.cwd, where);
+  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? where : rel.split(sep).join('/');
+}
+
+/** "State:  …" and "Target: …" lines, ending with a blank line. */
+export function whereLines(state: string, target: string): string {
+  return `State:  ${state}\nTarget: ${target}\n\n`;
+}
+
+/** Said when the state does not exist yet and the plan creates resources: all of them are new. */
+export function noStateWarning(state: string): string {
+  return (
+    `Warning: no state at ${state} yet, so every resource is planned as new. If this configuration ` +
+    'was applied before, its state is elsewhere (the default state is beside the last config path: ' +
+    'check the paths and their order, --state, --backend and --workspace).\n\n'
+  );
+}
