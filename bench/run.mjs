@@ -5,7 +5,7 @@
  * whole-process runs; a machine that is busy with other work makes them
  * slower, so results.json records the load average too.
  *
- * Usage: node bench/run.mjs [--only plan,startup,rate,latency,requests,durability] [--keep]
+ * Usage: node bench/run.mjs [--only plan,startup,rate,latency,requests,durability,fleet,fleet-apply] [--keep]
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -17,6 +17,7 @@ import {
   requestFigures,
 } from './apply-scenarios.mjs';
 import { renderNotes, renderTable } from './figures.mjs';
+import { fleetApplyFigures, fleetPlanFigures } from './fleet-scenarios.mjs';
 import { planFigures, startupFigures } from './local-scenarios.mjs';
 import { ROOT, rssMethod } from './measure.mjs';
 
@@ -27,6 +28,8 @@ const SUITES = {
   latency: latencyBoundFigures,
   rate: rateBoundFigures,
   durability: durabilityFigures,
+  fleet: fleetPlanFigures,
+  'fleet-apply': fleetApplyFigures,
 };
 
 function parseArgs(argv) {

@@ -31,7 +31,7 @@ export interface ApiErrorFields {
   method: string;
   /** Path as sent, ids percent-encoded. */
   path: string;
-  /** Client method, e.g. "createRateLimitPolicy". */
+  /** The operation descriptor's name, e.g. "createRateLimitPolicy" (or "fetchToken"). */
   operation: string;
   /** True when the same request could succeed later (rate limit, server or network trouble). */
   retryable: boolean;

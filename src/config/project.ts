@@ -77,8 +77,18 @@ export function readProject(dir: string, absoluteDir: string): Project | null {
   const abs = join(absoluteDir, PROJECT_FILE);
   if (!existsSync(absoluteDir) || !statSync(absoluteDir).isDirectory() || !existsSync(abs)) return null;
   const file = join(dir, PROJECT_FILE);
-  return parseProject(readFileSync(abs, 'utf8'), file, dir);
+  const text = readFileSync(abs, 'utf8');
+  // A multi-environment run reads the project once per environment: parse each text once.
+  const key = `${abs}\0${dir}`;
+  const cached = parsed.get(key);
+  if (cached && cached.text === text) return cached.project;
+  const project = parseProject(text, file, dir);
+  parsed.set(key, { text, project });
+  return project;
 }
+
+/** Projects parsed in this process, by path and directory as given; reused only for the same text. */
+const parsed = new Map<string, { text: string; project: Project }>();
 
 /** Parses the text of a project file; `dir` is the project directory as given (paths are joined to it). */
 export function parseProject(text: string, file: string, dir: string): Project {

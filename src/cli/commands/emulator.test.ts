@@ -165,3 +165,51 @@ describe('spec parsers', () => {
     await expect(parseUsersFile(text, name)).rejects.toThrow(message);
   });
 });
+
+describe('tenantform emulator --tenants', () => {
+  it('prints one JSON line with the pid and each tenant, whose data and tokens are its own', async () => {
+    const { io, out, ready } = makeIO();
+    running = runEmulator({ ...base, tenants: 'eu,us', data: join(dir, 'data') }, io);
+    await Promise.race([ready, running]);
+    const info = JSON.parse(out.stdout) as {
+      pid: number;
+      tenants: { name: string; base_url: string; token: string }[];
+    };
+    expect(info.pid).toBe(process.pid);
+    expect(info.tenants.map((t) => t.name)).toEqual(['eu', 'us']);
+    const [eu, us] = info.tenants as [(typeof info.tenants)[0], (typeof info.tenants)[0]];
+    expect(eu.base_url).not.toBe(us.base_url);
+    const post = (t: typeof eu, token: string) =>
+      fetch(`${t.base_url}/token-exchange-profiles`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          name: 'abc',
+          subject_token_type: 'urn:x:token',
+          action_id: 'a',
+          type: 'custom_authentication',
+        }),
+      });
+    expect((await post(eu, eu.token)).status).toBe(201);
+    expect((await post(us, eu.token)).status).toBe(401);
+    controller.abort();
+    expect(await running).toBe(0);
+    // --data is a directory with one file per tenant.
+    expect((await stat(join(dir, 'data', 'eu.json'))).isFile()).toBe(true);
+  });
+
+  it('prints export lines per tenant for people', async () => {
+    const { io, out, ready } = makeIO();
+    running = runEmulator({ ...base, json: false, tenants: '2' }, io);
+    await Promise.race([ready, running]);
+    expect(out.stdout).toMatch(/^ {2}t1 {2}http:\/\/127\.0\.0\.1:\d+\/api\/v2$/m);
+    expect(out.stdout).toMatch(/^ {2}export T2_TOKEN=[\w-]+\.[\w-]+\.[\w-]+$/m);
+    expect(out.stdout).toContain('export T1_CLIENT_SECRET=');
+  });
+
+  it('refuses a bad --tenants list before listening', async () => {
+    const { io, out } = makeIO();
+    expect(await runEmulator({ ...base, tenants: 'a,a' }, io)).toBe(1);
+    expect(out.stderr).toContain('--tenants lists a name twice');
+  });
+});

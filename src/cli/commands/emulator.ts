@@ -211,7 +211,8 @@ async function runTenants(opts: EmulatorCommandOptions, io: CommandIO): Promise<
       client_id: h.clientId,
       client_secret: h.clientSecret,
     }));
-    io.stdout.write(`${JSON.stringify({ tenants })}\n`);
+    // The pid lets a script stop this process even when it was started through a wrapper such as npx.
+    io.stdout.write(`${JSON.stringify({ pid: process.pid, tenants })}\n`);
   } else {
     printTenants(handles, options, io);
   }

@@ -1,0 +1,111 @@
+/**
+ * Fleet figures (issue 17): one `tenantform apply --all-envs` process against
+ * 20 emulated tenants (one process, dist/emulator startTenants), each with its
+ * own 25 req/s bucket, 200 policy creates per tenant; and `plan --all-envs`
+ * over 100 environments of 100 resources each (states half in sync). The
+ * tenants work in parallel, so the whole fleet's floor is one tenant's: N/R.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { figure, info, pick, repeat } from './figures.mjs';
+import { buildState, generateResources, policyAt, writeFixture, writeConfig } from './generate.mjs';
+import { ROOT, runCliOk } from './measure.mjs';
+
+const { startTenants } = await import(pathToFileURL(join(ROOT, 'dist', 'emulator', 'index.js')).href);
+
+const envVar = (name) => `${name.toUpperCase()}_TOKEN`;
+
+/** A project of `names.length` environments, each one directory of `resources`; returns its directory. */
+function writeProject(dir, names, resourcesOf, entryOf) {
+  mkdirSync(dir, { recursive: true });
+  const entries = names.map((name, i) => {
+    writeConfig(join(dir, name), resourcesOf(name, i));
+    return `  ${name}:\n    paths: [${name}]\n${entryOf(name, i)}`;
+  });
+  writeFileSync(join(dir, 'tenantform.yaml'), `environments:\n${entries.join('')}`);
+  return dir;
+}
+
+/** 20 tenants × 200 policy creates at 25 req/s each: wall ÷ (N/R) and peak RSS of the one apply process. */
+export async function fleetApplyFigures(work, log, { tenants = 20, n = 200, rate = 25 } = {}) {
+  const names = Array.from({ length: tenants }, (_, i) => `t${String(i + 1).padStart(2, '0')}`);
+  const policies = {
+    policies: Array.from({ length: n }, (_, i) => policyAt(i)),
+    profiles: [],
+    permissions: [],
+  };
+  let run = 0;
+  const runs = await repeat(
+    async () => {
+      const fleet = await startTenants(names, { rateLimit: { perSecond: rate, burst: rate } });
+      try {
+        const dir = writeProject(
+          join(work, `fleet-apply-${++run}`),
+          names,
+          () => policies,
+          (name, i) =>
+            `    base_url: ${fleet[i].baseUrl}\n    credentials: { token: ${envVar(name)} }\n    state: { path: ${name}.state.json }\n`,
+        );
+        const env = Object.fromEntries(fleet.map((t) => [envVar(t.name), t.token]));
+        const result = await runCliOk(
+          ['apply', dir, '--all-envs', '--env-parallelism', String(tenants), '--auto-approve'],
+          { env },
+        );
+        const created = fleet.reduce((sum, t) => sum + t.snapshot().rateLimitPolicies.length, 0);
+        if (created !== tenants * n)
+          throw new Error(`fleet apply created ${created} of ${tenants * n} policies`);
+        const status429 = fleet.reduce((sum, t) => sum + (t.stats().byStatus['429'] ?? 0), 0);
+        return { wallMs: result.wallMs, maxRssMB: result.maxRssMB, status429 };
+      } finally {
+        await Promise.all(fleet.map((t) => t.stop()));
+      }
+    },
+    { maxRuns: 3 },
+  );
+  const floorS = n / rate;
+  const walls = pick(runs, 'wallMs').map((ms) => ms / 1000);
+  const figures = [
+    figure(
+      `fleet apply: wall ÷ one tenant's floor (N/R), ${tenants} tenants × N=${n} at R=${rate}/s`,
+      'ratio',
+      walls.map((w) => w / floorS),
+      { op: '<=', value: 1.15 },
+      `one process, apply --all-envs --env-parallelism ${tenants}; each tenant its own emulator bucket (burst ${rate}), client, pacer and state file`,
+    ),
+    info('fleet apply: wall', 's', walls),
+    figure('fleet apply: peak RSS', 'MB', pick(runs, 'maxRssMB'), { op: '<', value: 300 }),
+    info('fleet apply: 429 responses (all tenants)', 'count', pick(runs, 'status429')),
+  ];
+  log(
+    `${figures[0].name} ${figures[0].value.toFixed(3)} (${figures[1].value.toFixed(2)} s, ${figures[2].value.toFixed(0)} MB)`,
+  );
+  return figures;
+}
+
+/** `plan --all-envs` over 100 environments of 100 resources each, states half in sync. */
+export async function fleetPlanFigures(work, log, { envs = 100, size = 100 } = {}) {
+  const names = Array.from({ length: envs }, (_, i) => `e${String(i + 1).padStart(3, '0')}`);
+  const resources = generateResources(size);
+  const state = buildState(resources, { inSync: 0.5 });
+  const dir = join(work, 'fleet-plan');
+  mkdirSync(dir, { recursive: true });
+  const entries = names.map((name) => {
+    writeFixture(join(dir, name), resources, join(dir, `${name}.state.json`), state);
+    return `  ${name}:\n    paths: [${name}]\n    state: { path: ${name}.state.json }\n`;
+  });
+  writeFileSync(join(dir, 'tenantform.yaml'), `environments:\n${entries.join('')}`);
+  const runs = await repeat(() => runCliOk(['plan', dir, '--all-envs']), { maxRuns: 5, budgetMs: 10_000 });
+  const figures = [
+    figure(
+      `plan --all-envs: wall, ${envs} environments × ${size} resources`,
+      's',
+      pick(runs, 'wallMs').map((ms) => ms / 1000),
+      { op: '<', value: 2 },
+      'whole process; every environment its own config directory and state file (half in sync); text output discarded',
+    ),
+    info('plan --all-envs: peak RSS', 'MB', pick(runs, 'maxRssMB')),
+  ];
+  log(`${figures[0].name} ${figures[0].value.toFixed(2)} s`);
+  return figures;
+}
