@@ -16,13 +16,16 @@ const CLI_ENTRY = join(ROOT, 'bench', 'cli-entry.mjs');
 
 const { startEmulator } = await import(pathToFileURL(join(ROOT, 'dist', 'emulator', 'index.js')).href);
 
-const policiesOnly = (n) => ({
+/** The emulator of dist/, for scenarios that stop it themselves. */
+export const startEmulatorForBench = (options) => startEmulator(options);
+
+export const policiesOnly = (n) => ({
   policies: Array.from({ length: n }, (_, i) => policyAt(i)),
   profiles: [],
   permissions: [],
 });
 
-function configDir(work, name, resources) {
+export function configDir(work, name, resources) {
   const dir = join(work, name);
   mkdirSync(dir, { recursive: true });
   writeConfig(dir, resources);
@@ -30,14 +33,14 @@ function configDir(work, name, resources) {
 }
 
 let stateCounter = 0;
-const freshState = (work) => join(work, 'states', `state-${++stateCounter}.json`);
+export const freshState = (work) => join(work, 'states', `state-${++stateCounter}.json`);
 
 /**
  * One apply of `dir` against `emulator`; resolves with the process result and
  * the emulator's counters. `entry`: run bench/cli-entry.mjs instead of
  * bin/tenantform.js (for the durability figure).
  */
-async function applyOnce(emulator, dir, { statePath, args = [], env = {}, entry = false }) {
+export async function applyOnce(emulator, dir, { statePath, args = [], env = {}, entry = false }) {
   const before = emulator.stats();
   const cliArgs = [
     'apply',
@@ -62,7 +65,7 @@ async function applyOnce(emulator, dir, { statePath, args = [], env = {}, entry 
   };
 }
 
-async function withEmulator(options, fn) {
+export async function withEmulator(options, fn) {
   const emulator = await startEmulator(options);
   try {
     return await fn(emulator);

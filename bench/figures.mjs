@@ -19,6 +19,7 @@ function meets(value, target) {
   if (value === null) return false;
   if (target.op === '<') return value < target.value;
   if (target.op === '<=') return value <= target.value;
+  if (target.op === '>=') return value >= target.value;
   return value === target.value;
 }
 

@@ -5,7 +5,8 @@
  * whole-process runs; a machine that is busy with other work makes them
  * slower, so results.json records the load average too.
  *
- * Usage: node bench/run.mjs [--only plan,startup,rate,latency,requests,durability,fleet,fleet-apply] [--keep]
+ * Usage: node bench/run.mjs [--only plan,startup,rate,latency,requests,durability,fleet,fleet-apply,grid,shared,vanished] [--keep]
+ * BENCH_GRID_RUNS=3 runs each cell of the pacing grid three times (default once: about 3 minutes).
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -18,6 +19,7 @@ import {
 } from './apply-scenarios.mjs';
 import { renderNotes, renderTable } from './figures.mjs';
 import { fleetApplyFigures, fleetPlanFigures } from './fleet-scenarios.mjs';
+import { pacingGridFigures, sharedBucketFigures, vanishedFigures } from './pacing-scenarios.mjs';
 import { planFigures, startupFigures } from './local-scenarios.mjs';
 import { ROOT, rssMethod } from './measure.mjs';
 
@@ -30,6 +32,9 @@ const SUITES = {
   durability: durabilityFigures,
   fleet: fleetPlanFigures,
   'fleet-apply': fleetApplyFigures,
+  grid: pacingGridFigures,
+  shared: sharedBucketFigures,
+  vanished: vanishedFigures,
 };
 
 function parseArgs(argv) {

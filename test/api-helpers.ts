@@ -43,7 +43,8 @@ export function virtualClock(start = T0): VirtualClock {
       signal?.throwIfAborted();
       sleeps.push(ms);
       const until = t + ms;
-      await Promise.resolve();
+      // Yield to I/O as a real timer would, so answers on real sockets arrive in between.
+      await new Promise((resolve) => setImmediate(resolve));
       t = Math.max(t, until);
       signal?.throwIfAborted();
     },

@@ -66,7 +66,7 @@ describe('429', () => {
     nock(ORIGIN).post(PATH).reply(201, policyResponse());
     await t.client.createRateLimitPolicy(POLICY_BODY);
     expect(retryWaits(t)[0]).toBe(5000);
-    expect(t.waits[0]!.reason).toMatch(/rate limited \(429\); retrying after X-RateLimit-Reset/);
+    expect(t.waits[0]!.reason).toBe('rate limited (429); waiting for the budget to refill');
   });
 
   it('prefers Retry-After over X-RateLimit-Reset', async () => {
@@ -117,7 +117,7 @@ describe('429', () => {
 });
 
 describe('408, 5xx and network errors', () => {
-  it('backs off exponentially with full jitter under a cap, six attempts by default', async () => {
+  it('backs off exponentially with jitter under a cap, six attempts by default, worded as server errors', async () => {
     t = testClient({ random: () => 0.999_999, retry: { baseDelayMs: 1000, maxDelayMs: 10_000 } });
     nock(ORIGIN)
       .post(PATH)
@@ -127,6 +127,8 @@ describe('408, 5xx and network errors', () => {
     expect(err).toMatchObject({ code: 'API_SERVER_ERROR', status: 503, attempts: 6, retryable: true });
     expect(retryWaits(t)).toEqual([1000, 2000, 4000, 8000, 10_000]);
     expect(t.client.stats()).toMatchObject({ requests: 6, retries: 5, waitsMs: 25_000 });
+    expect(t.waits[0]!.reason).toBe('server error 503 Service Unavailable; retrying');
+    expect(t.waits.every((w) => !/rate limit/.test(w.reason))).toBe(true);
   });
 
   it('gives up on a 408 after maxAttempts with API_TIMEOUT', async () => {
@@ -139,24 +141,42 @@ describe('408, 5xx and network errors', () => {
     expect(err).toMatchObject({ code: 'API_TIMEOUT', status: 408, attempts: 2 });
   });
 
-  it('gives up on repeated connection resets with API_NETWORK', async () => {
-    t = testClient({ retry: { maxAttempts: 4 } });
+  it('gives up on repeated connection resets after four attempts with API_UNREACHABLE naming the target', async () => {
+    t = testClient();
     nock(ORIGIN)
       .post(PATH)
       .times(4)
       .replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
     const err = await failure(t.client.createRateLimitPolicy(POLICY_BODY));
-    expect(err).toMatchObject({ code: 'API_NETWORK', status: 0, attempts: 4, retryable: true });
+    expect(err).toMatchObject({ code: 'API_UNREACHABLE', status: 0, attempts: 4, retryable: true });
     expect(err.message).toBe(
-      `createRateLimitPolicy: POST ${PATH} failed without an answer (ECONNRESET) after 4 attempts`,
+      `Cannot reach the tenant at ${ORIGIN}/api/v2: connection reset before any answer, ECONNRESET, after 4 attempts`,
     );
+    expect(t.waits.map((w) => w.reason)).toEqual(
+      Array(3).fill('connection reset before any answer, ECONNRESET; retrying'),
+    );
+  });
+
+  it('sends nothing more once the target was found unreachable', async () => {
+    t = testClient();
+    nock(ORIGIN)
+      .post(PATH)
+      .times(4)
+      .replyWithError(Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }));
+    await failure(t.client.createRateLimitPolicy(POLICY_BODY));
+    const err = await failure(t.client.createRateLimitPolicy(POLICY_BODY));
+    expect(err).toMatchObject({ code: 'API_UNREACHABLE', attempts: 0 });
+    expect(err.message).toBe(
+      `createRateLimitPolicy not sent: the tenant at ${ORIGIN}/api/v2 is unreachable (connection refused, ECONNREFUSED)`,
+    );
+    expect(t.client.stats().requests).toBe(4);
   });
 
   it('does not retry an error it cannot classify', async () => {
     t = testClient();
     nock(ORIGIN)
       .post(PATH)
-      .replyWithError(Object.assign(new Error('no such host'), { code: 'ENOTFOUND' }));
+      .replyWithError(Object.assign(new Error('odd'), { code: 'EWHATEVER' }));
     const err = await failure(t.client.createRateLimitPolicy(POLICY_BODY));
     expect(err).toMatchObject({ code: 'API_NETWORK', attempts: 1 });
   });

@@ -66,7 +66,8 @@ describe('with a static token', () => {
     scope
       .post('/api/v2/users/u1/permissions')
       .times(2)
-      .replyWithError(Object.assign(new Error(`reset by ${CANARY_TOKEN}`), { code: 'ECONNRESET' }));
+      // ETIMEDOUT, not a connection failure: those make the whole client give up on the target.
+      .replyWithError(Object.assign(new Error(`timed out for ${CANARY_TOKEN}`), { code: 'ETIMEDOUT' }));
     scope.post('/api/v2/users/u2/permissions').reply(429, echo(429, CANARY_TOKEN), { 'retry-after': '1' });
     scope.post('/api/v2/users/u2/permissions').reply(201, {});
     const perms = [{ resource_server_identifier: 'https://api/', permission_name: 'read:x' }];

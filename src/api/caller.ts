@@ -15,13 +15,22 @@ import type { Redactor } from './redact.js';
 import {
   backoffMs,
   classifyFailure,
+  CONNECT_ATTEMPTS,
+  describeFailure,
   isRetryableStatus,
   readRateHeaders,
+  retryAfterMs,
   waitAfter429,
   type RetryPolicy,
 } from './retry.js';
 import { sendOnce, type WireResponse } from './transport.js';
-import type { ApiStats } from './types.js';
+import type { ApiStats, WaitKind } from './types.js';
+
+/** Shared by every call of a client: set once a request found the target unreachable. */
+export interface Reachability {
+  /** The connection failure code that made a request give up. */
+  unreachable?: string;
+}
 
 export interface CallContext {
   dispatcher: Dispatcher;
@@ -39,7 +48,10 @@ export interface CallContext {
   /** Debug sink; receives unredacted lines and must redact them (see client.ts). */
   log: (line: string) => void;
   /** Records a wait in stats, tells onWait and logs it. */
-  noteWait: (ms: number, reason: string) => void;
+  noteWait: (ms: number, reason: string, kind: WaitKind) => void;
+  /** The API base URL, to name in messages about the connection. */
+  target: string;
+  reach: Reachability;
   stats: ApiStats;
   tokens: TokenSource | null;
   /** What to tell the user when the API answers 401 and no fresh token helps. */
@@ -167,6 +179,26 @@ function badBodyError(spec: CallSpec, attempts: number): ApiError {
 interface Retry {
   delayMs: number;
   reason: string;
+  kind: WaitKind;
+}
+
+/** The target cannot be reached: a request gave up, or (notSent) a later one was not sent at all. */
+function unreachableError(ctx: CallContext, spec: CallSpec, code: string, attempts: number): ApiError {
+  const tries = attempts > 1 ? `, after ${attempts} attempts` : '';
+  const message =
+    attempts > 0
+      ? `Cannot reach the tenant at ${ctx.target}: ${describeFailure(code)}${tries}`
+      : `${spec.operation} not sent: the tenant at ${ctx.target} is unreachable (${describeFailure(code)})`;
+  return new ApiError(ctx.redactor.redact(message), {
+    code: 'API_UNREACHABLE',
+    status: 0,
+    error: 'Unreachable',
+    method: spec.method,
+    path: spec.path,
+    operation: spec.operation,
+    retryable: true,
+    attempts,
+  });
 }
 
 const WAIT_SOURCE = { 'retry-after': 'Retry-After', reset: 'X-RateLimit-Reset', backoff: 'backoff' } as const;
@@ -177,24 +209,60 @@ function afterFailure(ctx: CallContext, spec: CallSpec, err: unknown, attempt: n
   ctx.log(`${spec.method} ${spec.path} error=${failure.code} ${ms}ms attempt=${attempt}`);
   if (failure.kind === 'abort') throw abortedError(spec, attempt);
   if (failure.code === 'BODY_TOO_LARGE') throw badBodyError(spec, attempt);
+  if (failure.kind === 'connect') {
+    if (ctx.reach.unreachable !== undefined) throw unreachableError(ctx, spec, ctx.reach.unreachable, 0);
+    if (attempt >= Math.min(CONNECT_ATTEMPTS, ctx.policy.maxAttempts)) {
+      ctx.reach.unreachable = failure.code;
+      throw unreachableError(ctx, spec, failure.code, attempt);
+    }
+    return {
+      delayMs: backoffMs(attempt, ctx.random, ctx.policy),
+      reason: `${describeFailure(failure.code)}; retrying`,
+      kind: 'connection',
+    };
+  }
   const retryable = failure.kind === 'retry' || failure.kind === 'timeout';
   if (!retryable || attempt >= ctx.policy.maxAttempts) {
     throw networkError(ctx, spec, failure.code, failure.kind === 'timeout', attempt);
   }
-  return { delayMs: backoffMs(attempt, ctx.random, ctx.policy), reason: `${failure.code}; retrying` };
+  const what = failure.kind === 'timeout' ? `no answer in time, ${failure.code}` : failure.code;
+  return {
+    delayMs: backoffMs(attempt, ctx.random, ctx.policy),
+    reason: `${what}; retrying`,
+    kind: 'connection',
+  };
 }
 
 /** After an answer that is neither success nor accepted: how long until the retry, or undefined to give up. */
-function afterAnswer(ctx: CallContext, res: WireResponse, attempt: number): Retry | undefined {
+function afterAnswer(
+  ctx: CallContext,
+  res: WireResponse,
+  attempt: number,
+  paced: boolean,
+): Retry | undefined {
   if (attempt >= ctx.policy.maxAttempts) return undefined;
   if (res.status === 429) {
-    const wait = waitAfter429(res.headers, ctx.now(), attempt, ctx.random, ctx.policy);
-    return { delayMs: wait.ms, reason: `rate limited (429); retrying after ${WAIT_SOURCE[wait.source]}` };
+    const now = ctx.now();
+    // The pacer read this 429 and holds every request (this retry too) until the budget allows.
+    if (
+      paced &&
+      (readRateHeaders(res.headers).reset !== undefined || retryAfterMs(res.headers, now) !== undefined)
+    ) {
+      return { delayMs: 0, reason: '', kind: 'rate-limit' };
+    }
+    const wait = waitAfter429(res.headers, now, attempt, ctx.random, ctx.policy);
+    return {
+      delayMs: wait.ms,
+      reason: `rate limited, 429; retrying after ${WAIT_SOURCE[wait.source]}`,
+      kind: 'rate-limit',
+    };
   }
   if (isRetryableStatus(res.status)) {
+    const info = errorInfoFromBody(res.status, res.body, ctx.redactor.redact);
     return {
       delayMs: backoffMs(attempt, ctx.random, ctx.policy),
-      reason: `${res.status} from the server; retrying`,
+      reason: `server error ${info.status} ${info.error}; retrying`,
+      kind: 'server-error',
     };
   }
   return undefined;
@@ -213,6 +281,7 @@ export async function call(ctx: CallContext, spec: CallSpec): Promise<WireRespon
     attempt += 1;
     let token: string | undefined;
     let ticket = 0;
+    if (ctx.reach.unreachable !== undefined) throw unreachableError(ctx, spec, ctx.reach.unreachable, 0);
     try {
       if (ctx.signal?.aborted) throw ctx.signal.reason;
       token = ctx.tokens ? await ctx.tokens.get(ctx.signal) : undefined;
@@ -253,12 +322,13 @@ export async function call(ctx: CallContext, spec: CallSpec): Promise<WireRespon
         continue;
       }
       if (res.status === 429) ctx.stats.status429 += 1;
-      retry = afterAnswer(ctx, res, attempt);
+      retry = afterAnswer(ctx, res, attempt, paced);
       if (!retry) throw httpError(ctx, spec, res, attempt, defaultHint(ctx, spec, res.status, refreshed));
     }
 
     ctx.stats.retries += 1;
-    ctx.noteWait(retry!.delayMs, retry!.reason);
+    if (retry!.delayMs <= 0) continue;
+    ctx.noteWait(retry!.delayMs, retry!.reason, retry!.kind);
     try {
       await ctx.sleep(retry!.delayMs, ctx.signal);
     } catch {

@@ -32,6 +32,7 @@ import type {
   RateLimitPolicyCreate,
   TokenExchangeProfile,
   TokenExchangeProfileCreate,
+  WaitKind,
 } from './types.js';
 
 const STATIC_TOKEN_HINT =
@@ -72,17 +73,17 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const stats: ApiStats = { requests: 0, retries: 0, status429: 0, waitsMs: 0 };
   const logger = options.logger;
   const log = (line: string): void => logger?.(redactor.redact(line));
-  const noteWait = (ms: number, reason: string): void => {
+  const noteWait = (ms: number, reason: string, kind: WaitKind): void => {
     stats.waitsMs += ms;
     log(`wait ${ms}ms: ${reason}`);
-    options.onWait?.(ms, reason);
+    options.onWait?.(ms, reason, kind);
   };
   const pacer = new Pacer({
     now,
     sleep,
     random,
     maxDelayMs: policy.maxDelayMs,
-    onWait: noteWait,
+    onWait: (ms, reason) => noteWait(ms, reason, reason.startsWith('--max-rps') ? 'max-rps' : 'rate-limit'),
     onBlocked: (ms) => (stats.waitsMs += ms),
     ...(options.maxRps !== undefined ? { maxRps: options.maxRps } : {}),
   });
@@ -101,6 +102,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     redactor,
     log,
     noteWait,
+    target: target.baseUrl,
+    reach: {},
     stats,
     tokens: null,
     unauthorizedHint: STATIC_TOKEN_HINT,

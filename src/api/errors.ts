@@ -16,6 +16,7 @@ export type ApiErrorCode =
   | 'API_RATE_LIMITED'
   | 'API_SERVER_ERROR'
   | 'API_NETWORK'
+  | 'API_UNREACHABLE'
   | 'API_BAD_RESPONSE'
   | 'API_TIMEOUT'
   | 'API_ABORTED';

@@ -36,4 +36,5 @@ export type {
   Target,
   TokenExchangeProfile,
   TokenExchangeProfileCreate,
+  WaitKind,
 } from './types.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Pacer } from './pacer.js';
+import { Pacer, WAIT_REASON } from './pacer.js';
 
 const T0 = 1_700_000_000_000;
 
@@ -59,16 +59,28 @@ describe('Pacer', () => {
     expect(f.sleeps).toEqual([]);
   });
 
-  it('spends the remaining budget, then holds new requests until the reset', async () => {
+  it('spends the remaining budget, probes once at the rate Reset proves, and after a 429 on the probe waits for the reset', async () => {
     const f = fixture();
-    f.pacer.release(await f.pacer.acquire(), f.rate(2, 3));
+    f.pacer.release(await f.pacer.acquire(), f.rate(2, 3)); // 7 tokens missing, full in 3 s: one per 429 ms
     f.pacer.release(await f.pacer.acquire(), null);
     f.pacer.release(await f.pacer.acquire(), null);
-    const start = f.now();
-    await f.pacer.acquire();
-    expect(f.sleeps).toEqual([3000]);
-    expect(f.now() - start).toBe(3000);
-    expect(f.reasons[0]).toBe('rate limit budget used up (limit 10); waiting for X-RateLimit-Reset');
+    const probe = await f.pacer.acquire();
+    expect(f.sleeps).toEqual([429]);
+    expect(await granted([f.pacer.acquire()])).toEqual([false]); // one probe at a time
+    f.pacer.release(probe, f.rate(0, 3), 429); // a fixed window after all
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(f.reasons).toEqual([WAIT_REASON.pace, WAIT_REASON.after429]);
+    expect(f.sleeps[1]).toBe(3000 - 429); // to the reset the 429 names
+  });
+
+  it('treats an accepted probe that shows a refill as a token bucket and paces it', async () => {
+    const f = fixture();
+    f.pacer.release(await f.pacer.acquire(), f.rate(9, 1)); // full before: exactly 1 missing, full in ≤ 1 s
+    for (let i = 0; i < 9; i++) f.pacer.release(await f.pacer.acquire(), f.rate(8 - i, 1));
+    const probe = await f.pacer.acquire(); // at the proven rate
+    f.pacer.release(probe, f.rate(1, 1)); // more than the 0 it had: refilled
+    expect(f.pacer.ratePerSecond).toBeGreaterThan(9);
+    expect(f.reasons.every((r) => r === WAIT_REASON.pace)).toBe(true);
   });
 
   it('counts requests sent after the reporting one against the budget, and waits for their answers', async () => {
@@ -86,14 +98,14 @@ describe('Pacer', () => {
     expect(f.sleeps).toEqual([]);
   });
 
-  it('ignores an answer to a request older than the one the window came from', async () => {
+  it('ignores an answer to a request older than the one the level came from', async () => {
     const f = fixture();
     f.pacer.release(await f.pacer.acquire(), f.rate(5, 2));
     const [older, newer] = await Promise.all([f.pacer.acquire(), f.pacer.acquire()]);
     f.pacer.release(newer!, f.rate(0, 2));
     f.pacer.release(older!, f.rate(4, 2)); // late, and stale
     await f.pacer.acquire();
-    expect(f.sleeps).toEqual([2000]);
+    expect(f.sleeps).toHaveLength(1);
   });
 
   it('holds everyone after a 429 until the reset it names', async () => {
@@ -123,12 +135,14 @@ describe('Pacer', () => {
     expect(await granted([f.pacer.acquire()])).toEqual([false]);
   });
 
-  it('allows the full limit again after the reset', async () => {
+  it('allows the full limit again after the reset of a fixed window', async () => {
     const f = fixture();
     f.pacer.release(await f.pacer.acquire(), f.rate(0, 1, 3));
+    const probe = await f.pacer.acquire();
+    f.pacer.release(probe, f.rate(0, 1, 3), 429);
     const burst = Array.from({ length: 4 }, () => f.pacer.acquire());
     expect(await granted(burst)).toEqual([true, true, true, false]);
-    expect(f.sleeps).toEqual([1000]);
+    expect(f.sleeps).toEqual([500, 500]);
   });
 
   it.each([
@@ -202,17 +216,21 @@ describe('Pacer with a refilling bucket', () => {
     expect(sleeps[0]).toBeLessThanOrEqual(184);
   });
 
-  it('goes back to waiting for the reset after a 429', async () => {
-    const { pacer, sleeps } = clockedPacer();
+  it('after a 429 keeps pacing the bucket, slower, instead of waiting for the whole reset', async () => {
+    const { pacer, sleeps, advance } = clockedPacer();
     const headers = (remaining: number) => ({
       'x-ratelimit-limit': '10',
       'x-ratelimit-remaining': String(remaining),
       'x-ratelimit-reset': String((T0 + 2000) / 1000),
     });
     pacer.release(await pacer.acquire(), headers(5));
-    pacer.release(await pacer.acquire(), headers(5)); // refill seen
+    advance(200);
+    pacer.release(await pacer.acquire(), headers(6)); // refill seen
+    const before = pacer.ratePerSecond!;
     pacer.release(await pacer.acquire(), headers(0), 429);
     await pacer.acquire();
-    expect(sleeps).toEqual([2000]);
+    expect(pacer.ratePerSecond!).toBeLessThan(before);
+    expect(sleeps).toHaveLength(1);
+    expect(sleeps[0]).toBeLessThan(2000);
   });
 });

@@ -1,33 +1,34 @@
 /**
- * One limiter shared by every request of a client. It learns the tenant's
- * window from the X-RateLimit-* headers of each response and holds requests
- * back before the tenant would answer 429: when the window's remaining budget,
- * less the requests already sent against it, reaches zero, new requests wait
- * until X-RateLimit-Reset. Until the first response shows whether the tenant
- * sends those headers, only one request is in flight. A user ceiling
+ * One limiter per API client, shared by all its requests. It keeps a model of
+ * the tenant's budget from the X-RateLimit-* headers and holds requests back
+ * before the tenant would answer 429. Until the first answer shows whether the
+ * tenant sends those headers, only one request is in flight. A user ceiling
  * (--max-rps) is a token bucket of size one on the injected clock.
  *
- * Each request holds a ticket numbered in sending order. An answer to an
- * older request than the one the window was last learned from is stale and
- * teaches nothing (token buckets refill, so a higher Remaining from a newer
- * answer is real, from an older one it is not). Requests sent after the
- * learned one and still in flight are counted against the budget.
+ * The model is a level: requests we may still send now. Each answer sets it
+ * from Remaining, less the requests sent after that one and still in flight
+ * (the tenant may not have counted them yet); each request sent takes one.
+ * Answers to requests older than the one the level was last set from are
+ * stale for the level (a bucket refills, so an older, lower Remaining is no
+ * news) but still teach the refill rate.
  *
- * Token buckets (the real service's model: Reset is when the bucket is full
- * again) refill continuously. Once an answer shows a refill before the reset
- * (Remaining higher than the requests counted since allow), the pacer stops
- * waiting for the whole reset when the budget runs out and instead sends one
- * request per estimated token interval. The interval estimate is
- * (Reset - now) / (Limit - Remaining - 1): Reset is rounded up to the second
- * and Remaining down, so this never undershoots the true interval, and the
- * smallest estimate seen converges on it (plus a 2% margin). A 429 drops back to waiting for the
- * reset until refills are seen again.
+ * Until answers show the budget refilling, the tenant is treated as a fixed
+ * window: spend Remaining, then wait for X-RateLimit-Reset. When the budget
+ * is spent and Reset proves a refill rate (refill.ts), one probe goes out at
+ * that rate instead: if it is accepted with nothing spent back, the tenant is
+ * a token bucket (the real service's model); if it gets a 429, the tenant is
+ * a fixed window and is never probed again. For a token bucket the level
+ * grows at the largest rate the answers prove (never above the truth, so the
+ * bucket is never overdrawn), and requests go out as the level reaches one.
+ * The proofs tighten as the run goes on, so the rate rises towards the
+ * tenant's. A 429 (another client drew on the shared bucket) empties the
+ * level and forgets the proven rate but the lower of the growth rate and half
+ * the old rate, which the answers then raise again.
  *
  * Callers are served first come, first served: one caller decides at a time.
  */
+import { RefillBounds } from './refill.js';
 import { JITTER_MS, readRateHeaders, resetAtMs, retryAfterMs, type Headers } from './retry.js';
-
-const REFILL_MARGIN = 1.02;
 
 export interface PacerOptions {
   now: () => number;
@@ -43,38 +44,48 @@ export interface PacerOptions {
   onBlocked?: (ms: number) => void;
 }
 
-interface Window {
-  limit?: number;
-  /** X-RateLimit-Remaining as last reported. */
-  remaining: number;
-  /** Local clock time of X-RateLimit-Reset; undefined when unknown. */
-  resetAt?: number;
-  /** Ticket of the request whose answer reported it (after a reset: the last ticket handed out). */
-  ticket: number;
-  /** Requests sent after that one and in flight when it was reported: not yet counted by the tenant. */
-  uncounted: number;
-  /** Requests started since it was reported. */
-  issued: number;
-  /** Local time it was reported (for continuous refill). */
-  learnedAt?: number;
-}
+/** Why a wait happens, for the progress output. */
+export const WAIT_REASON = {
+  pace: 'pacing to the tenant rate limit',
+  reset: 'rate limit budget used up; waiting for X-RateLimit-Reset',
+  after429: 'rate limited (429); waiting for the budget to refill',
+} as const;
+
+/** Wait before probing a tenant taken for a fixed window again (doubles each time). */
+const FIRST_REPROBE_MS = 2000;
+
+/** Factor of an upward probe of the refill rate. */
+const PROBE_STEP = 1.1;
+/** Probes stay this factor below the lowest rate that got a 429. */
+const REFUSED_MARGIN = 1.1;
 
 type Decision =
-  | { type: 'go' }
-  | { type: 'event' }
-  | { type: 'sleep'; ms: number; reason: string; window?: Window; capped?: boolean; pace?: boolean };
+  { type: 'go' } | { type: 'event' } | { type: 'sleep'; ms: number; reason: string; capped?: boolean };
+
+/** How the tenant's budget comes back. */
+type Refill = 'unknown' | 'window' | 'bucket';
 
 export class Pacer {
-  /** Tickets of the requests in flight. */
-  private readonly inFlight = new Set<number>();
+  /** Sending time of each request in flight, by ticket. */
+  private readonly inFlight = new Map<number, number>();
   private lastTicket = 0;
   /** Whether responses carry rate-limit headers: unknown until the first response. */
   private seen: 'unknown' | 'headers' | 'none' = 'unknown';
-  private window: Window | null = null;
-  /** Smallest safe estimate of the tenant's ms per token; undefined until one is seen. */
-  private refillMs: number | undefined;
-  /** Whether answers have shown the budget refilling before its reset (a token bucket). */
-  private refills = false;
+  private refill: Refill = 'unknown';
+  private readonly bounds = new RefillBounds();
+  /** Refill rate in use (tokens per ms), bucket only. */
+  private rate: number | undefined;
+  private limit: number | undefined;
+  /** Requests we may send as of `levelAt`; undefined until an answer sets it. */
+  private level: number | undefined;
+  private levelAt = 0;
+  /** Ticket of the answer the level was last set from. */
+  private levelTicket = 0;
+  /** Local time of X-RateLimit-Reset of that answer. */
+  private resetAt: number | undefined;
+  /** Ticket of the request sent as a probe for refills; 0 = none. */
+  private probe = 0;
+  /** Remaining when the budget ran out, to tell a probe's answer from a refill. */
   private tokens = 1;
   private refilledAt: number;
   private turn: Promise<void> = Promise.resolve();
@@ -87,6 +98,11 @@ export class Pacer {
   /** Requests currently holding a slot. */
   get active(): number {
     return this.inFlight.size;
+  }
+
+  /** The refill rate in use, requests per second; undefined when not pacing a token bucket. */
+  get ratePerSecond(): number | undefined {
+    return this.refill === 'bucket' && this.rate !== undefined ? this.rate * 1000 : undefined;
   }
 
   /**
@@ -104,9 +120,11 @@ export class Pacer {
 
   /** Ends a request's slot; `headers` are its response headers (null when no response arrived). */
   release(ticket: number, headers: Headers | null, status = 0): void {
-    if (!this.inFlight.delete(ticket)) return;
-    // Only an answer to a request sent after the one the window came from is news.
-    if (headers && (!this.window || ticket > this.window.ticket)) this.learn(ticket, headers, status);
+    const sentAt = this.inFlight.get(ticket);
+    if (sentAt === undefined) return;
+    this.inFlight.delete(ticket);
+    if (headers) this.learn(ticket, sentAt, headers, status);
+    else if (ticket === this.probe) this.probe = 0;
     const waiting = [...this.listeners];
     this.listeners.clear();
     for (const wake of waiting) wake();
@@ -114,83 +132,164 @@ export class Pacer {
 
   private sentAfter(ticket: number): number {
     let n = 0;
-    for (const t of this.inFlight) if (t > ticket) n += 1;
+    for (const t of this.inFlight.keys()) if (t > ticket) n += 1;
     return n;
   }
 
-  private learn(ticket: number, headers: Headers, status: number): void {
+  private learn(ticket: number, sentAt: number, headers: Headers, status: number): void {
     const now = this.options.now();
     const rate = readRateHeaders(headers);
     if (rate.remaining === undefined && status !== 429) {
       if (this.seen === 'unknown') this.seen = 'none';
-      if (this.window && this.window.limit === undefined) this.window = null;
+      if (this.limit === undefined) this.level = undefined;
       return;
     }
     this.seen = 'headers';
-    const remaining = status === 429 ? 0 : (rate.remaining ?? 0);
+    if (rate.limit !== undefined) this.limit = rate.limit;
     let resetAt = resetAtMs(headers, now);
-    if (resetAt === undefined && status === 429) {
-      const after = retryAfterMs(headers, now);
-      if (after !== undefined) resetAt = now + after;
-    }
-    const previous = this.window;
     if (status === 429) {
-      this.refills = false;
-      this.refillMs = undefined;
-    } else {
-      this.learnRefill(previous, ticket, remaining, rate.limit ?? previous?.limit, resetAt, now);
-    }
-    const next: Window = { remaining, ticket, uncounted: this.sentAfter(ticket), issued: 0, learnedAt: now };
-    const limit = rate.limit ?? previous?.limit;
-    if (limit !== undefined) next.limit = limit;
-    if (resetAt !== undefined) next.resetAt = resetAt;
-    this.window = next;
-  }
-
-  private learnRefill(
-    previous: Window | null,
-    ticket: number,
-    remaining: number,
-    limit: number | undefined,
-    resetAt: number | undefined,
-    now: number,
-  ): void {
-    if (limit !== undefined && resetAt !== undefined && limit - remaining - 1 >= 1 && resetAt > now) {
-      // 2% margin for the time the answer spent on the wire (its Reset was computed before `now`).
-      const estimate = ((resetAt - now) / (limit - remaining - 1)) * REFILL_MARGIN;
-      this.refillMs = this.refillMs === undefined ? estimate : Math.min(this.refillMs, estimate);
-    }
-    if (
-      previous?.resetAt !== undefined &&
-      now < previous.resetAt &&
-      remaining > previous.remaining - (ticket - previous.ticket)
-    ) {
-      this.refills = true;
-    }
-  }
-
-  /** With a refilling bucket: requests the budget allows now, and when the next token is due. */
-  private refillBudget(w: Window, now: number): { avail: number; nextAt: number } | null {
-    const ms = this.refillMs;
-    if (!this.refills || ms === undefined || w.learnedAt === undefined || w.limit === undefined) return null;
-    const gained = Math.floor((now - w.learnedAt) / ms);
-    const avail = Math.min(w.limit, w.remaining + gained) - w.issued - w.uncounted;
-    return { avail, nextAt: w.learnedAt + ms * (gained + 1) };
-  }
-
-  /** After a window's reset: the full limit again, or a single probe when the wait was cut short. */
-  private rollOver(w: Window, capped = false): void {
-    if (this.window !== w) return;
-    if (w.limit === undefined && !capped) {
-      this.window = null;
+      const after = retryAfterMs(headers, now);
+      if (resetAt === undefined && after !== undefined) resetAt = now + after;
+      this.on429(ticket, sentAt, now, resetAt, after);
       return;
     }
-    const remaining = capped ? 1 : (w.limit ?? 1);
-    this.window = { remaining, ticket: this.lastTicket, uncounted: this.inFlight.size, issued: 0 };
-    if (w.limit !== undefined) this.window.limit = w.limit;
+    const remaining = rate.remaining!;
+    if (this.limit !== undefined) {
+      this.bounds.observe({
+        sentAt,
+        recvAt: now,
+        limit: this.limit,
+        remaining,
+        ...(resetAt !== undefined ? { resetAt } : {}),
+      });
+    }
+    const wasProbe = ticket === this.probe;
+    if (wasProbe) this.probe = 0;
+    if (ticket <= this.levelTicket) {
+      this.updateRate();
+      return; // stale for the level
+    }
+    // A refill: the answers prove the bucket gained tokens.
+    if (this.refill !== 'bucket' && this.bounds.refillSeen) this.refill = 'bucket';
+    // The probe went out when the last answer left nothing and nothing else was in
+    // flight: accepted before the reset, the budget refilled (a fixed window says 429).
+    if (wasProbe && this.refill !== 'bucket') {
+      this.refill = this.resetAt === undefined || now < this.resetAt ? 'bucket' : 'window';
+    }
+    if (this.shared && remaining === this.limit! - 1) {
+      // A full bucket: nobody else draws on it now. Learn it afresh.
+      this.shared = false;
+      this.bounds.forget();
+    }
+    this.updateRate();
+    if (this.refill === 'bucket' && remaining === this.limit! - 1 && this.rate !== undefined) {
+      // The bucket was full before this request: refill went to waste, so the
+      // rate may be higher than proven. Probe upward, below any rate that got a 429.
+      const probe = Math.min(
+        this.rate * PROBE_STEP,
+        this.bounds.upper ?? Infinity,
+        this.refused / REFUSED_MARGIN,
+      );
+      this.rate = Math.max(this.rate, probe);
+    }
+    // Requests still in flight may be counted after this answer, whatever their order.
+    const floor = remaining - this.inFlight.size;
+    const predicted = this.levelNow(now);
+    if (this.refill === 'bucket' && predicted !== undefined && this.rate !== undefined) {
+      // Remaining is rounded down: the level is at least what it says, and below one more.
+      const ceiling = remaining + 1 + this.rate * (now - sentAt);
+      this.level = Math.min(Math.max(predicted, floor), ceiling);
+    } else {
+      this.level = floor;
+    }
+    this.levelAt = now;
+    this.levelTicket = ticket;
+    this.lastRemaining = remaining;
+    this.resetAt = resetAt;
+    this.after429 = false;
   }
 
-  private refill(now: number): void {
+  private lastRemaining = 0;
+  /** Whether the last answer the level came from was a 429. */
+  private after429 = false;
+  /** A tenant taken for a fixed window is probed again from this time on. */
+  private nextProbeAt = 0;
+  private probeBackoffMs = FIRST_REPROBE_MS;
+  /** Whether a 429 showed another client drawing on the bucket. */
+  private shared = false;
+  /** Lowest rate in use when a 429 came back: probes stay below it. */
+  private refused = Infinity;
+  /** Arrival of the last 429. */
+  private last429At = -Infinity;
+  /** No request before this local time (a 429's Retry-After). */
+  private holdUntil = 0;
+
+  private on429(
+    ticket: number,
+    sentAt: number,
+    now: number,
+    resetAt: number | undefined,
+    retryAfter?: number,
+  ): void {
+    this.after429 = true;
+    // Requests sent before the last 429 arrived were sent on the same mistaken level: one lesson.
+    const lesson = sentAt >= this.last429At;
+    this.last429At = now;
+    if (retryAfter !== undefined) {
+      this.holdUntil = Math.max(this.holdUntil, now + Math.min(retryAfter, this.options.maxDelayMs));
+    }
+    if (ticket === this.probe) this.probe = 0;
+    // Over budget before any refill was seen: a fixed window, or a bucket someone
+    // else drained. Wait for its resets, and probe again only after a while
+    // (2 s, then twice as long each time), so a fixed window costs few 429s.
+    if (this.refill !== 'bucket') {
+      this.refill = 'window';
+      this.nextProbeAt = now + this.probeBackoffMs;
+      this.probeBackoffMs *= 2;
+    }
+    const growth = this.bounds.growth;
+    const before = this.rate;
+    if (this.refill === 'bucket' && before !== undefined && lesson) {
+      this.refused = Math.min(this.refused, before);
+      this.shared = true;
+      this.bounds.forget();
+      this.rate = Math.min(before * 0.9, growth ?? before);
+    }
+    this.level = -this.inFlight.size;
+    this.levelAt = now;
+    this.levelTicket = Math.max(this.levelTicket, ticket);
+    this.lastRemaining = 0;
+    this.resetAt = resetAt;
+  }
+
+  private updateRate(): void {
+    if (this.refill !== 'bucket') return;
+    if (this.shared) {
+      // After a 429 the bucket is shared: Reset tells the tenant's rate, not what is
+      // left for us; the growth over a long baseline does.
+      const left = this.bounds.sustained;
+      if (left !== undefined && left > 0) this.rate = left;
+    } else {
+      const proven = this.bounds.lower;
+      if (proven !== undefined) this.rate = Math.max(this.rate ?? 0, proven);
+    }
+    const ceiling = this.bounds.upper;
+    if (this.rate !== undefined && ceiling !== undefined) this.rate = Math.min(this.rate, ceiling);
+  }
+
+  /** The level now, refilled since it was set (bucket) or restored at the reset (window). */
+  private levelNow(now: number): number | undefined {
+    if (this.level === undefined) return undefined;
+    const limit = this.limit ?? Infinity;
+    const cap = limit - this.inFlight.size;
+    if (this.refill === 'bucket' && this.rate !== undefined) {
+      return Math.min(Math.max(cap, this.level), this.level + this.rate * (now - this.levelAt));
+    }
+    if (this.resetAt !== undefined && now >= this.resetAt) return this.limit === undefined ? undefined : cap;
+    return this.level;
+  }
+
+  private maxRpsRefill(now: number): void {
     const rate = this.options.maxRps;
     if (rate === undefined) return;
     this.tokens = Math.min(1, this.tokens + ((now - this.refilledAt) * rate) / 1000);
@@ -198,30 +297,15 @@ export class Pacer {
   }
 
   private decide(now: number): Decision {
-    const current = this.window;
-    if (current?.resetAt !== undefined && now >= current.resetAt) this.rollOver(current);
-    const w = this.window;
     if (this.seen === 'unknown') {
       if (this.inFlight.size > 0) return { type: 'event' };
-    } else if (w && this.refillBudget(w, now)) {
-      const budget = this.refillBudget(w, now)!;
-      if (budget.avail <= 0) {
-        const ms = Math.max(1, Math.ceil(budget.nextAt - now));
-        return { type: 'sleep', ms, reason: 'pacing to the tenant rate limit', pace: true };
-      }
-    } else if (w) {
-      const left = w.remaining - w.issued;
-      if (left <= 0 && w.resetAt !== undefined) {
-        const wait = Math.max(0, w.resetAt - now) + Math.round(this.options.random() * JITTER_MS);
-        const ms = Math.min(this.options.maxDelayMs, wait);
-        const reason = `rate limit budget used up${w.limit !== undefined ? ` (limit ${w.limit})` : ''}; waiting for X-RateLimit-Reset`;
-        return { type: 'sleep', ms, reason, window: w, capped: ms < wait };
-      }
-      if (this.inFlight.size > 0 && left - w.uncounted <= 0) return { type: 'event' };
+    } else if (this.seen === 'headers') {
+      const d = this.budgetDecision(now);
+      if (d) return d;
     }
     const rate = this.options.maxRps;
     if (rate !== undefined) {
-      this.refill(now);
+      this.maxRpsRefill(now);
       if (this.tokens < 1) {
         return {
           type: 'sleep',
@@ -233,33 +317,93 @@ export class Pacer {
     return { type: 'go' };
   }
 
+  /** A wait the tenant's budget asks for, or null to go (as far as the budget is concerned). */
+  private budgetDecision(now: number): Decision | null {
+    if (now < this.holdUntil) {
+      return { type: 'sleep', ms: Math.ceil(this.holdUntil - now), reason: WAIT_REASON.after429 };
+    }
+    const level = this.levelNow(now);
+    if (level === undefined || level >= 1) return null;
+    if (this.refill === 'bucket' && this.rate !== undefined) {
+      const ms = Math.max(1, Math.ceil((1 - level) / this.rate));
+      return { type: 'sleep', ms, reason: this.after429 ? WAIT_REASON.after429 : WAIT_REASON.pace };
+    }
+    // A fixed window, or not known yet.
+    if (this.probe !== 0) return { type: 'event' };
+    const proven = this.bounds.lower;
+    const mayProbe = this.refill === 'unknown' || (this.refill === 'window' && now >= this.nextProbeAt);
+    if (mayProbe && proven !== undefined) {
+      if (this.inFlight.size > 0) return { type: 'event' };
+      // Probe at the proven rate: one token's time after the last answer.
+      const due = this.levelAt + (1 - level) / proven;
+      if (now >= due) return null;
+      const ms = Math.max(1, Math.ceil(due - now));
+      const capped = ms > this.options.maxDelayMs;
+      return { type: 'sleep', ms: capped ? this.options.maxDelayMs : ms, reason: WAIT_REASON.pace, capped };
+    }
+    if (this.resetAt !== undefined) {
+      const wait = Math.max(
+        1,
+        Math.max(0, this.resetAt - now) + Math.round(this.options.random() * JITTER_MS),
+      );
+      const capped = wait > this.options.maxDelayMs;
+      return {
+        type: 'sleep',
+        ms: capped ? this.options.maxDelayMs : wait,
+        reason: this.after429 ? WAIT_REASON.after429 : WAIT_REASON.reset,
+        capped,
+      };
+    }
+    if (this.inFlight.size > 0) return { type: 'event' };
+    return null;
+  }
+
   private async waitForSlot(signal?: AbortSignal): Promise<number> {
     for (;;) {
       signal?.throwIfAborted();
-      const d = this.decide(this.options.now());
+      const now = this.options.now();
+      const d = this.decide(now);
       if (d.type === 'go') break;
       if (d.type === 'event') {
-        const started = this.options.now();
         await this.nextRelease(signal);
-        this.options.onBlocked?.(Math.max(0, this.options.now() - started));
+        this.options.onBlocked?.(Math.max(0, this.options.now() - now));
         continue;
       }
       this.options.onWait(d.ms, d.reason);
       await this.options.sleep(d.ms, signal);
-      // The wait was computed for this window or token: count it as served even if
-      // the clock did not move, so the loop always makes progress.
-      if (d.pace) continue;
-      if (d.window) this.rollOver(d.window, d.capped);
-      else {
-        this.refill(this.options.now());
-        this.tokens = Math.max(this.tokens, 1);
+      if (d.capped || this.options.now() < now + d.ms) {
+        // A wait cut short by maxDelayMs, or a clock that did not move as far as
+        // asked: count the wait as served (one request may go) so the loop
+        // always makes progress.
+        this.serveWait(now, d);
       }
     }
+    const now = this.options.now();
+    const level = this.levelNow(now);
     const ticket = ++this.lastTicket;
-    this.inFlight.add(ticket);
-    if (this.window) this.window.issued += 1;
+    this.inFlight.set(ticket, now);
+    if (level !== undefined && this.seen === 'headers') {
+      if (level < 1 && this.refill !== 'bucket') this.probe = ticket;
+      this.level = level - 1;
+      this.levelAt = now;
+      if (this.resetAt !== undefined && now >= this.resetAt) this.resetAt = undefined;
+    }
     if (this.options.maxRps !== undefined) this.tokens -= 1;
     return ticket;
+  }
+
+  private serveWait(started: number, d: { ms: number; reason: string; capped?: boolean }): void {
+    if (d.reason.startsWith('--max-rps')) {
+      this.maxRpsRefill(this.options.now());
+      this.tokens = Math.max(this.tokens, 1);
+      return;
+    }
+    if (this.level === undefined) return;
+    const level = d.capped ? this.level : this.levelNow(started + d.ms);
+    if (level === undefined) return;
+    this.level = Math.max(level, 1);
+    this.levelAt = this.options.now();
+    if (d.capped) this.resetAt = undefined;
   }
 
   private nextRelease(signal?: AbortSignal): Promise<void> {

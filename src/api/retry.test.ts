@@ -97,9 +97,9 @@ describe('backoffMs', () => {
     [6, 16_000],
     [7, 30_000],
     [20, 30_000],
-  ])('attempt %i has a ceiling of %i ms (full jitter below it)', (attempt, ceiling) => {
+  ])('attempt %i has a ceiling of %i ms (jitter over its upper half)', (attempt, ceiling) => {
     expect(backoffMs(attempt, one, policy)).toBe(ceiling);
-    expect(backoffMs(attempt, zero, policy)).toBe(0);
+    expect(backoffMs(attempt, zero, policy)).toBe(ceiling / 2);
   });
 
   it('defaults to six attempts and a 30 s cap', () => {
@@ -127,16 +127,18 @@ describe('isRetryableStatus', () => {
 
 describe('classifyFailure', () => {
   it.each([
-    [{ code: 'ECONNRESET' }, 'retry'],
-    [{ code: 'UND_ERR_SOCKET' }, 'retry'],
-    [{ code: 'UND_ERR_CLOSED' }, 'retry'],
+    [{ code: 'ECONNRESET' }, 'connect'],
+    [{ code: 'UND_ERR_SOCKET' }, 'connect'],
+    [{ code: 'UND_ERR_CLOSED' }, 'connect'],
+    [{ code: 'ETIMEDOUT' }, 'retry'],
+    [{ code: 'ERR_TLS_CERT_ALTNAME_INVALID' }, 'connect'],
     [{ code: 'UND_ERR_HEADERS_TIMEOUT' }, 'timeout'],
     [{ code: 'UND_ERR_BODY_TIMEOUT' }, 'timeout'],
-    [{ code: 'UND_ERR_CONNECT_TIMEOUT' }, 'timeout'],
+    [{ code: 'UND_ERR_CONNECT_TIMEOUT' }, 'connect'],
     [{ name: 'AbortError' }, 'abort'],
     [{ code: 'UND_ERR_ABORTED' }, 'abort'],
-    [{ code: 'ENOTFOUND' }, 'fatal'],
-    [{ cause: { code: 'ECONNREFUSED' } }, 'retry'],
+    [{ code: 'ENOTFOUND' }, 'connect'],
+    [{ cause: { code: 'ECONNREFUSED' } }, 'connect'],
     [new Error('odd'), 'fatal'],
   ])('%o → %s', (err, kind) => {
     expect(classifyFailure(err).kind).toBe(kind);

@@ -80,10 +80,14 @@ export interface Wait {
   source: 'retry-after' | 'reset' | 'backoff';
 }
 
-/** Exponential backoff with full jitter for attempt n (1 = first retry), capped. */
+/**
+ * Exponential backoff for attempt n (1 = first retry), capped: half the
+ * ceiling plus a random part of the other half, so retries spread out but
+ * never come back at once.
+ */
 export function backoffMs(attempt: number, random: () => number, policy: RetryPolicy): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt - 1));
-  return Math.round(random() * ceiling);
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
 /** Wait before retrying a 429: Retry-After, else X-RateLimit-Reset, else backoff; capped. */
@@ -109,21 +113,47 @@ export function isRetryableStatus(status: number): boolean {
   return status === 408 || (status >= 500 && status !== 501 && status !== 505);
 }
 
-export type FailureKind = 'retry' | 'timeout' | 'abort' | 'fatal';
+/**
+ * connect: no answer came because the connection failed (refused, reset before
+ * any answer, name not resolved, TLS refused): retried a few times, then the
+ * target counts as unreachable. timeout: sent, but the answer did not come in
+ * time. retry: other network trouble worth repeating.
+ */
+export type FailureKind = 'connect' | 'retry' | 'timeout' | 'abort' | 'fatal';
 
-const RETRY_CODES = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'ECONNABORTED',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EAI_AGAIN',
-  'ENETUNREACH',
-  'EHOSTUNREACH',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CLOSED',
-]);
-const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+/** Attempts of one request that fail to connect before the target counts as unreachable. */
+export const CONNECT_ATTEMPTS = 4;
+
+/** What a connection failure code means, in words. */
+const CONNECT_CODES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset before any answer',
+  ECONNABORTED: 'connection aborted',
+  EPIPE: 'connection closed while sending',
+  ENOTFOUND: 'host name not found',
+  EAI_AGAIN: 'host name lookup failed',
+  ENETUNREACH: 'network unreachable',
+  EHOSTUNREACH: 'host unreachable',
+  UND_ERR_SOCKET: 'connection closed before any answer',
+  UND_ERR_CLOSED: 'connection closed before any answer',
+  UND_ERR_CONNECT_TIMEOUT: 'connection attempt timed out',
+  EPROTO: 'TLS handshake failed',
+  CERT_HAS_EXPIRED: 'TLS certificate expired',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'TLS certificate is self-signed',
+  SELF_SIGNED_CERT_IN_CHAIN: 'TLS certificate chain is self-signed',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'TLS certificate cannot be verified',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'TLS certificate issuer unknown',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'TLS certificate does not name this host',
+  ERR_SSL_WRONG_VERSION_NUMBER: 'TLS handshake failed, not a TLS server?',
+};
+const RETRY_CODES = new Set(['ETIMEDOUT']);
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/** "connection refused (ECONNREFUSED)" */
+export function describeFailure(code: string): string {
+  const words = CONNECT_CODES[code];
+  return words ? `${words}, ${code}` : code;
+}
 
 /** Classifies an error thrown by undici (or a sleep) for the retry loop. */
 export function classifyFailure(err: unknown): { kind: FailureKind; code: string } {
@@ -131,6 +161,8 @@ export function classifyFailure(err: unknown): { kind: FailureKind; code: string
   const code = typeof e?.code === 'string' ? e.code : typeof e?.cause?.code === 'string' ? e.cause.code : '';
   if (e?.name === 'AbortError' || code === 'UND_ERR_ABORTED' || code === 'ABORT_ERR')
     return { kind: 'abort', code: 'ABORTED' };
+  if (CONNECT_CODES[code] !== undefined || /^(ERR_TLS_|ERR_SSL_|CERT_)/.test(code))
+    return { kind: 'connect', code };
   if (TIMEOUT_CODES.has(code)) return { kind: 'timeout', code };
   if (RETRY_CODES.has(code)) return { kind: 'retry', code };
   return { kind: 'fatal', code: code || 'UNKNOWN' };

@@ -78,7 +78,7 @@ export interface ApiClientOptions {
   /** Receives one line per attempt and per wait (--debug). Lines never carry secrets. */
   logger?: (line: string) => void;
   /** Told about every wait the client makes (pacing, retry delays), for progress output. */
-  onWait?: (ms: number, reason: string) => void;
+  onWait?: (ms: number, reason: string, kind: WaitKind) => void;
   /** Stops waits and new attempts; the call then fails with API_ABORTED. */
   signal?: AbortSignal;
   /**
@@ -87,6 +87,12 @@ export interface ApiClientOptions {
    */
   abortInFlight?: boolean;
 }
+
+/**
+ * What a wait is for: the tenant's rate limit (pacing, a 429), --max-rps, a
+ * server error answer (5xx, 408) or a failed connection before a retry.
+ */
+export type WaitKind = 'rate-limit' | 'max-rps' | 'server-error' | 'connection';
 
 export interface ApiStats {
   /** HTTP requests sent, token requests included. */

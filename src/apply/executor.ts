@@ -4,12 +4,14 @@ import { buildTasks, type Task } from './tasks.js';
 import type { ApplyOptions, ApplyResult, ExecutorClient } from './types.js';
 
 /** Errors after which no further request can succeed, so scheduling stops. */
-const FATAL_CODES = new Set(['API_UNAUTHORIZED', 'API_FORBIDDEN', 'API_ABORTED']);
+const FATAL_CODES = new Set(['API_UNAUTHORIZED', 'API_FORBIDDEN', 'API_ABORTED', 'API_UNREACHABLE']);
 
-function errorInfo(err: unknown): { message: string; code?: string } {
+function errorInfo(err: unknown): { message: string; code?: string; notSent?: boolean } {
   if (err instanceof Error) {
-    const code = (err as { code?: unknown }).code;
-    return typeof code === 'string' ? { message: err.message, code } : { message: err.message };
+    const { code, attempts } = err as { code?: unknown; attempts?: unknown };
+    // attempts 0: the client refused to send it (the target was already found unreachable).
+    const notSent = attempts === 0 && code === 'API_UNREACHABLE';
+    return typeof code === 'string' ? { message: err.message, code, notSent } : { message: err.message };
   }
   return { message: String(err) };
 }
@@ -52,7 +54,13 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
         count: task.changes.length,
       });
     } catch (err) {
-      const info = errorInfo(err);
+      const { notSent, ...info } = errorInfo(err);
+      if (info.code && FATAL_CODES.has(info.code)) stopped = true;
+      if (notSent) {
+        for (const change of task.changes)
+          result.notAttempted.push({ address: change.address, action: change.action });
+        return;
+      }
       for (const change of task.changes) {
         result.failed.push({ address: change.address, action: change.action, ...info });
       }
@@ -63,7 +71,6 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
         message: info.message,
         count: task.changes.length,
       });
-      if (info.code && FATAL_CODES.has(info.code)) stopped = true;
     }
   };
 

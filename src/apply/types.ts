@@ -39,6 +39,8 @@ export interface ApplyEvent {
   /** Number of resources the event covers (a permission batch covers several). */
   count?: number;
   waitMs?: number;
+  /** What a wait is for (wait events). */
+  waitKind?: 'rate-limit' | 'max-rps' | 'server-error' | 'connection';
 }
 
 export interface ApplyFailure {

@@ -296,8 +296,12 @@ export const emulatorCommand = (parent: Command) =>
     .description('run a local emulator of the Tenant Management API')
     .option('--host <HOST>', 'address to listen on', '127.0.0.1')
     .option('--port <N>', 'port (0 = a free one)', '0')
-    .option('--rate-limit <N>', 'requests per second per client (default: unlimited)')
+    .option('--rate-limit <N>', 'requests per second of the token bucket (default: unlimited)')
     .option('--burst <N>', 'bucket size for --rate-limit (default: N)')
+    .option(
+      '--rate-limit-scope <SCOPE>',
+      'who shares the bucket: tenant (default; all its clients, as the real service) or client',
+    )
     .option('--latency <MS[:JITTER]>', 'delay every API response')
     .option('--faults <SPEC>', 'fractions of requests that fail, e.g. error=0.2,reset=0.1,lost=0.05')
     .option('--users <FILE>', 'only these user ids exist (one per line); others get 404')

@@ -20,18 +20,45 @@ function describeOutcome(event: ApplyEvent): string | undefined {
   return VERB[event.outcome ?? ''] ?? event.outcome;
 }
 
+type WaitKind = NonNullable<ApplyEvent['waitKind']>;
+
+const WAIT_LABEL: Record<WaitKind, string> = {
+  'rate-limit': 'rate limit',
+  'max-rps': '--max-rps',
+  'server-error': 'server errors',
+  connection: 'connection failures',
+};
+
+/** A line about waits at most this often per kind in plain (non-terminal) output. */
+const WAIT_LINE_EVERY_MS = 10_000;
+/** Waits shorter than this in total are not worth a line. */
+const WAIT_WORTH_MS = 100;
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
+
+/** Waits of one kind since its last line. */
+interface WaitTally {
+  count: number;
+  ms: number;
+  reason: string;
+  lastLineAt: number;
+}
+
 /**
- * Apply progress: on a terminal a live line (done/total, rate, waits for the
- * rate limit) that the final report replaces; elsewhere one plain line per
- * finished operation, which reads well in CI logs.
+ * Apply progress: on a terminal a live line (done/total, rate, time waited
+ * for the rate limit) that the final report replaces; elsewhere one plain line
+ * per finished operation, which reads well in CI logs. Waits are summed per
+ * kind: plain output gets one line per kind at most every 10 s (the first one
+ * at once), and a last one at the end for what was not yet told.
  */
 export function createProgress(out: OutputStream, total: number, now: () => number = Date.now) {
   const started = now();
   let done = 0;
   let failed = 0;
-  let waitingMs = 0;
+  let rateWaitMs = 0;
   const live = out.isTTY === true;
   let lastDraw = 0;
+  const tallies = new Map<WaitKind, WaitTally>();
 
   const draw = (force = false) => {
     if (!live) return;
@@ -40,10 +67,34 @@ export function createProgress(out: OutputStream, total: number, now: () => numb
     lastDraw = t;
     const secs = Math.max((t - started) / 1000, 0.001);
     const rate = (done / secs).toFixed(1);
-    const wait = waitingMs > 0 ? `, waited ${(waitingMs / 1000).toFixed(1)}s for the rate limit` : '';
+    const wait = rateWaitMs >= WAIT_WORTH_MS ? `, waited ${seconds(rateWaitMs)} for the rate limit` : '';
+    const others = [...tallies]
+      .filter(([kind, tally]) => kind !== 'rate-limit' && tally.count > 0)
+      .map(([kind, tally]) => `, ${tally.count} retries after ${WAIT_LABEL[kind]}`)
+      .join('');
     out.write(
-      `\r\x1b[2K${done + failed}/${total} done (${rate}/s${failed ? `, ${failed} failed` : ''}${wait})`,
+      `\r\x1b[2K${done + failed}/${total} done (${rate}/s${failed ? `, ${failed} failed` : ''}${wait}${others})`,
     );
+  };
+
+  const tell = (kind: WaitKind, tally: WaitTally, at: number): void => {
+    if (tally.count === 0 || tally.ms < WAIT_WORTH_MS) return;
+    const waits = tally.count === 1 ? '1 wait' : `${tally.count} waits`;
+    out.write(`${WAIT_LABEL[kind]}: ${waits}, ${seconds(tally.ms)} in all; last: ${tally.reason}\n`);
+    tally.count = 0;
+    tally.ms = 0;
+    tally.lastLineAt = at;
+  };
+
+  const onWait = (kind: WaitKind, ms: number, reason: string): void => {
+    if (kind === 'rate-limit') rateWaitMs += ms;
+    const tally = tallies.get(kind) ?? { count: 0, ms: 0, reason, lastLineAt: -Infinity };
+    tallies.set(kind, tally);
+    tally.count += 1;
+    tally.ms += ms;
+    tally.reason = reason;
+    const t = now();
+    if (!live && t - tally.lastLineAt >= WAIT_LINE_EVERY_MS) tell(kind, tally, t);
   };
 
   return {
@@ -59,11 +110,7 @@ export function createProgress(out: OutputStream, total: number, now: () => numb
         failed += n;
         if (!live) out.write(`${event.address}: failed: ${event.message}\n`);
       } else if (event.type === 'wait') {
-        waitingMs += event.waitMs ?? 0;
-        if (!live)
-          out.write(
-            `waiting ${((event.waitMs ?? 0) / 1000).toFixed(1)}s for the rate limit (${event.message ?? ''})\n`,
-          );
+        onWait(event.waitKind ?? 'rate-limit', event.waitMs ?? 0, event.message ?? '');
       }
       draw();
     },
@@ -71,7 +118,10 @@ export function createProgress(out: OutputStream, total: number, now: () => numb
       if (live) {
         draw(true);
         out.write('\n');
+        return;
       }
+      const t = now();
+      for (const [kind, tally] of tallies) tell(kind, tally, t);
     },
   };
 }

@@ -1,8 +1,9 @@
 /**
  * One request, start to finish. Order for everything outside /__emulator/:
- * read the body (cap → 413) → latency → rate limit (bucket of the bearer
- * token's client; requests without a valid token, the token endpoint's
- * included, share one bucket) → faults (not on the token endpoint unless
+ * read the body (cap → 413) → latency → rate limit (the tenant's bucket,
+ * shared by every client with a valid token, or with scope 'client' the
+ * bearer token's client's; requests without a valid token, the token
+ * endpoint's included, share one bucket of their own) → faults (not on the token endpoint unless
  * faultsOnToken) → route (404/405) → the operation or the token endpoint.
  *
  * Faults: "reset" sends a TCP reset before anything is processed; "error"
@@ -24,11 +25,15 @@ import type { FaultOptions } from './types.js';
 
 /** Bucket key shared by requests that carry no valid token. */
 export const ANONYMOUS_BUCKET = '\u0000anonymous';
+/** Bucket key of every client with a valid token when the limit is per tenant. */
+export const TENANT_BUCKET = '\u0000tenant';
 
 export interface PipelineContext {
   store: TenantStore;
   authority: Authority;
   limiter: RateLimiter | null;
+  /** 'tenant': one bucket for all clients with a valid token; 'client': one each. */
+  limitScope: 'tenant' | 'client';
   retryAfter: boolean;
   faults: FaultOptions | undefined;
   faultsOnToken: boolean;
@@ -86,8 +91,10 @@ async function handle(ctx: PipelineContext, req: IncomingMessage, res: ServerRes
   };
 
   if (ctx.limiter) {
+    const known =
+      identification && 'principal' in identification ? identification.principal.clientId : undefined;
     const decision = ctx.limiter.take(
-      identification && 'principal' in identification ? identification.principal.clientId : ANONYMOUS_BUCKET,
+      known === undefined ? ANONYMOUS_BUCKET : ctx.limitScope === 'tenant' ? TENANT_BUCKET : known,
     );
     Object.assign(headers, rateLimitHeaders(decision));
     if (!decision.allowed) {

@@ -62,9 +62,18 @@ describe('rate limit', () => {
     expect(limits(again)).toEqual({ limit: '1', remaining: '0', reset: '1700000001' });
   });
 
-  it('keeps one bucket per client and one shared bucket for requests without a valid token', async () => {
+  it('with scope tenant (the default), shares one bucket among all clients of the tenant', async () => {
     const e = await start({
       rateLimit: { perSecond: 1 },
+      clients: [{ clientId: 'other', clientSecret: 's', scopes: ['update:users'] }],
+    });
+    expect((await assign(e)).status).toBe(201);
+    expect((await assign(e, e.issueToken({ clientId: 'other' }))).status).toBe(429);
+  });
+
+  it('with scope client, keeps one bucket per client and one shared bucket for requests without a valid token', async () => {
+    const e = await start({
+      rateLimit: { perSecond: 1, scope: 'client' },
       clients: [{ clientId: 'other', clientSecret: 's', scopes: ['update:users'] }],
     });
     expect((await assign(e)).status).toBe(201);

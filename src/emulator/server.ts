@@ -160,6 +160,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       store,
       authority,
       limiter,
+      limitScope: options.rateLimit?.scope ?? 'tenant',
       retryAfter: options.retryAfter ?? false,
       faults: options.faults,
       faultsOnToken: options.faultsOnToken ?? false,

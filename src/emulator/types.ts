@@ -61,6 +61,11 @@ export interface RateLimitOptions {
   perSecond: number;
   /** Bucket size: requests that may be sent at once. Default: perSecond rounded up (at least 1). */
   burst?: number;
+  /**
+   * Who shares a bucket: 'tenant' (the default, as the real service: every
+   * client of the tenant draws on one bucket) or 'client' (one per client).
+   */
+  scope?: 'tenant' | 'client';
 }
 
 /** Fractions (0..1, summing to at most 1) of API requests that fail on purpose. */

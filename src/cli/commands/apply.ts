@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { Plan } from '../../plan/types.js';
 import type { ApplyResult } from '../../apply/index.js';
+import type { WaitKind } from '../../api/index.js';
 import { CliError, writeChunks, type CommandIO } from '../io.js';
 import { absolute, openStore, withLockedState, parseCount, parseRate } from '../context.js';
 import { createProgress } from '../progress.js';
@@ -177,8 +178,8 @@ export async function applyAction(
             maxRps,
             signal: io.signal,
             logger: flags.debug ? (line: string) => io.stderr.write(`[debug] ${line}\n`) : undefined,
-            onWait: (ms: number, reason: string) =>
-              progress.onEvent({ type: 'wait', waitMs: ms, message: reason }),
+            onWait: (ms: number, reason: string, kind: WaitKind) =>
+              progress.onEvent({ type: 'wait', waitMs: ms, message: reason, waitKind: kind }),
           })
         : null;
       io.stdout.write('\n');

@@ -11,6 +11,7 @@ export function emulatorAction(flags: EmulatorFlags, _cmd: unknown, io: CommandI
       port: parseCount(flags.port, '--port', 0, 65535) ?? 0,
       rateLimit: parseRate(flags.rateLimit, '--rate-limit'),
       burst: parseCount(flags.burst, '--burst', 1, 1_000_000),
+      rateLimitScope: flags.rateLimitScope,
       latency: flags.latency,
       faults: flags.faults,
       users: flags.users,

@@ -83,7 +83,7 @@ describe('tenantform emulator', () => {
     expect(out.stdout).toMatch(/export TENANTFORM_BASE_URL=http:\/\/127\.0\.0\.1:\d+\/api\/v2\n/);
     expect(out.stdout).toMatch(/export TENANTFORM_TOKEN=[\w-]+\.[\w-]+\.[\w-]+\n/);
     expect(out.stdout).toContain('export TENANTFORM_CLIENT_SECRET=');
-    expect(out.stdout).toContain('rate limit:     5/s per client, burst 5');
+    expect(out.stdout).toContain('rate limit:     5/s per tenant, shared by its clients, burst 5');
     expect(out.stdout).toContain('faults:         error 0.1, reset 0, lost 0');
     controller.abort();
     expect(await running).toBe(0);
@@ -96,6 +96,11 @@ describe('tenantform emulator', () => {
     [{ faults: 'error=0.7,reset=0.7' }, 'add up to at most 1'],
     [{ latency: 'slow' }, '--latency must be MS or MS:JITTER'],
     [{ burst: 3 }, '--burst needs --rate-limit'],
+    [{ rateLimitScope: 'tenant' }, '--rate-limit-scope needs --rate-limit'],
+    [
+      { rateLimit: 5, rateLimitScope: 'everyone' },
+      '--rate-limit-scope must be tenant or client (got everyone)',
+    ],
     [{ rateLimit: 5, burst: 0 }, '--burst must be a whole number'],
     [{ rateLimit: -1 }, '--rate-limit must be a positive number'],
     [{ port: 70000 }, '--port must be a whole number from 0 to 65535'],

@@ -31,6 +31,8 @@ export interface EmulatorCommandOptions {
   port: number;
   rateLimit?: number;
   burst?: number;
+  /** 'tenant' (default) or 'client' */
+  rateLimitScope?: string;
   /** "MS" or "MS:JITTER" */
   latency?: string;
   /** "error=0.2,reset=0.1,lost=0.05" */
@@ -95,9 +97,15 @@ export async function emulatorOptions(opts: EmulatorCommandOptions, io: CommandI
     if (opts.burst !== undefined && !(Number.isInteger(opts.burst) && opts.burst >= 1)) {
       fail(`--burst must be a whole number of at least 1 (got ${opts.burst})`);
     }
-    options.rateLimit = { perSecond: opts.rateLimit, burst: opts.burst };
+    const scope = opts.rateLimitScope ?? 'tenant';
+    if (scope !== 'tenant' && scope !== 'client') {
+      fail(`--rate-limit-scope must be tenant or client (got ${scope})`);
+    }
+    options.rateLimit = { perSecond: opts.rateLimit, burst: opts.burst, scope };
   } else if (opts.burst !== undefined) {
     fail('--burst needs --rate-limit');
+  } else if (opts.rateLimitScope !== undefined) {
+    fail('--rate-limit-scope needs --rate-limit');
   }
   if (opts.latency !== undefined) Object.assign(options, parseLatencySpec(opts.latency));
   if (opts.faults !== undefined) options.faults = parseFaultSpec(opts.faults);
@@ -124,7 +132,8 @@ function row(label: string, value: string): string {
 function describeSettings(o: EmulatorOptions): string[] {
   const rate = o.rateLimit;
   const burst = rate ? (rate.burst ?? Math.max(1, Math.ceil(rate.perSecond))) : 0;
-  const lines = [row('rate limit', rate ? `${rate.perSecond}/s per client, burst ${burst}` : 'none')];
+  const per = rate?.scope === 'client' ? 'per client' : 'per tenant, shared by its clients';
+  const lines = [row('rate limit', rate ? `${rate.perSecond}/s ${per}, burst ${burst}` : 'none')];
   if (o.latencyMs || o.latencyJitterMs) {
     lines.push(row('latency', `${o.latencyMs ?? 0} ms + up to ${o.latencyJitterMs ?? 0} ms`));
   }
