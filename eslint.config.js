@@ -1,7 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import { createNodeResolver, importX } from 'eslint-plugin-import-x';
-import { dependencyZones } from './scripts/dependency-rule.mjs';
+import { dependencyPlugin } from './scripts/dependency-rule.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'src/generated/', 'coverage/', '**/.tenantform/'] },
@@ -58,17 +57,7 @@ export default tseslint.config(
   {
     files: ['src/**/*.ts', 'src/**/*.cjs'],
     ignores: ['src/**/*.test.ts'],
-    plugins: { 'import-x': importX },
-    settings: {
-      'import-x/resolver-next': [
-        createNodeResolver({
-          extensions: ['.ts', '.js', '.cjs', '.json'],
-          extensionAlias: { '.js': ['.ts', '.js'] },
-        }),
-      ],
-    },
-    rules: {
-      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: dependencyZones() }],
-    },
+    plugins: { tenantform: dependencyPlugin(import.meta.dirname) },
+    rules: { 'tenantform/dependency-rule': 'error' },
   },
 );

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ALLOWED, FOLDERS } from '../scripts/dependency-rule.mjs';
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
-const RULE = 'import-x/no-restricted-paths';
+const RULE = 'tenantform/dependency-rule';
 const folders = FOLDERS;
 const allowed = ALLOWED;
 
