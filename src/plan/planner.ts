@@ -27,7 +27,7 @@ function decideKept(desired: DesiredResource, recorded: RecordedResource): Decis
   const fields = changedPaths(recorded.attributes, desired.attributes);
   const remove = kind.operations.delete;
   if (!remove) return { action: 'blocked', reason: reasons.changeBlocked(kind, fields) };
-  if (needsId(remove) && recorded.id === null) {
+  if (recorded.id === null && needsId(remove)) {
     return { action: 'blocked', reason: reasons.replaceWithoutId(desired.address, fields, adopted) };
   }
   return { action: 'replace', reason: reasons.replace(kind, fields) };
@@ -38,7 +38,7 @@ function decideRemoved(recorded: RecordedResource): Decision {
   const kind = kindOf(recorded.kind);
   const remove = kind.operations.delete;
   if (!remove) return { action: 'forget', reason: reasons.forget(kind) };
-  if (needsId(remove) && recorded.id === null) {
+  if (recorded.id === null && needsId(remove)) {
     return {
       action: 'blocked',
       reason: reasons.deleteWithoutId(recorded.address, recorded.adopted === true),
