@@ -116,6 +116,7 @@ function httpError(
     operation: spec.operation,
     retryable,
     attempts,
+    ...(hint ? { hint: ctx.redactor.redact(hint) } : {}),
   });
 }
 

@@ -38,6 +38,8 @@ export interface ApiErrorFields {
   retryable: boolean;
   /** Attempts made before giving up. */
   attempts: number;
+  /** What to do about it (already the message's last sentence), e.g. for 401 and 403. */
+  hint?: string;
 }
 
 /** A failed API call. The message is one sentence a person can act on. */
@@ -52,6 +54,7 @@ export class ApiError extends Error implements ApiErrorFields {
   readonly operation: string;
   readonly retryable: boolean;
   readonly attempts: number;
+  readonly hint?: string;
 
   constructor(message: string, fields: ApiErrorFields) {
     super(message);
@@ -66,6 +69,7 @@ export class ApiError extends Error implements ApiErrorFields {
     this.operation = fields.operation;
     this.retryable = fields.retryable;
     this.attempts = fields.attempts;
+    if (fields.hint !== undefined) this.hint = fields.hint;
   }
 }
 

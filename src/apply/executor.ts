@@ -1,17 +1,21 @@
 import { applicableChanges } from '../plan/index.js';
 import type { Plan } from '../plan/types.js';
-import { buildTasks, type Task } from './tasks.js';
+import { buildTasks, entryAddress, UnrecordedError, type Task } from './tasks.js';
 import type { ApplyOptions, ApplyResult, ExecutorClient } from './types.js';
 
 /** Errors after which no further request can succeed, so scheduling stops. */
 const FATAL_CODES = new Set(['API_UNAUTHORIZED', 'API_FORBIDDEN', 'API_ABORTED', 'API_UNREACHABLE']);
 
-function errorInfo(err: unknown): { message: string; code?: string; notSent?: boolean } {
+function errorInfo(err: unknown): { message: string; code?: string; hint?: string; notSent?: boolean } {
   if (err instanceof Error) {
-    const { code, attempts } = err as { code?: unknown; attempts?: unknown };
+    const { code, hint, attempts } = err as { code?: unknown; hint?: unknown; attempts?: unknown };
     // attempts 0: the client refused to send it (the target was already found unreachable).
     const notSent = attempts === 0 && code === 'API_UNREACHABLE';
-    return typeof code === 'string' ? { message: err.message, code, notSent } : { message: err.message };
+    return {
+      message: err.message,
+      ...(typeof code === 'string' ? { code, notSent } : {}),
+      ...(typeof hint === 'string' && err.message.endsWith(hint) ? { hint } : {}),
+    };
   }
   return { message: String(err) };
 }
@@ -21,8 +25,11 @@ function errorInfo(err: unknown): { message: string; code?: string; notSent?: bo
  * task; tasks run concurrently up to `parallelism` (the client paces them to
  * the tenant's rate limit). Each acknowledged operation is recorded through
  * `recorder` before it counts. Failures do not stop other tasks, except
- * authentication failures and a stop request, after which the rest are
- * reported as not attempted.
+ * authentication failures, a stop request, and any failure to record (or a
+ * recorder that reports it can no longer record, e.g. a lost lock): then no
+ * new request is sent, requests in flight finish and their outcomes are kept,
+ * and the rest are reported as not attempted. Operations the tenant
+ * acknowledged but the recorder refused come back in `unrecorded`.
  */
 export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<ApplyResult> {
   // Refuses blocked changes (PlanError PLAN_BLOCKED) unless skipBlocked, before anything is sent.
@@ -31,12 +38,35 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     .filter((c) => c.action === 'blocked')
     .map((c) => ({ address: c.address, reason: c.reason }));
 
-  const result: ApplyResult = { done: [], failed: [], notAttempted: [], skipped: blocked };
+  const result: ApplyResult = {
+    done: [],
+    failed: [],
+    notAttempted: [],
+    skipped: blocked,
+    unrecorded: [],
+    stoppedBy: null,
+  };
   const tasks = buildTasks(plan, options);
   const parallelism = Math.max(1, options.parallelism ?? 10);
   const emit = options.onEvent ?? (() => {});
   let next = 0;
-  let stopped = false;
+  const stop = (why: NonNullable<ApplyResult['stoppedBy']>): void => {
+    result.stoppedBy ??= why;
+  };
+  /** True when no new task may start; notes why the first time. */
+  const mustStop = (): boolean => {
+    if (result.stoppedBy) return true;
+    if (options.signal?.aborted) {
+      stop({ message: 'interrupted', cause: 'signal' });
+      return true;
+    }
+    const failure = options.recorder.failure?.() ?? null;
+    if (failure) {
+      stop({ ...errorInfo(failure), cause: 'record' });
+      return true;
+    }
+    return false;
+  };
 
   const runTask = async (task: Task): Promise<void> => {
     const first = task.changes[0]!;
@@ -54,8 +84,12 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
         count: task.changes.length,
       });
     } catch (err) {
+      if (err instanceof UnrecordedError) {
+        unrecordedTask(task, err);
+        return;
+      }
       const { notSent, ...info } = errorInfo(err);
-      if (info.code && FATAL_CODES.has(info.code)) stopped = true;
+      if (info.code && FATAL_CODES.has(info.code)) stop({ ...info, cause: 'api' });
       if (notSent) {
         for (const change of task.changes)
           result.notAttempted.push({ address: change.address, action: change.action });
@@ -69,13 +103,50 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
         address: first.address,
         action: first.action,
         message: info.message,
+        ...(info.hint ? { hint: info.hint } : {}),
         count: task.changes.length,
       });
     }
   };
 
+  /** A record failure: keep what was acknowledged, stop scheduling. */
+  const unrecordedTask = (task: Task, err: UnrecordedError): void => {
+    const info = errorInfo(err.cause);
+    stop({ ...info, cause: 'record' });
+    const lost = new Map(err.entries.map((e) => [entryAddress(e.entry), e]));
+    const first = task.changes[0]!;
+    for (const change of task.changes) {
+      const item = lost.get(change.address);
+      if (item) {
+        result.unrecorded.push({
+          address: change.address,
+          action: change.action,
+          outcome: item.outcome,
+          entry: item.entry,
+          message: info.message,
+        });
+      } else if (err.entries.length > 0) {
+        // A batch whose other entries were recorded: this one was acknowledged and recorded.
+        result.done.push({
+          address: change.address,
+          action: change.action,
+          outcome: err.entries[0]!.outcome,
+        });
+      } else {
+        result.failed.push({ address: change.address, action: change.action, ...info });
+      }
+    }
+    emit({
+      type: 'failed',
+      address: first.address,
+      action: first.action,
+      message: `${err.entries.length > 0 ? 'acknowledged by the tenant but not recorded' : 'not recorded'}: ${info.message}`,
+      count: task.changes.length,
+    });
+  };
+
   const worker = async (): Promise<void> => {
-    while (next < tasks.length && !stopped && !options.signal?.aborted) {
+    while (next < tasks.length && !mustStop()) {
       const task = tasks[next++]!;
       await runTask(task);
     }
@@ -92,6 +163,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   result.done.sort(byPlan);
   result.failed.sort(byPlan);
   result.notAttempted.sort(byPlan);
+  result.unrecorded.sort(byPlan);
   return result;
 }
 

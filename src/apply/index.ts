@@ -6,6 +6,7 @@
  * pacing (api/), or how records are stored (state/).
  */
 export { applyPlan, countRequests, offlineClient } from './executor.js';
+export { UnrecordedError } from './tasks.js';
 export type {
   ApplyEvent,
   ApplyFailure,
@@ -13,5 +14,7 @@ export type {
   ApplyResult,
   ExecutorClient,
   Outcome,
+  RecordEntry,
   Recorder,
+  UnrecordedOperation,
 } from './types.js';

@@ -7,7 +7,38 @@ import {
 } from '../resources/index.js';
 import { assertNever } from '../plan/index.js';
 import type { Change, Plan } from '../plan/types.js';
-import type { ApplyOptions, ExecutorClient, Outcome, Recorder } from './types.js';
+import type { ApplyOptions, ExecutorClient, Outcome, RecordEntry, Recorder } from './types.js';
+
+/**
+ * Recording failed. `entries` lists every operation of the task that the
+ * tenant acknowledged but that was not recorded: they must not be forgotten
+ * (the caller keeps them, see state rescue). Empty when nothing was sent
+ * (a forget).
+ */
+export class UnrecordedError extends Error {
+  readonly code = 'APPLY_NOT_RECORDED';
+
+  constructor(
+    readonly entries: { entry: RecordEntry; outcome: Outcome }[],
+    override readonly cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause));
+  }
+}
+
+/** Records one acknowledged operation; a failure becomes UnrecordedError carrying the entry. */
+async function recordAcknowledged(recorder: Recorder, entry: RecordEntry, outcome: Outcome): Promise<void> {
+  try {
+    await recorder.record(entry);
+  } catch (err) {
+    throw new UnrecordedError([{ entry, outcome }], err);
+  }
+}
+
+/** The address an entry records. */
+export function entryAddress(entry: RecordEntry): string {
+  return entry.op === 'put' ? entry.resource.address : entry.address;
+}
 
 /**
  * A unit of work: one or more changes done by a fixed sequence of requests.
@@ -51,10 +82,14 @@ async function createOne(change: Change, client: ExecutorClient, recorder: Recor
   if (answer.outcome === 'done') {
     const { id, created_at } = kind.fromResponse(answer.body);
     const extra: Partial<RecordedResource> = created_at ? { created_at } : {};
-    await recorder.record({ op: 'put', resource: recordedFrom(change, id, extra) });
+    await recordAcknowledged(recorder, { op: 'put', resource: recordedFrom(change, id, extra) }, 'created');
     return 'created';
   }
-  await recorder.record({ op: 'put', resource: recordedFrom(change, null, { adopted: true }) });
+  await recordAcknowledged(
+    recorder,
+    { op: 'put', resource: recordedFrom(change, null, { adopted: true }) },
+    'adopted',
+  );
   return 'adopted';
 }
 
@@ -63,8 +98,9 @@ async function deleteOne(change: Change, client: ExecutorClient, recorder: Recor
   // The planner plans a delete only for kinds whose table has one.
   if (!op) throw new Error(`internal: no delete operation for ${change.kind} (${change.address})`);
   const answer = await client.call(op, paramsOf(op, change, 'delete'));
-  await recorder.record({ op: 'remove', address: change.address });
-  return answer.outcome === 'gone' ? 'already-gone' : 'deleted';
+  const outcome = answer.outcome === 'gone' ? 'already-gone' : 'deleted';
+  await recordAcknowledged(recorder, { op: 'remove', address: change.address }, outcome);
+  return outcome;
 }
 
 function singleTask(change: Change): Task | null {
@@ -89,7 +125,10 @@ function singleTask(change: Change): Task | null {
         changes: [change],
         requests: 0,
         run: async (_c, r) => {
-          await r.record({ op: 'remove', address: change.address });
+          // Nothing was sent, so nothing acknowledged is lost; the failure still stops the apply.
+          await r.record({ op: 'remove', address: change.address }).catch((err: unknown) => {
+            throw new UnrecordedError([], err);
+          });
           return 'forgotten';
         },
       };
@@ -128,9 +167,18 @@ function batchTasks(creates: Change[], batchSize: number): Task[] {
           const body = kind.requestBody(batch.map((ch) => ch.after ?? {}));
           const answer = await client.call(op, paramsOf(op, first, 'create'), body);
           const id = answer.outcome === 'done' ? kind.fromResponse(answer.body).id : null;
-          await Promise.all(
-            batch.map((ch) => recorder.record({ op: 'put', resource: recordedFrom(ch, id, {}) })),
+          const entries: RecordEntry[] = batch.map((ch) => ({
+            op: 'put',
+            resource: recordedFrom(ch, id, {}),
+          }));
+          const settled = await Promise.allSettled(entries.map((e) => recorder.record(e)));
+          const lost = entries.flatMap((entry, i) =>
+            settled[i]!.status === 'rejected' ? [{ entry, outcome: 'assigned' as const }] : [],
           );
+          if (lost.length > 0) {
+            const first = settled.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+            throw new UnrecordedError(lost, first.reason);
+          }
           return 'assigned';
         },
       });

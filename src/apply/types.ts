@@ -15,9 +15,17 @@ export interface ExecutorClient {
   ): Promise<{ outcome: 'done'; body: unknown } | { outcome: ExpectedOutcome }>;
 }
 
+/** One acknowledged operation to record. */
+export type RecordEntry = { op: 'put'; resource: RecordedResource } | { op: 'remove'; address: string };
+
 /** Where acknowledged operations go; a StateSession satisfies it. Must be durable when it resolves. */
 export interface Recorder {
-  record(entry: { op: 'put'; resource: RecordedResource } | { op: 'remove'; address: string }): Promise<void>;
+  record(entry: RecordEntry): Promise<void>;
+  /**
+   * Why this recorder can no longer record (e.g. its lock was lost), or null.
+   * Asked before every new task, so that nothing is sent that could not be recorded.
+   */
+  failure?(): Error | null;
 }
 
 /** What happened to one resource, as reported to the user. */
@@ -36,6 +44,8 @@ export interface ApplyEvent {
   action?: Action;
   outcome?: Outcome;
   message?: string;
+  /** With a failure: the hint at the end of message, so that it can be shown once. */
+  hint?: string;
   /** Number of resources the event covers (a permission batch covers several). */
   count?: number;
   waitMs?: number;
@@ -46,16 +56,33 @@ export interface ApplyEvent {
 export interface ApplyFailure {
   address: string;
   action: Action;
+  /** The whole reason, including the hint when there is one. */
   message: string;
   code?: string;
+  /** What to do about it, when the error says (the message's last sentence). */
+  hint?: string;
+}
+
+/** An operation the tenant acknowledged but the recorder could not record. */
+export interface UnrecordedOperation {
+  address: string;
+  action: Action;
+  outcome: Outcome;
+  /** The entry that could not be recorded: kept so that it can be recorded later (rescue). */
+  entry: RecordEntry;
+  message: string;
 }
 
 export interface ApplyResult {
   /** Changes whose operations were acknowledged and recorded. */
   done: { address: string; action: Action; outcome: Outcome }[];
   failed: ApplyFailure[];
-  /** Changes never started (after a fatal error or a stop request). */
+  /** Changes never started (after a fatal error, a record failure or a stop request). */
   notAttempted: { address: string; action: Action }[];
+  /** Acknowledged by the tenant but not recorded: the caller must keep these (see rescue). */
+  unrecorded: UnrecordedOperation[];
+  /** Why scheduling stopped early, if it did: the first fatal error or record failure. */
+  stoppedBy: { message: string; code?: string; cause: 'api' | 'record' | 'signal' } | null;
   /** Blocked changes left out (only when skipBlocked). */
   skipped: { address: string; reason: string }[];
 }

@@ -4,10 +4,10 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { CliError, type CommandIO } from './io.js';
+import { CliError, heldLocks, type CommandIO } from './io.js';
 import type { ApplyFlags } from './definitions.js';
 import type { StateStore } from '../state/types.js';
-import type { StateSession } from '../state/index.js';
+import type { RescueFile, RescueOutcome, StateDocument, StateSession } from '../state/index.js';
 
 /**
  * The flags that say where the state is and how to lock it, as the commands
@@ -78,22 +78,69 @@ export function parseRate(value: string | undefined, flag: string): number | und
   return n;
 }
 
+/** The rescue files left for this store (see state/rescue.ts); unreadable ones are reported and left. */
+async function rescueFilesFor(store: StateStore, io: CommandIO | undefined): Promise<RescueFile[]> {
+  const { findRescueFiles } = await import('../state/index.js');
+  const found = await findRescueFiles(store);
+  for (const problem of found.problems) io?.stderr.write(`Warning: ${problem}; it was left as it is.\n`);
+  return found.files;
+}
+
+function reportRescued(rescued: RescueOutcome, io: CommandIO | undefined, replayed: string): void {
+  for (const file of rescued.replayed) {
+    io?.stderr.write(
+      `Rescue file ${file.path}: ${file.entries.length} acknowledged operation(s) ${replayed}.\n`,
+    );
+  }
+  for (const { file, reason } of rescued.skipped) {
+    io?.stderr.write(
+      `Warning: rescue file ${file.path} was not replayed: ${reason}; it was left as it is.\n`,
+    );
+  }
+}
+
+/**
+ * The state as plan and state list/show see it: stored document, pending
+ * journal and rescue files applied in memory, nothing written.
+ */
+export async function readStateForPlan(store: StateStore, io: CommandIO): Promise<StateDocument | null> {
+  const { readStateSnapshotWithRescue } = await import('../state/index.js');
+  const snapshot = await readStateSnapshotWithRescue(store, { rescue: await rescueFilesFor(store, io) });
+  reportRescued(snapshot.rescued, io, 'included (the next apply records them)');
+  return snapshot.doc;
+}
+
 /**
  * Runs `fn` with the state locked for `command` (waiting up to --lock-timeout),
- * leftover journal replayed, and the lock released afterwards whatever happens.
+ * leftover journal and rescue files replayed, and the lock released afterwards
+ * whatever happens.
  */
 export async function withLockedState<T>(
   store: StateStore,
   command: string,
-  flags: Pick<StateFlags, 'lockTimeout'>,
+  flags: Pick<StateFlags, 'lockTimeout'> & {
+    /** Where to report rescue files replayed or skipped. */
+    io?: CommandIO;
+    /** A rescue file named on the command line, replayed with those found. */
+    rescue?: RescueFile;
+  },
   fn: (session: StateSession) => Promise<T>,
 ): Promise<T> {
+  const { io, rescue: explicitRescue } = flags;
   const lockTimeoutMs = parseDuration(flags.lockTimeout ?? '0s', '--lock-timeout');
   const { openState } = await import('../state/index.js');
-  const session = await openState(store, { command, lockTimeoutMs });
+  const rescue = await rescueFilesFor(store, io);
+  if (explicitRescue && !rescue.some((r) => r.path === explicitRescue.path)) rescue.push(explicitRescue);
+  const session = await openState(store, { command, lockTimeoutMs, rescue });
+  heldLocks.count += 1;
   try {
+    reportRescued(session.rescued, io, 'recorded into the state');
     return await fn(session);
   } finally {
-    await session.release();
+    try {
+      await session.release();
+    } finally {
+      heldLocks.count -= 1;
+    }
   }
 }

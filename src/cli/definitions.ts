@@ -270,6 +270,37 @@ export const stateRmCommand = (parent: Command) =>
   );
 export type StateRmFlags = FlagsOf<typeof stateRmCommand>;
 
+export const stateRescueCommand = (parent: Command) =>
+  lockOption(
+    stateOptions(
+      envOption(
+        parent
+          .command('rescue')
+          .description(
+            'record operations the tenant acknowledged but a failed apply could not record (a rescue file, or a log with tenantform-rescue: lines)',
+          )
+          .argument('<file>', 'the rescue file the failed apply named, or a saved CI log')
+          .argument('[path]', 'config path (locates the default state file)', '.'),
+      ),
+    ),
+  ).addHelpText(
+    'after',
+    '\nExamples:\n  $ tenantform state rescue examples/prod/.tenantform/state.json.rescue-20261123T034501Z-4242-1a2b3c.json examples/prod\n  $ tenantform state rescue ci-apply.log examples --env prod',
+  );
+export type StateRescueFlags = FlagsOf<typeof stateRescueCommand>;
+
+export const stateRepairCommand = (parent: Command) =>
+  lockOption(
+    locatedState(
+      parent
+        .command('repair')
+        .description(
+          'rewrite a damaged state journal keeping every complete entry (the damaged one is saved beside it)',
+        ),
+    ),
+  ).addHelpText('after', '\nExample:\n  $ tenantform state repair examples/prod');
+export type StateRepairFlags = FlagsOf<typeof stateRepairCommand>;
+
 export const stateMigrateCommand = (parent: Command) =>
   parent
     .command('migrate')
@@ -278,6 +309,7 @@ export const stateMigrateCommand = (parent: Command) =>
     .requiredOption('--to <SPEC>', 'file:PATH or pg[:WORKSPACE]')
     .option('--backend-config <KEY=VALUE>', 'pg setting, e.g. conn=postgres://… (repeatable)', collect, [])
     .option('--force', 'overwrite a target that holds another lineage')
+    .option('--lock-timeout <DURATION>', 'wait this long for each state lock (e.g. 30s, 2m)', '0s')
     .addHelpText(
       'after',
       '\nExample:\n  $ TENANTFORM_PG_URL=postgres://… tenantform state migrate --from file:.tenantform/state.json --to pg:prod',

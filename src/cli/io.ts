@@ -46,6 +46,16 @@ export interface RunFigures {
   status429?: number;
 }
 
+/** Exit code when the user stops a command with Ctrl+C (128 + SIGINT, as shells report it). */
+export const EXIT_INTERRUPTED = 130;
+
+/**
+ * Locks this process holds right now (see withLockedState). While one is
+ * held, a second Ctrl+C does not kill the process: it would leave the lock
+ * behind; the command stops at the next safe point and releases it.
+ */
+export const heldLocks = { count: 0 };
+
 /** An error a command reports to the user as-is, with the exit code to use. */
 export class CliError extends Error {
   constructor(

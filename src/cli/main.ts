@@ -6,7 +6,7 @@
  */
 import { Command, CommanderError } from '@commander-js/extra-typings';
 import { createRequire } from 'node:module';
-import type { CommandIO } from './io.js';
+import { EXIT_INTERRUPTED, heldLocks, type CommandIO } from './io.js';
 import { reportError } from './errors.js';
 import * as def from './definitions.js';
 
@@ -57,6 +57,12 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode), 3 
   def.stateShowCommand(state).action(run(async () => (await import('./commands/state.js')).stateShowAction));
   def.stateRmCommand(state).action(run(async () => (await import('./commands/state.js')).stateRmAction));
   def
+    .stateRescueCommand(state)
+    .action(run(async () => (await import('./commands/state.js')).stateRescueAction));
+  def
+    .stateRepairCommand(state)
+    .action(run(async () => (await import('./commands/state.js')).stateRepairAction));
+  def
     .stateMigrateCommand(state)
     .action(run(async () => (await import('./commands/state.js')).stateMigrateAction));
   def
@@ -75,7 +81,18 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode), 3 
 /** Runs the CLI; returns the exit code. */
 export async function main(argv: string[], io?: CommandIO): Promise<number> {
   const controller = new AbortController();
-  const onSignal = () => controller.abort();
+  // First signal: stop at the next safe point. Later ones exit at once, except
+  // while a state lock is held: dying then would leave the lock behind.
+  const onSignal = () => {
+    if (!controller.signal.aborted) {
+      controller.abort();
+      return;
+    }
+    if (heldLocks.count === 0) process.exit(EXIT_INTERRUPTED);
+    process.stderr.write(
+      '\nStill stopping: waiting for the requests in flight so that their answers are recorded, then releasing the lock.\n',
+    );
+  };
   const realIO: CommandIO = io ?? {
     stdout: process.stdout,
     stderr: process.stderr,
@@ -85,8 +102,8 @@ export async function main(argv: string[], io?: CommandIO): Promise<number> {
     confirm: process.stdin.isTTY ? (await import('./prompt.js')).confirmOnTerminal : undefined,
   };
   if (!io) {
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
   }
   let code = 0;
   const program = buildProgram(realIO, (c) => (code = c));

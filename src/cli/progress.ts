@@ -12,6 +12,12 @@ const VERB: Record<string, string> = {
   assigned: 'assigned',
 };
 
+/** The message without its trailing hint (the apply summary shows each hint once). */
+export function withoutHint(message: string, hint: string | undefined): string {
+  if (!hint || !message.endsWith(hint)) return message;
+  return message.slice(0, message.length - hint.length).replace(/[.\s]+$/, '');
+}
+
 /** How a finished operation is reported: "created", "already present (adopted; …)". */
 function describeOutcome(event: ApplyEvent): string | undefined {
   if (event.outcome === 'adopted' && event.address !== undefined) {
@@ -98,6 +104,8 @@ export function createProgress(out: OutputStream, total: number, now: () => numb
   };
 
   return {
+    /** True when progress is a live line (a terminal): failures were not printed one by one. */
+    live,
     onEvent(event: ApplyEvent): void {
       const n = event.count ?? 1;
       if (event.type === 'done') {
@@ -108,7 +116,7 @@ export function createProgress(out: OutputStream, total: number, now: () => numb
         }
       } else if (event.type === 'failed') {
         failed += n;
-        if (!live) out.write(`${event.address}: failed: ${event.message}\n`);
+        if (!live) out.write(`${event.address}: failed: ${withoutHint(event.message ?? '', event.hint)}\n`);
       } else if (event.type === 'wait') {
         onWait(event.waitKind ?? 'rate-limit', event.waitMs ?? 0, event.message ?? '');
       }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { ioError } from './errors.js';
 
 /** What a sync call makes durable; passed to an injected SyncFn (tests count or fail syncs). */
@@ -8,6 +8,16 @@ export type SyncTarget = 'state' | 'backup' | 'journal' | 'lock' | 'directory';
 export type SyncFn = (handle: FileHandle, target: SyncTarget) => Promise<void>;
 
 export const defaultSync: SyncFn = (handle) => handle.sync();
+
+/**
+ * Writes bytes at the end of a file opened for appending and returns how many
+ * were written (fewer than asked is a short write: the disk filled up).
+ * Injected by tests to simulate a full disk.
+ */
+export type AppendFn = (handle: FileHandle, bytes: Buffer) => Promise<number>;
+
+export const defaultAppend: AppendFn = async (handle, bytes) =>
+  (await handle.write(bytes, 0, bytes.length)).bytesWritten;
 
 /** The file's bytes, or null when it does not exist. */
 export async function readBytes(path: string): Promise<Buffer | null> {
@@ -81,4 +91,48 @@ export async function writeFileAtomic(
     await unlink(temp).catch(() => undefined);
     throw ioError(`write ${path}`, err);
   }
+}
+
+function processGone(pid: number): boolean {
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * Removes temp files a killed write left beside `base` in `dir`
+ * (`base.tmp-<pid>-<hex>`, `base.backup.tmp-…`, `base.journal.tmp-…`), once
+ * the caller holds the lock, so that no live writer can own them; a lock's
+ * temp file (`base.lock.tmp-…`) only when its pid is gone, since rivals
+ * create those without the lock. Returns the names removed; failures are ignored.
+ */
+export async function removeStaleTemps(dir: string, base: string): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  const pattern = new RegExp(
+    `^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\.backup|\\.journal|\\.lock)?\\.tmp-(\\d+)-[0-9a-f]+$`,
+  );
+  for (const name of names) {
+    const m = pattern.exec(name);
+    if (!m) continue;
+    const pid = Number(m[2]);
+    if (pid === process.pid) continue;
+    if (m[1] === '.lock' && !processGone(pid)) continue;
+    try {
+      await unlink(`${dir}/${name}`);
+      removed.push(name);
+    } catch {
+      // already gone, or not ours to remove: leave it
+    }
+  }
+  return removed;
 }

@@ -1,7 +1,7 @@
 import { open, unlink, type FileHandle } from 'node:fs/promises';
-import { ioError, type StateError } from './errors.js';
-import { readBytes, syncDirectory, type SyncFn } from './file-io.js';
-import { decodeJournalBytes, parseJournalText } from './validate.js';
+import { ioError, StateError } from './errors.js';
+import { readBytes, syncDirectory, writeFileAtomic, type AppendFn, type SyncFn } from './file-io.js';
+import { checkJournalEntry, decodeJournalBytes, parseJournalText } from './validate.js';
 import type { JournalEntry } from './types.js';
 
 type Settle = { resolve: () => void; reject: (err: unknown) => void };
@@ -27,12 +27,18 @@ export class FileJournal {
     private readonly ensureDir: () => Promise<void>,
     private readonly sync: SyncFn,
     private readonly fsync: boolean,
+    private readonly io: { append: AppendFn },
   ) {}
 
   append(entries: readonly JournalEntry[]): Promise<void> {
     if (entries.length === 0) return Promise.resolve();
     const data = entries.map((e) => JSON.stringify(e) + '\n').join('');
     return this.enqueue({ kind: 'append', data });
+  }
+
+  /** Why appends can no longer succeed (a failed append could not be rolled back), or null. */
+  failure(): StateError | null {
+    return this.broken;
   }
 
   /** Removes the journal after every earlier append settled. */
@@ -42,9 +48,62 @@ export class FileJournal {
 
   async read(): Promise<JournalEntry[]> {
     const bytes = await readBytes(this.path);
-    return bytes === null
-      ? []
-      : parseJournalText(decodeJournalBytes(bytes, `journal ${this.path}`), `journal ${this.path}`).entries;
+    return bytes === null ? [] : this.parse(bytes).entries;
+  }
+
+  /** Parses the journal; a damaged line before others names the way out (state repair). */
+  private parse(bytes: Buffer): ReturnType<typeof parseJournalText> {
+    try {
+      return parseJournalText(decodeJournalBytes(bytes, `journal ${this.path}`), `journal ${this.path}`);
+    } catch (err) {
+      if (err instanceof StateError && err.code === 'STATE_CORRUPT') {
+        throw new StateError(
+          'STATE_CORRUPT',
+          `${err.message} Run tenantform state repair (with the same path or --state) to keep every complete ` +
+            'entry; it saves the damaged journal as a backup first.',
+        );
+      }
+      throw err;
+    }
+  }
+
+  /**
+   * Rewrites a damaged journal with every complete, valid entry (in order),
+   * after saving the original bytes beside it. Lines that are not JSON or not
+   * valid entries are dropped and reported by number; an entry of an unknown
+   * version stops the repair (a newer tenantform wrote it). Call with the lock held.
+   */
+  async repair(now: Date = new Date()): Promise<{ kept: number; dropped: number[]; backup: string | null }> {
+    await this.enqueue({ kind: 'close' }).catch(() => undefined);
+    const bytes = await readBytes(this.path);
+    if (bytes === null) return { kept: 0, dropped: [], backup: null };
+    const lines = bytes.toString('utf8').split('\n');
+    const kept: string[] = [];
+    const dropped: number[] = [];
+    lines.forEach((line, i) => {
+      const complete = i < lines.length - 1;
+      if (line.trim() === '' && complete) return;
+      if (line === '' && !complete) return;
+      try {
+        if (!complete) throw new Error('torn');
+        checkJournalEntry(JSON.parse(line), `journal ${this.path} line ${i + 1}`);
+        kept.push(line + '\n');
+      } catch (err) {
+        if (err instanceof StateError && err.code === 'STATE_UNKNOWN_VERSION') throw err;
+        dropped.push(i + 1);
+      }
+    });
+    if (dropped.length === 0) return { kept: kept.length, dropped, backup: null };
+    const backup = `${this.path}.damaged-${now
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d+Z$/, 'Z')}`;
+    await writeFileAtomic(backup, bytes, this.sync, 'backup');
+    await writeFileAtomic(this.path, kept.join(''), this.sync, 'journal');
+    await syncDirectory(this.dir, this.sync);
+    this.size = 0;
+    this.broken = null;
+    return { kept: kept.length, dropped, backup };
   }
 
   /** Waits for queued work and closes the file. */
@@ -91,7 +150,11 @@ export class FileJournal {
     const handle = await this.openForAppend();
     const bytes = Buffer.from(data);
     try {
-      await handle.write(bytes, 0, bytes.length);
+      // A short write (the disk filled up) is a failure: only whole batches count.
+      const written = await this.io.append(handle, bytes);
+      if (written !== bytes.length) {
+        throw new Error(`short write: ${written} of ${bytes.length} bytes (is the disk full?)`);
+      }
       if (this.fsync) await this.sync(handle, 'journal');
       this.size += bytes.length;
     } catch (err) {
@@ -100,10 +163,18 @@ export class FileJournal {
     }
   }
 
-  /** Cuts a failed batch off so that no partial line sits before later entries. */
+  /**
+   * Cuts a failed batch off so that no partial line sits before later
+   * entries. Only ever shortens the file: if it is already shorter than the
+   * durable size (something else cut it), the journal is marked broken.
+   */
   private async rollback(handle: FileHandle): Promise<void> {
     try {
-      await handle.truncate(this.size);
+      const { size } = await handle.stat();
+      if (size < this.size) {
+        throw new Error(`it is ${size} bytes, shorter than the ${this.size} bytes known to be durable`);
+      }
+      if (size > this.size) await handle.truncate(this.size);
       await this.sync(handle, 'journal');
     } catch (err) {
       this.broken = ioError(
@@ -118,10 +189,7 @@ export class FileJournal {
     if (this.handle) return this.handle;
     await this.ensureDir();
     const bytes = await readBytes(this.path);
-    const parsed =
-      bytes === null
-        ? null
-        : parseJournalText(decodeJournalBytes(bytes, `journal ${this.path}`), `journal ${this.path}`);
+    const parsed = bytes === null ? null : this.parse(bytes);
     const handle = await open(this.path, 'a', 0o600).catch((err: unknown) => {
       throw ioError(`open journal ${this.path}`, err);
     });

@@ -1,12 +1,15 @@
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { checkCompareAndSet } from './document.js';
 import { StateError } from './errors.js';
 import {
+  defaultAppend,
   defaultSync,
   ensureDirectory,
   readBytes,
+  removeStaleTemps,
   syncDirectory,
   writeFileAtomic,
+  type AppendFn,
   type SyncFn,
 } from './file-io.js';
 import { FileJournal } from './file-journal.js';
@@ -22,6 +25,8 @@ export interface FileStateStoreOptions {
   fsyncJournal?: boolean;
   /** Replaces FileHandle.sync(); for tests that count or fail syncs. */
   sync?: SyncFn;
+  /** Replaces the journal's append write; for tests that simulate a full disk or a short write. */
+  append?: AppendFn;
 }
 
 /**
@@ -48,7 +53,9 @@ export function createFileStateStore(path: string, options: FileStateStoreOption
     });
     return dirReady;
   };
-  const journal = new FileJournal(`${file}.journal`, dir, ensureDir, sync, options.fsyncJournal ?? true);
+  const journal = new FileJournal(`${file}.journal`, dir, ensureDir, sync, options.fsyncJournal ?? true, {
+    append: options.append ?? defaultAppend,
+  });
   const lock = new FileLock(`${file}.lock`, dir, ensureDir, sync, file);
   const restoreHint = ` Repair it by hand, or restore the previous version from ${file}.backup.`;
   let writes: Promise<unknown> = Promise.resolve();
@@ -98,6 +105,10 @@ export function createFileStateStore(path: string, options: FileStateStoreOption
 
   return {
     description: file,
+    file,
+    failure() {
+      return journal.failure();
+    },
     async read() {
       open();
       return readDocument();
@@ -120,9 +131,16 @@ export function createFileStateStore(path: string, options: FileStateStoreOption
       open();
       return journal.clear();
     },
+    async repairJournal() {
+      open();
+      return journal.repair();
+    },
     async lock(info: Omit<LockInfo, 'id'>, lockOptions?: LockOptions) {
       open();
-      return lock.lock(info, lockOptions);
+      const taken = await lock.lock(info, lockOptions);
+      // Holding the lock, no other writer is active: temp files of a killed write are leftovers.
+      await removeStaleTemps(dir, basename(file));
+      return taken;
     },
     async unlock(lockId: string) {
       open();

@@ -31,8 +31,20 @@ export {
   writeRawMemoryState,
 } from './memory-store.js';
 export {
+  findRescueFiles,
+  readRescueFile,
+  removeRescueFile,
+  rescueLines,
+  writeRescueFile,
+  RESCUE_LINE_PREFIX,
+  type RescueFile,
+} from './rescue.js';
+export {
   openState,
   readStateSnapshot,
+  readStateSnapshotWithRescue,
+  toJournalEntry,
+  type RescueOutcome,
   type OpenStateOptions,
   type RecordEntry,
   type StateSession,

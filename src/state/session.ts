@@ -9,6 +9,7 @@ import {
   sortResources,
 } from './document.js';
 import { StateError } from './errors.js';
+import { removeRescueFile, selectRescueFiles, type RescueFile } from './rescue.js';
 import { checkEntryToRecord } from './validate.js';
 import {
   JOURNAL_FORMAT_VERSION,
@@ -34,6 +35,17 @@ export interface OpenStateOptions {
   now?: () => Date;
   /** Lineage generator for a state created by this session. */
   lineage?: () => string;
+  /**
+   * Rescue files found for this store (see rescue.ts): those of the state's
+   * lineage are replayed after the journal in the same compaction, then removed.
+   */
+  rescue?: readonly RescueFile[];
+}
+
+/** What openState did with the rescue files it was given. */
+export interface RescueOutcome {
+  replayed: RescueFile[];
+  skipped: { file: RescueFile; reason: string }[];
 }
 
 /**
@@ -46,6 +58,10 @@ export interface StateSession {
   readonly doc: StateDocument;
   /** The lock this session holds. */
   readonly lock: LockInfo;
+  /** Rescue files replayed into (or skipped by) this session when it opened. */
+  readonly rescued: RescueOutcome;
+  /** The first reason this session cannot record any more (a failed append, a lost lock), or null. */
+  failure(): Error | null;
   /** Appends the entry to the journal (durable when this resolves), then applies it to `doc`. O(1); never rewrites the state. */
   record(entry: RecordEntry): Promise<void>;
   /** Writes `doc` with serial + 1 (compare-and-set on the serial read) and clears the journal; no write when nothing changed. */
@@ -54,6 +70,13 @@ export interface StateSession {
   replace(doc: StateDocument): Promise<void>;
   /** Releases the lock; idempotent. Does not commit. */
   release(): Promise<void>;
+}
+
+/** The journal entry of lineage `lineage` that records `entry` (a copy). */
+export function toJournalEntry(lineage: string, entry: RecordEntry): JournalEntry {
+  return entry.op === 'put'
+    ? { v: JOURNAL_FORMAT_VERSION, lineage, op: 'put', resource: structuredClone(entry.resource) }
+    : { v: JOURNAL_FORMAT_VERSION, lineage, op: 'remove', address: entry.address };
 }
 
 /** What is stored now: the lineage and serial a compare-and-set write expects (null = nothing stored). */
@@ -81,14 +104,21 @@ export async function openState(store: StateStore, options: OpenStateOptions): P
     let doc = await store.read();
     let stored: Stored = doc ? { lineage: doc.lineage, serial: doc.serial } : null;
     const journal = await store.readJournal();
-    doc ??= emptyState(journal[0]?.lineage ?? (options.lineage ?? newLineage)());
-    if (journal.length > 0) {
-      doc = { ...applyJournal(doc, journal, `the journal of ${store.description}`), serial: doc.serial + 1 };
+    const { accepted, skipped } = selectRescueFiles(
+      options.rescue ?? [],
+      doc?.lineage ?? journal[0]?.lineage ?? null,
+    );
+    doc ??= emptyState(journal[0]?.lineage ?? accepted[0]?.lineage ?? (options.lineage ?? newLineage)());
+    if (journal.length > 0 || accepted.length > 0) {
+      doc = applyJournal(doc, journal, `the journal of ${store.description}`);
+      for (const file of accepted) doc = applyJournal(doc, file.entries, `rescue file ${file.path}`);
+      doc = { ...doc, serial: doc.serial + 1 };
       await store.write(doc, stored);
       stored = { lineage: doc.lineage, serial: doc.serial };
       await store.clearJournal();
+      for (const file of accepted) if (file.kind === 'file') await removeRescueFile(file.path);
     }
-    return createSession(store, doc, stored, lock);
+    return createSession(store, doc, stored, lock, { replayed: accepted, skipped });
   } catch (err) {
     await store.unlock(lock.id).catch(() => undefined);
     throw err;
@@ -100,6 +130,7 @@ function createSession(
   initial: StateDocument,
   initialStored: Stored,
   lock: LockInfo,
+  rescued: RescueOutcome,
 ): StateSession {
   const lineage = initial.lineage;
   let index = indexByAddress(initial);
@@ -108,6 +139,7 @@ function createSession(
   let cached: StateDocument | null = initial;
   let dirty = false;
   let released = false;
+  let broken: Error | null = null;
   const inFlight = new Set<Promise<void>>();
   let barrier: Promise<unknown> | null = null;
 
@@ -159,20 +191,27 @@ function createSession(
       return current();
     },
     lock,
+    rescued,
+    failure() {
+      return broken ?? store.failure?.() ?? null;
+    },
     async record(entry) {
       usable();
-      const journalEntry: JournalEntry =
-        entry.op === 'put'
-          ? { v: JOURNAL_FORMAT_VERSION, lineage, op: 'put', resource: structuredClone(entry.resource) }
-          : { v: JOURNAL_FORMAT_VERSION, lineage, op: 'remove', address: entry.address };
+      const journalEntry = toJournalEntry(lineage, entry);
       checkEntryToRecord(journalEntry);
       while (barrier) await barrier.catch(() => undefined);
       usable();
-      const run = store.appendJournal([journalEntry]).then(() => {
-        applyEntry(index, journalEntry);
-        cached = null;
-        dirty = true;
-      });
+      const run = store.appendJournal([journalEntry]).then(
+        () => {
+          applyEntry(index, journalEntry);
+          cached = null;
+          dirty = true;
+        },
+        (err: unknown) => {
+          broken ??= err instanceof Error ? err : new Error(String(err));
+          throw err;
+        },
+      );
       inFlight.add(run);
       try {
         await run;
@@ -217,10 +256,31 @@ function createSession(
  * (stored + 1), so a plan saved now still matches after that compaction.
  * null when nothing was ever recorded.
  */
-export async function readStateSnapshot(store: StateStore): Promise<StateDocument | null> {
+export async function readStateSnapshot(
+  store: StateStore,
+  options: { rescue?: readonly RescueFile[] } = {},
+): Promise<StateDocument | null> {
+  return (await readStateSnapshotWithRescue(store, options)).doc;
+}
+
+/**
+ * readStateSnapshot, plus which rescue files were included (in memory only:
+ * the next openState replays and removes them, with the same serial).
+ */
+export async function readStateSnapshotWithRescue(
+  store: StateStore,
+  options: { rescue?: readonly RescueFile[] } = {},
+): Promise<{ doc: StateDocument | null; rescued: RescueOutcome }> {
   const doc = await store.read();
   const journal = await store.readJournal();
-  if (journal.length === 0) return doc;
-  const base = doc ?? emptyState(journal[0]!.lineage);
-  return { ...applyJournal(base, journal, `the journal of ${store.description}`), serial: base.serial + 1 };
+  const { accepted, skipped } = selectRescueFiles(
+    options.rescue ?? [],
+    doc?.lineage ?? journal[0]?.lineage ?? null,
+  );
+  const rescued = { replayed: accepted, skipped };
+  if (journal.length === 0 && accepted.length === 0) return { doc, rescued };
+  let next = doc ?? emptyState(journal[0]?.lineage ?? accepted[0]!.lineage);
+  next = applyJournal(next, journal, `the journal of ${store.description}`);
+  for (const file of accepted) next = applyJournal(next, file.entries, `rescue file ${file.path}`);
+  return { doc: { ...next, serial: (doc?.serial ?? 0) + 1 }, rescued };
 }

@@ -49,6 +49,19 @@ export interface LockOptions {
 export interface StateStore {
   /** Human description for messages, e.g. the file path or "pg workspace prod". Never contains secrets. */
   readonly description: string;
+  /** The state file, for backends that keep the state in one (rescue files go beside it). */
+  readonly file?: string;
+  /**
+   * Why this store can no longer record for the lock it holds (e.g. the pg
+   * lock was lost, or the journal could not be restored), or null. Cheap: no I/O.
+   */
+  failure?(): Error | null;
+  /**
+   * Rewrites a damaged journal keeping every complete, valid entry, after
+   * saving the damaged one as `backup`; `dropped` lists the line numbers left
+   * out. Backends whose journal cannot be damaged this way omit it. Needs the lock.
+   */
+  repairJournal?(): Promise<{ kept: number; dropped: number[]; backup: string | null }>;
   /** The stored document, or null when none exists yet. Throws StateError on a corrupt or unknown-version document. */
   read(): Promise<StateDocument | null>;
   /**

@@ -5,6 +5,7 @@ import type { WaitKind } from '../../api/index.js';
 import { CliError, writeChunks, type CommandIO } from '../io.js';
 import { absolute, openStore, withLockedState, parseCount, parseRate } from '../context.js';
 import { createProgress } from '../progress.js';
+import { keepUnrecorded, reportApply } from '../apply-report.js';
 import {
   environmentCredentials,
   environmentStateFlags,
@@ -40,15 +41,6 @@ export function looksLikePlanFile(path: string): boolean {
   }
 }
 
-function summarize(result: ApplyResult): string {
-  const counts = new Map<string, number>();
-  for (const d of result.done) counts.set(d.outcome, (counts.get(d.outcome) ?? 0) + 1);
-  const parts = [...counts].map(
-    ([outcome, n]) => `${n} ${outcome === 'already-gone' ? 'already gone' : outcome}`,
-  );
-  return parts.length > 0 ? parts.join(', ') : 'nothing';
-}
-
 /**
  * The API target from flags and environment, checked even when the plan turns
  * out to need no request: a mistyped --base-url is an error either way.
@@ -73,22 +65,6 @@ async function connectApi(flags: ApplyFlags, input: ConfigInput, given: Target |
     environmentCredentials(io.env, input),
   );
   return { createApiClient: api.createApiClient, target, credentials };
-}
-
-/** Prints the outcome of an apply; exit 1 when anything failed or was not attempted. */
-function report(result: ApplyResult, io: CommandIO): number {
-  io.stdout.write(
-    `\nApply ${result.failed.length || result.notAttempted.length ? 'incomplete' : 'complete'}: ${summarize(result)}.\n`,
-  );
-  if (result.skipped.length > 0) io.stdout.write(`${result.skipped.length} blocked change(s) skipped.\n`);
-  if (result.failed.length === 0 && result.notAttempted.length === 0) return 0;
-  io.stderr.write(
-    `\n${result.done.length} done, ${result.failed.length} failed, ${result.notAttempted.length} not attempted.\n`,
-  );
-  for (const f of result.failed) io.stderr.write(`  failed: ${f.address}: ${f.message}\n`);
-  if (result.notAttempted.length > 0)
-    io.stderr.write('State records everything that was done; run apply again to continue.\n');
-  return 1;
 }
 
 /** tenantform apply [PATH | PLANFILE]. */
@@ -123,7 +99,7 @@ export async function applyAction(
 
   const store = await openStore(environmentStateFlags(flags, input), saved ? saved.configPath : path, io);
   try {
-    return await withLockedState(store, 'apply', flags, async (session) => {
+    return await withLockedState(store, 'apply', { ...flags, io }, async (session) => {
       // Said once the lock is held: a run refused by the lock prints only the holder.
       const state = describeState(store, io);
       io.stdout.write(
@@ -198,16 +174,37 @@ export async function applyAction(
         progress.finish();
         await client?.close();
       }
-      await session.commit();
       const stats = client?.stats();
       io.report?.({
         done: result.done.length,
-        failed: result.failed.length,
+        failed: result.failed.length + result.unrecorded.length,
         notAttempted: result.notAttempted.length,
         requests: stats?.requests ?? 0,
         status429: stats?.status429 ?? 0,
       });
-      return report(result, io);
+      // The summary comes first, whatever saving the state or releasing the lock says afterwards.
+      const rescue = await keepUnrecorded(result, session, store, io);
+      const code = reportApply(
+        result,
+        {
+          rescue,
+          interrupted:
+            io.signal?.aborted === true &&
+            (result.notAttempted.length > 0 || result.failed.some((f) => f.code === 'API_ABORTED')),
+          progressWasLive: progress.live,
+        },
+        io,
+      );
+      try {
+        await session.commit();
+      } catch (err) {
+        io.stderr.write(
+          `Error: ${err instanceof Error ? err.message : String(err)}\n` +
+            'Every operation recorded so far is in the journal of the state; the next plan or apply replays it.\n',
+        );
+        return code === 0 ? 1 : code;
+      }
+      return code;
     });
   } finally {
     await store.close();

@@ -56,7 +56,7 @@ export async function importAction(
     io,
   );
   try {
-    return await withLockedState(store, 'import', flags, async (session) => {
+    return await withLockedState(store, 'import', { ...flags, io }, async (session) => {
       const recorded = session.doc.resources.find((r) => r.address === address);
       const wanted = desired.find((d) => d.address === address);
       if (!recorded && !wanted) {

@@ -1,7 +1,7 @@
 import { closeSync, fchmodSync, openSync, writeFileSync } from 'node:fs';
 import type { CommandIO } from '../io.js';
 import { writePlan } from '../plan-output.js';
-import { absolute, openStore } from '../context.js';
+import { absolute, openStore, readStateForPlan } from '../context.js';
 import {
   environmentStateFlags,
   environmentTargetFlags,
@@ -40,14 +40,11 @@ export async function planAction(
   const path = paths[paths.length - 1]!;
   const desired = await loadDesiredOrReport(paths, { vars: flags.var, varFiles: input.varFiles }, io);
   if (!desired) return 1;
-  const [{ readStateSnapshot }, plan] = await Promise.all([
-    import('../../state/index.js'),
-    import('../../plan/index.js'),
-  ]);
+  const plan = await import('../../plan/index.js');
   const store = await openStore(environmentStateFlags(flags, input), path, io);
   let recorded;
   try {
-    recorded = await readStateSnapshot(store);
+    recorded = await readStateForPlan(store, io);
   } finally {
     await store.close();
   }

@@ -1,11 +1,21 @@
+import { existsSync, statSync } from 'node:fs';
 import { CliError, type CommandIO } from '../io.js';
-import { openStore, withLockedState, type StateFlags } from '../context.js';
+import {
+  absolute,
+  openStore,
+  parseDuration,
+  readStateForPlan,
+  withLockedState,
+  type StateFlags,
+} from '../context.js';
 import { environmentStateFlags, resolveInputs } from '../inputs.js';
 import type { StateStore } from '../../state/types.js';
 import type {
   ForceUnlockFlags,
   StateListFlags,
   StateMigrateFlags,
+  StateRepairFlags,
+  StateRescueFlags,
   StateRmFlags,
   StateShowFlags,
 } from '../definitions.js';
@@ -47,9 +57,8 @@ export async function stateListAction(
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
-  const { readStateSnapshot } = await import('../../state/index.js');
   return withStore(flags, path, io, async (store) => {
-    const doc = await readStateSnapshot(store);
+    const doc = await readStateForPlan(store, io);
     if (!doc || doc.resources.length === 0) {
       io.stderr.write(`No resources recorded in ${store.description}.\n`);
       return 0;
@@ -73,10 +82,9 @@ export async function stateShowAction(
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
-  const { readStateSnapshot } = await import('../../state/index.js');
   const canonical = await canonicalAddress(address);
   return withStore(flags, path, io, async (store) => {
-    const doc = await readStateSnapshot(store);
+    const doc = await readStateForPlan(store, io);
     const found = doc?.resources.find((r) => r.address === canonical);
     if (!found) throw notInState(canonical, store);
     io.stdout.write(JSON.stringify(found, null, 2) + '\n');
@@ -94,7 +102,7 @@ export async function stateRmAction(
 ): Promise<number> {
   const canonical = await canonicalAddress(address);
   return withStore(flags, path, io, (store) =>
-    withLockedState(store, 'state rm', flags, async (session) => {
+    withLockedState(store, 'state rm', { ...flags, io }, async (session) => {
       if (!session.doc.resources.some((r) => r.address === canonical)) throw notInState(canonical, store);
       await session.record({ op: 'remove', address: canonical });
       await session.commit();
@@ -106,6 +114,86 @@ export async function stateRmAction(
   );
 }
 
+/**
+ * tenantform state rescue FILE: records the operations of a rescue file (or
+ * the "tenantform-rescue:" lines of a log) into the state, under the lock.
+ * The lineage must be the state's. A rescue file is removed once recorded; a
+ * log is left alone.
+ */
+export async function stateRescueAction(
+  file: string,
+  path: string,
+  flags: StateRescueFlags,
+  _cmd: unknown,
+  io: CommandIO,
+): Promise<number> {
+  const state = await import('../../state/index.js');
+  const rescue = await state.readRescueFile(absolute(file, io));
+  return withStore(flags, path, io, (store) =>
+    withLockedState(store, 'state rescue', { ...flags, io, rescue }, async (session) => {
+      const skipped = session.rescued.skipped.find((s) => s.file.path === rescue.path);
+      if (skipped) throw new CliError(`${rescue.path} was not recorded: ${skipped.reason}`);
+      io.stdout.write(
+        `Recorded ${rescue.entries.length} acknowledged operation(s) from ${rescue.path} into ${store.description}` +
+          `${rescue.kind === 'file' ? ' and removed the file' : ''}.\n`,
+      );
+      return 0;
+    }),
+  );
+}
+
+/**
+ * tenantform state repair: rewrites a journal damaged in the middle (e.g. by
+ * a full disk with an older tenantform), keeping every complete entry and
+ * saving the damaged file first. Takes the lock itself, since opening the
+ * state would refuse the journal.
+ */
+export async function stateRepairAction(
+  path: string,
+  flags: StateRepairFlags,
+  _cmd: unknown,
+  io: CommandIO,
+): Promise<number> {
+  const { hostname } = await import('node:os');
+  return withStore(flags, path, io, async (store) => {
+    if (!store.repairJournal) {
+      throw new CliError(
+        `${store.description} keeps its journal as database rows; there is nothing to repair`,
+      );
+    }
+    const lock = await store.lock(
+      { pid: process.pid, host: hostname(), command: 'state repair', since: new Date().toISOString() },
+      { timeoutMs: parseDuration(flags.lockTimeout ?? '0s', '--lock-timeout') },
+    );
+    try {
+      const result = await store.repairJournal();
+      if (!result.backup) {
+        io.stdout.write(
+          `The journal of ${store.description} is intact (${result.kept} entries); nothing to repair.\n`,
+        );
+        return 0;
+      }
+      io.stdout.write(
+        `Repaired the journal of ${store.description}: kept ${result.kept} complete entries, dropped line(s) ` +
+          `${result.dropped.join(', ')}. The damaged journal is saved as ${result.backup}.\n` +
+          'What a dropped line recorded is no longer in the state: if it was an operation the tenant did, the next ' +
+          'apply sends it again (a create answers 409 and is adopted).\n',
+      );
+      return 0;
+    } finally {
+      await store.unlock(lock.id);
+    }
+  });
+}
+
+/** The state file PATH names: a file that is not YAML config (e.g. state.json), or its .lock; else null. */
+function stateFileArgument(path: string, io: CommandIO): string | null {
+  const abs = absolute(path, io);
+  if (abs.endsWith('.lock') && existsSync(abs)) return abs.slice(0, -'.lock'.length);
+  if (existsSync(abs) && statSync(abs).isFile() && !/\.ya?ml$/i.test(abs)) return abs;
+  return null;
+}
+
 /** tenantform force-unlock: remove a stale lock. */
 export async function forceUnlockAction(
   path: string,
@@ -113,7 +201,10 @@ export async function forceUnlockAction(
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
-  return withStore(flags, path, io, async (store) => {
+  // PATH may name the state file itself (or its .lock) instead of a config path.
+  const stateFile = flags.state || (flags.backend ?? 'file') !== 'file' ? null : stateFileArgument(path, io);
+  const located = stateFile ? { ...flags, state: stateFile } : flags;
+  return withStore(located, stateFile ? '.' : path, io, async (store) => {
     const holder = await store.forceUnlock();
     if (!holder) {
       io.stdout.write(`${store.description} was not locked.\n`);
@@ -149,7 +240,10 @@ export async function stateMigrateAction(
   try {
     const to = await storeFromSpec(flags.to, flags, io);
     try {
-      const result = await migrateState(from, to, { force: flags.force ?? false });
+      const result = await migrateState(from, to, {
+        force: flags.force ?? false,
+        lockTimeoutMs: parseDuration(flags.lockTimeout ?? '0s', '--lock-timeout'),
+      });
       io.stdout.write(
         `Copied ${result.resources} resources from ${from.description} to ${to.description} (serial ${result.serial}).\n`,
       );

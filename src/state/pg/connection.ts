@@ -58,6 +58,16 @@ export class PgConnection {
     }
   }
 
+  /** Runs one statement; resolves to the number of rows it changed. */
+  async execute(action: string, sql: string, params: unknown[]): Promise<number> {
+    await this.prepare();
+    try {
+      return (await this.pool.query(sql, params)).rowCount ?? 0;
+    } catch (err) {
+      throw this.fail(action, err);
+    }
+  }
+
   /** Runs `fn` in a transaction: committed when it resolves, rolled back when it throws. */
   async transaction<T>(action: string, fn: (client: PoolClient) => Promise<T>): Promise<T> {
     await this.prepare();

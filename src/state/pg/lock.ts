@@ -65,12 +65,44 @@ export class PgLock {
 
   /** Throws when this handle took the lock and has since lost it (force-unlocked or disconnected). */
   assertIntact(): void {
-    if (this.held?.lost) {
-      throw new StateError(
-        'STATE_CONFLICT',
-        `the lock on ${this.ctx.where} was lost (force-unlocked, or its connection dropped); stopping so that two writers never mix`,
-      );
+    if (this.held?.lost) throw this.lostError();
+  }
+
+  private lostError(): StateError {
+    return new StateError(
+      'STATE_CONFLICT',
+      `the lock on ${this.ctx.where} was lost (force-unlocked, or its connection dropped); stopping so that two writers never mix`,
+    );
+  }
+
+  /**
+   * The condition a write must meet while this handle holds the lock: SQL
+   * that is true only while the lock's backend still holds the advisory lock,
+   * and its parameters (numbered from `first`). Null when no lock is held
+   * (writes then need no guard). Checked inside the write statement itself, so
+   * a write can never land after the lock was lost, even before the lock
+   * connection's error event arrives (a server restarted in under a second).
+   */
+  guard(first: number): { sql: string; params: number[] } | null {
+    const held = this.held;
+    if (!held) return null;
+    if (held.lost) throw this.lostError();
+    const [a, b, c] = [first, first + 1, first + 2];
+    return {
+      sql: `EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2
+              AND classid = $${a} AND objid = $${b} AND pid = $${c}
+              AND database = (SELECT oid FROM pg_database WHERE datname = current_database()))`,
+      params: [...this.ctx.keys, held.backendPid],
+    };
+  }
+
+  /** Marks the lock lost after a guarded write found it gone; returns the error to throw. */
+  noteLost(): StateError {
+    if (this.held && !this.held.lost) {
+      this.held.lost = true;
+      this.ctx.log(`lock on ${this.ctx.where} lost: its backend no longer holds the advisory lock`);
     }
+    return this.lostError();
   }
 
   async lock(info: Omit<LockInfo, 'id'>, options?: LockOptions): Promise<LockInfo> {

@@ -67,6 +67,15 @@ class PgStore implements PgStateStore {
     });
   }
 
+  failure(): Error | null {
+    try {
+      this.locker.assertIntact();
+      return null;
+    } catch (err) {
+      return err as Error;
+    }
+  }
+
   async read(): Promise<StateDocument | null> {
     const rows = await this.db.query<{ document: unknown }>(
       'read the state',
@@ -82,6 +91,11 @@ class PgStore implements PgStateStore {
     this.locker.assertIntact();
     const t = this.tables;
     await this.db.transaction('write the state', async (client) => {
+      const guard = this.locker.guard(1);
+      if (guard) {
+        const ok = await client.query<{ ok: boolean }>(`SELECT ${guard.sql} AS ok`, guard.params);
+        if (!ok.rows[0]?.ok) throw this.locker.noteLost();
+      }
       const res = await client.query<{ document: unknown }>(
         `SELECT document FROM ${t.states} WHERE workspace = $1 FOR UPDATE`,
         [this.workspace],
@@ -116,14 +130,17 @@ class PgStore implements PgStateStore {
 
   async appendJournal(entries: readonly JournalEntry[]): Promise<void> {
     if (entries.length === 0) return;
-    this.locker.assertIntact();
-    // One statement, so all entries commit together and keep their order.
-    await this.db.query(
+    // One statement, so all entries commit together and keep their order; while a lock is
+    // held, only if its backend still holds it (checked by the statement itself).
+    const guard = this.locker.guard(3);
+    const inserted = await this.db.execute(
       'append to the journal',
       `INSERT INTO ${this.tables.journal} (workspace, entry)
-       SELECT $1, e.value FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(value, n) ORDER BY e.n`,
-      [this.workspace, JSON.stringify(entries)],
+       SELECT $1, e.value FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(value, n)
+       ${guard ? `WHERE ${guard.sql}` : ''} ORDER BY e.n`,
+      [this.workspace, JSON.stringify(entries), ...(guard?.params ?? [])],
     );
+    if (inserted !== entries.length) throw this.locker.noteLost();
   }
 
   async readJournal(): Promise<JournalEntry[]> {
@@ -136,9 +153,22 @@ class PgStore implements PgStateStore {
   }
 
   async clearJournal(): Promise<void> {
-    await this.db.query('clear the journal', `DELETE FROM ${this.tables.journal} WHERE workspace = $1`, [
-      this.workspace,
-    ]);
+    // Never clear a journal that another holder may be appending to.
+    const guard = this.locker.guard(2);
+    if (!guard) {
+      await this.db.query('clear the journal', `DELETE FROM ${this.tables.journal} WHERE workspace = $1`, [
+        this.workspace,
+      ]);
+      return;
+    }
+    const rows = await this.db.query<{ ok: boolean }>(
+      'clear the journal',
+      `WITH lock_held AS (SELECT ${guard.sql} AS ok),
+            gone AS (DELETE FROM ${this.tables.journal} WHERE workspace = $1 AND (SELECT ok FROM lock_held))
+       SELECT ok FROM lock_held`,
+      [this.workspace, ...guard.params],
+    );
+    if (!rows[0]?.ok) throw this.locker.noteLost();
   }
 
   lock(info: Omit<LockInfo, 'id'>, options?: LockOptions): Promise<LockInfo> {

@@ -1,0 +1,147 @@
+/**
+ * What apply prints once the executor is done: the rescue of acknowledged
+ * but unrecorded operations, and the summary (always, before any error from
+ * saving the state or releasing the lock). Exit code: 0 complete, 1 anything
+ * failed, not attempted or not recorded, 130 interrupted.
+ */
+import type { ApplyResult } from '../apply/index.js';
+import type { StateSession, StateStore } from '../state/index.js';
+import { EXIT_INTERRUPTED, type CommandIO } from './io.js';
+import { withoutHint } from './progress.js';
+
+/** Where the unrecorded operations went: a rescue file, or only the stderr lines. */
+export interface RescueNote {
+  path: string | null;
+  /** Why no file could be written. */
+  problem?: string;
+}
+
+/**
+ * Keeps every operation the tenant acknowledged but the state could not
+ * record: one machine-readable stderr line each (CI logs keep them), then a
+ * rescue file beside the state or in the temp directory.
+ */
+export async function keepUnrecorded(
+  result: ApplyResult,
+  session: StateSession,
+  store: StateStore,
+  io: CommandIO,
+): Promise<RescueNote | null> {
+  if (result.unrecorded.length === 0) return null;
+  const state = await import('../state/index.js');
+  const lineage = session.doc.lineage;
+  const entries = result.unrecorded.map((u) => state.toJournalEntry(lineage, u.entry));
+  io.stderr.write(state.rescueLines(entries).join('\n') + '\n');
+  try {
+    return { path: await state.writeRescueFile(store, entries) };
+  } catch (err) {
+    return { path: null, problem: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+function summarize(result: ApplyResult): string {
+  const counts = new Map<string, number>();
+  for (const d of result.done) counts.set(d.outcome, (counts.get(d.outcome) ?? 0) + 1);
+  const parts = [...counts].map(([outcome, n]) => {
+    if (outcome === 'already-gone') return `${n} already gone`;
+    if (outcome === 'adopted') return `${n} adopted (settings NOT verified)`;
+    return `${n} ${outcome}`;
+  });
+  if (result.unrecorded.length > 0) parts.push(`${result.unrecorded.length} done but not recorded`);
+  return parts.length > 0 ? parts.join(', ') : 'no change was made';
+}
+
+/** The loud note after 409 adoptions: the tenant may hold other settings than the config. */
+function adoptionWarning(result: ApplyResult, io: CommandIO): void {
+  const adopted = result.done.filter((d) => d.outcome === 'adopted');
+  if (adopted.length === 0) return;
+  const lines = adopted.slice(0, 20).map((d) => `  ${d.address}\n`);
+  if (adopted.length > 20) lines.push(`  … and ${adopted.length - 20} more\n`);
+  io.stdout.write(
+    `\nWARNING: ${plural(adopted.length, 'resource was', 'resources were')} already on the tenant (409) and ` +
+      'adopted WITHOUT checking their settings: the API cannot read them back, so the tenant may hold ' +
+      'different settings than your config:\n' +
+      lines.join('') +
+      'They are recorded without an id. To manage them fully, find their ids on the tenant and run ' +
+      'tenantform import; `tenantform state list` flags every adopted resource.\n',
+  );
+}
+
+/**
+ * Prints the summary and returns the exit code. Each distinct failure
+ * reason is printed once with its addresses (the first 5 without a live
+ * line, where each failure was already printed as it happened), then each
+ * hint once.
+ */
+export function reportApply(
+  result: ApplyResult,
+  options: { rescue: RescueNote | null; interrupted: boolean; progressWasLive: boolean },
+  io: CommandIO,
+): number {
+  const incomplete =
+    result.failed.length > 0 ||
+    result.notAttempted.length > 0 ||
+    result.unrecorded.length > 0 ||
+    options.interrupted;
+  io.stdout.write(`\nApply ${incomplete ? 'incomplete' : 'complete'}: ${summarize(result)}.\n`);
+  if (result.skipped.length > 0) io.stdout.write(`${result.skipped.length} blocked change(s) skipped.\n`);
+  adoptionWarning(result, io);
+  if (!incomplete) return 0;
+
+  const err = io.stderr;
+  err.write(
+    `\n${result.done.length} done, ${result.failed.length} failed, ${result.notAttempted.length} not attempted` +
+      (result.unrecorded.length > 0 ? `, ${result.unrecorded.length} done but not recorded` : '') +
+      '.\n',
+  );
+  if (result.failed.length > 0) {
+    // Each distinct reason once (creates refused for one cause share it), then each hint once.
+    const byReason = new Map<string, string[]>();
+    for (const f of result.failed) {
+      const reason = withoutHint(f.message, f.hint);
+      byReason.set(reason, [...(byReason.get(reason) ?? []), f.address]);
+    }
+    for (const [reason, addresses] of byReason) {
+      err.write(`  failed${addresses.length > 1 ? ` (${addresses.length})` : ''}: ${reason}\n`);
+      const shown = options.progressWasLive ? 10 : 5;
+      for (const address of addresses.slice(0, shown)) err.write(`    ${address}\n`);
+      if (addresses.length > shown) err.write(`    … and ${addresses.length - shown} more\n`);
+    }
+    for (const hint of new Set(result.failed.flatMap((f) => (f.hint ? [f.hint] : [])))) {
+      err.write(`Hint: ${hint}\n`);
+    }
+  }
+  if (result.stoppedBy?.cause === 'record') {
+    err.write(
+      `Stopped at the first failure to record, so that nothing more is sent that could not be recorded: ${result.stoppedBy.message}\n`,
+    );
+  }
+  if (result.unrecorded.length > 0) {
+    const rescue = options.rescue;
+    const where = rescue?.path
+      ? `saved in ${rescue.path} (mode 0600) and printed above as "tenantform-rescue:" lines`
+      : `printed above as "tenantform-rescue:" lines only (no rescue file could be written: ${rescue?.problem ?? 'unknown'}); save those lines to a file`;
+    err.write(
+      `${plural(result.unrecorded.length, 'operation was', 'operations were')} acknowledged by the tenant but not ` +
+        `recorded in the state: ${where}. The next plan or apply on this state replays ` +
+        `${rescue?.path ? 'that file' : 'nothing by itself'}; \`tenantform state rescue FILE\` records it explicitly.\n`,
+    );
+  }
+  if (options.interrupted) {
+    err.write(
+      'Interrupted: no new request was sent after the signal; requests in flight finished and were recorded.\n',
+    );
+  }
+  if (result.notAttempted.length > 0 || options.interrupted) {
+    err.write(
+      result.unrecorded.length > 0
+        ? 'Run apply again to continue; it replays the rescue file first.\n'
+        : 'State records everything that was done; run apply again to continue.\n',
+    );
+  }
+  return options.interrupted ? EXIT_INTERRUPTED : 1;
+}
