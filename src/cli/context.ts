@@ -40,7 +40,17 @@ export async function openStore(flags: StateFlags, configPath: string, io: Comma
   if (flags.backendConfig && flags.backendConfig.length > 0) {
     throw new CliError('--backend-config applies to --backend pg only');
   }
+  if (!flags.state && !existsSync(absolute(configPath, io))) {
+    throw new CliError(
+      `${configPath} does not exist, so it cannot locate the state (.tenantform/state.json beside the config); check the path, or pass --state FILE`,
+    );
+  }
   const path = flags.state ? absolute(flags.state, io) : defaultStatePath(configPath, io);
+  if (existsSync(path) && statSync(path).isDirectory()) {
+    throw new CliError(
+      `the state path ${path} is a directory; --state takes a file, e.g. ${join(flags.state ?? path, 'state.json')}`,
+    );
+  }
   if (io.openFileStore) return io.openFileStore(path);
   const { createFileStateStore } = await import('../state/index.js');
   return createFileStateStore(path);

@@ -41,7 +41,12 @@ function envsOptions<A extends unknown[], O extends OptionValues, G extends Opti
   return cmd
     .option('--env <NAME>', `${ENV_HELP} (repeatable: several run concurrently)`, collect)
     .option('--all-envs', 'every environment of the tenantform.yaml project file in PATH')
-    .option('--env-parallelism <N>', 'environments run at once with several --env or --all-envs', '4');
+    .addOption(
+      new Option(
+        '--env-parallelism <N>',
+        'environments run at once with several --env or --all-envs',
+      ).default('4', '4'),
+    );
 }
 
 /** Where the state is. */
@@ -64,7 +69,12 @@ function stateOptions<A extends unknown[], O extends OptionValues, G extends Opt
 function lockOption<A extends unknown[], O extends OptionValues, G extends OptionValues>(
   cmd: Command<A, O, G>,
 ) {
-  return cmd.option('--lock-timeout <DURATION>', 'wait this long for the state lock (e.g. 30s, 2m)', '0s');
+  return cmd.addOption(
+    new Option('--lock-timeout <DURATION>', 'wait this long for the state lock (e.g. 30s, 2m)').default(
+      '0s',
+      '0s, fail at once',
+    ),
+  );
 }
 
 /** A state subcommand's config path (which locates the default state file), --env and the state options. */
@@ -169,8 +179,13 @@ export const applyCommand = (parent: Command) =>
                 'config files or directories (default: .), or one plan file saved by plan --out',
               )
               .option('--auto-approve', 'do not ask for confirmation (required when not on a terminal)')
-              .option('--parallelism <N>', 'concurrent operations', '10')
-              .option('--permission-batch-size <N>', 'permissions per request for one user', '100')
+              .addOption(new Option('--parallelism <N>', 'concurrent operations').default('10', '10'))
+              .addOption(
+                new Option('--permission-batch-size <N>', 'permissions per request for one user').default(
+                  '100',
+                  '100',
+                ),
+              )
               .option('--skip-blocked', 'apply the other changes when some are blocked'),
           ),
         ),
@@ -229,7 +244,18 @@ export const showCommand = (parent: Command) =>
 export type ShowFlags = FlagsOf<typeof showCommand>;
 
 export const stateCommand = (parent: Command) =>
-  parent.command('state').description('inspect and edit the recorded state');
+  parent
+    .command('state')
+    .description('inspect and edit the recorded state')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ tenantform state list examples --env prod
+  $ tenantform state show 'rate_limit_policy["oauth_authentication_api","client","default"]' examples/prod
+  $ tenantform state rm 'token_exchange_profile["urn:partner:token"]' examples/prod
+  $ tenantform state migrate --from file:examples/prod/.tenantform/state.json --to pg:prod`,
+    );
 
 export const stateListCommand = (parent: Command) =>
   locatedState(parent.command('list').description('list recorded resources')).addHelpText(
@@ -326,8 +352,8 @@ export const emulatorCommand = (parent: Command) =>
   parent
     .command('emulator')
     .description('run a local emulator of the Tenant Management API')
-    .option('--host <HOST>', 'address to listen on', '127.0.0.1')
-    .option('--port <N>', 'port (0 = a free one)', '0')
+    .addOption(new Option('--host <HOST>', 'address to listen on').default('127.0.0.1', '127.0.0.1'))
+    .addOption(new Option('--port <N>', 'port').default('0', '0, a free one'))
     .option('--rate-limit <N>', 'requests per second of the token bucket (default: unlimited)')
     .option('--burst <N>', 'bucket size for --rate-limit (default: N)')
     .option(

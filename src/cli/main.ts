@@ -4,7 +4,7 @@
  * maps typed errors to exit codes. Exit codes: 0 success, 1 error,
  * 2 plan has changes (with --detailed-exitcode).
  */
-import { Command, CommanderError } from '@commander-js/extra-typings';
+import { Command, CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { createRequire } from 'node:module';
 import { EXIT_INTERRUPTED, heldLocks, type CommandIO } from './io.js';
 import { reportError } from './errors.js';
@@ -12,6 +12,25 @@ import * as def from './definitions.js';
 
 const require = createRequire(import.meta.url);
 const { version } = require('../../package.json') as { version: string };
+
+/**
+ * A commander error in the CLI's own form: "Error: …" like every other error,
+ * and for a long option written with one dash (Terraform style), the
+ * two-dash spelling.
+ */
+function commanderMessage(text: string, known: ReadonlySet<string>): string {
+  const message = text.replace(/^error: /, 'Error: ');
+  const single = /unknown option '-([a-z][a-z-]+)'/.exec(message);
+  if (!single || !known.has(`--${single[1]}`)) return message;
+  return message.replace(/\n?$/, ` (did you mean --${single[1]}? long options take two dashes)\n`);
+}
+
+/** Every long option of the program and its subcommands. */
+function longOptions(cmd: CommandUnknownOpts, out = new Set<string>()): Set<string> {
+  for (const option of cmd.options) if (option.long) out.add(option.long);
+  for (const sub of cmd.commands) longOptions(sub, out);
+  return out;
+}
 
 export function buildProgram(io: CommandIO, setExit: (code: number) => void): Command {
   const program = new Command('tenantform');
@@ -27,7 +46,11 @@ export function buildProgram(io: CommandIO, setExit: (code: number) => void): Co
       "Manage an identity tenant's rate limit policies, user permissions and token exchange profiles as code.",
     )
     .version(version, '-V, --version')
-    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+      outputError: (s, write) => write(commanderMessage(s, longOptions(program))),
+    })
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .addHelpText(

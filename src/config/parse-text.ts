@@ -6,7 +6,7 @@
  * as its own config mapping and their lists are concatenated, as for files of
  * a directory. An empty document (or file) declares nothing and is valid.
  */
-import { LineCounter, parseAllDocuments, YAMLWarning, type Node, type YAMLError } from 'yaml';
+import { isScalar, LineCounter, parseAllDocuments, YAMLWarning, type Node, type YAMLError } from 'yaml';
 import type { DesiredResource } from '../resources/index.js';
 import { DEFAULT_LIMITS, type ConfigIssue, type ParseContext, type ParsedFile } from './types.js';
 import { lookupFromRecord } from './variables.js';
@@ -17,6 +17,43 @@ import { collectFromValue, collectResources } from './resources.js';
 import { parseFastYaml } from './fast-yaml.js';
 import { matchesSchema } from '../schemas/index.js';
 import { compareIssues } from './combine.js';
+import { flowVariableOffsets, MAX_FLOW_DEPTH, tooDeepOffset } from './yaml-depth.js';
+
+/** An issue at `offset` of a text that has no document index (it was never parsed). */
+function issueAtOffset(
+  text: string,
+  file: string,
+  offset: number,
+  message: string,
+  code: string,
+): ConfigIssue {
+  const before = text.slice(0, offset);
+  const lineStart = before.lastIndexOf('\n') + 1;
+  return { file, line: before.split('\n').length, col: offset - lineStart + 1, message, code };
+}
+
+const FLOW_VARIABLE =
+  'an unquoted ${…} inside a { … } or [ … ] flow collection reads as the start of a nested mapping: ' +
+  'write the mapping in block style (one key per line) to keep the value a number, or quote it ("${…}") for a string';
+
+/**
+ * The document's syntax problems as issues. Errors on a line where an unquoted
+ * ${NAME} sits inside a flow collection become one issue saying so.
+ */
+function syntaxIssues(index: DocumentIndex, text: string, problems: YAMLError[]): ConfigIssue[] {
+  const out: ConfigIssue[] = [];
+  const explained = new Set<number>();
+  for (const problem of problems) {
+    const variables = problem instanceof YAMLWarning ? [] : flowVariableOffsets(text, problem.pos[0]);
+    if (variables.length === 0) out.push(yamlIssue(index, problem));
+    for (const at of variables) {
+      if (explained.has(at)) continue;
+      explained.add(at);
+      out.push(issueAt(index, at, FLOW_VARIABLE, 'YAML_FLOW_VARIABLE'));
+    }
+  }
+  return out;
+}
 
 function yamlIssue(index: DocumentIndex, error: YAMLError): ConfigIssue {
   const warning = error instanceof YAMLWarning;
@@ -53,6 +90,12 @@ export function parseWithYaml(text: string, file: string, ctx: ParseContext = {}
   const lineCounter = new LineCounter();
   const issues: ConfigIssue[] = [];
   const resources: DesiredResource[] = [];
+  const deep = tooDeepOffset(text);
+  if (deep !== -1) {
+    // The same words as the converter's depth check, which catches deep block nesting.
+    const message = `nested more than ${MAX_FLOW_DEPTH} levels deep`;
+    return { file, issues: [issueAtOffset(text, file, deep, message, 'YAML_TOO_DEEP')], resources };
+  }
   let documents;
   try {
     documents = parseAllDocuments(text, {
@@ -62,7 +105,8 @@ export function parseWithYaml(text: string, file: string, ctx: ParseContext = {}
       strict: true,
     });
   } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
+    const reason =
+      err instanceof RangeError ? 'nested too deeply' : err instanceof Error ? err.message : String(err);
     return {
       file,
       issues: [{ file, line: 1, col: 1, message: `cannot parse YAML: ${reason}`, code: 'YAML_SYNTAX' }],
@@ -74,7 +118,7 @@ export function parseWithYaml(text: string, file: string, ctx: ParseContext = {}
     const problems = [...doc.errors, ...doc.warnings];
     if (problems.length > 0) {
       // Later checks on a document that did not parse cleanly would mostly echo the syntax error.
-      for (const problem of problems) issues.push(yamlIssue(index, problem));
+      issues.push(...syntaxIssues(index, text, problems));
       continue;
     }
     if (index.aliases.length > limits.maxAliases) {
@@ -89,7 +133,9 @@ export function parseWithYaml(text: string, file: string, ctx: ParseContext = {}
       );
       continue;
     }
-    const root = (doc.contents as Node | null) ?? null;
+    // A document with no content (`---` alone) is empty, like an empty file.
+    const contents = (doc.contents as Node | null) ?? null;
+    const root = isScalar(contents) && contents.value === null ? null : contents;
     const conversion = convertDocument(index, root, lookup, limits);
     issues.push(...conversion.issues, ...schemaIssues(index, root, conversion));
     resources.push(...collectResources(index, root, conversion.value));

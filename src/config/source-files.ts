@@ -3,7 +3,8 @@
  * or a directory: every *.yaml / *.yml below it, recursively, in sorted path
  * order. Entries whose name starts with "." (.git, .github, .tenantform, dot
  * files) and node_modules are skipped, as are symlinked directories and the
- * files given as --var-file.
+ * files given as --var-file. A symlink that cannot be followed (dangling or a
+ * loop) and a directory that cannot be listed are reported, by their own path.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -31,19 +32,50 @@ function reason(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-async function walk(dir: string, out: string[]): Promise<void> {
-  const entries = await readdir(dir, { withFileTypes: true });
+/**
+ * Collects the config files below `dir`. A symlink is followed to a file; a
+ * symlink that cannot be followed (its target is missing, or it loops) and a
+ * directory that cannot be listed are reported by their own path, never
+ * skipped: a skipped file would turn into planned deletes.
+ */
+async function walk(
+  dir: string,
+  out: string[],
+  problems: { path: string; message: string }[],
+): Promise<void> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (err) {
+    problems.push({ path: dir, message: `cannot list this directory: ${reason(err)}` });
+    return;
+  }
   for (const entry of entries) {
     // tenantform.yaml is the project file (see project.ts), never config.
     if (entry.name.startsWith('.') || entry.name === 'node_modules' || entry.name === 'tenantform.yaml')
       continue;
     const full = join(dir, entry.name);
-    if (entry.isDirectory()) await walk(full, out);
-    else if (CONFIG_FILE.test(entry.name)) {
-      if (entry.isFile()) out.push(full);
-      else if (entry.isSymbolicLink() && (await stat(full).catch(() => null))?.isFile()) out.push(full);
-    }
+    if (entry.isDirectory()) await walk(full, out, problems);
+    else if (entry.isSymbolicLink()) {
+      let target;
+      try {
+        target = await stat(full);
+      } catch (err) {
+        problems.push({ path: full, message: brokenLink(err) });
+        continue;
+      }
+      if (target.isFile() && CONFIG_FILE.test(entry.name)) out.push(full);
+    } else if (CONFIG_FILE.test(entry.name) && entry.isFile()) out.push(full);
   }
+}
+
+function brokenLink(err: unknown): string {
+  const code = (err as { code?: unknown }).code;
+  if (code === 'ELOOP')
+    return 'symlink loop: this link leads back to itself; remove it or point it at a file';
+  if (code === 'ENOENT')
+    return 'dangling symlink: its target does not exist; remove the link or restore the file';
+  return `cannot follow this symlink: ${reason(err)}`;
 }
 
 /** Absolute paths of the config files under `paths`, deduplicated, with issues for paths that yield none. */
@@ -64,9 +96,12 @@ export async function findConfigFiles(
       if (info.isFile()) found = [abs];
       else if (info.isDirectory()) {
         found = [];
-        await walk(abs, found);
+        const problems: { path: string; message: string }[] = [];
+        await walk(abs, found, problems);
+        for (const problem of problems)
+          issues.push(fileIssue(displayPath(problem.path, cwd), problem.message, 'PATH_UNREADABLE'));
         found = found.filter((f) => !exclude.has(f)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-        if (found.length === 0)
+        if (found.length === 0 && problems.length === 0)
           issues.push(fileIssue(shown, 'no .yaml or .yml config files in this directory', 'NO_CONFIG_FILES'));
       } else {
         issues.push(fileIssue(shown, 'not a file or directory', 'PATH_NOT_FOUND'));

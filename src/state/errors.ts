@@ -68,8 +68,25 @@ function holderIsGone(holder: LockInfo): boolean {
 }
 
 /** Wraps an unexpected I/O failure into STATE_IO, naming what was being done. */
+const IO_WORDS: Record<string, string> = {
+  ENOENT: 'no such file or directory',
+  EISDIR: 'it is a directory, not a file',
+  ENOTDIR: 'a part of the path is not a directory',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on the device',
+};
+
+/** A file-system error in words, with its code for searching: "permission denied (EACCES)". */
+export function ioReason(cause: unknown): string {
+  const code = (cause as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && IO_WORDS[code]) return `${IO_WORDS[code]} (${code})`;
+  return cause instanceof Error ? cause.message : String(cause);
+}
+
 export function ioError(action: string, cause: unknown): StateError {
   if (cause instanceof StateError) return cause;
-  const detail = cause instanceof Error ? cause.message : String(cause);
+  const detail = ioReason(cause);
   return new StateError('STATE_IO', `could not ${action}: ${detail}`, { cause });
 }

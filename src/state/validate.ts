@@ -44,6 +44,12 @@ function versionOf(value: unknown, key: string): unknown {
 
 /** What is wrong with a value as a state document of the supported version; empty when nothing is. */
 function documentProblems(value: unknown): string[] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    const got = Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`;
+    return [
+      `the document must be a JSON object with format_version, lineage, serial and resources (got ${got})`,
+    ];
+  }
   const issues = checkSchema('state', value);
   if (issues.length > 0) return issuesText(issues);
   return semanticIssues(value as StateDocument);

@@ -1,5 +1,5 @@
 import { closeSync, fchmodSync, openSync, writeFileSync } from 'node:fs';
-import type { CommandIO } from '../io.js';
+import { CliError, type CommandIO } from '../io.js';
 import { writePlan } from '../plan-output.js';
 import { absolute, openStore, readStateForPlan } from '../context.js';
 import {
@@ -69,7 +69,13 @@ export async function planAction(
       configPaths: paths,
     });
     // The mode given to open applies only to a new file: fchmod an existing one before writing.
-    const fd = openSync(out, 'w', 0o600);
+    let fd: number;
+    try {
+      fd = openSync(out, 'w', 0o600);
+    } catch (err) {
+      const { ioReason } = await import('../../state/errors.js');
+      throw new CliError(`cannot write the plan to ${flags.out}: ${ioReason(err)}`);
+    }
     try {
       fchmodSync(fd, 0o600);
       writeFileSync(fd, text);
