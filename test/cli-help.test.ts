@@ -6,6 +6,7 @@ const COMMANDS: string[][] = [
   ['fmt'],
   ['plan'],
   ['apply'],
+  ['destroy'],
   ['import'],
   ['state', 'list'],
   ['state', 'show'],

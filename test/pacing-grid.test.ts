@@ -10,7 +10,7 @@ const cells = [1, 2, 10, 16, 50].flatMap((rate) => [3, 10, 50].map((burst) => [r
 
 describe('pacing a token bucket', () => {
   // The target is 1.10; at 1/s, ten requests leave too few answers to learn from.
-  it.each(cells)('R=%i/s B=%i: within 10%% of (N − B)/R with no 429', async (rate, burst) => {
+  it.each(cells)('R=%i/s B=%i: within a tenth of (N − B)/R with no 429', async (rate, burst) => {
     const requests = burst + Math.max(10, rate * 8);
     const r = await simulate({ rate, burst, requests, latencyMs: 3, jitterMs: 4 });
     expect(r.status429).toBe(0);

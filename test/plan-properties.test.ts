@@ -81,7 +81,12 @@ describe('planChanges properties', () => {
       fc.property(inputs, ({ want, have }) => {
         const plan = planChanges(want, stateDoc(have));
         expect(checkSchema('plan', JSON.parse(renderJson(plan)))).toEqual([]);
-        const text = serializePlan(plan, { createdAt: '2026-01-01T00:00:00Z', toolVersion: 't' });
+        const text = serializePlan(plan, {
+          createdAt: '2026-01-01T00:00:00Z',
+          toolVersion: 't',
+          stateLocation: { backend: 'file', path: '/s/state.json' },
+          target: null,
+        });
         expect(renderJson(readPlanFile(text, 'p.json').plan)).toBe(renderJson(plan));
         expect(renderText(plan, { color: false })).toMatch(/(Plan: .*\.|No changes\. .*)\n$/);
         expect(renderMarkdown(plan)).toMatch(/^### tenantform plan\n/);

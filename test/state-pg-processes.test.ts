@@ -151,12 +151,16 @@ describePg('pg backend: separate processes', () => {
 
     expect(await store.readJournal()).toHaveLength(3);
     // The server drops the dead session's advisory lock once it notices; wait for that (bounded).
+    const takeovers: [string, number][] = [];
     const session = await openState(store, {
       command: 'apply',
       lockTimeoutMs: 30_000,
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.min(ms, 100))),
+      onTakeover: (stale, replayed) => takeovers.push([`${stale.command} ${stale.pid}`, replayed]),
     });
     try {
+      // The dead writer's holder row is replaced, and said so, with its journal replayed.
+      expect(takeovers).toEqual([[`apply crashing ${writer.proc.pid}`, 3]]);
       expect(session.doc.lineage).toBe('crash-lineage');
       expect(session.doc.serial).toBe(1);
       expect(session.doc.resources.map((r) => r.id)).toEqual(['tep_1', 'tep_2', 'tep_3']);

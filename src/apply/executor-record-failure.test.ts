@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatAddress, type Attributes } from '../resources/index.js';
-import type { Change, Plan } from '../plan/types.js';
+import { PLAN_FORMAT_VERSION, type Change, type Plan } from '../plan/types.js';
 import { applyPlan } from './executor.js';
 import type { ExecutorClient, RecordEntry, Recorder } from './types.js';
 
@@ -31,7 +31,7 @@ function creates(n: number): Change[] {
 
 function plan(changes: Change[]): Plan {
   return {
-    format_version: 1,
+    format_version: PLAN_FORMAT_VERSION,
     state: { lineage: null, serial: 0 },
     changes,
     summary: { create: changes.length, replace: 0, delete: 0, forget: 0, blocked: 0, no_op: 0 },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatAddress, type Attributes, type KindName, type RecordedResource } from '../resources/index.js';
 import type { Action, Change, Plan } from '../plan/types.js';
-import { PlanError } from '../plan/index.js';
+import { PLAN_FORMAT_VERSION, PlanError } from '../plan/index.js';
 import { applyPlan, countRequests } from './executor.js';
 import type { ExecutorClient, Recorder } from './types.js';
 
@@ -30,7 +30,7 @@ function change(kind: KindName, identity: string[], action: Action, extra: Parti
 
 function plan(changes: Change[]): Plan {
   return {
-    format_version: 1,
+    format_version: PLAN_FORMAT_VERSION,
     state: { lineage: null, serial: 0 },
     changes,
     summary: { create: 0, replace: 0, delete: 0, forget: 0, blocked: 0, no_op: 0 },

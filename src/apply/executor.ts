@@ -6,6 +6,23 @@ import type { ApplyOptions, ApplyResult, ExecutorClient } from './types.js';
 /** Errors after which no further request can succeed, so scheduling stops. */
 const FATAL_CODES = new Set(['API_UNAUTHORIZED', 'API_FORBIDDEN', 'API_ABORTED', 'API_UNREACHABLE']);
 
+/** The client, noting the HTTP status of each answer (the api client reports it; a test double may not). */
+function observing(client: ExecutorClient, note: (status: number) => void): ExecutorClient {
+  return {
+    call: async (op, params, body) => {
+      const answer = await client.call(op, params, body);
+      const status = (answer as { status?: unknown }).status;
+      if (typeof status === 'number') note(status);
+      return answer;
+    },
+  };
+}
+
+function statusOf(err: unknown): number | undefined {
+  const status = (err as { status?: unknown } | null)?.status;
+  return typeof status === 'number' && status > 0 ? status : undefined;
+}
+
 function errorInfo(err: unknown): { message: string; code?: string; hint?: string; notSent?: boolean } {
   if (err instanceof Error) {
     const { code, hint, attempts } = err as { code?: unknown; hint?: unknown; attempts?: unknown };
@@ -71,8 +88,10 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   const runTask = async (task: Task): Promise<void> => {
     const first = task.changes[0]!;
     emit({ type: 'start', address: first.address, action: first.action, count: task.changes.length });
+    let status: number | undefined;
     try {
-      const outcome = await task.run(options.client, options.recorder);
+      const client = observing(options.client, (s) => (status = s));
+      const outcome = await task.run(client, options.recorder);
       for (const change of task.changes) {
         result.done.push({ address: change.address, action: change.action, outcome });
       }
@@ -82,6 +101,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
         action: first.action,
         outcome,
         count: task.changes.length,
+        ...(status !== undefined ? { status } : {}),
       });
     } catch (err) {
       if (err instanceof UnrecordedError) {
@@ -105,6 +125,8 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
         message: info.message,
         ...(info.hint ? { hint: info.hint } : {}),
         count: task.changes.length,
+        ...(statusOf(err) !== undefined ? { status: statusOf(err) } : {}),
+        ...(info.code !== undefined ? { code: info.code } : {}),
       });
     }
   };

@@ -49,6 +49,10 @@ export interface ApplyEvent {
   /** Number of resources the event covers (a permission batch covers several). */
   count?: number;
   waitMs?: number;
+  /** done/failed: HTTP status of the operation's last answer; absent when it sent none (forget) or none arrived. */
+  status?: number;
+  /** failed: the error's stable code, e.g. API_BAD_REQUEST. */
+  code?: string;
   /** What a wait is for (wait events). */
   waitKind?: 'rate-limit' | 'max-rps' | 'server-error' | 'connection';
 }

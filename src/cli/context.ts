@@ -6,7 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { CliError, heldLocks, type CommandIO } from './io.js';
 import type { ApplyFlags } from './definitions.js';
-import type { StateStore } from '../state/types.js';
+import type { LockInfo, StateLocation, StateStore } from '../state/types.js';
 import type { RescueFile, RescueOutcome, StateDocument, StateSession } from '../state/index.js';
 
 /**
@@ -27,6 +27,35 @@ export function defaultStatePath(configPath: string, io: CommandIO): string {
   const abs = absolute(configPath, io);
   const dir = existsSync(abs) && statSync(abs).isFile() ? dirname(abs) : abs;
   return join(dir, '.tenantform', 'state.json');
+}
+
+/**
+ * Where the state chosen by the flags lives (the file backend by default):
+ * what a saved plan records and apply compares. No I/O beyond locating a
+ * config path; never a credential.
+ */
+export async function resolveStateLocation(
+  flags: StateFlags,
+  configPath: string,
+  io: CommandIO,
+): Promise<StateLocation> {
+  if ((flags.backend ?? 'file') === 'pg') {
+    const pg = await import('../state/pg/index.js');
+    const config = pg.resolvePgConfig(flags.backendConfig ?? [], io.env, flags.workspace);
+    return {
+      backend: 'pg',
+      server: pg.describeTarget(config.connectionString),
+      schema: config.schema,
+      workspace: config.workspace,
+    };
+  }
+  if (flags.backendConfig && flags.backendConfig.length > 0) {
+    throw new CliError('--backend-config applies to --backend pg only');
+  }
+  return {
+    backend: 'file',
+    path: flags.state ? absolute(flags.state, io) : defaultStatePath(configPath, io),
+  };
 }
 
 /** Opens the state store chosen by --backend (file by default). */
@@ -88,6 +117,15 @@ export function parseRate(value: string | undefined, flag: string): number | und
   return n;
 }
 
+/** What apply and friends say when they took over the lock of a holder that is gone. */
+function takeoverNote(stale: LockInfo, replayed: number): string {
+  const journal =
+    replayed === 0
+      ? 'its journal had nothing to replay'
+      : `replayed the ${replayed} operation${replayed === 1 ? '' : 's'} its journal recorded`;
+  return `Took over the state lock of ${stale.command} (pid ${stale.pid} on host ${stale.host}, since ${stale.since}): that process is no longer running; ${journal}.\n`;
+}
+
 /** The rescue files left for this store (see state/rescue.ts); unreadable ones are reported and left. */
 async function rescueFilesFor(store: StateStore, io: CommandIO | undefined): Promise<RescueFile[]> {
   const { findRescueFiles } = await import('../state/index.js');
@@ -141,7 +179,12 @@ export async function withLockedState<T>(
   const { openState } = await import('../state/index.js');
   const rescue = await rescueFilesFor(store, io);
   if (explicitRescue && !rescue.some((r) => r.path === explicitRescue.path)) rescue.push(explicitRescue);
-  const session = await openState(store, { command, lockTimeoutMs, rescue });
+  const session = await openState(store, {
+    command,
+    lockTimeoutMs,
+    rescue,
+    onTakeover: (stale, replayed) => io?.stderr.write(takeoverNote(stale, replayed)),
+  });
   heldLocks.count += 1;
   try {
     reportRescued(session.rescued, io, 'recorded into the state');

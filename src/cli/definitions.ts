@@ -77,6 +77,33 @@ function lockOption<A extends unknown[], O extends OptionValues, G extends Optio
   );
 }
 
+const JSON_HELP =
+  'print the plan summary, each operation and the outcome as JSON lines (schemas/apply-event.schema.json); needs --auto-approve';
+
+/** --target (plan, apply, destroy). */
+function targetOption<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  cmd: Command<A, O, G>,
+) {
+  return cmd.option(
+    '--target <ADDRESS>',
+    'limit the plan to this resource (repeatable); the plan says it is partial',
+    collect,
+    [],
+  );
+}
+
+/** --target and --replace, on plan and apply. */
+function selectionOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  cmd: Command<A, O, G>,
+) {
+  return targetOption(cmd).option(
+    '--replace <ADDRESS>',
+    'replace this resource (delete, then create) even though nothing changed (repeatable)',
+    collect,
+    [],
+  );
+}
+
 /** A state subcommand's config path (which locates the default state file), --env and the state options. */
 function locatedState<O extends OptionValues, G extends OptionValues>(cmd: Command<[], O, G>) {
   return stateOptions(envOption(cmd.argument('[path]', 'config path (locates the default state file)', '.')));
@@ -140,28 +167,31 @@ export const fmtCommand = (parent: Command) =>
 export type FmtFlags = FlagsOf<typeof fmtCommand>;
 
 export const planCommand = (parent: Command) =>
-  stateOptions(
-    envsOptions(
-      varOptions(
-        parent
-          .command('plan')
-          .description('show what apply would change; sends no request')
-          .argument(
-            '[paths...]',
-            'config files or directories, merged (default: .); state lives beside the last',
-          )
-          .option('--out <PLANFILE>', 'save the plan for a later, exact apply')
-          .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none')
-          .addOption(
-            new Option('--format <FORMAT>', 'output format')
-              .choices(['text', 'json', 'markdown'])
-              .default('text'),
-          ),
+  selectionOptions(
+    stateOptions(
+      envsOptions(
+        varOptions(
+          parent
+            .command('plan')
+            .description('show what apply would change; sends no request')
+            .argument(
+              '[paths...]',
+              'config files or directories, merged (default: .); state lives beside the last',
+            )
+            .option('--out <PLANFILE>', 'save the plan for a later, exact apply')
+            .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none')
+            .option('--destroy', 'plan the removal of everything the state records (what destroy would do)')
+            .addOption(
+              new Option('--format <FORMAT>', 'output format')
+                .choices(['text', 'json', 'markdown'])
+                .default('text'),
+            ),
+        ),
       ),
     ),
   ).addHelpText(
     'after',
-    '\nExamples:\n  $ tenantform plan examples --env prod\n  $ tenantform plan examples --all-envs --format markdown > plan.md\n  $ tenantform plan examples --env prod --format markdown > plan.md\n  $ tenantform plan . --out release.tfplan --detailed-exitcode',
+    `\nExamples:\n  $ tenantform plan examples --env prod\n  $ tenantform plan examples --all-envs --format markdown > plan.md\n  $ tenantform plan examples --env prod --format markdown > plan.md\n  $ tenantform plan . --out release.tfplan --detailed-exitcode\n  $ tenantform plan . --target 'rate_limit_policy["oauth_authentication_api","client","default"]' --out hotfix.tfplan\n  $ tenantform plan . --replace 'rate_limit_policy["oauth_authentication_api","client","default"]'\n  $ tenantform plan . --destroy`,
   );
 export type PlanFlags = FlagsOf<typeof planCommand>;
 
@@ -171,31 +201,66 @@ export const applyCommand = (parent: Command) =>
       stateOptions(
         envsOptions(
           varOptions(
-            parent
-              .command('apply')
-              .description('make the changes through the API and record them in state')
-              .argument(
-                '[paths...]',
-                'config files or directories (default: .), or one plan file saved by plan --out',
-              )
-              .option('--auto-approve', 'do not ask for confirmation (required when not on a terminal)')
-              .addOption(new Option('--parallelism <N>', 'concurrent operations').default('10', '10'))
-              .addOption(
-                new Option('--permission-batch-size <N>', 'permissions per request for one user').default(
-                  '100',
-                  '100',
-                ),
-              )
-              .option('--skip-blocked', 'apply the other changes when some are blocked'),
+            selectionOptions(
+              parent
+                .command('apply')
+                .description('make the changes through the API and record them in state')
+                .argument(
+                  '[paths...]',
+                  'config files or directories (default: .), or one plan file saved by plan --out',
+                )
+                .option('--auto-approve', 'do not ask for confirmation (required when not on a terminal)')
+                .addOption(new Option('--parallelism <N>', 'concurrent operations').default('10', '10'))
+                .addOption(
+                  new Option('--permission-batch-size <N>', 'permissions per request for one user').default(
+                    '100',
+                    '100',
+                  ),
+                )
+                .option('--skip-blocked', 'apply the other changes when some are blocked')
+                .option('--json', JSON_HELP),
+            ),
           ),
         ),
       ),
     ),
   ).addHelpText(
     'after',
-    '\nExamples:\n  $ TENANTFORM_CLIENT_ID=… TENANTFORM_CLIENT_SECRET=… tenantform apply examples --env prod --domain tenant.example.com\n  $ tenantform apply release.tfplan --auto-approve --base-url http://127.0.0.1:4000/api/v2\n  $ tenantform apply examples --env dev --env staging --auto-approve',
+    `\nExamples:\n  $ TENANTFORM_CLIENT_ID=… TENANTFORM_CLIENT_SECRET=… tenantform apply examples --env prod --domain tenant.example.com\n  $ tenantform apply release.tfplan --auto-approve --base-url http://127.0.0.1:4000/api/v2\n  $ tenantform apply examples --env dev --env staging --auto-approve\n  $ tenantform apply . --target 'token_exchange_profile["urn:partner:token"]'\n  $ tenantform apply . --replace 'rate_limit_policy["oauth_authentication_api","client","default"]'\n  $ tenantform apply release.tfplan --auto-approve --json | jq -c 'select(.type == "failed")'`,
   );
 export type ApplyFlags = FlagsOf<typeof applyCommand>;
+
+export const destroyCommand = (parent: Command) =>
+  connectionOptions(
+    lockOption(
+      stateOptions(
+        envOption(
+          varOptions(
+            targetOption(
+              parent
+                .command('destroy')
+                .description(
+                  'remove everything the state records: delete what the API can delete, forget (and leave on the tenant) the rest',
+                )
+                .argument(
+                  '[paths...]',
+                  'config path that locates the state (default: .); the config itself is not read',
+                )
+                .option('--auto-approve', 'do not ask for confirmation (required when not on a terminal)')
+                .option('--parallelism <N>', 'concurrent operations', '10')
+                .option('--permission-batch-size <N>', 'permissions per request for one user', '100')
+                .option('--skip-blocked', 'remove the rest when some removals are blocked (no recorded id)')
+                .option('--json', JSON_HELP),
+            ),
+          ),
+        ),
+      ),
+    ),
+  ).addHelpText(
+    'after',
+    `\nExamples:\n  $ tenantform plan test-tenant --destroy                 # preview\n  $ tenantform destroy test-tenant --base-url http://127.0.0.1:4000/api/v2\n  $ tenantform destroy . --auto-approve --target 'rate_limit_policy["oauth_authentication_api","client","default"]'`,
+  );
+export type DestroyFlags = FlagsOf<typeof destroyCommand>;
 
 export const importCommand = (parent: Command) =>
   lockOption(

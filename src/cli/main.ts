@@ -7,6 +7,7 @@
 import { Command, CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { createRequire } from 'node:module';
 import { EXIT_INTERRUPTED, heldLocks, type CommandIO } from './io.js';
+import { releaseLocksOnCrash } from './crash.js';
 import { reportError } from './errors.js';
 import * as def from './definitions.js';
 
@@ -72,6 +73,7 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode), 3 
   def.fmtCommand(program).action(run(async () => (await import('./commands/fmt.js')).fmtAction));
   def.planCommand(program).action(run(async () => (await import('./commands/plan.js')).planAction));
   def.applyCommand(program).action(run(async () => (await import('./commands/apply.js')).applyAction));
+  def.destroyCommand(program).action(run(async () => (await import('./commands/apply.js')).destroyAction));
   def.importCommand(program).action(run(async () => (await import('./commands/import.js')).importAction));
   def.showCommand(program).action(run(async () => (await import('./commands/show.js')).showAction));
 
@@ -128,6 +130,8 @@ export async function main(argv: string[], io?: CommandIO): Promise<number> {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   }
+  // A crash (uncaught exception, unhandled rejection) releases held state locks on its way out.
+  const stopCrashRelease = io ? null : releaseLocksOnCrash(process.stderr);
   let code = 0;
   const program = buildProgram(realIO, (c) => (code = c));
   try {
@@ -137,9 +141,18 @@ export async function main(argv: string[], io?: CommandIO): Promise<number> {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 1;
     return reportError(err, realIO);
   } finally {
+    stopCrashRelease?.();
     if (!io) {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      // The process may take a moment to exit after main returns (sockets closing); a signal
+      // in that window must still end it as an interruption, not kill it: no lock is held now.
+      process.on('SIGINT', exitInterrupted);
+      process.on('SIGTERM', exitInterrupted);
     }
   }
+}
+
+function exitInterrupted(): never {
+  process.exit(EXIT_INTERRUPTED);
 }

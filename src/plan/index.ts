@@ -10,8 +10,11 @@ export { ACTION_INFO, ACTIONS, assertNever, type ActionInfo } from './actions.js
 export { PlanError, type PlanErrorCode } from './errors.js';
 export { applicableChanges, hasChanges, planChanges, summarize } from './planner.js';
 export { planProblems } from './plan-check.js';
+export { verifySavedPlan } from './plan-verify.js';
 export {
   checkPlanIsCurrent,
+  checkPlanLocation,
+  checkPlanTarget,
   parsePlanFile,
   readPlanFile,
   serializePlan,
@@ -25,3 +28,4 @@ export { codeCell, escapeCell, MARKDOWN_LIMIT, renderMarkdown } from './render-m
 export { planToJson, renderJson } from './render-json.js';
 export { summaryLine, NO_CHANGES } from './wording.js';
 export { renderStateMarkdown, renderStateText } from './render-state.js';
+export { closestMatch, type PlanOptions } from './selection.js';

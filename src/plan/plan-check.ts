@@ -55,6 +55,18 @@ export function planProblems(plan: Plan): string[] {
     const problem = actionProblem(change);
     if (problem) problems.push(`${where}: ${problem}`);
   });
+  const targets = plan.targets ? new Set(plan.targets) : null;
+  plan.changes.forEach((change, i) => {
+    if (targets && !targets.has(change.address))
+      problems.push(`changes[${i}] (${change.address}): not among the plan's targets`);
+    if (
+      plan.destroy &&
+      change.action !== 'delete' &&
+      change.action !== 'forget' &&
+      change.action !== 'blocked'
+    )
+      problems.push(`changes[${i}] (${change.address}): a destroy plan only deletes and forgets`);
+  });
   if (!sameSummary(plan.summary, summarize(plan.changes))) {
     problems.push('summary: the counts do not match the changes');
   }

@@ -1,12 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { everyActionPlan, policy, recorded, stateDoc } from '../../test/plan-builders.js';
 import { PlanError } from './errors.js';
-import { checkPlanIsCurrent, parsePlanFile, readPlanFile, serializePlan } from './plan-file.js';
+import {
+  checkPlanIsCurrent,
+  checkPlanLocation,
+  checkPlanTarget,
+  parsePlanFile,
+  readPlanFile,
+  serializePlan,
+} from './plan-file.js';
 import { planChanges } from './planner.js';
 import { renderJson } from './render-json.js';
 import type { Plan } from './types.js';
 
-const META = { createdAt: '2026-03-01T12:00:00.000Z', toolVersion: '0.1.0', configPaths: ['/repo/tenant'] };
+const META = {
+  createdAt: '2026-03-01T12:00:00.000Z',
+  toolVersion: '0.1.0',
+  configPaths: ['/repo/tenant'],
+  stateLocation: { backend: 'file' as const, path: '/repo/tenant/.tenantform/state.json' },
+  target: 'https://tenant.example.com/api/v2',
+};
 
 function sample(): Plan {
   const { desired, state } = everyActionPlan();
@@ -39,36 +52,81 @@ describe('plan files', () => {
     expect(renderJson(parsePlanFile(text, 'p.json'))).toBe(renderJson(plan));
   });
 
-  it('carry when, by what and from which config the plan was made', () => {
+  it('carry when, by what, from which config and state, and for which target the plan was made', () => {
     const saved = readPlanFile(serializePlan(sample(), META), 'p.json');
     expect(saved).toMatchObject({
       createdAt: '2026-03-01T12:00:00.000Z',
       toolVersion: '0.1.0',
       configPaths: ['/repo/tenant'],
-      configPath: '/repo/tenant',
+      stateLocation: { backend: 'file', path: '/repo/tenant/.tenantform/state.json' },
+      target: 'https://tenant.example.com/api/v2',
     });
-    const single = readPlanFile(
-      serializePlan(sample(), { ...META, configPaths: undefined, configPath: 'a.yaml' }),
-      'p',
+    const pg = { backend: 'pg' as const, server: 'db:5432/tf', schema: 'tenantform', workspace: 'prod' };
+    const other = readPlanFile(serializePlan(sample(), { ...META, stateLocation: pg, target: null }), 'p');
+    expect(other.stateLocation).toEqual(pg);
+    expect(other.target).toBeNull();
+  });
+
+  it('know no state location when read from plan --format json output, and apply refuses that', () => {
+    const saved = readPlanFile(renderJson(sample()), 'plans/p.json');
+    expect(saved.stateLocation).toBeNull();
+    const err = thrown(() => checkPlanLocation(saved, META.stateLocation, 'plans/p.json'));
+    expect(err.code).toBe('PLAN_INVALID');
+    expect(err.message).toMatch(/plans\/p\.json does not say which state it was made from/);
+  });
+
+  it('refuse another state location or target than the plan was made for, naming both', () => {
+    const saved = readPlanFile(serializePlan(sample(), META), 'p.json');
+    expect(() => checkPlanLocation(saved, META.stateLocation, 'p.json')).not.toThrow();
+    const moved = thrown(() =>
+      checkPlanLocation(saved, { backend: 'file', path: '/tmp/sp/.tenantform/state.json' }, 'p.json'),
     );
-    expect(single.configPaths).toEqual(['a.yaml']);
+    expect(moved.code).toBe('PLAN_OTHER_STATE');
+    expect(moved.message).toBe(
+      'p.json was made from the state at /repo/tenant/.tenantform/state.json, but this apply would use /tmp/sp/.tenantform/state.json; apply it with the state settings plan had (or none), or make the plan again',
+    );
+    const pg = { backend: 'pg' as const, server: 'db:5432/tf', schema: 'tenantform', workspace: 'prod' };
+    expect(thrown(() => checkPlanLocation(saved, pg, 'p.json')).code).toBe('PLAN_OTHER_STATE');
+    const onPg = readPlanFile(serializePlan(sample(), { ...META, stateLocation: pg }), 'p');
+    expect(() => checkPlanLocation(onPg, { ...pg }, 'p')).not.toThrow();
+    expect(thrown(() => checkPlanLocation(onPg, { ...pg, workspace: 'dev' }, 'p')).message).toMatch(
+      /made from the state at pg workspace "prod" on db:5432\/tf \(schema tenantform\), but this apply would use pg workspace "dev"/,
+    );
+
+    expect(() => checkPlanTarget(saved, 'https://tenant.example.com/api/v2', 'p.json')).not.toThrow();
+    const target = thrown(() => checkPlanTarget(saved, 'https://other.example.com/api/v2', 'p.json'));
+    expect(target.code).toBe('PLAN_OTHER_TARGET');
+    expect(target.message).toMatch(
+      /^p\.json was made for the API at https:\/\/tenant\.example\.com\/api\/v2, but this apply would send to https:\/\/other\.example\.com\/api\/v2;/,
+    );
+    const anyTarget = readPlanFile(serializePlan(sample(), { ...META, target: null }), 'p');
+    expect(() => checkPlanTarget(anyTarget, 'https://other.example.com/api/v2', 'p')).not.toThrow();
   });
 
-  it('fall back to the plan file itself when no config path was saved', () => {
-    expect(readPlanFile(renderJson(sample()), 'plans/p.json').configPath).toBe('plans/p.json');
-  });
-
-  it('are the JSON plan plus three top-level fields', () => {
+  it('are the JSON plan plus five top-level fields', () => {
     const file = JSON.parse(serializePlan(sample(), META)) as Record<string, unknown>;
     expect(Object.keys(file)).toEqual([
       'format_version',
       'created_at',
       'tool_version',
       'config_paths',
+      'state_location',
+      'target',
       'state',
       'summary',
       'changes',
     ]);
+  });
+
+  it('refuse a plan of format version 1 (it did not record its state location), naming both versions', () => {
+    const text = edit(serializePlan(sample(), META), (f) => {
+      f.format_version = 1;
+    });
+    const err = thrown(() => parsePlanFile(text, 'old.plan'));
+    expect(err.code).toBe('PLAN_UNKNOWN_VERSION');
+    expect(err.message).toMatch(
+      /^old\.plan has plan format version 1 \(made by tenantform 0\.1\.0\), but this tenantform reads format version 2 only/,
+    );
   });
 
   it('refuse an unknown format version, naming what was found and what is supported', () => {
@@ -79,7 +137,7 @@ describe('plan files', () => {
     const err = thrown(() => parsePlanFile(text, 'p.json'));
     expect(err.code).toBe('PLAN_UNKNOWN_VERSION');
     expect(err.message).toBe(
-      'p.json has plan format version 7 (made by tenantform 9.0.0), but this tenantform reads format version 1 only; make the plan again with this tenantform',
+      'p.json has plan format version 7 (made by tenantform 9.0.0), but this tenantform reads format version 2 only; make the plan again with this tenantform',
     );
   });
 

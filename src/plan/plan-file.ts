@@ -1,5 +1,5 @@
 import { checkSchema } from '../schemas/index.js';
-import type { StateDocument } from '../state/types.js';
+import { describeStateLocation, type StateDocument, type StateLocation } from '../state/types.js';
 import { PlanError } from './errors.js';
 import { planProblems } from './plan-check.js';
 import { planToJson } from './render-json.js';
@@ -7,19 +7,23 @@ import { PLAN_FORMAT_VERSION, type Plan } from './types.js';
 
 /**
  * Saved plans (`tenantform plan --out FILE`). The file is the JSON plan of
- * `--format json` with three more top-level fields: created_at, tool_version and
- * config_paths (flat, one schema for both: schemas/plan.schema.json). It holds
- * config attributes and recorded ids only, never credentials.
+ * `--format json` with more top-level fields: created_at, tool_version,
+ * config_paths, state_location and target (flat, one schema for both:
+ * schemas/plan.schema.json). It holds config attributes and recorded ids
+ * only, never credentials. Apply trusts nothing in it but the desired
+ * attributes, and checks those (see plan-verify.ts).
  */
 
 export interface PlanFileMeta {
   /** ISO time the plan was made; the caller owns the clock. */
   createdAt: string;
   toolVersion: string;
-  /** The config path the plan was made from (locates the default state file). */
-  configPath?: string;
-  /** All config paths given to plan; the last one locates the default state file. */
+  /** All config paths given to plan, as given (for people). */
   configPaths?: string[];
+  /** Where the state the plan was made from lives. */
+  stateLocation: StateLocation;
+  /** The API base URL known at plan time, or null. */
+  target: string | null;
 }
 
 /** A plan read back from a file, with what the file says about its making. */
@@ -28,17 +32,20 @@ export interface SavedPlan {
   createdAt: string | null;
   toolVersion: string | null;
   configPaths: string[];
-  /** The path that locates the default state: the last config path, else the plan file itself. */
-  configPath: string;
+  /** Where the state the plan was made from lives; apply uses no other. null in `plan --format json` output, which apply refuses. */
+  stateLocation: StateLocation | null;
+  /** The API base URL known at plan time; apply refuses another. null when none was known. */
+  target: string | null;
 }
 
 /** The text of a plan file (pretty JSON, ending in a newline). */
 export function serializePlan(plan: Plan, meta: PlanFileMeta): string {
-  const paths = meta.configPaths ?? (meta.configPath !== undefined ? [meta.configPath] : undefined);
   const json = planToJson(plan, {
     created_at: meta.createdAt,
     tool_version: meta.toolVersion,
-    config_paths: paths,
+    config_paths: meta.configPaths,
+    state_location: meta.stateLocation,
+    target: meta.target,
   });
   return JSON.stringify(json, null, 2) + '\n';
 }
@@ -104,18 +111,20 @@ export function readPlanFile(text: string, fileName: string): SavedPlan {
   const plan: Plan = {
     format_version: PLAN_FORMAT_VERSION,
     state: record.state as Plan['state'],
+    ...(record.targets ? { targets: record.targets as string[] } : {}),
+    ...(record.destroy === true ? { destroy: true as const } : {}),
     changes: record.changes as Plan['changes'],
     summary: record.summary as Plan['summary'],
   };
   const problems = planProblems(plan);
   if (problems.length > 0) throw new PlanError(listProblems(fileName, problems), 'PLAN_INVALID');
-  const configPaths = (record.config_paths as string[] | undefined) ?? [];
   return {
     plan,
     createdAt: (record.created_at as string | undefined) ?? null,
     toolVersion: (record.tool_version as string | undefined) ?? null,
-    configPaths,
-    configPath: configPaths[configPaths.length - 1] ?? fileName,
+    configPaths: (record.config_paths as string[] | undefined) ?? [],
+    stateLocation: (record.state_location as StateLocation | undefined) ?? null,
+    target: (record.target as string | null | undefined) ?? null,
   };
 }
 
@@ -145,4 +154,43 @@ export function checkPlanIsCurrent(plan: Plan, doc: StateDocument | null): void 
     now = `the state now has lineage ${lineage} (serial ${serial}): it is a different state`;
   else now = `the state is now at serial ${serial}`;
   throw new PlanError(`${from} but ${now}; run tenantform plan again`, 'PLAN_STALE');
+}
+
+function sameLocation(a: StateLocation, b: StateLocation): boolean {
+  if (a.backend === 'file') return b.backend === 'file' && a.path === b.path;
+  return b.backend === 'pg' && a.server === b.server && a.schema === b.schema && a.workspace === b.workspace;
+}
+
+/**
+ * Refuses to apply a saved plan to another state than it was made from:
+ * throws PlanError PLAN_OTHER_STATE naming both locations. File paths are
+ * compared as given: the caller resolves them to absolute paths.
+ */
+export function checkPlanLocation(saved: SavedPlan, location: StateLocation, fileName: string): void {
+  if (saved.stateLocation === null) {
+    throw new PlanError(
+      `${fileName} does not say which state it was made from (it has no state_location: plan --format json output is not a saved plan); save the plan with tenantform plan --out FILE`,
+      'PLAN_INVALID',
+    );
+  }
+  if (sameLocation(saved.stateLocation, location)) return;
+  throw new PlanError(
+    `${fileName} was made from the state at ${describeStateLocation(saved.stateLocation)}, but this apply would use ` +
+      `${describeStateLocation(location)}; apply it with the state settings plan had (or none), or make the plan again`,
+    'PLAN_OTHER_STATE',
+  );
+}
+
+/**
+ * Refuses to apply a saved plan to another API than the one known when it was
+ * made: throws PlanError PLAN_OTHER_TARGET. A plan saved without a known
+ * target (null) accepts any.
+ */
+export function checkPlanTarget(saved: SavedPlan, baseUrl: string, fileName: string): void {
+  if (saved.target === null || saved.target === baseUrl) return;
+  throw new PlanError(
+    `${fileName} was made for the API at ${saved.target}, but this apply would send to ${baseUrl}; ` +
+      'apply it with the target plan had (or none), or make the plan again',
+    'PLAN_OTHER_TARGET',
+  );
 }

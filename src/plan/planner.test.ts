@@ -11,7 +11,7 @@ import {
 } from '../../test/plan-builders.js';
 import { PlanError } from './errors.js';
 import { applicableChanges, hasChanges, planChanges } from './planner.js';
-import type { Change } from './types.js';
+import { PLAN_FORMAT_VERSION, type Change } from './types.js';
 
 const SRC = { file: 'tenant.yaml', line: 4, col: 5 };
 
@@ -213,7 +213,7 @@ describe('planChanges: the plan as a whole', () => {
     const plan = planChanges(want, stateDoc(have, { lineage: 'abc', serial: 7 }));
     expect(plan.summary).toEqual({ create: 4, replace: 0, delete: 1, forget: 1, blocked: 0, no_op: 1 });
     expect(plan.state).toEqual({ lineage: 'abc', serial: 7 });
-    expect(plan.format_version).toBe(1);
+    expect(plan.format_version).toBe(PLAN_FORMAT_VERSION);
   });
 
   it('records no lineage and serial 0 when there is no state yet', () => {

@@ -4,6 +4,7 @@ import type { StateDocument } from '../state/types.js';
 import { changedPaths, compareStrings, deepEqual } from './canonical.js';
 import { PlanError } from './errors.js';
 import { reasons } from './reasons.js';
+import { selectChanges, type PlanOptions } from './selection.js';
 import { ACTION_INFO, emptySummary } from './actions.js';
 import { PLAN_FORMAT_VERSION, type Change, type Plan, type PlanSummary } from './types.js';
 
@@ -18,13 +19,18 @@ type Decision = Pick<Change, 'action' | 'reason'>;
  * The action for a resource that is both desired and recorded. The kind has no
  * update operation, so a change is a replace (its delete, then its create) when
  * it has a delete and the record has what the delete needs, else blocked.
+ * `forceReplace` (--replace, checked by selectChanges) makes it a replace even when nothing changed.
  */
-function decideKept(desired: DesiredResource, recorded: RecordedResource): Decision {
+function decideKept(desired: DesiredResource, recorded: RecordedResource, forceReplace: boolean): Decision {
   const adopted = recorded.adopted === true;
-  if (deepEqual(desired.attributes, recorded.attributes))
-    return { action: 'no-op', reason: reasons.noOp(adopted, kindOf(desired.kind)) };
   const kind = kindOf(desired.kind);
+  if (deepEqual(desired.attributes, recorded.attributes)) {
+    return forceReplace
+      ? { action: 'replace', reason: reasons.forcedReplace() }
+      : { action: 'no-op', reason: reasons.noOp(adopted, kind) };
+  }
   const fields = changedPaths(recorded.attributes, desired.attributes);
+  if (forceReplace) return { action: 'replace', reason: reasons.replace(kind, fields) };
   const remove = kind.operations.delete;
   if (!remove) return { action: 'blocked', reason: reasons.changeBlocked(kind, fields) };
   if (recorded.id === null && needsId(remove)) {
@@ -33,18 +39,22 @@ function decideKept(desired: DesiredResource, recorded: RecordedResource): Decis
   return { action: 'replace', reason: reasons.replace(kind, fields) };
 }
 
-/** The action for a resource that is recorded but no longer desired: delete it if the kind can be deleted. */
-function decideRemoved(recorded: RecordedResource): Decision {
+/** The action for a resource that is recorded but no longer desired (or being destroyed): delete it if the kind can be deleted. */
+function decideRemoved(recorded: RecordedResource, destroy: boolean): Decision {
   const kind = kindOf(recorded.kind);
   const remove = kind.operations.delete;
-  if (!remove) return { action: 'forget', reason: reasons.forget(kind) };
+  if (!remove)
+    return { action: 'forget', reason: destroy ? reasons.destroyForget(kind) : reasons.forget(kind) };
   if (recorded.id === null && needsId(remove)) {
+    const adopted = recorded.adopted === true;
     return {
       action: 'blocked',
-      reason: reasons.deleteWithoutId(recorded.address, recorded.adopted === true),
+      reason: destroy
+        ? reasons.destroyWithoutId(recorded.address, adopted)
+        : reasons.deleteWithoutId(recorded.address, adopted),
     };
   }
-  return { action: 'delete', reason: reasons.delete() };
+  return { action: 'delete', reason: destroy ? reasons.destroy() : reasons.delete() };
 }
 
 function byKindThenAddress(a: Change, b: Change): number {
@@ -69,8 +79,10 @@ function assertUnique(sorted: readonly Change[]): void {
   }
 }
 
-function kept(want: DesiredResource, have: RecordedResource | undefined): Change {
-  const decision = have ? decideKept(want, have) : { action: 'create' as const, reason: reasons.create() };
+function kept(want: DesiredResource, have: RecordedResource | undefined, forceReplace: boolean): Change {
+  const decision = have
+    ? decideKept(want, have, forceReplace)
+    : { action: 'create' as const, reason: reasons.create() };
   return {
     address: want.address,
     kind: want.kind,
@@ -85,8 +97,8 @@ function kept(want: DesiredResource, have: RecordedResource | undefined): Change
   };
 }
 
-function removed(have: RecordedResource): Change {
-  const decision = decideRemoved(have);
+function removed(have: RecordedResource, destroy: boolean): Change {
+  const decision = decideRemoved(have, destroy);
   return {
     address: have.address,
     kind: have.kind,
@@ -102,15 +114,41 @@ function removed(have: RecordedResource): Change {
 }
 
 /**
+ * The change for one address: `desired` and `recorded` are the config's and
+ * the state's resource there (at least one of them present). planChanges is
+ * this for every address; a saved plan is checked against it.
+ */
+export function planResource(
+  desired: DesiredResource | null,
+  recorded: RecordedResource | undefined,
+  options: { forceReplace?: boolean; destroy?: boolean } = {},
+): Change {
+  if (desired) return kept(desired, recorded, options.forceReplace === true);
+  if (!recorded) throw new Error('internal: planResource needs a desired or a recorded resource');
+  return removed(recorded, options.destroy === true);
+}
+
+/**
  * Compares what the config asks for with what the state recorded and decides,
  * per resource, what apply must do. Pure: no I/O, no clock, no randomness; the
  * same inputs (in any order) give the same plan. The plan shares attribute
  * objects with its inputs: callers must not mutate either afterwards.
  *
- * Throws PlanError PLAN_DUPLICATE_ADDRESS when an address is desired or recorded twice.
+ * Options (see PlanOptions): `targets` limits the plan to those resources and
+ * marks it partial; `replace` forces a replace; `destroy` ignores `desired` and
+ * plans the removal of everything recorded.
+ *
+ * Throws PlanError PLAN_DUPLICATE_ADDRESS when an address is desired or recorded
+ * twice; PLAN_UNKNOWN_TARGET and PLAN_REPLACE_REFUSED (see selectChanges).
  */
-export function planChanges(desired: readonly DesiredResource[], recorded: StateDocument | null): Plan {
+export function planChanges(
+  desired: readonly DesiredResource[],
+  recorded: StateDocument | null,
+  options: PlanOptions = {},
+): Plan {
   const resources = recorded?.resources ?? [];
+  const destroy = options.destroy === true;
+  const wanted = destroy ? [] : desired;
   const indexByAddress = new Map<string, number>();
   for (let i = 0; i < resources.length; i++) {
     const address = resources[i]!.address;
@@ -123,19 +161,28 @@ export function planChanges(desired: readonly DesiredResource[], recorded: State
     indexByAddress.set(address, i);
   }
   const matched = new Uint8Array(resources.length);
-  const changes: Change[] = [];
-  for (const want of desired) {
+  const selection = selectChanges(wanted, resources, options);
+  let changes: Change[] = [];
+  for (const want of wanted) {
     const index = indexByAddress.get(want.address);
     if (index !== undefined) matched[index] = 1;
-    changes.push(kept(want, index === undefined ? undefined : resources[index]));
+    const have = index === undefined ? undefined : resources[index];
+    changes.push(kept(want, have, selection.replace.has(want.address)));
   }
-  for (let i = 0; i < resources.length; i++) if (matched[i] === 0) changes.push(removed(resources[i]!));
+  for (let i = 0; i < resources.length; i++)
+    if (matched[i] === 0) changes.push(removed(resources[i]!, destroy));
 
   changes.sort(byKindThenAddress);
   assertUnique(changes);
+  if (selection.targets) {
+    const targeted = new Set(selection.targets);
+    changes = changes.filter((change) => targeted.has(change.address));
+  }
   return {
     format_version: PLAN_FORMAT_VERSION,
     state: { lineage: recorded?.lineage ?? null, serial: recorded?.serial ?? 0 },
+    ...(selection.targets ? { targets: selection.targets } : {}),
+    ...(destroy ? { destroy: true as const } : {}),
     changes,
     summary: summarize(changes),
   };

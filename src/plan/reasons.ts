@@ -46,6 +46,19 @@ export const reasons = {
     `so it cannot be deleted; run tenantform import ${shellQuote(address)} <id> to attach its id, ` +
     `remove it by hand, or run tenantform state rm ${shellQuote(address)} to stop tracking it`,
 
+  forcedReplace: (): string =>
+    'replace requested with --replace; nothing changed, and it is absent in between',
+
+  destroy: (): string => 'destroy: removes everything the state records',
+
+  destroyWithoutId: (address: string, adopted: boolean): string =>
+    `destroy, but it was ${adopted ? 'adopted without an id' : 'recorded without an id'}, so it cannot be deleted; ` +
+    `run tenantform import ${shellQuote(address)} <id> to attach its id, remove it by hand, ` +
+    `or run tenantform state rm ${shellQuote(address)} to stop tracking it`,
+
+  destroyForget: (kind: KindModule): string =>
+    `destroy: ${kind.limitation}, so tenantform stops tracking it and it stays on the tenant`,
+
   forget: (kind: KindModule): string =>
     `no longer in the configuration; ${kind.limitation}, so tenantform stops tracking it and it stays on the tenant`,
 };

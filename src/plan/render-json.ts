@@ -1,6 +1,7 @@
 import { kindOf } from '../resources/index.js';
 import { SUMMARY_KEYS } from './actions.js';
 import { canonicalize } from './canonical.js';
+import type { StateLocation } from '../state/types.js';
 import type { Change, Plan } from './types.js';
 
 /** Extra top-level fields of a saved plan file, written before `state`. */
@@ -8,6 +9,8 @@ export interface PlanJsonMeta {
   created_at: string;
   tool_version: string;
   config_paths?: string[];
+  state_location?: StateLocation;
+  target?: string | null;
 }
 
 function changeJson(change: Change): Record<string, unknown> {
@@ -37,9 +40,13 @@ export function planToJson(plan: Plan, meta?: PlanJsonMeta): Record<string, unkn
           created_at: meta.created_at,
           tool_version: meta.tool_version,
           ...(meta.config_paths ? { config_paths: meta.config_paths } : {}),
+          ...(meta.state_location ? { state_location: meta.state_location } : {}),
+          ...(meta.target !== undefined ? { target: meta.target } : {}),
         }
       : {}),
     state: { lineage: plan.state.lineage, serial: plan.state.serial },
+    ...(plan.targets ? { targets: [...plan.targets] } : {}),
+    ...(plan.destroy ? { destroy: true } : {}),
     summary: Object.fromEntries(SUMMARY_KEYS.map((key) => [key, plan.summary[key]])),
     changes: plan.changes.map(changeJson),
   };

@@ -1,7 +1,7 @@
 import { kindOf } from '../resources/index.js';
 import { attributeDiff, attributeLines } from './attribute-lines.js';
 import type { Change, Plan } from './types.js';
-import { absenceNote, adoptedFlag, adoptedNote, summaryLine, SYMBOLS } from './wording.js';
+import { absenceNote, adoptedFlag, adoptedNote, scopeNote, summaryLine, SYMBOLS } from './wording.js';
 
 /** GitHub refuses comments longer than 65,536 characters; stay well below. */
 export const MARKDOWN_LIMIT = 65_536;
@@ -57,7 +57,8 @@ function valueLines(change: Change): string[] {
     for (const hunk of attributeDiff(change.kind, change.before, change.after)) {
       lines.push(hunk.header, ...hunk.lines.map((line) => `${line.slice(0, 1)} ${line.slice(1)}`));
     }
-    return lines;
+    // A forced replace (--replace) changes nothing: show the values it creates again.
+    if (lines.length > 0) return lines;
   }
   const sign = change.action === 'create' ? '+' : change.action === 'delete' ? '-' : ' ';
   return attributeLines(change.kind, change.after ?? change.before ?? {}).map((line) => `${sign} ${line}`);
@@ -88,7 +89,9 @@ function details(change: Change): string {
  */
 export function renderMarkdown(plan: Plan): string {
   const changes = plan.changes.filter((c) => c.action !== 'no-op');
-  const head: string[] = ['### tenantform plan', ''];
+  const head: string[] = [plan.destroy ? '### tenantform destroy plan' : '### tenantform plan', ''];
+  const scope = scopeNote(plan);
+  if (scope) head.push(...scope.split('\n').map((line) => `> ${escapeHtml(line)}`), '');
   const adopted = adoptedNote(
     plan.changes.filter((c) => c.action === 'no-op' && c.adopted).map((c) => c.kind),
   );

@@ -3,7 +3,7 @@ import { assertNever } from './actions.js';
 import { attributeDiff, attributeLines } from './attribute-lines.js';
 import { painter, type Paint, type Style } from './color.js';
 import type { Action, Change, Plan } from './types.js';
-import { absenceNote, adoptedFlag, adoptedNote, legend, summaryLine, SYMBOLS } from './wording.js';
+import { absenceNote, adoptedFlag, adoptedNote, legend, scopeNote, summaryLine, SYMBOLS } from './wording.js';
 
 export interface TextOptions {
   /** ANSI colours; decide with shouldUseColor(stream, env). */
@@ -56,8 +56,11 @@ function body(change: Change, paint: Paint): string[] {
       return signed('+', attributeLines(change.kind, change.after ?? {}), paint, 'green');
     case 'delete':
       return signed('-', attributeLines(change.kind, change.before ?? {}), paint, 'red');
-    case 'replace':
-      return diffLines(change, paint);
+    case 'replace': {
+      // A forced replace (--replace) changes nothing: show what is created again.
+      const diff = diffLines(change, paint);
+      return diff.length > 0 ? diff : signed(' ', attributeLines(change.kind, change.after ?? {}), paint);
+    }
     case 'blocked':
       if (change.before && change.after) return diffLines(change, paint);
       return signed(' ', attributeLines(change.kind, change.before ?? change.after ?? {}), paint);
@@ -102,8 +105,11 @@ export function* renderTextChunks(plan: Plan, options: TextOptions): Generator<s
     ? []
     : plan.changes.filter((c) => c.action === 'no-op' && c.adopted).map((c) => c.kind);
   const note = adoptedNote(hiddenAdopted);
-  const tail = [note ? paint('yellow', note) : null, paint('bold', summaryLine(plan))].filter(
-    (line): line is string => line !== null,
-  );
+  const scope = scopeNote(plan);
+  const tail = [
+    note ? paint('yellow', note) : null,
+    scope ? paint('yellow', scope) : null,
+    paint('bold', summaryLine(plan)),
+  ].filter((line): line is string => line !== null);
   yield tail.join('\n') + '\n';
 }

@@ -1,7 +1,8 @@
 import type { Attributes, KindName, SourcePosition } from '../resources/index.js';
 import type { Action, PlanSummary } from './actions.js';
 
-export const PLAN_FORMAT_VERSION = 1;
+/** 2: saved plans record state_location and target. */
+export const PLAN_FORMAT_VERSION = 2;
 
 export type { Action, PlanSummary } from './actions.js';
 
@@ -28,7 +29,14 @@ export interface Plan {
   format_version: typeof PLAN_FORMAT_VERSION;
   /** The state the plan was made from; apply refuses a saved plan when these changed. null lineage = no state yet. */
   state: { lineage: string | null; serial: number };
-  /** Every resource, in deterministic order (kind order, then address), no-ops included. */
+  /**
+   * Present when the plan is partial (--target): the addresses it was limited
+   * to. Changes to other resources are left out and wait for a later plan.
+   */
+  targets?: string[];
+  /** Present (true) when the plan removes everything the state records (destroy). */
+  destroy?: true;
+  /** Every resource, in deterministic order (kind order, then address), no-ops included (only targeted ones in a partial plan). */
   changes: Change[];
   summary: PlanSummary;
 }

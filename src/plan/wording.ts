@@ -33,8 +33,33 @@ export function adoptedFlag(kind: KindName): string {
 export function summaryLine(plan: Plan): string {
   const listed = ACTIONS.filter((a) => ACTION_INFO[a].summaryWords !== null);
   const count = (a: Action): number => plan.summary[ACTION_INFO[a].summaryKey];
-  if (listed.every((a) => count(a) === 0)) return NO_CHANGES;
+  if (listed.every((a) => count(a) === 0))
+    return plan.destroy ? 'Nothing to destroy: the state records no resources.' : NO_CHANGES;
   return `Plan: ${listed.map((a) => `${count(a)} ${ACTION_INFO[a].summaryWords}`).join(', ')}.`;
+}
+
+/**
+ * What a plan covers when it is not the usual full plan, or null: a partial
+ * plan (--target) says so, and a destroy says what happens to resources the API cannot delete.
+ */
+export function scopeNote(plan: Plan): string | null {
+  const notes: string[] = [];
+  if (plan.destroy && plan.changes.length > 0) {
+    const forgets = plan.summary.forget;
+    notes.push(
+      'Destroy: removes everything the state records.' +
+        (forgets > 0
+          ? ` ${forgets} resource${forgets === 1 ? '' : 's'} the API cannot delete ${forgets === 1 ? 'is' : 'are'} only forgotten: ${forgets === 1 ? 'it stays' : 'they stay'} on the tenant.`
+          : ''),
+    );
+  }
+  if (plan.targets) {
+    const n = plan.targets.length;
+    notes.push(
+      `This plan is partial (--target): it covers ${n} resource${n === 1 ? '' : 's'} only; changes to others wait for a plan without --target.`,
+    );
+  }
+  return notes.length > 0 ? notes.join('\n') : null;
 }
 
 /** A note about adopted resources that a no-op hides (one entry per resource), or null when there are none. */

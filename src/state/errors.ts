@@ -1,4 +1,4 @@
-import { hostname } from 'node:os';
+import { holderStatus } from './lock-holder.js';
 import type { LockInfo } from './types.js';
 
 /**
@@ -50,21 +50,11 @@ function lockMessage(holder: LockInfo, where: string): string {
     );
   }
   const head = `state ${where} is locked by ${holder.command} (pid ${holder.pid} on host ${holder.host}) since ${holder.since}`;
-  if (holderIsGone(holder)) {
+  if (holderStatus(holder) === 'gone') {
+    // Only when a takeover could not finish (another one is under way, or one was killed half-way).
     return `${head}; that process is no longer running on this host (killed?), so the lock is stale: run tenantform force-unlock, then retry`;
   }
-  return `${head}; wait, or run tenantform force-unlock if that process is gone`;
-}
-
-/** True only when the holder ran on this host and its pid no longer exists. */
-function holderIsGone(holder: LockInfo): boolean {
-  if (holder.host !== hostname() || holder.pid <= 0 || holder.pid === process.pid) return false;
-  try {
-    process.kill(holder.pid, 0);
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ESRCH';
-  }
+  return `${head}; wait (--lock-timeout 5m), or run tenantform force-unlock if that process is gone`;
 }
 
 /** Wraps an unexpected I/O failure into STATE_IO, naming what was being done. */

@@ -1,7 +1,8 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { link, open, unlink } from 'node:fs/promises';
 import { ioError, unknownHolder } from './errors.js';
 import { readBytes, syncDirectory, tempPathFor, type SyncFn } from './file-io.js';
+import { holderStatus } from './lock-holder.js';
 import { waitForLock } from './lock-wait.js';
 import type { LockInfo, LockOptions } from './types.js';
 
@@ -16,7 +17,10 @@ export function parseLockInfo(bytes: Buffer): LockInfo {
       typeof v.command === 'string' &&
       typeof v.since === 'string'
     ) {
-      return { id: v.id, pid: v.pid, host: v.host, command: v.command, since: v.since };
+      const info: LockInfo = { id: v.id, pid: v.pid, host: v.host, command: v.command, since: v.since };
+      if (typeof v.start === 'string') info.start = v.start;
+      if (typeof v.pidNamespace === 'string') info.pidNamespace = v.pidNamespace;
+      return info;
     }
   } catch {
     // fall through: unreadable record
@@ -29,6 +33,11 @@ export function parseLockInfo(bytes: Buffer): LockInfo {
  * record already in it (written to a temp file, then hard-linked into place,
  * which fails when the lock exists), so a rival never reads a half-written
  * record. Filesystems without hard links fall back to an O_EXCL create.
+ *
+ * A lock whose holder is sure to be dead (same host, pid gone or reused, see
+ * holderStatus) is taken over: under a marker file named after that lock's
+ * id, created exclusively, so that of several processes taking over one
+ * stale lock exactly one removes it, and never a lock taken meanwhile.
  */
 export class FileLock {
   constructor(
@@ -42,21 +51,56 @@ export class FileLock {
   async lock(info: Omit<LockInfo, 'id'>, options?: LockOptions): Promise<LockInfo> {
     const mine: LockInfo = { id: randomUUID(), ...info };
     await this.ensureDir();
-    let vanished = 0;
+    let retries = 0;
     await waitForLock(
       async () => {
         for (;;) {
           if (await this.tryCreate(mine)) return null;
           const holder = await this.holder();
-          if (holder) return holder;
-          // Released between our try and our look: try again at once, a bounded number of times.
-          if (++vanished > 20) return unknownHolder();
+          if (holder && holderStatus(holder) === 'gone') {
+            // Ours to remove, or another process's: either way, look again.
+            if (await this.takeOver(holder)) options?.onTakeover?.(holder);
+          } else if (holder) {
+            return holder;
+          }
+          // Released (or taken over) between our try and our look: try again at once, a bounded number of times.
+          if (++retries > 20) return holder ?? unknownHolder();
         }
       },
       this.where,
       options,
     );
     return mine;
+  }
+
+  private markerFor(stale: LockInfo): string {
+    const tag = createHash('sha256').update(stale.id).digest('hex').slice(0, 16);
+    return `${this.path}.takeover-${tag}`;
+  }
+
+  /**
+   * Removes the lock file if it still holds `stale`; true when this call
+   * removed it. Only the process that creates the marker may remove the
+   * lock, and only after reading it again under the marker.
+   */
+  private async takeOver(stale: LockInfo): Promise<boolean> {
+    const marker = this.markerFor(stale);
+    let handle;
+    try {
+      handle = await open(marker, 'wx', 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false; // someone else is taking it over
+      throw ioError(`take over the lock ${this.path}`, err);
+    }
+    try {
+      await handle.close();
+      const now = await this.holder();
+      if (now?.id !== stale.id) return false;
+      await this.remove();
+      return true;
+    } finally {
+      await unlink(marker).catch(() => undefined);
+    }
   }
 
   async unlock(lockId: string): Promise<void> {
@@ -66,7 +110,11 @@ export class FileLock {
 
   async forceUnlock(): Promise<LockInfo | null> {
     const holder = await this.holder();
-    if (holder) await this.remove();
+    if (holder) {
+      await this.remove();
+      // A takeover killed half-way leaves its marker: it would stop the next one.
+      await unlink(this.markerFor(holder)).catch(() => undefined);
+    }
     return holder;
   }
 

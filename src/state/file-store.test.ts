@@ -287,7 +287,7 @@ describe('file state store: lock file', () => {
     );
     expect(err.message).toBe(
       `state ${statePath} is locked by apply (pid 1234 on host ci-7) since 2026-11-21T10:00:00Z; ` +
-        'wait, or run tenantform force-unlock if that process is gone',
+        'wait (--lock-timeout 5m), or run tenantform force-unlock if that process is gone',
     );
   });
 

@@ -9,8 +9,15 @@
  * The shared backend test lives in contract.ts (not exported here, as it
  * imports vitest): runStateStoreContract(name, makeStore, options).
  */
-export type { JournalEntry, LockInfo, LockOptions, StateDocument, StateStore } from './types.js';
-export { JOURNAL_FORMAT_VERSION, STATE_FORMAT_VERSION } from './types.js';
+export type {
+  JournalEntry,
+  LockInfo,
+  LockOptions,
+  StateDocument,
+  StateLocation,
+  StateStore,
+} from './types.js';
+export { describeStateLocation, JOURNAL_FORMAT_VERSION, STATE_FORMAT_VERSION } from './types.js';
 export { LockError, StateError, type StateErrorCode } from './errors.js';
 export {
   applyJournal,

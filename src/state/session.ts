@@ -1,4 +1,6 @@
 import { hostname } from 'node:os';
+import { reserveLockSlot, type LockSlot } from './held-locks.js';
+import { processIdentity } from './lock-holder.js';
 import type { RecordedResource } from '../resources/index.js';
 import {
   applyEntry,
@@ -40,6 +42,11 @@ export interface OpenStateOptions {
    * lineage are replayed after the journal in the same compaction, then removed.
    */
   rescue?: readonly RescueFile[];
+  /**
+   * Called when the lock was taken over from a holder that is no longer
+   * running, after its journal (`replayed` entries) was replayed.
+   */
+  onTakeover?: (stale: LockInfo, replayed: number) => void;
 }
 
 /** What openState did with the rescue files it was given. */
@@ -91,15 +98,32 @@ type Stored = { lineage: string; serial: number } | null;
  */
 export async function openState(store: StateStore, options: OpenStateOptions): Promise<StateSession> {
   const now = options.now ?? (() => new Date());
-  const lock = await store.lock(
-    {
-      pid: options.pid ?? process.pid,
-      host: options.host ?? hostname(),
-      command: options.command,
-      since: now().toISOString(),
-    },
-    { timeoutMs: options.lockTimeoutMs ?? 0, sleep: options.sleep },
-  );
+  const pid = options.pid ?? process.pid;
+  const takeover: { stale?: LockInfo } = {};
+  // A crash of this process releases the lock on its way out (see src/cli/crash.ts), even while it is being taken.
+  const slot = reserveLockSlot();
+  let lock: LockInfo;
+  try {
+    lock = await store.lock(
+      {
+        pid,
+        host: options.host ?? hostname(),
+        command: options.command,
+        since: now().toISOString(),
+        ...processIdentity(pid),
+      },
+      {
+        timeoutMs: options.lockTimeoutMs ?? 0,
+        sleep: options.sleep,
+        onTakeover: (stale) => (takeover.stale = stale),
+      },
+    );
+  } catch (err) {
+    slot.drop();
+    throw err;
+  }
+  const id = lock.id;
+  slot.held(() => store.unlock(id));
   try {
     let doc = await store.read();
     let stored: Stored = doc ? { lineage: doc.lineage, serial: doc.serial } : null;
@@ -118,8 +142,10 @@ export async function openState(store: StateStore, options: OpenStateOptions): P
       await store.clearJournal();
       for (const file of accepted) if (file.kind === 'file') await removeRescueFile(file.path);
     }
-    return createSession(store, doc, stored, lock, { replayed: accepted, skipped });
+    if (takeover.stale) options.onTakeover?.(takeover.stale, journal.length);
+    return createSession(store, doc, stored, lock, slot, { replayed: accepted, skipped });
   } catch (err) {
+    slot.drop();
     await store.unlock(lock.id).catch(() => undefined);
     throw err;
   }
@@ -130,6 +156,7 @@ function createSession(
   initial: StateDocument,
   initialStored: Stored,
   lock: LockInfo,
+  slot: LockSlot,
   rescued: RescueOutcome,
 ): StateSession {
   const lineage = initial.lineage;
@@ -243,6 +270,7 @@ function createSession(
       return exclusive(async () => {
         if (released) return;
         released = true;
+        slot.drop();
         await store.unlock(lock.id);
       });
     },

@@ -23,6 +23,20 @@ export type JournalEntry =
   | { v: typeof JOURNAL_FORMAT_VERSION; lineage: string; op: 'put'; resource: RecordedResource }
   | { v: typeof JOURNAL_FORMAT_VERSION; lineage: string; op: 'remove'; address: string };
 
+/**
+ * Where a state lives, as a saved plan records it: enough to tell two states
+ * apart, never a credential (a pg server is HOST:PORT/DATABASE only).
+ */
+export type StateLocation =
+  { backend: 'file'; path: string } | { backend: 'pg'; server: string; schema: string; workspace: string };
+
+/** The location in words, for messages. */
+export function describeStateLocation(location: StateLocation): string {
+  return location.backend === 'file'
+    ? location.path
+    : `pg workspace "${location.workspace}" on ${location.server} (schema ${location.schema})`;
+}
+
 /** Who holds a lock. Shown to a second process that finds the state locked. */
 export interface LockInfo {
   /** Random id of this lock; unlock must present it. */
@@ -33,6 +47,10 @@ export interface LockInfo {
   command: string;
   /** ISO time the lock was taken. */
   since: string;
+  /** The holder's start time (Linux: clock ticks since boot), so that a reused pid is not taken for it. */
+  start?: string;
+  /** The holder's pid namespace (Linux), so that a pid seen from another container is not taken for it. */
+  pidNamespace?: string;
 }
 
 export interface LockOptions {
@@ -40,6 +58,11 @@ export interface LockOptions {
   timeoutMs?: number;
   /** Injected for tests. */
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * Called when the lock was taken over from a holder that is no longer
+   * running (file: same host, pid gone or reused; pg: its session ended).
+   */
+  onTakeover?: (stale: LockInfo) => void;
 }
 
 /**

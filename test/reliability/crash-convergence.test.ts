@@ -2,8 +2,9 @@
  * Crash convergence: `tenantform apply` (the built CLI, a child process) is
  * SIGKILLed when the t.emulator receives the Nth request of a mixed apply
  * (creates, replaces, deletes, permissions over many users, profiles), N
- * drawn from a seed. The next apply finds the lock of the dead process and
- * names it; after force-unlock, an apply converges: the tenant holds exactly
+ * drawn from a seed. The next apply finds the lock of the dead process, takes
+ * it over (the holder's pid no longer runs on this host), says so, replays
+ * its journal and converges: the tenant holds exactly
  * the desired resources, the state lists each one with the tenant's id
  * (adopted through 409 only for creates whose answer the kill swallowed, so
  * at most one per concurrent operation), and a further apply sends nothing.
@@ -120,21 +121,22 @@ describe('apply killed with SIGKILL at a seeded request converges on re-run', ()
       Math.floor((cut - 2 * PARALLELISM) / 2),
     );
 
-    // The dead process still holds the lock: the next apply names it and sends nothing.
-    const sent = t.emulator.requestCount();
-    const refused = await t.children.run(args, { cwd: t.dir, env });
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`locked by apply (pid ${victim.pid}`);
-    expect(refused.stderr).toContain('no longer running');
-    expect(refused.stderr).toContain('force-unlock');
-    expect(t.emulator.requestCount()).toBe(sent);
-    const unlocked = await runCli(['force-unlock', '--state', statePath], { cwd: t.dir });
-    expect(unlocked.code).toBe(0);
-
+    // The dead process left its lock: the next apply takes it over, says so, replays its journal and goes on.
+    expect(existsSync(`${statePath}.lock`)).toBe(true);
     const rerun = await t.children.run(args, { cwd: t.dir, env });
     expect(rerun.stderr).not.toMatch(INTERNAL_ERROR);
     expect(rerun.timedOut).toBe(false);
-    expect({ code: rerun.code, stderr: rerun.stderr }).toEqual({ code: 0, stderr: '' });
+    const replayed = journaled === 1 ? 'replayed the 1 operation' : `replayed the ${journaled} operations`;
+    expect({ code: rerun.code, stderr: rerun.stderr }).toEqual({
+      code: 0,
+      stderr: expect.stringMatching(
+        new RegExp(
+          `^Took over the state lock of apply \\(pid ${victim.pid} on host [^,]+, since [^)]+\\): that process is no longer running; ${journaled === 0 ? 'its journal had nothing to replay' : replayed}`,
+        ),
+      ),
+    });
+    expect(rerun.stderr.trim().split('\n')).toHaveLength(1);
+    expect(existsSync(`${statePath}.lock`)).toBe(false);
 
     const snapshot = t.emulator.snapshot();
     expect(tenantContent(snapshot)).toEqual(expectedContent(next));

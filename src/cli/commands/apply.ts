@@ -1,10 +1,12 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { Plan } from '../../plan/types.js';
+import type { StateDocument, StateStore } from '../../state/types.js';
 import type { ApplyResult } from '../../apply/index.js';
 import type { WaitKind } from '../../api/index.js';
 import { CliError, writeChunks, type CommandIO } from '../io.js';
 import { absolute, openStore, withLockedState, parseCount, parseRate } from '../context.js';
 import { createProgress } from '../progress.js';
+import { createJsonProgress } from '../apply-json.js';
 import { keepUnrecorded, reportApply } from '../apply-report.js';
 import {
   environmentCredentials,
@@ -14,7 +16,15 @@ import {
   resolveInputs,
   type ConfigInput,
 } from '../inputs.js';
-import type { ApplyFlags } from '../definitions.js';
+import type { ApplyFlags, DestroyFlags } from '../definitions.js';
+
+/** apply's flags as apply and destroy run them: destroy has no --replace and plans the removal of everything. */
+export type ApplyRunFlags = Omit<ApplyFlags, 'replace' | 'env' | 'allEnvs' | 'envParallelism'> &
+  Partial<Pick<ApplyFlags, 'allEnvs' | 'envParallelism'>> & {
+    env?: string | string[];
+    replace?: string[];
+    destroy?: boolean;
+  };
 import type { Target } from '../../api/types.js';
 import { describeState, noStateWarning, targetGiven, whereLines } from '../where.js';
 
@@ -46,8 +56,11 @@ export function looksLikePlanFile(path: string): boolean {
  * out to need no request: a mistyped --base-url is an error either way.
  * Null when nothing names a target (a plan without requests needs none).
  */
-async function resolveGivenTarget(flags: ApplyFlags, input: ConfigInput, io: CommandIO) {
-  const t = environmentTargetFlags(flags, input);
+async function resolveGivenTarget(
+  t: { domain?: string; baseUrl?: string },
+  flags: ApplyRunFlags,
+  io: CommandIO,
+) {
   if (!targetGiven(t, io.env)) return null;
   const { resolveTarget } = await import('../../api/target.js');
   return resolveTarget({ domain: t.domain, baseUrl: t.baseUrl, audience: flags.audience }, io.env);
@@ -57,7 +70,7 @@ async function resolveGivenTarget(flags: ApplyFlags, input: ConfigInput, io: Com
  * The API client module with the target and credentials resolved. Throws a
  * clear error for a missing target or missing credentials.
  */
-async function connectApi(flags: ApplyFlags, input: ConfigInput, given: Target | null, io: CommandIO) {
+async function connectApi(flags: ApplyRunFlags, input: ConfigInput, given: Target | null, io: CommandIO) {
   const api = await import('../../api/index.js');
   const target = given ?? api.resolveTarget({ audience: flags.audience }, io.env);
   const credentials = api.resolveCredentials(
@@ -67,63 +80,120 @@ async function connectApi(flags: ApplyFlags, input: ConfigInput, given: Target |
   return { createApiClient: api.createApiClient, target, credentials };
 }
 
+/** The result of an apply that had nothing to send: only blocked changes, skipped. */
+function nothingApplied(plan: Plan): ApplyResult {
+  const skipped = plan.changes
+    .filter((c) => c.action === 'blocked')
+    .map((c) => ({ address: c.address, reason: c.reason }));
+  return { done: [], failed: [], notAttempted: [], unrecorded: [], stoppedBy: null, skipped };
+}
+
+/** After a destroy: says plainly which resources were only forgotten and stay on the tenant. */
+function destroyNote(result: ApplyResult, io: CommandIO): void {
+  const forgotten = result.done.filter((d) => d.outcome === 'forgotten').length;
+  if (forgotten === 0) return;
+  io.stdout.write(
+    `${forgotten} resource${forgotten === 1 ? ' was' : 's were'} forgotten, not deleted: the API has no operation to remove ${forgotten === 1 ? 'it' : 'them'}, ` +
+      `so ${forgotten === 1 ? 'it stays' : 'they stay'} on the tenant. Remove ${forgotten === 1 ? 'it' : 'them'} by hand if needed.\n`,
+  );
+}
+
 /** tenantform apply [PATH | PLANFILE]. */
 export async function applyAction(
   pathArgs: string[],
-  flags: ApplyFlags,
+  flags: ApplyRunFlags,
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
   const fleet = await import('../fleet.js');
-  if (fleet.isFleetRun(flags)) return fleet.runFleet('apply', pathArgs, flags, io);
-  const input = resolveInputs(pathArgs, flags.env, flags.varFile, io, 'one')[0]!;
-  const paths = input.paths;
-  const path = paths[paths.length - 1]!;
+  if (flags.json && !flags.autoApprove) {
+    throw new CliError('--json needs --auto-approve: the plan is printed as JSON, not shown for a question');
+  }
+  if (flags.json && fleet.isFleetRun(flags)) {
+    throw new CliError('--json applies one environment at a time: give one --env');
+  }
+  const planArg = pathArgs.find((p) => looksLikePlanFile(absolute(p, io)));
   const parallelism = parseCount(flags.parallelism, '--parallelism', 1, 256) ?? 10;
   const permissionBatchSize =
     parseCount(flags.permissionBatchSize, '--permission-batch-size', 1, 1000) ?? 100;
   const maxRps = parseRate(flags.maxRps, '--max-rps');
-  const target = await resolveGivenTarget(flags, input, io);
   const planModule = await import('../../plan/index.js');
 
-  const absPath = absolute(path, io);
-  let saved: { plan: Plan; configPath: string } | null = null;
-  let desired = null;
-  if (looksLikePlanFile(absPath)) {
-    if (paths.length > 1) throw new CliError('apply takes either config paths or one plan file, not both');
-    saved = planModule.readPlanFile(readFileSync(absPath, 'utf8'), path);
+  let input: ConfigInput;
+  let store: StateStore;
+  let planFor: (doc: StateDocument) => Plan;
+  let targetFlags: { domain?: string; baseUrl?: string };
+  if (planArg !== undefined) {
+    if (flags.destroy)
+      throw new CliError(
+        'destroy takes config paths, not a plan file; to apply a saved destroy plan use tenantform apply PLANFILE',
+      );
+    if ((flags.target?.length ?? 0) > 0 || (flags.replace?.length ?? 0) > 0) {
+      throw new CliError(
+        'a saved plan is applied exactly as it was made: give --target and --replace to tenantform plan --out instead',
+      );
+    }
+    // Checked in full (paths, flags, state location, target, changes) before any state directory or lock.
+    const { openSavedPlan } = await import('../saved-plan.js');
+    const saved = await openSavedPlan(planArg, pathArgs, flags, io);
+    input = { env: null, paths: [], varFiles: [] };
+    ({ store, planFor, targetFlags } = saved);
   } else {
-    desired = await loadDesiredOrReport(paths, { vars: flags.var, varFiles: input.varFiles }, io);
+    if (fleet.isFleetRun(flags)) return fleet.runFleet('apply', pathArgs, flags, io);
+    input = resolveInputs(pathArgs, flags.env, flags.varFile, io, 'one')[0]!;
+    const paths = input.paths;
+    // A destroy plans the removal of everything recorded: the config only locates the state.
+    const desired = flags.destroy
+      ? []
+      : await loadDesiredOrReport(paths, { vars: flags.var, varFiles: input.varFiles }, io);
     if (!desired) return 1;
+    store = await openStore(environmentStateFlags(flags, input), paths[paths.length - 1]!, io);
+    planFor = (doc) =>
+      planModule.planChanges(desired, doc, {
+        targets: flags.target,
+        replace: flags.replace,
+        destroy: flags.destroy,
+      });
+    targetFlags = environmentTargetFlags(flags, input);
+  }
+  // Checked even when the plan turns out to need no request: a mistyped --base-url is an error either way.
+  let target: Target | null;
+  try {
+    target = await resolveGivenTarget(targetFlags, flags, io);
+  } catch (err) {
+    await store.close();
+    throw err;
   }
 
-  const store = await openStore(environmentStateFlags(flags, input), saved ? saved.configPath : path, io);
   try {
     return await withLockedState(store, 'apply', { ...flags, io }, async (session) => {
       // Said once the lock is held: a run refused by the lock prints only the holder.
       const state = describeState(store, io);
-      io.stdout.write(
+      // With --json, stdout carries JSON lines only: the header goes to stderr.
+      const info = flags.json ? io.stderr : io.stdout;
+      info.write(
         whereLines(state, target ? target.baseUrl : 'not set (needed only if a request must be sent)'),
       );
-      let plan: Plan;
-      if (saved) {
-        // A state never written (serial 0) is the same as no state at plan time.
-        planModule.checkPlanIsCurrent(saved.plan, session.doc.serial === 0 ? null : session.doc);
-        plan = saved.plan;
-      } else {
-        plan = planModule.planChanges(desired ?? [], session.doc);
-      }
-      if (session.doc.serial === 0 && plan.summary.create > 0) io.stdout.write(noStateWarning(state));
+      const plan = planFor(session.doc);
+      if (session.doc.serial === 0 && plan.summary.create > 0) info.write(noStateWarning(state));
       io.report?.({
         state: store.description,
         changes: plan.changes.filter((c) => c.action !== 'no-op').length,
       });
-      const color = planModule.shouldUseColor(io.stdout, io.env);
-      writeChunks(io.stdout, planModule.renderTextChunks(plan, { color }));
-      if (!planModule.hasChanges(plan)) return 0;
+      const json = flags.json ? createJsonProgress(io.stdout) : null;
+      if (!json) {
+        const color = planModule.shouldUseColor(io.stdout, io.env);
+        writeChunks(io.stdout, planModule.renderTextChunks(plan, { color }));
+      }
       // Refuses blocked changes unless --skip-blocked: before the question, and before any request.
-      if (planModule.applicableChanges(plan, { skipBlocked: flags.skipBlocked ?? false }).length === 0) {
-        io.stdout.write('\nOnly blocked changes remain; nothing to apply.\n');
+      const applicable = planModule.hasChanges(plan)
+        ? planModule.applicableChanges(plan, { skipBlocked: flags.skipBlocked ?? false })
+        : [];
+      if (json) json.plan(plan, applicable);
+      if (applicable.length === 0) {
+        if (json) json.summary(nothingApplied(plan));
+        else if (planModule.hasChanges(plan))
+          io.stdout.write('\nOnly blocked changes remain; nothing to apply.\n');
         return 0;
       }
       const apply = await import('../../apply/index.js');
@@ -138,14 +208,17 @@ export async function applyAction(
             'refusing to apply without confirmation: not on a terminal. Review the plan, then re-run with --auto-approve.',
           );
         }
-        if (!(await io.confirm('\nDo you want to make these changes?'))) {
+        const question = plan.destroy
+          ? '\nDo you really want to destroy everything listed above? Deleted policies are gone; forgotten resources stay on the tenant.'
+          : '\nDo you want to make these changes?';
+        if (!(await io.confirm(question))) {
           io.stdout.write('Apply cancelled; nothing was sent.\n');
           return 1;
         }
       }
 
       const total = plan.changes.filter((c) => c.action !== 'no-op' && c.action !== 'blocked').length;
-      const progress = createProgress(io.stdout, total);
+      const progress = json ?? createProgress(io.stdout, total);
       const client = api
         ? api.createApiClient({
             target: api.target,
@@ -158,7 +231,7 @@ export async function applyAction(
               progress.onEvent({ type: 'wait', waitMs: ms, message: reason, waitKind: kind }),
           })
         : null;
-      io.stdout.write('\n');
+      if (!json) io.stdout.write('\n');
       let result: ApplyResult;
       try {
         result = await apply.applyPlan(plan, {
@@ -184,17 +257,24 @@ export async function applyAction(
       });
       // The summary comes first, whatever saving the state or releasing the lock says afterwards.
       const rescue = await keepUnrecorded(result, session, store, io);
-      const code = reportApply(
-        result,
-        {
-          rescue,
-          interrupted:
-            io.signal?.aborted === true &&
-            (result.notAttempted.length > 0 || result.failed.some((f) => f.code === 'API_ABORTED')),
-          progressWasLive: progress.live,
-        },
-        io,
-      );
+      let code: number;
+      if (json) {
+        json.summary(result);
+        code = result.failed.length > 0 || result.notAttempted.length > 0 ? 1 : 0;
+      } else {
+        code = reportApply(
+          result,
+          {
+            rescue,
+            interrupted:
+              io.signal?.aborted === true &&
+              (result.notAttempted.length > 0 || result.failed.some((f) => f.code === 'API_ABORTED')),
+            progressWasLive: progress.live,
+          },
+          io,
+        );
+        if (plan.destroy) destroyNote(result, io);
+      }
       try {
         await session.commit();
       } catch (err) {
@@ -209,4 +289,14 @@ export async function applyAction(
   } finally {
     await store.close();
   }
+}
+
+/** tenantform destroy [PATH]: plan the removal of everything the state records, then apply it. */
+export async function destroyAction(
+  pathArgs: string[],
+  flags: DestroyFlags,
+  cmd: unknown,
+  io: CommandIO,
+): Promise<number> {
+  return applyAction(pathArgs, { ...flags, destroy: true }, cmd, io);
 }

@@ -1,7 +1,7 @@
 import { closeSync, fchmodSync, openSync, writeFileSync } from 'node:fs';
 import { CliError, type CommandIO } from '../io.js';
 import { writePlan } from '../plan-output.js';
-import { absolute, openStore, readStateForPlan } from '../context.js';
+import { absolute, openStore, readStateForPlan, resolveStateLocation } from '../context.js';
 import {
   environmentStateFlags,
   environmentTargetFlags,
@@ -26,6 +26,21 @@ async function targetFor(input: ConfigInput, io: CommandIO): Promise<string> {
   }
 }
 
+/**
+ * The API base URL an apply of this config would use without flags (the
+ * environment's target in tenantform.yaml, else TENANTFORM_BASE_URL,
+ * TENANTFORM_DOMAIN or AUTH0_DOMAIN), or null when none is known or valid:
+ * a saved plan records it so that apply refuses another.
+ */
+async function knownTarget(input: ConfigInput, io: CommandIO): Promise<string | null> {
+  const { resolveTarget } = await import('../../api/index.js');
+  try {
+    return resolveTarget(environmentTargetFlags({}, input), io.env).baseUrl;
+  } catch {
+    return null;
+  }
+}
+
 /** tenantform plan [PATH]: desired (config) vs recorded (state). Sends no request. */
 export async function planAction(
   pathArgs: string[],
@@ -38,10 +53,14 @@ export async function planAction(
   const input = resolveInputs(pathArgs, flags.env, flags.varFile, io, 'one')[0]!;
   const paths = input.paths;
   const path = paths[paths.length - 1]!;
-  const desired = await loadDesiredOrReport(paths, { vars: flags.var, varFiles: input.varFiles }, io);
+  // A destroy plan removes what the state records: the config only locates the state.
+  const desired = flags.destroy
+    ? []
+    : await loadDesiredOrReport(paths, { vars: flags.var, varFiles: input.varFiles }, io);
   if (!desired) return 1;
   const plan = await import('../../plan/index.js');
-  const store = await openStore(environmentStateFlags(flags, input), path, io);
+  const stateFlags = environmentStateFlags(flags, input);
+  const store = await openStore(stateFlags, path, io);
   let recorded;
   try {
     recorded = await readStateForPlan(store, io);
@@ -53,7 +72,11 @@ export async function planAction(
   const state = describeState(store, io);
   const where = io.stderr;
   where.write(whereLines(state, await targetFor(input, io)));
-  const result = plan.planChanges(desired, recorded);
+  const result = plan.planChanges(desired, recorded, {
+    targets: flags.target,
+    replace: flags.replace,
+    destroy: flags.destroy,
+  });
   if (recorded === null && result.summary.create > 0) where.write(noStateWarning(state));
   io.report?.({
     state: store.description,
@@ -67,6 +90,8 @@ export async function planAction(
       createdAt: new Date().toISOString(),
       toolVersion: TOOL_VERSION,
       configPaths: paths,
+      stateLocation: await resolveStateLocation(stateFlags, path, io),
+      target: await knownTarget(input, io),
     });
     // The mode given to open applies only to a new file: fchmod an existing one before writing.
     let fd: number;

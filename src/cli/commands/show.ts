@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import type { CommandIO } from '../io.js';
 import { absolute, openStore } from '../context.js';
-import { resolveInputs } from '../inputs.js';
+import { environmentStateFlags, resolveInputs } from '../inputs.js';
 import { writePlan } from '../plan-output.js';
 import { looksLikePlanFile } from './apply.js';
 import type { ShowFlags } from '../definitions.js';
@@ -29,7 +29,11 @@ export async function showAction(
   }
   const { readStateSnapshot } = await import('../../state/index.js');
   const input = resolveInputs([target ?? '.'], flags.env, [], io, 'one')[0]!;
-  const store = await openStore(flags, input.paths[input.paths.length - 1]!, io);
+  const store = await openStore(
+    environmentStateFlags(flags, input),
+    input.paths[input.paths.length - 1]!,
+    io,
+  );
   let doc;
   try {
     doc = await readStateSnapshot(store);

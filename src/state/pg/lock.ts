@@ -41,6 +41,17 @@ const HOLDERS_SQL = `SELECT pid FROM pg_locks
 const TERMINATE_POLLS = 100;
 const TERMINATE_POLL_MS = 100;
 
+/** How often, and how far apart, a lock taker looks again at a holder that has not written its row yet. */
+const UNRECORDED_LOOKS = 20;
+const UNRECORDED_PAUSE_MS = 25;
+
+/** The id prefix `holder()` gives a holder it described from pg_stat_activity (no current row names it). */
+const UNRECORDED_ID = 'backend-';
+
+function isUnrecorded(holder: LockInfo): boolean {
+  return holder.id.startsWith(UNRECORDED_ID);
+}
+
 /** A holder record read back from jsonb; an unreadable one is held by "unknown". */
 function toLockInfo(value: unknown): LockInfo {
   const v = (value ?? {}) as Record<string, unknown>;
@@ -51,7 +62,10 @@ function toLockInfo(value: unknown): LockInfo {
     typeof v.command === 'string' &&
     typeof v.since === 'string'
   ) {
-    return { id: v.id, pid: v.pid, host: v.host, command: v.command, since: v.since };
+    const info: LockInfo = { id: v.id, pid: v.pid, host: v.host, command: v.command, since: v.since };
+    if (typeof v.start === 'string') info.start = v.start;
+    if (typeof v.pidNamespace === 'string') info.pidNamespace = v.pidNamespace;
+    return info;
   }
   return unknownHolder();
 }
@@ -119,6 +133,7 @@ export class PgLock {
     const client = await this.connect();
     try {
       let vanished = 0;
+      let unrecorded = 0;
       await waitForLock(
         async () => {
           for (;;) {
@@ -128,20 +143,30 @@ export class PgLock {
             );
             if (res.rows[0]?.ok) return null;
             const holder = await this.holder(client);
-            if (holder) return holder;
+            // A tenantform holder takes the advisory lock, then writes its row: a session seen
+            // between the two looks unrecorded, so look again briefly before saying so.
+            if (holder && (!isUnrecorded(holder) || ++unrecorded > UNRECORDED_LOOKS)) return holder;
+            if (holder) {
+              await new Promise((resolve) => setTimeout(resolve, UNRECORDED_PAUSE_MS));
+              continue;
+            }
             if (++vanished > 20) return unknownHolder();
           }
         },
         this.ctx.where,
         options,
       );
-      const res = await client.query<{ pid: number }>(
-        `INSERT INTO ${this.ctx.tables.locks} (workspace, holder, backend_pid, since)
+      // A row left behind names a holder whose session ended without unlocking (killed, crashed): say so.
+      const res = await client.query<{ pid: number; previous: unknown }>(
+        `WITH previous AS (SELECT holder FROM ${this.ctx.tables.locks} WHERE workspace = $1)
+         INSERT INTO ${this.ctx.tables.locks} (workspace, holder, backend_pid, since)
          VALUES ($1, $2, pg_backend_pid(), now())
          ON CONFLICT (workspace) DO UPDATE SET holder = excluded.holder, backend_pid = excluded.backend_pid, since = excluded.since
-         RETURNING backend_pid AS pid`,
+         RETURNING backend_pid AS pid, (SELECT holder FROM previous) AS previous`,
         [this.ctx.workspace, JSON.stringify(mine)],
       );
+      const previous = res.rows[0]?.previous;
+      if (previous !== null && previous !== undefined) options?.onTakeover?.(toLockInfo(previous));
       const held: Held = { info: mine, client, backendPid: res.rows[0]!.pid, lost: false };
       const onLost = () => {
         if (this.held === held) {
@@ -244,7 +269,7 @@ export class PgLock {
     );
     const a = activity.rows[0];
     return {
-      id: `backend-${pid}`,
+      id: `${UNRECORDED_ID}${pid}`,
       pid,
       host: a?.addr ?? 'unknown',
       command: `an unrecorded session "${a?.app || 'unknown'}" (PostgreSQL backend pid ${pid})`,
