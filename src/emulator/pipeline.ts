@@ -18,7 +18,7 @@ import { badRequest, HttpError } from './errors.js';
 import { drawFault, drawLatency, hasFaults } from './faults.js';
 import { parseBody, rawPath, readBody, send } from './http-io.js';
 import { rateLimitHeaders, type RateLimiter } from './rate-limit.js';
-import { matchRoute } from './router.js';
+import { matchRoute, type RouteDef } from './router.js';
 import type { StatsRecorder } from './stats.js';
 import type { TenantStore } from './store.js';
 import type { FaultOptions } from './types.js';
@@ -44,6 +44,8 @@ export interface PipelineContext {
   maxBodyBytes: number;
   admin: AdminTarget;
   stats: StatsRecorder;
+  /** The routes served (those of the emulator's API profile). */
+  routes: readonly RouteDef[];
   /** Audience values the token endpoint accepts, given the request's Host header. */
   audiences: (host: string | undefined) => string[];
 }
@@ -72,7 +74,7 @@ async function handle(ctx: PipelineContext, req: IncomingMessage, res: ServerRes
   const path = rawPath(req.url);
   if (isAdminPath(path)) return handleAdmin(req, res, path, ctx.admin);
   const method = req.method ?? 'GET';
-  const match = matchRoute(method, path);
+  const match = matchRoute(method, path, ctx.routes);
   const isToken = match.kind === 'match' && match.route === 'token';
   ctx.stats.received(match.kind === 'match' ? match.label : 'unmatched', isToken);
   const body = await readBody(req, ctx.maxBodyBytes);

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
-import { EMULATOR_SCOPES } from './api.js';
+import { emulatorScopes, routesFor } from './api.js';
 import { Authority } from './auth.js';
 import { checkFaults, EmulatorOptionError } from './faults.js';
 import { DataFileWriter, loadDataFile } from './persistence.js';
@@ -14,6 +14,7 @@ import { createRequestHandler } from './pipeline.js';
 import { RateLimiter } from './rate-limit.js';
 import { StatsRecorder } from './stats.js';
 import { randomAlphanumeric, TenantStore } from './store.js';
+import { isApiProfile } from '../resources/index.js';
 import type { EmulatorClient, EmulatorHandle, EmulatorOptions } from './types.js';
 
 const DEFAULT_LIFETIME_SEC = 86_400;
@@ -49,6 +50,7 @@ function checkOptions(o: EmulatorOptions): void {
     'maxBodyBytes must be a positive whole number',
   );
   if (o.faults) checkFaults(o.faults);
+  check(o.api === undefined || isApiProfile(o.api), `api must be spec or full (got ${String(o.api)})`);
   const ids = new Set<string>();
   for (const client of o.clients ?? []) {
     check(
@@ -83,6 +85,7 @@ function listen(server: Server, host: string, port: number): Promise<number> {
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
   checkOptions(options);
+  const api = options.api ?? 'spec';
   const host = options.host ?? '127.0.0.1';
   const now = options.now ?? Date.now;
   const stopping = new AbortController();
@@ -92,7 +95,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const demo: EmulatorClient = {
     clientId: randomAlphanumeric(32),
     clientSecret: randomBytes(48).toString('base64url'),
-    scopes: [...EMULATOR_SCOPES],
+    scopes: emulatorScopes(api),
     global: true,
   };
   const store = new TenantStore(options.users ? new Set(options.users) : null, now);
@@ -135,6 +138,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   });
   const handle: EmulatorHandle = {
     baseUrl: `${origin}/api/v2`,
+    api,
     origin,
     port,
     token: authority.issue(demo.clientId, demo.scopes),
@@ -171,6 +175,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY,
       admin: { adminKey, snapshot: handle.snapshot, reset, stats: handle.stats },
       stats,
+      routes: routesFor(api),
       audiences: (hostHeader) => {
         const list = [authority.audience, '/api/v2/'];
         if (hostHeader) list.push(`http://${hostHeader}/api/v2/`);

@@ -2,6 +2,7 @@
  * Public shapes of the emulator: its options, the handle startEmulator returns
  * and the tenant data it holds.
  */
+import type { ApiProfile } from '../resources/index.js';
 
 export type RateLimitAction = 'allow' | 'block' | 'log' | 'redirect';
 
@@ -79,6 +80,12 @@ export interface FaultOptions {
 }
 
 export interface EmulatorOptions {
+  /**
+   * Which operations the emulated tenant offers: 'spec' (the default: the
+   * spec's four) or 'full' (also those of management-api-beyond-spec.md).
+   * Routes of the other profile answer 404, or 405 on a known path.
+   */
+  api?: ApiProfile;
   /** Address to listen on. Default 127.0.0.1. */
   host?: string;
   /** Port; 0 (the default) picks a free one. */
@@ -139,6 +146,8 @@ export interface IssueTokenOptions {
 export interface EmulatorHandle {
   /** http://HOST:PORT/api/v2 */
   baseUrl: string;
+  /** The API profile served. */
+  api: ApiProfile;
   /** http://HOST:PORT */
   origin: string;
   port: number;
