@@ -3,18 +3,8 @@ import { join } from 'node:path';
 import { CliError, type CommandIO } from '../io.js';
 import { absolute, openStore, parseCount, withLockedState, type StateFlags } from '../context.js';
 import type { ConfigInput } from '../inputs.js';
-import { openClient, profileOf, readLive, readSummary, requireFull, type ReadFlags } from '../live.js';
-
-export interface ExportFlags extends Omit<StateFlags, 'state'>, ReadFlags {
-  /** --state FILE, or false with --no-state (record nothing). */
-  state?: string | false;
-  /** --user ID (repeatable): users whose permissions to export. */
-  user?: string[];
-  /** --users-file FILE: more user ids, one a line (# comments and blank lines skipped). */
-  usersFile?: string;
-  force?: boolean;
-  parallelism?: string;
-}
+import { openClient, profileOf, readLive, readSummary, requireFull } from '../live.js';
+import type { ExportFlags } from '../definitions.js';
 
 const SCHEMA_PATH = './schemas/config.schema.json';
 

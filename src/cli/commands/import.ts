@@ -1,15 +1,8 @@
 import { CliError, type CommandIO } from '../io.js';
-import { openStore, withLockedState, type StateFlags } from '../context.js';
+import { openStore, withLockedState } from '../context.js';
 import { environmentStateFlags, loadDesiredOrReport, resolveInputs, type ConfigInput } from '../inputs.js';
 import type { KindModule } from '../../resources/index.js';
-import type { ReadFlags } from '../live.js';
-
-export interface ImportFlags extends StateFlags, ReadFlags {
-  config: string;
-  var: string[];
-  varFile: string[];
-  env?: string;
-}
+import type { ImportFlags } from '../definitions.js';
 
 async function resolveAddress(
   first: string,

@@ -1,23 +1,9 @@
 import type { CommandIO } from '../io.js';
-import { openStore, parseCount, withLockedState, type StateFlags } from '../context.js';
+import { openStore, parseCount, withLockedState } from '../context.js';
+import type { RefreshFlags } from '../definitions.js';
 import { environmentStateFlags, loadDesiredOrReport, resolveInputs } from '../inputs.js';
-import {
-  openClient,
-  profileOf,
-  readLive,
-  readSummary,
-  requireFull,
-  usersOf,
-  type ReadFlags,
-} from '../live.js';
+import { openClient, profileOf, readLive, readSummary, requireFull, usersOf } from '../live.js';
 import { describeState } from '../where.js';
-
-export interface RefreshFlags extends StateFlags, ReadFlags {
-  var: string[];
-  varFile: string[];
-  env?: string;
-  parallelism?: string;
-}
 
 function plural(n: number, one: string): string {
   return `${n} ${one}${n === 1 ? '' : 's'}`;
