@@ -9,7 +9,14 @@ export { PLAN_FORMAT_VERSION } from './types.js';
 export { ACTION_INFO, ACTIONS, assertNever, type ActionInfo } from './actions.js';
 export { PlanError, type PlanErrorCode } from './errors.js';
 export { applicableChanges, hasChanges, planChanges, summarize } from './planner.js';
-export { planRefreshed, refreshState, type Drift, type DriftKind, type Refresh, type RefreshEntry } from './drift.js';
+export {
+  planRefreshed,
+  refreshState,
+  type Drift,
+  type DriftKind,
+  type Refresh,
+  type RefreshEntry,
+} from './drift.js';
 export { renderDriftText } from './render-drift.js';
 export { planProblems } from './plan-check.js';
 export { verifySavedPlan } from './plan-verify.js';
