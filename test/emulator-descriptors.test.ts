@@ -1,19 +1,36 @@
 /**
  * The emulator and the kinds' operation descriptors must describe the same
- * API: every descriptor is served at its method and path, answers one of its
- * success statuses, demands its scope; every route of the emulator is some
- * descriptor. Changing either side alone fails here.
+ * API, per API profile: under each profile the emulator serves exactly the
+ * descriptors operationsFor(kind, profile) returns (under 'full', at most
+ * those: what it serves of them), each at its method and path, answering one
+ * of its success statuses and demanding its scope; every route of the
+ * emulator is some descriptor, and a descriptor of a larger profile is not
+ * served. Changing either side alone fails here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createApiClient, resolveTarget } from '../src/api/index.js';
-import { SERVED_OPERATIONS, startEmulator, type EmulatorHandle } from '../src/emulator/index.js';
+import {
+  SERVED_OPERATIONS,
+  servedOperations,
+  startEmulator,
+  type EmulatorHandle,
+} from '../src/emulator/index.js';
 import { ROUTES } from '../src/emulator/router.js';
-import { KINDS, pathParams, type OperationDescriptor } from '../src/resources/index.js';
+import {
+  API_PROFILES,
+  descriptorsOf,
+  KINDS,
+  operationsFor,
+  pathParams,
+  profileIncludes,
+  type ApiProfile,
+  type OperationDescriptor,
+} from '../src/resources/index.js';
 import { POLICY_BODY, PROFILE_BODY } from './api-helpers.js';
 
-const DESCRIPTORS: OperationDescriptor[] = KINDS.flatMap((kind) =>
-  Object.values(kind.operations).filter((op): op is OperationDescriptor => op !== undefined),
-);
+function descriptors(profile: ApiProfile): OperationDescriptor[] {
+  return KINDS.flatMap((kind) => descriptorsOf(operationsFor(kind, profile)));
+}
 
 /** A request each descriptor can succeed with on an empty tenant (`setup` may create what it needs). */
 const SAMPLES: Record<
@@ -45,16 +62,7 @@ function routePattern(path: string): string {
   ].join('/');
 }
 
-let emulator: EmulatorHandle;
-
-beforeAll(async () => {
-  emulator = await startEmulator();
-});
-afterAll(async () => {
-  await emulator.stop();
-});
-
-function clientWith(token: string) {
+function clientWith(emulator: EmulatorHandle, token: string) {
   return createApiClient({
     target: resolveTarget({ baseUrl: emulator.baseUrl }, {}),
     credentials: { kind: 'token', token },
@@ -78,19 +86,44 @@ describe('emulator routes and operation descriptors', () => {
     }
   });
 
-  it('serves every descriptor of every kind', () => {
-    expect(new Set(Object.values(SERVED_OPERATIONS))).toEqual(new Set(DESCRIPTORS));
+  it('serves under spec exactly the spec descriptors of every kind', () => {
+    expect(new Set(servedOperations('spec'))).toEqual(new Set(descriptors('spec')));
+  });
+
+  it('serves under full only descriptors of the full profile, and every spec one', () => {
+    const full = new Set(descriptors('full'));
+    for (const op of servedOperations('full')) expect(full.has(op), op.name).toBe(true);
+    for (const op of descriptors('spec')) expect(servedOperations('full')).toContain(op);
   });
 
   it('names a label for each path parameter of each descriptor', () => {
-    for (const op of DESCRIPTORS) expect(Object.keys(op.params).sort()).toEqual(pathParams(op.path).sort());
+    for (const op of descriptors('full'))
+      expect(Object.keys(op.params).sort()).toEqual(pathParams(op.path).sort());
+  });
+});
+
+describe.each(API_PROFILES.map((p) => [p] as const))('the emulator with API profile %s', (profile) => {
+  let emulator: EmulatorHandle;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ api: profile });
+  });
+  afterAll(async () => {
+    await emulator.stop();
   });
 
-  it.each(DESCRIPTORS.map((op) => [op.name, op] as const))(
+  const served = servedOperations(profile);
+  const scopes = [...new Set(served.map((d) => d.scope))];
+
+  it('says which profile it serves', () => {
+    expect(emulator.api).toBe(profile);
+  });
+
+  it.each(served.map((op) => [op.name, op] as const))(
     '%s: answers one of the descriptor’s success statuses',
     async (name, op) => {
       emulator.reset();
-      const client = clientWith(emulator.token);
+      const client = clientWith(emulator, emulator.token);
       try {
         const sample = await SAMPLES[name]!(client);
         const result = await client.call(op, sample.params, sample.body);
@@ -102,15 +135,17 @@ describe('emulator routes and operation descriptors', () => {
     },
   );
 
-  it.each(DESCRIPTORS.map((op) => [op.name, op] as const))(
+  it.each(served.map((op) => [op.name, op] as const))(
     '%s: is refused with 403 naming the descriptor’s scope when the token lacks it',
     async (name, op) => {
       emulator.reset();
-      const setup = clientWith(emulator.token);
+      const setup = clientWith(emulator, emulator.token);
       const sample = await SAMPLES[name]!(setup);
       await setup.close();
-      const others = [...new Set(DESCRIPTORS.map((d) => d.scope))].filter((s) => s !== op.scope);
-      const client = clientWith(emulator.issueToken({ scopes: others }));
+      const client = clientWith(
+        emulator,
+        emulator.issueToken({ scopes: scopes.filter((s) => s !== op.scope) }),
+      );
       try {
         const err = await client.call(op, sample.params, sample.body).catch((e: unknown) => e);
         expect(err).toBeInstanceOf(ApiError);
@@ -119,6 +154,21 @@ describe('emulator routes and operation descriptors', () => {
       } finally {
         await client.close();
       }
+    },
+  );
+
+  const unserved = descriptors('full').filter((op) => !profileIncludes(profile, op.profile));
+  it.each(unserved.map((op) => [op.name, op] as const))(
+    '%s: of a larger profile, is not served (404, or 405 on a known path)',
+    async (_name, op) => {
+      const path = `/api/v2${op.path.replace(/\{[^}]+\}/g, 'x1')}`;
+      const res = await fetch(`${emulator.origin}${path}`, {
+        method: op.method,
+        headers: { authorization: `Bearer ${emulator.token}`, 'content-type': 'application/json' },
+        ...(op.method === 'GET' ? {} : { body: '{}' }),
+      });
+      expect([404, 405]).toContain(res.status);
+      await res.arrayBuffer();
     },
   );
 });

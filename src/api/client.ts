@@ -16,6 +16,7 @@ import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import { parseCreated, parseToken } from './responses.js';
 import { createAgent } from './transport.js';
 import {
+  operationsFor,
   rateLimitPolicy,
   tokenExchangeProfile,
   userPermission,
@@ -177,23 +178,23 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     call: callOperation,
 
     async createRateLimitPolicy(body: RateLimitPolicyCreate) {
-      const r = await callOperation(rateLimitPolicy.operations.create, {}, body);
+      const r = await callOperation(operationsFor(rateLimitPolicy, 'spec').create, {}, body);
       if (r.outcome === 'done') return { outcome: 'created', policy: r.body as RateLimitPolicy };
       return { outcome: 'present', error: (r as { error: ApiErrorInfo }).error };
     },
 
     async deleteRateLimitPolicy(id: string) {
-      const r = await callOperation(rateLimitPolicy.operations.delete!, { id });
+      const r = await callOperation(operationsFor(rateLimitPolicy, 'spec').delete!, { id });
       return r.outcome === 'gone' ? { outcome: 'gone' } : { outcome: 'deleted' };
     },
 
     async assignUserPermissions(userId: string, permissions: PermissionItem[]) {
-      await callOperation(userPermission.operations.create, { user_id: userId }, { permissions });
+      await callOperation(operationsFor(userPermission, 'spec').create, { user_id: userId }, { permissions });
       return { outcome: 'assigned' };
     },
 
     async createTokenExchangeProfile(body: TokenExchangeProfileCreate) {
-      const r = await callOperation(tokenExchangeProfile.operations.create, {}, body);
+      const r = await callOperation(operationsFor(tokenExchangeProfile, 'spec').create, {}, body);
       if (r.outcome === 'done') return { outcome: 'created', profile: r.body as TokenExchangeProfile };
       return { outcome: 'present', error: (r as { error: ApiErrorInfo }).error };
     },

@@ -1,5 +1,6 @@
 import {
   kindOf,
+  operationsFor,
   paramsFor,
   type KindModule,
   type OperationDescriptor,
@@ -65,7 +66,7 @@ function recordedFrom(change: Change, id: string | null, extra: Partial<Recorded
 
 function createOperation(change: Change): { kind: KindModule; op: OperationDescriptor } {
   const kind = kindOf(change.kind);
-  return { kind, op: kind.operations.create };
+  return { kind, op: operationsFor(kind, 'spec').create };
 }
 
 /** The path parameters of `op` for this change; throws when the change lacks the recorded id the path needs. */
@@ -94,7 +95,7 @@ async function createOne(change: Change, client: ExecutorClient, recorder: Recor
 }
 
 async function deleteOne(change: Change, client: ExecutorClient, recorder: Recorder): Promise<Outcome> {
-  const op = kindOf(change.kind).operations.delete;
+  const op = operationsFor(kindOf(change.kind), 'spec').delete;
   // The planner plans a delete only for kinds whose table has one.
   if (!op) throw new Error(`internal: no delete operation for ${change.kind} (${change.address})`);
   const answer = await client.call(op, paramsOf(op, change, 'delete'));

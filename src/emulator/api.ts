@@ -10,41 +10,69 @@
  * one is a 404.
  */
 import {
+  operationsFor,
+  profileIncludes,
   rateLimitPolicy,
   tokenExchangeProfile,
   userPermission,
+  type ApiProfile,
   type OperationDescriptor,
 } from '../resources/index.js';
 import { checkSchema, type SchemaIssue, type SchemaName } from '../schemas/index.js';
 import type { Authority, Identification } from './auth.js';
 import { badRequest, HttpError } from './errors.js';
 import { parseBody } from './http-io.js';
-import type { RouteName } from './router.js';
+import { ROUTES, type RouteDef, type RouteName } from './router.js';
 import type { PolicyRequest, ProfileRequest, TenantStore } from './store.js';
 import type { PermissionGrant } from './types.js';
 
 export type OperationName = Exclude<RouteName, 'token'>;
 
+const policyOps = operationsFor(rateLimitPolicy, 'full');
+const permissionOps = operationsFor(userPermission, 'full');
+const profileOps = operationsFor(tokenExchangeProfile, 'full');
+
 /**
  * The kinds' operation descriptors (src/resources) this emulator serves, by
- * route. The scope each route demands is the descriptor's; the route's method
- * and path (router.ts) and the statuses runOperation answers are the
- * emulator's own, held to the descriptors by test/emulator-descriptors.test.ts.
+ * route. A route is served when the emulator's API profile includes its
+ * descriptor's profile (routesFor). The scope each route demands is the
+ * descriptor's; the route's method and path (router.ts) and the statuses
+ * runOperation answers are the emulator's own, held to the descriptors by
+ * test/emulator-descriptors.test.ts.
  */
 export const SERVED_OPERATIONS: Readonly<Record<OperationName, OperationDescriptor>> = {
-  createPolicy: rateLimitPolicy.operations.create,
-  deletePolicy: rateLimitPolicy.operations.delete!,
-  assignPermissions: userPermission.operations.create,
-  createProfile: tokenExchangeProfile.operations.create,
+  createPolicy: policyOps.create,
+  deletePolicy: policyOps.delete!,
+  assignPermissions: permissionOps.create,
+  createProfile: profileOps.create,
 };
+
+/** The routes an emulator with API profile `profile` serves (the token endpoint always). */
+export function routesFor(profile: ApiProfile): RouteDef[] {
+  return ROUTES.filter(
+    (r) => r.route === 'token' || profileIncludes(profile, SERVED_OPERATIONS[r.route].profile),
+  );
+}
+
+/** The descriptors an emulator with API profile `profile` serves. */
+export function servedOperations(profile: ApiProfile): OperationDescriptor[] {
+  return (Object.keys(SERVED_OPERATIONS) as OperationName[])
+    .map((route) => SERVED_OPERATIONS[route])
+    .filter((op) => profileIncludes(profile, op.profile));
+}
 
 /** The scope each route demands. */
 export const OPERATION_SCOPES = Object.fromEntries(
   Object.entries(SERVED_OPERATIONS).map(([route, op]) => [route, op.scope]),
 ) as Readonly<Record<OperationName, string>>;
 
-/** Every scope the emulated API knows; the demo client holds them all. */
-export const EMULATOR_SCOPES: readonly string[] = [...new Set(Object.values(OPERATION_SCOPES))];
+/** The scopes of the operations an emulator with API profile `profile` serves; its demo client holds them all. */
+export function emulatorScopes(profile: ApiProfile): string[] {
+  return [...new Set(servedOperations(profile).map((op) => op.scope))];
+}
+
+/** Every scope of the spec's operations (what the demo client of a default emulator holds). */
+export const EMULATOR_SCOPES: readonly string[] = emulatorScopes('spec');
 
 export interface OperationRequest {
   route: OperationName;

@@ -6,9 +6,18 @@
  * (api/) or the CLI flags (cli/commands/emulator.ts).
  */
 export { startEmulator } from './server.js';
+export { LocalAuthority } from './certificates.js';
+export { UNLIMITED_BUCKET } from './rate-limit.js';
 export { ADMIN_KEY_HEADER, ADMIN_PREFIX } from './admin.js';
 export { EmulatorOptionError, parseFaultSpec, parseLatencySpec } from './faults.js';
-export { EMULATOR_SCOPES, OPERATION_SCOPES, SERVED_OPERATIONS } from './api.js';
+export {
+  EMULATOR_SCOPES,
+  emulatorScopes,
+  OPERATION_SCOPES,
+  routesFor,
+  SERVED_OPERATIONS,
+  servedOperations,
+} from './api.js';
 export type {
   EmulatorClient,
   EmulatorHandle,

@@ -69,10 +69,15 @@ function decodeParam(segment: string): string {
   }
 }
 
-/** Finds the route for `method` and a raw (still encoded) path starting with "/". */
-export function matchRoute(method: string, path: string): RouteMatch {
+/**
+ * Finds the route for `method` and a raw (still encoded) path starting with
+ * "/" among `routes` (the routes the emulator's API profile serves; a route
+ * left out answers as if it did not exist: 404, or 405 when the path has
+ * another method).
+ */
+export function matchRoute(method: string, path: string, routes: readonly RouteDef[] = ROUTES): RouteMatch {
   const segments = path.split('/').slice(1);
-  const candidates = ROUTES.filter((r) => fits(r.pattern, segments));
+  const candidates = routes.filter((r) => fits(r.pattern, segments));
   if (candidates.length === 0) {
     return { kind: 'error', error: new HttpError(404, `Not found: ${method} ${path}`, 'not_found') };
   }

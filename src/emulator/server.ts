@@ -5,15 +5,18 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import { createServer as createTlsServer, type Server as TlsServer } from 'node:https';
 import { setTimeout as delay } from 'node:timers/promises';
-import { EMULATOR_SCOPES } from './api.js';
+import { emulatorScopes, routesFor } from './api.js';
 import { Authority } from './auth.js';
+import { LocalAuthority } from './certificates.js';
 import { checkFaults, EmulatorOptionError } from './faults.js';
 import { DataFileWriter, loadDataFile } from './persistence.js';
 import { createRequestHandler } from './pipeline.js';
 import { RateLimiter } from './rate-limit.js';
 import { StatsRecorder } from './stats.js';
 import { randomAlphanumeric, TenantStore } from './store.js';
+import { isApiProfile } from '../resources/index.js';
 import type { EmulatorClient, EmulatorHandle, EmulatorOptions } from './types.js';
 
 const DEFAULT_LIFETIME_SEC = 86_400;
@@ -49,6 +52,7 @@ function checkOptions(o: EmulatorOptions): void {
     'maxBodyBytes must be a positive whole number',
   );
   if (o.faults) checkFaults(o.faults);
+  check(o.api === undefined || isApiProfile(o.api), `api must be spec or full (got ${String(o.api)})`);
   const ids = new Set<string>();
   for (const client of o.clients ?? []) {
     check(
@@ -66,7 +70,7 @@ function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-function listen(server: Server, host: string, port: number): Promise<number> {
+function listen(server: Server | TlsServer, host: string, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException) => {
       const reason = err.code === 'EADDRINUSE' ? `port ${port} on ${host} is already in use` : err.message;
@@ -83,6 +87,7 @@ function listen(server: Server, host: string, port: number): Promise<number> {
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
   checkOptions(options);
+  const api = options.api ?? 'spec';
   const host = options.host ?? '127.0.0.1';
   const now = options.now ?? Date.now;
   const stopping = new AbortController();
@@ -92,7 +97,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const demo: EmulatorClient = {
     clientId: randomAlphanumeric(32),
     clientSecret: randomBytes(48).toString('base64url'),
-    scopes: [...EMULATOR_SCOPES],
+    scopes: emulatorScopes(api),
     global: true,
   };
   const store = new TenantStore(options.users ? new Set(options.users) : null, now);
@@ -121,10 +126,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     stats.clear();
   };
 
-  const server = createServer();
+  // --tls: a CA of our own (or the one shared by several tenants) and a server certificate it signs.
+  const authorityTls = options.tls === true ? new LocalAuthority([host]) : options.tls || undefined;
+  const server = authorityTls ? createTlsServer(authorityTls.issue(host)) : createServer();
   server.keepAliveTimeout = 5_000;
   const port = await listen(server, host, options.port ?? 0);
-  const origin = `http://${urlHost(host)}:${port}`;
+  const caFile = authorityTls?.retain();
+  const scheme = authorityTls ? 'https' : 'http';
+  const origin = `${scheme}://${urlHost(host)}:${port}`;
   const lifetimeSec = options.tokenLifetimeSec ?? DEFAULT_LIFETIME_SEC;
   const authority = new Authority({
     origin,
@@ -133,19 +142,24 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     now,
     lifetimeSec,
   });
+  let stopped = false;
   const handle: EmulatorHandle = {
     baseUrl: `${origin}/api/v2`,
+    api,
     origin,
     port,
     token: authority.issue(demo.clientId, demo.scopes),
     clientId: demo.clientId,
     clientSecret: demo.clientSecret,
     adminKey,
+    ...(authorityTls ? { caFile, caPem: authorityTls.caPem } : {}),
     stop: async () => {
       stopping.abort();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
+      if (authorityTls && !stopped) authorityTls.release();
+      stopped = true;
       await writer?.flush();
     },
     snapshot: () => store.snapshot(),
@@ -160,6 +174,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       store,
       authority,
       limiter,
+      now,
       limitScope: options.rateLimit?.scope ?? 'tenant',
       retryAfter: options.retryAfter ?? false,
       faults: options.faults,
@@ -171,9 +186,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY,
       admin: { adminKey, snapshot: handle.snapshot, reset, stats: handle.stats },
       stats,
+      routes: routesFor(api),
       audiences: (hostHeader) => {
         const list = [authority.audience, '/api/v2/'];
-        if (hostHeader) list.push(`http://${hostHeader}/api/v2/`);
+        if (hostHeader) list.push(`${scheme}://${hostHeader}/api/v2/`);
         return list;
       },
     }),

@@ -1,4 +1,4 @@
-import { formatAddress, kindOf, needsId } from '../resources/index.js';
+import { formatAddress, kindOf, needsId, operationsFor } from '../resources/index.js';
 import { assertNever, SUMMARY_KEYS } from './actions.js';
 import { summarize } from './planner.js';
 import type { Change, Plan, PlanSummary } from './types.js';
@@ -11,7 +11,7 @@ import type { Change, Plan, PlanSummary } from './types.js';
 
 function actionProblem(change: Change): string | null {
   const kind = kindOf(change.kind);
-  const remove = kind.operations.delete;
+  const remove = operationsFor(kind, 'spec').delete;
   switch (change.action) {
     case 'create':
       return change.after ? null : 'a create needs "after"';

@@ -1,4 +1,4 @@
-import { kindOf, KINDS, needsId } from '../resources/index.js';
+import { kindOf, KINDS, needsId, operationsFor } from '../resources/index.js';
 import type { DesiredResource, KindName, RecordedResource } from '../resources/index.js';
 import type { StateDocument } from '../state/types.js';
 import { changedPaths, compareStrings, deepEqual } from './canonical.js';
@@ -31,7 +31,7 @@ function decideKept(desired: DesiredResource, recorded: RecordedResource, forceR
   }
   const fields = changedPaths(recorded.attributes, desired.attributes);
   if (forceReplace) return { action: 'replace', reason: reasons.replace(kind, fields) };
-  const remove = kind.operations.delete;
+  const remove = operationsFor(kind, 'spec').delete;
   if (!remove) return { action: 'blocked', reason: reasons.changeBlocked(kind, fields) };
   if (recorded.id === null && needsId(remove)) {
     return { action: 'blocked', reason: reasons.replaceWithoutId(desired.address, fields, adopted) };
@@ -42,7 +42,7 @@ function decideKept(desired: DesiredResource, recorded: RecordedResource, forceR
 /** The action for a resource that is recorded but no longer desired (or being destroyed): delete it if the kind can be deleted. */
 function decideRemoved(recorded: RecordedResource, destroy: boolean): Decision {
   const kind = kindOf(recorded.kind);
-  const remove = kind.operations.delete;
+  const remove = operationsFor(kind, 'spec').delete;
   if (!remove)
     return { action: 'forget', reason: destroy ? reasons.destroyForget(kind) : reasons.forget(kind) };
   if (recorded.id === null && needsId(remove)) {

@@ -1,4 +1,4 @@
-import { formatAddress, kindOf, needsId, parseAddress } from '../resources/index.js';
+import { formatAddress, kindOf, needsId, operationsFor, parseAddress } from '../resources/index.js';
 import type { DesiredResource, RecordedResource } from '../resources/index.js';
 import { PlanError } from './errors.js';
 import { shellQuote } from './reasons.js';
@@ -116,7 +116,7 @@ export function selectChanges(
     if (!wanted.has(address)) throw refuse('it is no longer in the configuration, so the plan removes it');
     const kind = kindOf(record.kind);
     // A replace is the kind's delete, then its create: only kinds with a delete operation have one.
-    const remove = kind.operations.delete;
+    const remove = operationsFor(kind, 'spec').delete;
     if (!remove) throw refuse(`${kind.limitation}, and a replace starts with a delete`);
     if (record.id === null && needsId(remove)) {
       throw refuse(

@@ -2,7 +2,7 @@
  * Resources: the kinds tenantform manages, one module per kind
  * (rate-limit-policy.ts, user-permission.ts, token-exchange-profile.ts), their
  * identities and addresses, and the API operations each kind has, as data
- * (operations.ts). Owns: what a resource is, how it is named, which
+ * (operations.ts), per API profile (operationsFor: 'spec' or 'full'). Owns: what a resource is, how it is named, which
  * operations exist and what they look like on the wire. Does not own: reading
  * config (config/), deciding changes (plan/), sending requests (api/) or
  * ordering them (apply/).
@@ -22,8 +22,24 @@ export type {
   RecordedResource,
   SourcePosition,
 } from './types.js';
-export type { ExpectedOutcome, HttpMethod, KindOperations, OperationDescriptor } from './operations.js';
-export { needsId, paramsFor, pathParams } from './operations.js';
+export type {
+  ApiProfile,
+  ExpectedOutcome,
+  HttpMethod,
+  KindOperations,
+  OperationDescriptor,
+  Pagination,
+} from './operations.js';
+export {
+  API_PROFILES,
+  descriptorsOf,
+  isApiProfile,
+  needsId,
+  operationsFor,
+  paramsFor,
+  pathParams,
+  profileIncludes,
+} from './operations.js';
 export { AddressError, formatAddress, isKindName, KIND_NAMES, parseAddress } from './address.js';
 export { identityOf, kindOf, kindOrder, KINDS, sharedUnverifiedReason, unverifiedReason } from './kinds.js';
 export { rateLimitPolicy } from './rate-limit-policy.js';

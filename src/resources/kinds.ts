@@ -1,3 +1,4 @@
+import { operationsFor } from './operations.js';
 import { rateLimitPolicy } from './rate-limit-policy.js';
 import { tokenExchangeProfile } from './token-exchange-profile.js';
 import type { Attributes, KindModule, KindName } from './types.js';
@@ -26,10 +27,12 @@ export function kindOrder(name: KindName): number {
 
 /**
  * Why the recorded settings of a resource of this kind are taken on trust
- * ("no read operation exists"), or null when the kind can be read back.
+ * ("no read operation exists", under the spec profile), or null when the kind
+ * can be read back.
  */
 export function unverifiedReason(kind: KindModule): string | null {
-  return kind.operations.read ? null : 'no read operation exists';
+  const ops = operationsFor(kind, 'spec');
+  return ops.get || ops.list ? null : 'no read operation exists';
 }
 
 /** unverifiedReason when it is the same for every kind in `kinds` (null when they differ or can all be read). */

@@ -1,14 +1,45 @@
 import type { SchemaName } from '../schemas/index.js';
+import type { KindModule } from './types.js';
 
 /**
- * API operations as data. Each kind module lists the operations the Tenant
- * Management API has for it; the client sends any of them through one call
- * path (api/ `call`), the executor picks them from the kind's table (apply/),
- * the planner asks which exist (plan/), and the emulator serves the same
- * descriptors (a test holds its routes to them).
+ * API operations as data. Each kind module lists every operation the real
+ * Management API has for it; `operationsFor(kind, profile)` is the part of
+ * that table a tenant with the given API profile offers. The client sends any
+ * of them through one call path (api/ `call`), the executor picks them from
+ * the table (apply/), the planner asks which exist (plan/), and the emulator
+ * serves the same descriptors per profile (a test holds its routes to them).
+ * Nothing outside this module reads a kind's raw table.
  */
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/**
+ * Which operations a tenant offers: 'spec', the four operations of the Tenant
+ * Management API spec (the default); 'full', also the update, delete, list
+ * and get operations of the real service (management-api-beyond-spec.md).
+ * Each profile includes the ones before it in API_PROFILES.
+ */
+export type ApiProfile = 'spec' | 'full';
+
+/** Every profile, smallest first. */
+export const API_PROFILES: readonly ApiProfile[] = ['spec', 'full'];
+
+export function isApiProfile(value: unknown): value is ApiProfile {
+  return (API_PROFILES as readonly unknown[]).includes(value);
+}
+
+/** True when a tenant with profile `profile` offers an operation first offered by `needed`. */
+export function profileIncludes(profile: ApiProfile, needed: ApiProfile): boolean {
+  return API_PROFILES.indexOf(needed) <= API_PROFILES.indexOf(profile);
+}
+
+/**
+ * How a list operation pages: 'checkpoint' (`take` and `from`, the answer's
+ * `next` names the following page; none or empty on the last) or 'offset'
+ * (`per_page` and 0-based `page`; `include_totals=true` wraps the array in an
+ * object with start, limit and total).
+ */
+export type Pagination = 'checkpoint' | 'offset';
 
 /** What a non-2xx status the operation expects means: already present (409 on create), already gone (404 on delete). */
 export type ExpectedOutcome = 'present' | 'gone';
@@ -16,6 +47,8 @@ export type ExpectedOutcome = 'present' | 'gone';
 export interface OperationDescriptor {
   /** Stable name, used in errors and debug lines: "createRateLimitPolicy". */
   name: string;
+  /** The smallest API profile that has this operation. */
+  profile: ApiProfile;
   method: HttpMethod;
   /**
    * Path below the API base, with one {name} per path parameter:
@@ -38,19 +71,63 @@ export interface OperationDescriptor {
   outcomes: Readonly<Partial<Record<number, ExpectedOutcome>>>;
   /** Resources sharing this attribute's value go in one request (permissions: one POST per user). */
   batchKey?: string;
+  /** List operations: how the answer pages. */
+  pagination?: Pagination;
+  /**
+   * List operations: the key of the answer's array of resources. For offset
+   * pagination the answer is that array itself unless include_totals=true.
+   */
+  itemsKey?: string;
 }
 
 /**
  * The operations the API has for one kind. A kind without `delete` cannot be
  * removed (a removal becomes a forget); without `update` a change needs a
- * replace (delete, then create) or cannot be made; without `read` the recorded
- * settings are never compared with the tenant.
+ * replace (delete, then create) or cannot be made; without `list` and `get`
+ * the recorded settings are never compared with the tenant.
  */
 export interface KindOperations {
   create: OperationDescriptor;
-  delete?: OperationDescriptor;
   update?: OperationDescriptor;
-  read?: OperationDescriptor;
+  delete?: OperationDescriptor;
+  list?: OperationDescriptor;
+  get?: OperationDescriptor;
+}
+
+const OPERATION_KEYS = ['create', 'update', 'delete', 'list', 'get'] as const;
+
+const byProfile = new Map<ApiProfile, WeakMap<KindModule, KindOperations>>(
+  API_PROFILES.map((p) => [p, new WeakMap()]),
+);
+
+/**
+ * The operations a tenant with API profile `profile` offers for `kind`: the
+ * kind's table without the operations of larger profiles. The same object for
+ * the same arguments, holding the kind's own descriptor objects.
+ */
+export function operationsFor(kind: KindModule, profile: ApiProfile): KindOperations {
+  const cache = byProfile.get(profile);
+  if (!cache) throw new Error(`unknown API profile ${String(profile)}`);
+  let table = cache.get(kind);
+  if (!table) {
+    const all = kind.operations;
+    if (!profileIncludes(profile, all.create.profile)) {
+      throw new Error(`internal: ${kind.name} has no create operation under API profile ${profile}`);
+    }
+    const picked: KindOperations = { create: all.create };
+    for (const key of OPERATION_KEYS) {
+      const op = all[key];
+      if (key !== 'create' && op && profileIncludes(profile, op.profile)) picked[key] = op;
+    }
+    table = Object.freeze(picked);
+    cache.set(kind, table);
+  }
+  return table;
+}
+
+/** Every descriptor of `operations`, in table order. */
+export function descriptorsOf(operations: KindOperations): OperationDescriptor[] {
+  return OPERATION_KEYS.flatMap((key) => (operations[key] ? [operations[key]] : []));
 }
 
 /** The {name} parameters of a path template, in order. */

@@ -2,13 +2,16 @@ import type { OperationDescriptor } from './operations.js';
 import type { Attributes, KindModule } from './types.js';
 
 /**
- * Rate limit policies: created by POST, removed by DELETE by id; no update,
- * so a change is a replace (delete, then create). Attributes are the create
- * request body {resource, consumer, consumer_selector, configuration}.
+ * Rate limit policies: created by POST, removed by DELETE by id. Under the
+ * spec profile there is no update, so a change is a replace (delete, then
+ * create); the full profile adds PATCH of the configuration (the identity
+ * fields cannot change), a list (checkpoint pages) and a get. Attributes are
+ * the create request body {resource, consumer, consumer_selector, configuration}.
  */
 
 const create: OperationDescriptor = {
   name: 'createRateLimitPolicy',
+  profile: 'spec',
   method: 'POST',
   path: '/rate-limit-policies',
   params: {},
@@ -21,11 +24,51 @@ const create: OperationDescriptor = {
 
 const remove: OperationDescriptor = {
   name: 'deleteRateLimitPolicy',
+  profile: 'spec',
   method: 'DELETE',
   path: '/rate-limit-policies/{id}',
   params: { id: 'rate limit policy id' },
   scope: 'delete:rate_limit_policies',
   success: [204],
+  outcomes: { 404: 'gone' },
+};
+
+const update: OperationDescriptor = {
+  name: 'updateRateLimitPolicy',
+  profile: 'full',
+  method: 'PATCH',
+  path: '/rate-limit-policies/{id}',
+  params: { id: 'rate limit policy id' },
+  scope: 'update:rate_limit_policies',
+  request: 'rateLimitPolicyUpdateRequest',
+  response: 'rateLimitPolicy',
+  success: [200],
+  outcomes: { 404: 'gone' },
+};
+
+const list: OperationDescriptor = {
+  name: 'listRateLimitPolicies',
+  profile: 'full',
+  method: 'GET',
+  path: '/rate-limit-policies',
+  params: {},
+  scope: 'read:rate_limit_policies',
+  response: 'rateLimitPolicyList',
+  success: [200],
+  outcomes: {},
+  pagination: 'checkpoint',
+  itemsKey: 'rate_limit_policies',
+};
+
+const get: OperationDescriptor = {
+  name: 'getRateLimitPolicy',
+  profile: 'full',
+  method: 'GET',
+  path: '/rate-limit-policies/{id}',
+  params: { id: 'rate limit policy id' },
+  scope: 'read:rate_limit_policies',
+  response: 'rateLimitPolicy',
+  success: [200],
   outcomes: { 404: 'gone' },
 };
 
@@ -47,7 +90,7 @@ export const rateLimitPolicy: KindModule = {
       return [resource, consumer, rest.join('/')];
     },
   },
-  operations: { create, delete: remove },
+  operations: { create, update, delete: remove, list, get },
   requestBody: (resources: readonly Attributes[]) => resources[0],
   fromResponse: (body) => createdFields(body),
   limitation:

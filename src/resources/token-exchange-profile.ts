@@ -3,13 +3,17 @@ import type { OperationDescriptor } from './operations.js';
 import type { Attributes, KindModule } from './types.js';
 
 /**
- * Token exchange profiles: created by POST; the API has no update or delete,
- * so a change is blocked and a removal is a forget. Attributes are the create
- * request body {name, subject_token_type, action_id, type}.
+ * Token exchange profiles: created by POST. Under the spec profile there is
+ * no update or delete, so a change is blocked and a removal is a forget; the
+ * full profile adds PATCH of name and subject_token_type (action_id and type
+ * cannot change, so changing them is a replace), DELETE by id, a list
+ * (checkpoint pages) and a get. Attributes are the create request body
+ * {name, subject_token_type, action_id, type}.
  */
 
 const create: OperationDescriptor = {
   name: 'createTokenExchangeProfile',
+  profile: 'spec',
   method: 'POST',
   path: '/token-exchange-profiles',
   params: {},
@@ -18,6 +22,56 @@ const create: OperationDescriptor = {
   response: 'tokenExchangeProfile',
   success: [201],
   outcomes: { 409: 'present' },
+};
+
+/** Success has no body. A subject_token_type another profile has is a 409, an error. */
+const update: OperationDescriptor = {
+  name: 'updateTokenExchangeProfile',
+  profile: 'full',
+  method: 'PATCH',
+  path: '/token-exchange-profiles/{id}',
+  params: { id: 'token exchange profile id' },
+  scope: 'update:token_exchange_profiles',
+  request: 'tokenExchangeProfileUpdateRequest',
+  success: [204],
+  outcomes: { 404: 'gone' },
+};
+
+const remove: OperationDescriptor = {
+  name: 'deleteTokenExchangeProfile',
+  profile: 'full',
+  method: 'DELETE',
+  path: '/token-exchange-profiles/{id}',
+  params: { id: 'token exchange profile id' },
+  scope: 'delete:token_exchange_profiles',
+  success: [204],
+  outcomes: { 404: 'gone' },
+};
+
+const list: OperationDescriptor = {
+  name: 'listTokenExchangeProfiles',
+  profile: 'full',
+  method: 'GET',
+  path: '/token-exchange-profiles',
+  params: {},
+  scope: 'read:token_exchange_profiles',
+  response: 'tokenExchangeProfileList',
+  success: [200],
+  outcomes: {},
+  pagination: 'checkpoint',
+  itemsKey: 'token_exchange_profiles',
+};
+
+const get: OperationDescriptor = {
+  name: 'getTokenExchangeProfile',
+  profile: 'full',
+  method: 'GET',
+  path: '/token-exchange-profiles/{id}',
+  params: { id: 'token exchange profile id' },
+  scope: 'read:token_exchange_profiles',
+  response: 'tokenExchangeProfile',
+  success: [200],
+  outcomes: { 404: 'gone' },
 };
 
 export const tokenExchangeProfile: KindModule = {
@@ -30,7 +84,7 @@ export const tokenExchangeProfile: KindModule = {
     description: 'tep_ followed by letters, digits, _ or -',
     parseIdentity: (text) => [text],
   },
-  operations: { create },
+  operations: { create, update, delete: remove, list, get },
   requestBody: (resources: readonly Attributes[]) => resources[0],
   fromResponse: (body) => createdFields(body),
   limitation: 'the API has no operation to update or delete a token exchange profile',

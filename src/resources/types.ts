@@ -70,7 +70,10 @@ export interface KindModule {
   identityFields: readonly string[];
   /** The server id of this kind, or null when its resources have none. */
   id: KindId | null;
-  /** The API's operations for this kind. */
+  /**
+   * Every operation the real API has for this kind, each labelled with the
+   * smallest profile that offers it. Read it through operationsFor(kind, profile).
+   */
   operations: KindOperations;
   /** The create request body for these resources' attributes (several when the create is batched). */
   requestBody(resources: readonly Attributes[]): unknown;
