@@ -17,7 +17,7 @@ if (problem) {
 if (typeof nodeModule.enableCompileCache === 'function') {
   try {
     nodeModule.enableCompileCache();
-  } catch (err) {
+  } catch {
     // a cache that cannot be set up only costs speed
   }
 }
