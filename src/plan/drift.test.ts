@@ -177,3 +177,20 @@ describe('planRefreshed', () => {
     expect(plan.changes.every((c) => c.action === 'no-op')).toBe(true);
   });
 });
+
+describe('drift in markdown', () => {
+  it('cuts a long drift list to its share of the comment, saying how many entries are left out', () => {
+    const live = snapshot(
+      Array.from({ length: 2000 }, (_, i) =>
+        liveResource('rate_limit_policy', policy(`client_id:app-${String(i).padStart(4, '0')}`), `rlp_${i}`),
+      ),
+    );
+    const { plan } = planRefreshed([], stateDoc([]), live);
+    const md = renderMarkdown(plan);
+    expect(md.length).toBeLessThan(65_536);
+    expect(md).toMatch(
+      /_\d+ more drift entries not shown; run `tenantform plan --refresh` to see them all._/,
+    );
+    expect(md).toContain('2000 not managed');
+  });
+});
