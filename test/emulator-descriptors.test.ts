@@ -48,6 +48,25 @@ const SAMPLES: Record<
     body: { permissions: [{ resource_server_identifier: 'https://api.example', permission_name: 'read:x' }] },
   }),
   createTokenExchangeProfile: async () => ({ params: {}, body: PROFILE_BODY }),
+  updateRateLimitPolicy: async (client) => {
+    const made = await client.call(SERVED_OPERATIONS.createPolicy, {}, POLICY_BODY);
+    return {
+      params: { id: (made as { body: { id: string } }).body.id },
+      body: { configuration: { action: 'block', limit: 5 } },
+    };
+  },
+  removeUserPermissions: async () => ({
+    params: { user_id: 'auth0|descriptor-test' },
+    body: { permissions: [{ resource_server_identifier: 'https://api.example', permission_name: 'read:x' }] },
+  }),
+  updateTokenExchangeProfile: async (client) => {
+    const made = await client.call(SERVED_OPERATIONS.createProfile, {}, PROFILE_BODY);
+    return { params: { id: (made as { body: { id: string } }).body.id }, body: { name: 'renamed profile' } };
+  },
+  deleteTokenExchangeProfile: async (client) => {
+    const made = await client.call(SERVED_OPERATIONS.createProfile, {}, PROFILE_BODY);
+    return { params: { id: (made as { body: { id: string } }).body.id } };
+  },
 };
 
 /** The emulator's pattern for a descriptor path: "/users/{user_id}/permissions" → api/v2/users/:/permissions. */

@@ -9,7 +9,16 @@
  */
 import { HttpError } from './errors.js';
 
-export type RouteName = 'createPolicy' | 'deletePolicy' | 'assignPermissions' | 'createProfile' | 'token';
+export type RouteName =
+  | 'createPolicy'
+  | 'updatePolicy'
+  | 'deletePolicy'
+  | 'assignPermissions'
+  | 'removePermissions'
+  | 'createProfile'
+  | 'updateProfile'
+  | 'deleteProfile'
+  | 'token';
 
 export type RouteMatch =
   { kind: 'match'; route: RouteName; label: string; params: string[] } | { kind: 'error'; error: HttpError };
@@ -29,6 +38,12 @@ export const ROUTES: readonly RouteDef[] = [
     label: 'POST /api/v2/rate-limit-policies',
   },
   {
+    route: 'updatePolicy',
+    method: 'PATCH',
+    pattern: ['api', 'v2', 'rate-limit-policies', ':'],
+    label: 'PATCH /api/v2/rate-limit-policies/{id}',
+  },
+  {
     route: 'deletePolicy',
     method: 'DELETE',
     pattern: ['api', 'v2', 'rate-limit-policies', ':'],
@@ -41,10 +56,28 @@ export const ROUTES: readonly RouteDef[] = [
     label: 'POST /api/v2/users/{id}/permissions',
   },
   {
+    route: 'removePermissions',
+    method: 'DELETE',
+    pattern: ['api', 'v2', 'users', ':', 'permissions'],
+    label: 'DELETE /api/v2/users/{id}/permissions',
+  },
+  {
     route: 'createProfile',
     method: 'POST',
     pattern: ['api', 'v2', 'token-exchange-profiles'],
     label: 'POST /api/v2/token-exchange-profiles',
+  },
+  {
+    route: 'updateProfile',
+    method: 'PATCH',
+    pattern: ['api', 'v2', 'token-exchange-profiles', ':'],
+    label: 'PATCH /api/v2/token-exchange-profiles/{id}',
+  },
+  {
+    route: 'deleteProfile',
+    method: 'DELETE',
+    pattern: ['api', 'v2', 'token-exchange-profiles', ':'],
+    label: 'DELETE /api/v2/token-exchange-profiles/{id}',
   },
   { route: 'token', method: 'POST', pattern: ['oauth', 'token'], label: 'POST /oauth/token' },
   { route: 'token', method: 'POST', pattern: ['oauth', 'token', ''], label: 'POST /oauth/token' },

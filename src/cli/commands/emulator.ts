@@ -22,6 +22,7 @@ import {
   type EmulatorHandle,
   type EmulatorOptions,
 } from '../../emulator/index.js';
+import { isApiProfile } from '../../resources/index.js';
 import type { CommandIO } from '../io.js';
 
 export { parseFaultSpec, parseLatencySpec };
@@ -43,6 +44,8 @@ export interface EmulatorCommandOptions {
   json: boolean;
   /** "N" or "a,b,c": several tenants, each with its own port, data, credentials and rate limit. */
   tenants?: string;
+  /** API profile: 'spec' (default) or 'full'. */
+  api?: string;
 }
 
 function fail(message: string): never {
@@ -90,6 +93,10 @@ export async function emulatorOptions(opts: EmulatorCommandOptions, io: CommandI
     port: opts.port,
     log: (line) => io.stderr.write(`${line}\n`),
   };
+  if (opts.api !== undefined) {
+    if (!isApiProfile(opts.api)) fail(`--api must be spec or full (got ${opts.api})`);
+    options.api = opts.api;
+  }
   if (opts.rateLimit !== undefined) {
     if (!(Number.isFinite(opts.rateLimit) && opts.rateLimit > 0)) {
       fail(`--rate-limit must be a positive number (got ${opts.rateLimit})`);
@@ -133,7 +140,10 @@ function describeSettings(o: EmulatorOptions): string[] {
   const rate = o.rateLimit;
   const burst = rate ? (rate.burst ?? Math.max(1, Math.ceil(rate.perSecond))) : 0;
   const per = rate?.scope === 'client' ? 'per client' : 'per tenant, shared by its clients';
-  const lines = [row('rate limit', rate ? `${rate.perSecond}/s ${per}, burst ${burst}` : 'none')];
+  const lines = [
+    row('API profile', o.api === 'full' ? "full (the spec's operations and those beyond it)" : 'spec'),
+    row('rate limit', rate ? `${rate.perSecond}/s ${per}, burst ${burst}` : 'none'),
+  ];
   if (o.latencyMs || o.latencyJitterMs) {
     lines.push(row('latency', `${o.latencyMs ?? 0} ms + up to ${o.latencyJitterMs ?? 0} ms`));
   }
