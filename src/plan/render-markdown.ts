@@ -1,7 +1,15 @@
 import { kindOf } from '../resources/index.js';
 import { attributeDiff, attributeLines } from './attribute-lines.js';
 import type { Change, Plan } from './types.js';
-import { absenceNote, adoptedFlag, adoptedNote, scopeNote, summaryLine, SYMBOLS } from './wording.js';
+import {
+  absenceNote,
+  adoptedFlag,
+  adoptedNote,
+  profileLine,
+  scopeNote,
+  summaryLine,
+  SYMBOLS,
+} from './wording.js';
 
 /** GitHub refuses comments longer than 65,536 characters; stay well below. */
 export const MARKDOWN_LIMIT = 65_536;
@@ -89,7 +97,10 @@ function details(change: Change): string {
  */
 export function renderMarkdown(plan: Plan): string {
   const changes = plan.changes.filter((c) => c.action !== 'no-op');
-  const head: string[] = [plan.destroy ? '### tenantform destroy plan' : '### tenantform plan', ''];
+  const title = plan.destroy ? '### tenantform destroy plan' : '### tenantform plan';
+  const profile = profileLine(plan);
+  const head: string[] = [title, ''];
+  if (profile) head.push(escapeHtml(profile), '');
   const scope = scopeNote(plan);
   if (scope) head.push(...scope.split('\n').map((line) => `> ${escapeHtml(line)}`), '');
   const adopted = adoptedNote(

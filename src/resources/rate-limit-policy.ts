@@ -93,6 +93,7 @@ export const rateLimitPolicy: KindModule = {
   operations: { create, update, delete: remove, list, get },
   requestBody: (resources: readonly Attributes[]) => resources[0],
   fromResponse: (body) => createdFields(body),
+  updatable: ['configuration'],
   limitation:
     'rate limit policies have no update operation; a change deletes the policy and creates it again',
 };

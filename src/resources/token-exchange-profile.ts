@@ -87,5 +87,6 @@ export const tokenExchangeProfile: KindModule = {
   operations: { create, update, delete: remove, list, get },
   requestBody: (resources: readonly Attributes[]) => resources[0],
   fromResponse: (body) => createdFields(body),
+  updatable: ['name', 'subject_token_type'],
   limitation: 'the API has no operation to update or delete a token exchange profile',
 };

@@ -79,6 +79,11 @@ export interface KindModule {
   requestBody(resources: readonly Attributes[]): unknown;
   /** What to record from a create's success body: the server id (null when none) and created_at. */
   fromResponse(body: unknown): { id: string | null; created_at?: string };
-  /** What the API cannot do for this kind, for the plan's reason text. */
+  /** What the spec profile's API cannot do for this kind, for the plan's reason text. */
   limitation: string;
+  /**
+   * The attributes the kind's update operation can change (API profile full);
+   * a change to any other attribute needs a replace. Absent: no update.
+   */
+  updatable?: readonly string[];
 }
