@@ -5,18 +5,18 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { CliError, heldLocks, type CommandIO } from './io.js';
+import type { ApplyFlags } from './definitions.js';
 import type { LockInfo, StateLocation, StateStore } from '../state/types.js';
 import type { RescueFile, RescueOutcome, StateDocument, StateSession } from '../state/index.js';
 
-export interface StateFlags {
-  state?: string;
-  backend?: 'file' | 'pg';
-  backendConfig?: string[];
-  workspace?: string;
-  lockTimeout?: string;
-  /** apply --debug: the pg backend logs its statements' outcomes (never the password). */
-  debug?: boolean;
-}
+/**
+ * The flags that say where the state is and how to lock it, as the commands
+ * that have them define them (definitions.ts); apply's --debug also makes the
+ * pg backend log its statements' outcomes (never the password).
+ */
+export type StateFlags = Partial<
+  Pick<ApplyFlags, 'state' | 'backend' | 'backendConfig' | 'workspace' | 'lockTimeout' | 'debug'>
+>;
 
 export function absolute(path: string, io: CommandIO): string {
   return isAbsolute(path) ? path : resolve(io.cwd, path);

@@ -11,21 +11,19 @@ import { parseCount } from './context.js';
 import { environmentTargetFlags, resolveInputs, type ConfigInput, type EnvSelection } from './inputs.js';
 import { bufferStream, prefixedStream } from './fleet-streams.js';
 import { printApplyTable, printPlans, type EnvRun } from './fleet-output.js';
+import type { ApplyFlags, PlanFlags } from './definitions.js';
 
-export interface FleetFlags {
-  env?: EnvSelection;
-  allEnvs?: boolean;
-  envParallelism?: string;
-  varFile: string[];
-  state?: string;
-  workspace?: string;
-  domain?: string;
-  baseUrl?: string;
-  tokenFile?: string;
-  out?: string;
-  format?: 'text' | 'json' | 'markdown';
-  detailedExitcode?: boolean;
-}
+/**
+ * The flags a multi-environment run reads, as plan and apply define them
+ * (definitions.ts): what picks the environments, and what names one state,
+ * target or file (refused with several environments).
+ */
+export type FleetFlags = Pick<PlanFlags, 'varFile'> &
+  Partial<Pick<PlanFlags, 'envParallelism' | 'state' | 'workspace' | 'out' | 'format' | 'detailedExitcode'>> &
+  Partial<Pick<ApplyFlags, 'domain' | 'baseUrl' | 'tokenFile'>> & {
+    env?: EnvSelection;
+    allEnvs?: boolean;
+  };
 
 type Command = (paths: string[], flags: never, cmd: unknown, io: CommandIO) => Promise<number>;
 

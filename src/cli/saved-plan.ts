@@ -12,15 +12,11 @@ import type { StateDocument, StateLocation, StateStore } from '../state/index.js
 import { absolute, openStore, resolveStateLocation, type StateFlags } from './context.js';
 import { CliError, type CommandIO } from './io.js';
 import { targetGiven } from './where.js';
+import type { ApplyFlags } from './definitions.js';
 
-export interface SavedPlanFlags extends StateFlags {
-  var: string[];
-  varFile: string[];
-  env?: string | string[];
-  allEnvs?: boolean;
-  domain?: string;
-  baseUrl?: string;
-}
+/** The flags apply was given with a plan file (most are refused: the plan decides). */
+export type SavedPlanFlags = StateFlags &
+  Pick<ApplyFlags, 'var' | 'varFile' | 'allEnvs' | 'domain' | 'baseUrl'> & { env?: string | string[] };
 
 export interface SavedPlanApply {
   /** The store of the state the plan was made from. */

@@ -4,7 +4,7 @@ import type { StateDocument, StateStore } from '../../state/types.js';
 import type { ApplyResult } from '../../apply/index.js';
 import type { WaitKind } from '../../api/index.js';
 import { CliError, writeChunks, type CommandIO } from '../io.js';
-import { absolute, openStore, withLockedState, parseCount, parseRate, type StateFlags } from '../context.js';
+import { absolute, openStore, withLockedState, parseCount, parseRate } from '../context.js';
 import { createProgress } from '../progress.js';
 import { createJsonProgress } from '../apply-json.js';
 import { keepUnrecorded, reportApply } from '../apply-report.js';
@@ -16,34 +16,17 @@ import {
   resolveInputs,
   type ConfigInput,
 } from '../inputs.js';
+import type { ApplyFlags, DestroyFlags } from '../definitions.js';
+
+/** apply's flags as apply and destroy run them: destroy has no --replace and plans the removal of everything. */
+export type ApplyRunFlags = Omit<ApplyFlags, 'replace' | 'env' | 'allEnvs' | 'envParallelism'> &
+  Partial<Pick<ApplyFlags, 'allEnvs' | 'envParallelism'>> & {
+    env?: string | string[];
+    replace?: string[];
+    destroy?: boolean;
+  };
 import type { Target } from '../../api/types.js';
 import { describeState, noStateWarning, targetGiven, whereLines } from '../where.js';
-
-export interface ApplyFlags extends StateFlags {
-  var: string[];
-  varFile: string[];
-  env?: string | string[];
-  allEnvs?: boolean;
-  envParallelism?: string;
-  autoApprove?: boolean;
-  parallelism: string;
-  permissionBatchSize: string;
-  skipBlocked?: boolean;
-  domain?: string;
-  baseUrl?: string;
-  tokenFile?: string;
-  audience?: string;
-  maxRps?: string;
-  debug?: boolean;
-  /** --target: limit the plan to these addresses (repeatable). */
-  target?: string[];
-  /** --replace: replace these though nothing changed (repeatable). */
-  replace?: string[];
-  /** Set by `tenantform destroy`: remove everything the state records. */
-  destroy?: boolean;
-  /** --json: JSON lines on stdout (schemas/apply-event.schema.json) instead of text. */
-  json?: boolean;
-}
 
 /**
  * A saved plan is a JSON object with format_version and changes. A config
@@ -75,7 +58,7 @@ export function looksLikePlanFile(path: string): boolean {
  */
 async function resolveGivenTarget(
   t: { domain?: string; baseUrl?: string },
-  flags: ApplyFlags,
+  flags: ApplyRunFlags,
   io: CommandIO,
 ) {
   if (!targetGiven(t, io.env)) return null;
@@ -87,7 +70,7 @@ async function resolveGivenTarget(
  * The API client module with the target and credentials resolved. Throws a
  * clear error for a missing target or missing credentials.
  */
-async function connectApi(flags: ApplyFlags, input: ConfigInput, given: Target | null, io: CommandIO) {
+async function connectApi(flags: ApplyRunFlags, input: ConfigInput, given: Target | null, io: CommandIO) {
   const api = await import('../../api/index.js');
   const target = given ?? api.resolveTarget({ audience: flags.audience }, io.env);
   const credentials = api.resolveCredentials(
@@ -118,7 +101,7 @@ function destroyNote(result: ApplyResult, io: CommandIO): void {
 /** tenantform apply [PATH | PLANFILE]. */
 export async function applyAction(
   pathArgs: string[],
-  flags: ApplyFlags,
+  flags: ApplyRunFlags,
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
@@ -311,7 +294,7 @@ export async function applyAction(
 /** tenantform destroy [PATH]: plan the removal of everything the state records, then apply it. */
 export async function destroyAction(
   pathArgs: string[],
-  flags: ApplyFlags,
+  flags: DestroyFlags,
   cmd: unknown,
   io: CommandIO,
 ): Promise<number> {

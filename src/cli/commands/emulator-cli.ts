@@ -1,20 +1,7 @@
 import type { CommandIO } from '../io.js';
 import { parseCount, parseRate } from '../context.js';
 import { runEmulator } from './emulator.js';
-
-export interface EmulatorFlags {
-  host: string;
-  port: string;
-  rateLimit?: string;
-  burst?: string;
-  rateLimitScope?: string;
-  latency?: string;
-  faults?: string;
-  users?: string;
-  data?: string;
-  json?: boolean;
-  tenants?: string;
-}
+import type { EmulatorFlags } from '../definitions.js';
 
 /** tenantform emulator: commander adapter for runEmulator. */
 export function emulatorAction(flags: EmulatorFlags, _cmd: unknown, io: CommandIO): Promise<number> {
@@ -31,6 +18,7 @@ export function emulatorAction(flags: EmulatorFlags, _cmd: unknown, io: CommandI
       data: flags.data,
       json: flags.json ?? false,
       tenants: flags.tenants,
+      tls: flags.tls ?? false,
     },
     io,
   );

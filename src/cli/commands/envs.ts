@@ -17,12 +17,7 @@ import { isAbsolute, relative, sep } from 'node:path';
 import type { Environment, Project } from '../../config/project.js';
 import { absolute } from '../context.js';
 import { CliError, type CommandIO } from '../io.js';
-
-export interface EnvsFlags {
-  format: 'text' | 'json' | 'github-matrix';
-  /** Commander gives true for a bare --changed (no file changed). */
-  changed?: string[] | true;
-}
+import type { EnvsFlags } from '../definitions.js';
 
 /** True when `file` is `path` or inside it (both absolute). */
 function within(file: string, path: string): boolean {

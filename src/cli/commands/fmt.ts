@@ -20,11 +20,7 @@ import {
 } from '../../config/index.js';
 import type { ConfigIssue } from '../../config/index.js';
 import type { CommandIO } from '../io.js';
-
-export interface FmtFlags {
-  check?: boolean;
-  diff?: boolean;
-}
+import type { FmtFlags } from '../definitions.js';
 
 /** The exit code of `fmt --check` when a file would change. */
 export const FMT_CHECK_FAILED = 3;

@@ -1,14 +1,8 @@
 import { CliError, type CommandIO } from '../io.js';
-import { openStore, withLockedState, type StateFlags } from '../context.js';
+import { openStore, withLockedState } from '../context.js';
 import { environmentStateFlags, loadDesiredOrReport, resolveInputs } from '../inputs.js';
 import type { KindModule } from '../../resources/index.js';
-
-export interface ImportFlags extends StateFlags {
-  config: string;
-  var: string[];
-  varFile: string[];
-  env?: string;
-}
+import type { ImportFlags } from '../definitions.js';
 
 async function resolveAddress(
   first: string,

@@ -14,15 +14,12 @@ import {
   USER_PERMISSIONS_YAML,
   workflowYaml,
 } from './init-templates.js';
+import type { InitFlags } from '../definitions.js';
 
 /** One file of the scaffold: a path relative to the target directory (with `/`) and its text. */
 export interface ScaffoldFile {
   path: string;
   content: string;
-}
-
-export interface InitFlags {
-  force?: boolean;
 }
 
 /**

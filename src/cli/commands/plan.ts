@@ -1,7 +1,7 @@
 import { closeSync, fchmodSync, openSync, writeFileSync } from 'node:fs';
 import { CliError, type CommandIO } from '../io.js';
 import { writePlan } from '../plan-output.js';
-import { absolute, openStore, readStateForPlan, resolveStateLocation, type StateFlags } from '../context.js';
+import { absolute, openStore, readStateForPlan, resolveStateLocation } from '../context.js';
 import {
   environmentStateFlags,
   environmentTargetFlags,
@@ -10,6 +10,7 @@ import {
   type ConfigInput,
 } from '../inputs.js';
 import { TOOL_VERSION } from '../version.js';
+import type { PlanFlags } from '../definitions.js';
 import { describeState, noStateWarning, targetGiven, whereLines } from '../where.js';
 
 /** The target apply would use (plan takes no target flags and sends nothing): tenantform.yaml's, else the environment's. */
@@ -23,23 +24,6 @@ async function targetFor(input: ConfigInput, io: CommandIO): Promise<string> {
   } catch (err) {
     return `invalid: ${err instanceof Error ? err.message : String(err)}`;
   }
-}
-
-export interface PlanFlags extends StateFlags {
-  var: string[];
-  varFile: string[];
-  env?: string | string[];
-  allEnvs?: boolean;
-  envParallelism?: string;
-  out?: string;
-  detailedExitcode?: boolean;
-  format: 'text' | 'json' | 'markdown';
-  /** --target: limit the plan to these addresses (repeatable). */
-  target?: string[];
-  /** --replace: replace these though nothing changed (repeatable). */
-  replace?: string[];
-  /** --destroy: plan the removal of everything the state records. */
-  destroy?: boolean;
 }
 
 /**

@@ -9,15 +9,11 @@
  */
 import { readFileSync } from 'node:fs';
 import type { CommandIO } from '../io.js';
-import { absolute, openStore, type StateFlags } from '../context.js';
+import { absolute, openStore } from '../context.js';
 import { environmentStateFlags, resolveInputs } from '../inputs.js';
-import { writePlan, type PlanFormat } from '../plan-output.js';
+import { writePlan } from '../plan-output.js';
 import { looksLikePlanFile } from './apply.js';
-
-export interface ShowFlags extends StateFlags {
-  env?: string;
-  format: PlanFormat;
-}
+import type { ShowFlags } from '../definitions.js';
 
 export async function showAction(
   target: string | undefined,

@@ -10,6 +10,15 @@ import {
 } from '../context.js';
 import { environmentStateFlags, resolveInputs } from '../inputs.js';
 import type { StateStore } from '../../state/types.js';
+import type {
+  ForceUnlockFlags,
+  StateListFlags,
+  StateMigrateFlags,
+  StateRepairFlags,
+  StateRescueFlags,
+  StateRmFlags,
+  StateShowFlags,
+} from '../definitions.js';
 
 async function withStore<T>(
   flags: StateFlags & { env?: string },
@@ -44,7 +53,7 @@ function notInState(address: string, store: StateStore): CliError {
 /** tenantform state list: one address per line, with id and flags. */
 export async function stateListAction(
   path: string,
-  flags: StateFlags,
+  flags: StateListFlags,
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
@@ -69,7 +78,7 @@ export async function stateListAction(
 export async function stateShowAction(
   address: string,
   path: string,
-  flags: StateFlags,
+  flags: StateShowFlags,
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
@@ -87,7 +96,7 @@ export async function stateShowAction(
 export async function stateRmAction(
   address: string,
   path: string,
-  flags: StateFlags,
+  flags: StateRmFlags,
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
@@ -114,7 +123,7 @@ export async function stateRmAction(
 export async function stateRescueAction(
   file: string,
   path: string,
-  flags: StateFlags & { env?: string },
+  flags: StateRescueFlags,
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
@@ -141,7 +150,7 @@ export async function stateRescueAction(
  */
 export async function stateRepairAction(
   path: string,
-  flags: StateFlags & { env?: string },
+  flags: StateRepairFlags,
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
@@ -188,7 +197,7 @@ function stateFileArgument(path: string, io: CommandIO): string | null {
 /** tenantform force-unlock: remove a stale lock. */
 export async function forceUnlockAction(
   path: string,
-  flags: StateFlags,
+  flags: ForceUnlockFlags,
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
@@ -209,15 +218,7 @@ export async function forceUnlockAction(
   });
 }
 
-export interface MigrateFlags {
-  from: string;
-  to: string;
-  backendConfig: string[];
-  force?: boolean;
-  lockTimeout?: string;
-}
-
-async function storeFromSpec(spec: string, flags: MigrateFlags, io: CommandIO): Promise<StateStore> {
+async function storeFromSpec(spec: string, flags: StateMigrateFlags, io: CommandIO): Promise<StateStore> {
   if (spec.startsWith('file:')) {
     return openStore({ state: spec.slice(5), backend: 'file' }, '.', io);
   }
@@ -229,7 +230,11 @@ async function storeFromSpec(spec: string, flags: MigrateFlags, io: CommandIO): 
 }
 
 /** tenantform state migrate --from file:PATH --to pg:WORKSPACE. */
-export async function stateMigrateAction(flags: MigrateFlags, _cmd: unknown, io: CommandIO): Promise<number> {
+export async function stateMigrateAction(
+  flags: StateMigrateFlags,
+  _cmd: unknown,
+  io: CommandIO,
+): Promise<number> {
   const { migrateState } = await import('../../state/pg/index.js');
   const from = await storeFromSpec(flags.from, flags, io);
   try {

@@ -1,13 +1,7 @@
 import type { CommandIO } from '../io.js';
 import { parseVarArgs, resolveInputs } from '../inputs.js';
 import { NO_COUNTS, runValidate, writeValidation } from './validate.js';
-
-export interface ValidateFlags {
-  var: string[];
-  varFile: string[];
-  env?: string;
-  format: 'text' | 'json' | 'github';
-}
+import type { ValidateFlags } from '../definitions.js';
 
 /**
  * tenantform validate [PATH...] [--env NAME]: commander adapter for
