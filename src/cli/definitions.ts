@@ -92,6 +92,18 @@ function targetOption<A extends unknown[], O extends OptionValues, G extends Opt
   );
 }
 
+/** --api (plan, apply, destroy): which operations the tenant offers. */
+function apiOption<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  cmd: Command<A, O, G>,
+) {
+  return cmd.addOption(
+    new Option(
+      '--api <PROFILE>',
+      "the tenant's API profile: spec (the spec's four operations) or full (also update in place and delete); default: the environment's api in tenantform.yaml, else spec",
+    ).choices(['spec', 'full'] as const),
+  );
+}
+
 /** --target and --replace, on plan and apply. */
 function selectionOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
   cmd: Command<A, O, G>,
@@ -167,58 +179,62 @@ export const fmtCommand = (parent: Command) =>
 export type FmtFlags = FlagsOf<typeof fmtCommand>;
 
 export const planCommand = (parent: Command) =>
-  selectionOptions(
-    stateOptions(
-      envsOptions(
-        varOptions(
-          parent
-            .command('plan')
-            .description('show what apply would change; sends no request')
-            .argument(
-              '[paths...]',
-              'config files or directories, merged (default: .); state lives beside the last',
-            )
-            .option('--out <PLANFILE>', 'save the plan for a later, exact apply')
-            .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none')
-            .option('--destroy', 'plan the removal of everything the state records (what destroy would do)')
-            .addOption(
-              new Option('--format <FORMAT>', 'output format')
-                .choices(['text', 'json', 'markdown'])
-                .default('text'),
-            ),
+  apiOption(
+    selectionOptions(
+      stateOptions(
+        envsOptions(
+          varOptions(
+            parent
+              .command('plan')
+              .description('show what apply would change; sends no request')
+              .argument(
+                '[paths...]',
+                'config files or directories, merged (default: .); state lives beside the last',
+              )
+              .option('--out <PLANFILE>', 'save the plan for a later, exact apply')
+              .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none')
+              .option('--destroy', 'plan the removal of everything the state records (what destroy would do)')
+              .addOption(
+                new Option('--format <FORMAT>', 'output format')
+                  .choices(['text', 'json', 'markdown'])
+                  .default('text'),
+              ),
+          ),
         ),
       ),
     ),
   ).addHelpText(
     'after',
-    `\nExamples:\n  $ tenantform plan examples --env prod\n  $ tenantform plan examples --all-envs --format markdown > plan.md\n  $ tenantform plan examples --env prod --format markdown > plan.md\n  $ tenantform plan . --out release.tfplan --detailed-exitcode\n  $ tenantform plan . --target 'rate_limit_policy["oauth_authentication_api","client","default"]' --out hotfix.tfplan\n  $ tenantform plan . --replace 'rate_limit_policy["oauth_authentication_api","client","default"]'\n  $ tenantform plan . --destroy`,
+    `\nExamples:\n  $ tenantform plan examples --env prod\n  $ tenantform plan examples --all-envs --format markdown > plan.md\n  $ tenantform plan examples --env prod --format markdown > plan.md\n  $ tenantform plan . --out release.tfplan --detailed-exitcode\n  $ tenantform plan . --target 'rate_limit_policy["oauth_authentication_api","client","default"]' --out hotfix.tfplan\n  $ tenantform plan . --replace 'rate_limit_policy["oauth_authentication_api","client","default"]'\n  $ tenantform plan . --destroy\n  $ tenantform plan . --api full                  # a tenant with update and delete operations`,
   );
 export type PlanFlags = FlagsOf<typeof planCommand>;
 
 export const applyCommand = (parent: Command) =>
-  connectionOptions(
-    lockOption(
-      stateOptions(
-        envsOptions(
-          varOptions(
-            selectionOptions(
-              parent
-                .command('apply')
-                .description('make the changes through the API and record them in state')
-                .argument(
-                  '[paths...]',
-                  'config files or directories (default: .), or one plan file saved by plan --out',
-                )
-                .option('--auto-approve', 'do not ask for confirmation (required when not on a terminal)')
-                .addOption(new Option('--parallelism <N>', 'concurrent operations').default('10', '10'))
-                .addOption(
-                  new Option('--permission-batch-size <N>', 'permissions per request for one user').default(
-                    '100',
-                    '100',
-                  ),
-                )
-                .option('--skip-blocked', 'apply the other changes when some are blocked')
-                .option('--json', JSON_HELP),
+  apiOption(
+    connectionOptions(
+      lockOption(
+        stateOptions(
+          envsOptions(
+            varOptions(
+              selectionOptions(
+                parent
+                  .command('apply')
+                  .description('make the changes through the API and record them in state')
+                  .argument(
+                    '[paths...]',
+                    'config files or directories (default: .), or one plan file saved by plan --out',
+                  )
+                  .option('--auto-approve', 'do not ask for confirmation (required when not on a terminal)')
+                  .addOption(new Option('--parallelism <N>', 'concurrent operations').default('10', '10'))
+                  .addOption(
+                    new Option('--permission-batch-size <N>', 'permissions per request for one user').default(
+                      '100',
+                      '100',
+                    ),
+                  )
+                  .option('--skip-blocked', 'apply the other changes when some are blocked')
+                  .option('--json', JSON_HELP),
+              ),
             ),
           ),
         ),
@@ -231,26 +247,28 @@ export const applyCommand = (parent: Command) =>
 export type ApplyFlags = FlagsOf<typeof applyCommand>;
 
 export const destroyCommand = (parent: Command) =>
-  connectionOptions(
-    lockOption(
-      stateOptions(
-        envOption(
-          varOptions(
-            targetOption(
-              parent
-                .command('destroy')
-                .description(
-                  'remove everything the state records: delete what the API can delete, forget (and leave on the tenant) the rest',
-                )
-                .argument(
-                  '[paths...]',
-                  'config path that locates the state (default: .); the config itself is not read',
-                )
-                .option('--auto-approve', 'do not ask for confirmation (required when not on a terminal)')
-                .option('--parallelism <N>', 'concurrent operations', '10')
-                .option('--permission-batch-size <N>', 'permissions per request for one user', '100')
-                .option('--skip-blocked', 'remove the rest when some removals are blocked (no recorded id)')
-                .option('--json', JSON_HELP),
+  apiOption(
+    connectionOptions(
+      lockOption(
+        stateOptions(
+          envOption(
+            varOptions(
+              targetOption(
+                parent
+                  .command('destroy')
+                  .description(
+                    'remove everything the state records: delete what the API can delete, forget (and leave on the tenant) the rest',
+                  )
+                  .argument(
+                    '[paths...]',
+                    'config path that locates the state (default: .); the config itself is not read',
+                  )
+                  .option('--auto-approve', 'do not ask for confirmation (required when not on a terminal)')
+                  .option('--parallelism <N>', 'concurrent operations', '10')
+                  .option('--permission-batch-size <N>', 'permissions per request for one user', '100')
+                  .option('--skip-blocked', 'remove the rest when some removals are blocked (no recorded id)')
+                  .option('--json', JSON_HELP),
+              ),
             ),
           ),
         ),
@@ -437,10 +455,18 @@ export const emulatorCommand = (parent: Command) =>
       '--tls',
       'serve HTTPS with a certificate from a CA made at start; its file is printed (for NODE_EXTRA_CA_CERTS)',
     )
+    .addOption(
+      new Option(
+        '--api <PROFILE>',
+        "operations served: spec (the spec's four) or full (also update, delete, list and get)",
+      )
+        .choices(['spec', 'full'] as const)
+        .default('spec' as const, 'spec'),
+    )
     .option('--json', 'print one JSON line with base_url and credentials once listening')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ tenantform emulator --port 4000\n  $ tenantform emulator --port 4100 --tenants dev,staging,prod --rate-limit 25\n  $ tenantform emulator --rate-limit 20 --faults error=0.1 --json',
+      '\nExamples:\n  $ tenantform emulator --port 4000\n  $ tenantform emulator --port 4100 --tenants dev,staging,prod --rate-limit 25\n  $ tenantform emulator --rate-limit 20 --faults error=0.1 --json\n  $ tenantform emulator --api full       # also PATCH and DELETE, as the real service',
     );
 export type EmulatorFlags = FlagsOf<typeof emulatorCommand>;
 

@@ -14,6 +14,7 @@ export { verifySavedPlan } from './plan-verify.js';
 export {
   checkPlanIsCurrent,
   checkPlanLocation,
+  checkPlanProfile,
   checkPlanTarget,
   parsePlanFile,
   readPlanFile,

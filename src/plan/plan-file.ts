@@ -1,3 +1,4 @@
+import type { ApiProfile } from '../resources/index.js';
 import { checkSchema } from '../schemas/index.js';
 import { describeStateLocation, type StateDocument, type StateLocation } from '../state/types.js';
 import { PlanError } from './errors.js';
@@ -193,6 +194,21 @@ export function checkPlanLocation(saved: SavedPlan, location: StateLocation, fil
     `${fileName} was made from the state at ${describeStateLocation(saved.stateLocation)}, but this apply would use ` +
       `${describeStateLocation(location)}; apply it with the state settings plan had (or none), or make the plan again`,
     'PLAN_OTHER_STATE',
+  );
+}
+
+/**
+ * Refuses to apply a saved plan under another API profile than the one it
+ * was made for: throws PlanError PLAN_OTHER_PROFILE naming both. A spec plan
+ * would forget what full deletes; a full plan would send operations a spec
+ * tenant does not have.
+ */
+export function checkPlanProfile(saved: SavedPlan, api: ApiProfile, fileName: string): void {
+  if (saved.plan.api === api) return;
+  throw new PlanError(
+    `${fileName} was made for API profile ${saved.plan.api}, but this apply uses API profile ${api}; ` +
+      `apply it with --api ${saved.plan.api} (or without --api), or make the plan again with --api ${api}`,
+    'PLAN_OTHER_PROFILE',
   );
 }
 

@@ -250,7 +250,10 @@ async function runTenants(opts: EmulatorCommandOptions, io: CommandIO): Promise<
     }));
     // The pid lets a script stop this process even when it was started through a wrapper such as npx.
     const ca = handles[0]?.caFile;
-    io.stdout.write(`${JSON.stringify({ pid: process.pid, ...(ca ? { ca_file: ca } : {}), tenants })}\n`);
+    const full = handles[0]?.api === 'full' ? { api: 'full' } : {};
+    io.stdout.write(
+      `${JSON.stringify({ pid: process.pid, ...full, ...(ca ? { ca_file: ca } : {}), tenants })}\n`,
+    );
   } else {
     printTenants(handles, options, io);
   }
@@ -289,6 +292,7 @@ export async function runEmulator(opts: EmulatorCommandOptions, io: CommandIO): 
       token: handle.token,
       client_id: handle.clientId,
       client_secret: handle.clientSecret,
+      ...(handle.api === 'full' ? { api: 'full' } : {}),
       ...(handle.caFile ? { ca_file: handle.caFile } : {}),
     };
     io.stdout.write(`${JSON.stringify(line)}\n`);

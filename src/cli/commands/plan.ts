@@ -3,6 +3,7 @@ import { CliError, type CommandIO } from '../io.js';
 import { writePlan } from '../plan-output.js';
 import { absolute, openStore, readStateForPlan, resolveStateLocation } from '../context.js';
 import {
+  environmentApi,
   environmentStateFlags,
   environmentTargetFlags,
   loadDesiredOrReport,
@@ -76,6 +77,7 @@ export async function planAction(
     targets: flags.target,
     replace: flags.replace,
     destroy: flags.destroy,
+    api: environmentApi(flags.api, input),
   });
   if (recorded === null && result.summary.create > 0) where.write(noStateWarning(state));
   io.report?.({
