@@ -58,7 +58,6 @@ const apply = (...extra: string[]) =>
   cli('apply', 'config', '--auto-approve', '--base-url', emulator.baseUrl, ...extra);
 const plan = (...extra: string[]) => cli('plan', 'config', ...extra);
 
-
 async function expectSettled(...extra: string[]): Promise<void> {
   const p = await plan(...extra);
   expect(p.code, p.stderr).toBe(0);
