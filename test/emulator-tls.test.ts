@@ -19,7 +19,7 @@ let dir: string;
 let cleanup: () => void;
 
 beforeEach(async () => {
-  emulator = await startEmulator({ tls: true });
+  emulator = await startEmulator({ tls: true, api: 'full' });
   ({ dir, cleanup } = tempDir());
 });
 afterEach(async () => {
@@ -78,19 +78,27 @@ describe('emulator --tls', () => {
     expect(emulator.snapshot().rateLimitPolicies).toHaveLength(1);
   });
 
-  it('is a target for the official auth0 SDK constructed with only domain and client credentials', async () => {
+  it('is a target for the official auth0 SDK constructed with only domain and client credentials: create, list past the first page, get', async () => {
     const script = `
       import { ManagementClient } from 'auth0';
       const [domain, clientId, clientSecret] = process.argv.slice(1);
       const sdk = new ManagementClient({ domain, clientId, clientSecret });
-      const created = await sdk.rateLimitPolicies.create({
-        resource: 'oauth_authentication_api', consumer: 'client', consumer_selector: 'default',
-        configuration: { action: 'block', limit: 10 },
-      });
+      const ids = [];
+      for (const selector of ['default', 'third_party_clients', 'client_id:a']) {
+        const created = await sdk.rateLimitPolicies.create({
+          resource: 'oauth_authentication_api', consumer: 'client', consumer_selector: selector,
+          configuration: { action: 'block', limit: 10 },
+        });
+        ids.push(created.id);
+      }
       await sdk.users.permissions.create('auth0|1', {
         permissions: [{ resource_server_identifier: 'https://api.example.com', permission_name: 'read:x' }],
       });
-      process.stdout.write(JSON.stringify({ id: created.id }));
+      const listed = [];
+      for await (const p of await sdk.rateLimitPolicies.list({ take: 2 })) listed.push(p.id);
+      const got = await sdk.rateLimitPolicies.get(ids[1]);
+      const permissions = (await sdk.users.permissions.list('auth0|1')).data;
+      process.stdout.write(JSON.stringify({ ids, listed, got: got.id, permissions: permissions.length }));
     `;
     const run = await node([
       '--input-type=module',
@@ -102,8 +110,14 @@ describe('emulator --tls', () => {
     ]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    const { id } = JSON.parse(run.stdout) as { id: string };
-    expect(emulator.snapshot().rateLimitPolicies.map((p) => p.id)).toEqual([id]);
-    expect(Object.keys(emulator.snapshot().userPermissions)).toEqual(['auth0|1']);
+    const out = JSON.parse(run.stdout) as {
+      ids: string[];
+      listed: string[];
+      got: string;
+      permissions: number;
+    };
+    expect(emulator.snapshot().rateLimitPolicies.map((p) => p.id)).toEqual(out.ids);
+    expect(out).toMatchObject({ listed: out.ids, got: out.ids[1], permissions: 1 });
+    expect(emulator.stats().byRoute['GET /api/v2/rate-limit-policies']).toBe(2);
   });
 });

@@ -9,7 +9,7 @@
  * profile. Under API profile full also: update policy → 200 + the policy
  * (same id, new updated_at); remove permissions → 204 (one the user lacks is
  * skipped); update profile → 204 (a subject_token_type another profile has is
- * a 409); delete profile → 204.
+ * a 409); delete profile → 204; list and get (reads.ts) → 200.
  * A policy id longer than 26 characters is a 400 (invalid_uri); an unknown
  * policy or profile id is a 404.
  */
@@ -24,8 +24,9 @@ import {
 } from '../resources/index.js';
 import { checkSchema, type SchemaIssue, type SchemaName } from '../schemas/index.js';
 import type { Authority, Identification } from './auth.js';
-import { badRequest, HttpError } from './errors.js';
+import { badRequest } from './errors.js';
 import { parseBody } from './http-io.js';
+import { checkPolicyId, runRead } from './reads.js';
 import { ROUTES, type RouteDef, type RouteName } from './router.js';
 import type { PolicyRequest, ProfileRequest, TenantStore } from './store.js';
 import type { PermissionGrant } from './types.js';
@@ -53,6 +54,11 @@ export const SERVED_OPERATIONS: Readonly<Record<OperationName, OperationDescript
   createProfile: profileOps.create,
   updateProfile: profileOps.update!,
   deleteProfile: profileOps.delete!,
+  listPolicies: policyOps.list!,
+  getPolicy: policyOps.get!,
+  listPermissions: permissionOps.list!,
+  listProfiles: profileOps.list!,
+  getProfile: profileOps.get!,
 };
 
 /** The routes an emulator with API profile `profile` serves (the token endpoint always). */
@@ -88,6 +94,8 @@ export interface OperationRequest {
   identification: Identification;
   contentType: string | undefined;
   body: Buffer;
+  /** The query string's parameters (read by the list operations only). */
+  query: URLSearchParams;
 }
 
 export interface OperationResult {
@@ -111,18 +119,11 @@ function validated<T>(schema: SchemaName, body: unknown): T {
   return body as T;
 }
 
-/** A policy id from the path; longer than 26 characters is a 400, as the service answers. */
-function policyId(id: string): string {
-  if (id.length > 26) {
-    throw new HttpError(400, 'Path validation error: id must be at most 26 characters long', 'invalid_uri');
-  }
-  return id;
-}
-
 export function runOperation(
   req: OperationRequest,
   store: TenantStore,
   authority: Authority,
+  nowMs: number,
 ): OperationResult {
   if ('error' in req.identification) throw req.identification.error;
   authority.requireScope(req.identification.principal, OPERATION_SCOPES[req.route]);
@@ -135,7 +136,7 @@ export function runOperation(
       };
     }
     case 'updatePolicy': {
-      const id = policyId(req.params[0]!);
+      const id = checkPolicyId(req.params[0]!);
       const body = parseBody(req.contentType, req.body, ['json', 'form'], [['configuration', 'limit']]);
       const { configuration } = validated<Pick<PolicyRequest, 'configuration'>>(
         'rateLimitPolicyUpdateRequest',
@@ -144,7 +145,7 @@ export function runOperation(
       return { status: 200, body: store.updatePolicy(id, configuration) };
     }
     case 'deletePolicy': {
-      store.deletePolicy(policyId(req.params[0]!));
+      store.deletePolicy(checkPolicyId(req.params[0]!));
       return { status: 204 };
     }
     case 'assignPermissions': {
@@ -161,6 +162,12 @@ export function runOperation(
       store.removePermissions(userId, permissions);
       return { status: 204 };
     }
+    case 'listPolicies':
+    case 'getPolicy':
+    case 'listPermissions':
+    case 'listProfiles':
+    case 'getProfile':
+      return { status: 200, body: runRead(req.route, req.params, req.query, store, nowMs) };
     case 'createProfile': {
       const body = parseBody(req.contentType, req.body, ['json']);
       return {

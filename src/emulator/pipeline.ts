@@ -16,7 +16,7 @@ import { runOperation } from './api.js';
 import type { Authority, Identification } from './auth.js';
 import { badRequest, HttpError } from './errors.js';
 import { drawFault, drawLatency, hasFaults } from './faults.js';
-import { parseBody, rawPath, readBody, send } from './http-io.js';
+import { parseBody, queryOf, rawPath, readBody, send } from './http-io.js';
 import { rateLimitHeaders, unlimitedDecision, type RateLimiter } from './rate-limit.js';
 import { matchRoute, type RouteDef } from './router.js';
 import type { StatsRecorder } from './stats.js';
@@ -141,9 +141,11 @@ async function handle(ctx: PipelineContext, req: IncomingMessage, res: ServerRes
           identification: identification ?? ctx.authority.identify(undefined),
           contentType: req.headers['content-type'],
           body,
+          query: queryOf(req.url),
         },
         ctx.store,
         ctx.authority,
+        ctx.now(),
       );
     }
   } catch (err) {

@@ -18,6 +18,11 @@ export type RouteName =
   | 'createProfile'
   | 'updateProfile'
   | 'deleteProfile'
+  | 'listPolicies'
+  | 'getPolicy'
+  | 'listPermissions'
+  | 'listProfiles'
+  | 'getProfile'
   | 'token';
 
 export type RouteMatch =
@@ -78,6 +83,36 @@ export const ROUTES: readonly RouteDef[] = [
     method: 'DELETE',
     pattern: ['api', 'v2', 'token-exchange-profiles', ':'],
     label: 'DELETE /api/v2/token-exchange-profiles/{id}',
+  },
+  {
+    route: 'listPolicies',
+    method: 'GET',
+    pattern: ['api', 'v2', 'rate-limit-policies'],
+    label: 'GET /api/v2/rate-limit-policies',
+  },
+  {
+    route: 'getPolicy',
+    method: 'GET',
+    pattern: ['api', 'v2', 'rate-limit-policies', ':'],
+    label: 'GET /api/v2/rate-limit-policies/{id}',
+  },
+  {
+    route: 'listPermissions',
+    method: 'GET',
+    pattern: ['api', 'v2', 'users', ':', 'permissions'],
+    label: 'GET /api/v2/users/{id}/permissions',
+  },
+  {
+    route: 'listProfiles',
+    method: 'GET',
+    pattern: ['api', 'v2', 'token-exchange-profiles'],
+    label: 'GET /api/v2/token-exchange-profiles',
+  },
+  {
+    route: 'getProfile',
+    method: 'GET',
+    pattern: ['api', 'v2', 'token-exchange-profiles', ':'],
+    label: 'GET /api/v2/token-exchange-profiles/{id}',
   },
   { route: 'token', method: 'POST', pattern: ['oauth', 'token'], label: 'POST /oauth/token' },
   { route: 'token', method: 'POST', pattern: ['oauth', 'token', ''], label: 'POST /oauth/token' },
