@@ -1,0 +1,67 @@
+/**
+ * API profiles: changing the configuration of N policies. Under spec each
+ * change is a replace (DELETE, then POST: two requests, and the policy is
+ * absent in between); under full it is one PATCH, with no window. Each run
+ * applies the policies, changes every configuration, and measures the second
+ * apply: requests, absence windows (DELETEs of a policy that is created
+ * again) and wall time, against an emulator answering after `latencyMs`.
+ */
+import { figure, info, pick, repeat } from './figures.mjs';
+import { applyOnce, configDir, freshState, withEmulator } from './apply-scenarios.mjs';
+import { policyAt, writeConfig } from './generate.mjs';
+
+/** policyAt(i) with another configuration (a log limit of 1000 + i, never the original). */
+function changedPolicyAt(i) {
+  return { ...policyAt(i), configuration: { action: 'log', limit: 1000 + i } };
+}
+
+const policies = (n, at) => ({
+  policies: Array.from({ length: n }, (_, i) => at(i)),
+  profiles: [],
+  permissions: [],
+});
+
+async function changeOnce(work, api, n, latencyMs) {
+  const dir = configDir(work, `change-${api}-${Math.random().toString(36).slice(2)}`, policies(n, policyAt));
+  return withEmulator({ api, latencyMs }, async (emu) => {
+    const statePath = freshState(work);
+    const args = ['--api', api];
+    await applyOnce(emu, dir, { statePath, args });
+    writeConfig(dir, policies(n, changedPolicyAt));
+    const deletesBefore = emu.stats().byRoute['DELETE /api/v2/rate-limit-policies/{id}'] ?? 0;
+    const run = await applyOnce(emu, dir, { statePath, args });
+    const windows = (emu.stats().byRoute['DELETE /api/v2/rate-limit-policies/{id}'] ?? 0) - deletesBefore;
+    const changed = emu.snapshot().rateLimitPolicies.filter((p) => p.configuration.action === 'log').length;
+    if (changed < n) throw new Error(`${api}: only ${changed} of ${n} policies changed`);
+    return { ...run, windows };
+  });
+}
+
+export async function configChangeFigures(work, log, { n = 100, latencyMs = 20, runs = 3 } = {}) {
+  const figures = [];
+  for (const [api, expected] of [
+    ['spec', 2 * n],
+    ['full', n],
+  ]) {
+    const results = await repeat(() => changeOnce(work, api, n, latencyMs), { maxRuns: runs });
+    const prefix = `config change of ${n} policies, --api ${api}`;
+    figures.push(
+      figure(`${prefix}: requests`, 'count', pick(results, 'requests'), { op: '=', value: expected }),
+      figure(`${prefix}: absence windows`, 'count', pick(results, 'windows'), {
+        op: '=',
+        value: api === 'spec' ? n : 0,
+      }),
+      info(
+        `${prefix}: wall`,
+        's',
+        results.map((r) => r.wallMs / 1000),
+        api === 'spec'
+          ? `each change is DELETE then POST; emulator latency ${latencyMs} ms per answer, parallelism 10`
+          : `each change is one PATCH; emulator latency ${latencyMs} ms per answer, parallelism 10`,
+      ),
+    );
+    const [req, win, wall] = figures.slice(-3);
+    log(`${prefix}: ${req.value} requests, ${win.value} windows, ${wall.value.toFixed(2)} s`);
+  }
+  return figures;
+}
