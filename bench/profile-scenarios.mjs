@@ -4,7 +4,9 @@
  * absent in between); under full it is one PATCH, with no window. Each run
  * applies the policies, changes every configuration, and measures the second
  * apply: requests, absence windows (DELETEs of a policy that is created
- * again) and wall time, against an emulator answering after `latencyMs`.
+ * again) and wall time, against an emulator answering after `latencyMs`;
+ * then a third, no-op apply (which must send nothing), whose wall time is the
+ * process's fixed cost: the difference is the time the changes took.
  */
 import { figure, info, pick, repeat } from './figures.mjs';
 import { applyOnce, configDir, freshState, withEmulator } from './apply-scenarios.mjs';
@@ -33,7 +35,10 @@ async function changeOnce(work, api, n, latencyMs) {
     const windows = (emu.stats().byRoute['DELETE /api/v2/rate-limit-policies/{id}'] ?? 0) - deletesBefore;
     const changed = emu.snapshot().rateLimitPolicies.filter((p) => p.configuration.action === 'log').length;
     if (changed < n) throw new Error(`${api}: only ${changed} of ${n} policies changed`);
-    return { ...run, windows };
+    const noop = await applyOnce(emu, dir, { statePath, args });
+    if (noop.requests !== 0)
+      throw new Error(`${api}: the apply after the change sent ${noop.requests} requests`);
+    return { ...run, windows, overMs: run.wallMs - noop.wallMs };
   });
 }
 
@@ -59,9 +64,17 @@ export async function configChangeFigures(work, log, { n = 100, latencyMs = 20, 
           ? `each change is DELETE then POST; emulator latency ${latencyMs} ms per answer, parallelism 10`
           : `each change is one PATCH; emulator latency ${latencyMs} ms per answer, parallelism 10`,
       ),
+      info(
+        `${prefix}: wall − no-op apply wall`,
+        's',
+        results.map((r) => r.overMs / 1000),
+        'the time the changes took: the same apply with nothing to do costs the process start, config and state',
+      ),
     );
-    const [req, win, wall] = figures.slice(-3);
-    log(`${prefix}: ${req.value} requests, ${win.value} windows, ${wall.value.toFixed(2)} s`);
+    const [req, win, wall, over] = figures.slice(-4);
+    log(
+      `${prefix}: ${req.value} requests, ${win.value} windows, ${wall.value.toFixed(2)} s (${over.value.toFixed(2)} s over a no-op apply)`,
+    );
   }
   return figures;
 }
