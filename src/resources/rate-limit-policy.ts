@@ -58,6 +58,7 @@ const list: OperationDescriptor = {
   outcomes: {},
   pagination: 'checkpoint',
   itemsKey: 'rate_limit_policies',
+  filters: ['resource', 'consumer', 'consumer_selector'],
 };
 
 const get: OperationDescriptor = {
@@ -94,6 +95,10 @@ export const rateLimitPolicy: KindModule = {
   requestBody: (resources: readonly Attributes[]) => resources[0],
   fromResponse: (body) => createdFields(body),
   updatable: ['configuration'],
+  fromLive: (item) => {
+    const { id, resource, consumer, consumer_selector, configuration } = item as Attributes & { id: string };
+    return { id, attributes: { resource, consumer, consumer_selector, configuration } };
+  },
   limitation:
     'rate limit policies have no update operation; a change deletes the policy and creates it again',
 };

@@ -88,5 +88,9 @@ export const tokenExchangeProfile: KindModule = {
   requestBody: (resources: readonly Attributes[]) => resources[0],
   fromResponse: (body) => createdFields(body),
   updatable: ['name', 'subject_token_type'],
+  fromLive: (item) => {
+    const { id, name, subject_token_type, action_id, type } = item as Attributes & { id: string };
+    return { id, attributes: { name, subject_token_type, action_id, type } };
+  },
   limitation: 'the API has no operation to update or delete a token exchange profile',
 };

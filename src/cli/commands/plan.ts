@@ -15,8 +15,12 @@ import type { PlanFlags } from '../definitions.js';
 import { describeState, noStateWarning, targetGiven, whereLines } from '../where.js';
 
 /** The target apply would use (plan takes no target flags and sends nothing): tenantform.yaml's, else the environment's. */
-async function targetFor(input: ConfigInput, io: CommandIO): Promise<string> {
-  const t = environmentTargetFlags<{ domain?: string; baseUrl?: string }>({}, input);
+async function targetFor(
+  input: ConfigInput,
+  io: CommandIO,
+  given: { domain?: string; baseUrl?: string },
+): Promise<string> {
+  const t = environmentTargetFlags<{ domain?: string; baseUrl?: string }>(given, input);
   if (!targetGiven(t, io.env))
     return 'not set (apply takes --domain or --base-url, or TENANTFORM_DOMAIN or TENANTFORM_BASE_URL)';
   const { resolveTarget } = await import('../../api/target.js');
@@ -33,10 +37,14 @@ async function targetFor(input: ConfigInput, io: CommandIO): Promise<string> {
  * TENANTFORM_DOMAIN or AUTH0_DOMAIN), or null when none is known or valid:
  * a saved plan records it so that apply refuses another.
  */
-async function knownTarget(input: ConfigInput, io: CommandIO): Promise<string | null> {
+async function knownTarget(
+  input: ConfigInput,
+  io: CommandIO,
+  given: { domain?: string; baseUrl?: string },
+): Promise<string | null> {
   const { resolveTarget } = await import('../../api/index.js');
   try {
-    return resolveTarget(environmentTargetFlags({}, input), io.env).baseUrl;
+    return resolveTarget(environmentTargetFlags(given, input), io.env).baseUrl;
   } catch {
     return null;
   }
@@ -53,6 +61,14 @@ export async function planAction(
   if (fleet.isFleetRun(flags)) return fleet.runFleet('plan', pathArgs, flags, io);
   const input = resolveInputs(pathArgs, flags.env, flags.varFile, io, 'one')[0]!;
   const paths = input.paths;
+  const live = flags.refresh ? await import('../live.js') : null;
+  if (live) {
+    live.requireFull(await live.profileOf(flags, input), 'plan --refresh');
+    if (flags.out)
+      throw new CliError(
+        'a saved plan is checked against the stored state, so --refresh cannot be saved with --out: run tenantform refresh first (it records what is live), then plan --out',
+      );
+  }
   const path = paths[paths.length - 1]!;
   // A destroy plan removes what the state records: the config only locates the state.
   const desired = flags.destroy
@@ -72,13 +88,29 @@ export async function planAction(
   // plan alone in every format (piped into files, comments and show's output).
   const state = describeState(store, io);
   const where = io.stderr;
-  where.write(whereLines(state, await targetFor(input, io)));
-  const result = plan.planChanges(desired, recorded, {
+  where.write(
+    whereLines(state, await targetFor(input, io, { domain: flags.domain, baseUrl: flags.baseUrl })),
+  );
+  const options = {
     targets: flags.target,
     replace: flags.replace,
     destroy: flags.destroy,
     api: environmentApi(flags.api, input),
-  });
+  };
+  let result;
+  if (live) {
+    const client = await live.openClient(flags, input, io);
+    let read;
+    try {
+      read = await live.readLive(client, live.usersOf(desired, recorded), 10);
+    } finally {
+      await client.close();
+    }
+    where.write(`${live.readSummary(read)}\n`);
+    result = plan.planRefreshed(desired, recorded, read, options).plan;
+  } else {
+    result = plan.planChanges(desired, recorded, options);
+  }
   if (recorded === null && result.summary.create > 0) where.write(noStateWarning(state));
   io.report?.({
     state: store.description,
@@ -93,7 +125,7 @@ export async function planAction(
       toolVersion: TOOL_VERSION,
       configPaths: paths,
       stateLocation: await resolveStateLocation(stateFlags, path, io),
-      target: await knownTarget(input, io),
+      target: await knownTarget(input, io, { domain: flags.domain, baseUrl: flags.baseUrl }),
     });
     // The mode given to open applies only to a new file: fchmod an existing one before writing.
     let fd: number;
