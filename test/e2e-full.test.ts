@@ -287,3 +287,25 @@ describe('destroy --api full', () => {
     expect(run.stdout).not.toContain('forgotten');
   });
 });
+
+describe('apply --api full --json', () => {
+  it('prints schema-valid lines for an update, with its outcome', async () => {
+    const { checkSchema } = await import('../src/schemas/index.js');
+    writeConfig({});
+    expect((await apply('--api', 'full')).code).toBe(0);
+    writeConfig({ limit: 42 });
+    const run = await apply('--api', 'full', '--json');
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    for (const line of lines) expect(checkSchema('applyEvent', line)).toEqual([]);
+    expect(lines[0]).toMatchObject({ type: 'plan', summary: { update: 1 } });
+    expect(lines.find((l) => l.type === 'done')).toMatchObject({
+      action: 'update',
+      outcome: 'updated',
+      status: 200,
+    });
+  });
+});
