@@ -1,6 +1,6 @@
 import { applicableChanges } from '../plan/index.js';
 import type { Plan } from '../plan/types.js';
-import { buildTasks, entryAddress, UnrecordedError, type Task } from './tasks.js';
+import { buildTasks, entryAddress, outcomeOf, UnrecordedError, type Task } from './tasks.js';
 import type { ApplyOptions, ApplyResult, ExecutorClient } from './types.js';
 
 /** Errors after which no further request can succeed, so scheduling stops. */
@@ -15,6 +15,7 @@ function observing(client: ExecutorClient, note: (status: number) => void): Exec
       if (typeof status === 'number') note(status);
       return answer;
     },
+    ...(client.lookup ? { lookup: client.lookup.bind(client) } : {}),
   };
 }
 
@@ -91,9 +92,16 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     let status: number | undefined;
     try {
       const client = observing(options.client, (s) => (status = s));
-      const outcome = await task.run(client, options.recorder);
+      const done = await task.run(client, options.recorder);
+      const outcome = outcomeOf(done);
+      const adoption = typeof done === 'string' ? undefined : done.adoption;
       for (const change of task.changes) {
-        result.done.push({ address: change.address, action: change.action, outcome });
+        result.done.push({
+          address: change.address,
+          action: change.action,
+          outcome,
+          ...(adoption ? { adoption } : {}),
+        });
       }
       emit({
         type: 'done',
