@@ -14,8 +14,12 @@ import type { PlanFlags } from '../definitions.js';
 import { describeState, noStateWarning, targetGiven, whereLines } from '../where.js';
 
 /** The target apply would use (plan takes no target flags and sends nothing): tenantform.yaml's, else the environment's. */
-async function targetFor(input: ConfigInput, io: CommandIO): Promise<string> {
-  const t = environmentTargetFlags<{ domain?: string; baseUrl?: string }>({}, input);
+async function targetFor(
+  input: ConfigInput,
+  io: CommandIO,
+  given: { domain?: string; baseUrl?: string },
+): Promise<string> {
+  const t = environmentTargetFlags<{ domain?: string; baseUrl?: string }>(given, input);
   if (!targetGiven(t, io.env))
     return 'not set (apply takes --domain or --base-url, or TENANTFORM_DOMAIN or TENANTFORM_BASE_URL)';
   const { resolveTarget } = await import('../../api/target.js');
@@ -32,10 +36,14 @@ async function targetFor(input: ConfigInput, io: CommandIO): Promise<string> {
  * TENANTFORM_DOMAIN or AUTH0_DOMAIN), or null when none is known or valid:
  * a saved plan records it so that apply refuses another.
  */
-async function knownTarget(input: ConfigInput, io: CommandIO): Promise<string | null> {
+async function knownTarget(
+  input: ConfigInput,
+  io: CommandIO,
+  given: { domain?: string; baseUrl?: string },
+): Promise<string | null> {
   const { resolveTarget } = await import('../../api/index.js');
   try {
-    return resolveTarget(environmentTargetFlags({}, input), io.env).baseUrl;
+    return resolveTarget(environmentTargetFlags(given, input), io.env).baseUrl;
   } catch {
     return null;
   }
@@ -79,7 +87,9 @@ export async function planAction(
   // plan alone in every format (piped into files, comments and show's output).
   const state = describeState(store, io);
   const where = io.stderr;
-  where.write(whereLines(state, await targetFor(input, io)));
+  where.write(
+    whereLines(state, await targetFor(input, io, { domain: flags.domain, baseUrl: flags.baseUrl })),
+  );
   const options = { targets: flags.target, replace: flags.replace, destroy: flags.destroy };
   let result;
   if (live) {
@@ -109,7 +119,7 @@ export async function planAction(
       toolVersion: TOOL_VERSION,
       configPaths: paths,
       stateLocation: await resolveStateLocation(stateFlags, path, io),
-      target: await knownTarget(input, io),
+      target: await knownTarget(input, io, { domain: flags.domain, baseUrl: flags.baseUrl }),
     });
     // The mode given to open applies only to a new file: fchmod an existing one before writing.
     let fd: number;
