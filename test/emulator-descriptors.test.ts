@@ -194,6 +194,40 @@ describe.each(API_PROFILES.map((p) => [p] as const))('the emulator with API prof
     },
   );
 
+  const filtered = served.filter((op) => op.filters !== undefined && op.filters.length > 0);
+  it.each(filtered.map((op) => [op.name, op] as const))(
+    '%s: honours every filter the descriptor names, matching exactly',
+    async (_name, op) => {
+      emulator.reset();
+      const client = clientWith(emulator, emulator.token);
+      try {
+        const a = POLICY_BODY as unknown as Record<string, string>;
+        await client.call(SERVED_OPERATIONS.createPolicy, {}, a);
+        await client.call(
+          SERVED_OPERATIONS.createPolicy,
+          {},
+          { ...a, consumer_selector: 'third_party_clients' },
+        );
+        const list = async (query: string) => {
+          const res = await fetch(`${emulator.baseUrl}${op.path}?${query}`, {
+            headers: { authorization: `Bearer ${emulator.token}` },
+          });
+          expect(res.status).toBe(200);
+          return ((await res.json()) as Record<string, Record<string, unknown>[]>)[op.itemsKey!]!;
+        };
+        expect(await list('')).toHaveLength(2);
+        for (const name of op.filters!) {
+          const matching = await list(`${name}=${encodeURIComponent(a[name]!)}`);
+          expect(matching.length, name).toBeGreaterThan(0);
+          for (const item of matching) expect(item[name], name).toBe(a[name]);
+          expect(await list(`${name}=no-such-value`), name).toEqual([]);
+        }
+      } finally {
+        await client.close();
+      }
+    },
+  );
+
   const unserved = descriptors('full').filter((op) => !profileIncludes(profile, op.profile));
   it.each(unserved.map((op) => [op.name, op] as const))(
     '%s: of a larger profile, is not served (404, or 405 on a known path)',

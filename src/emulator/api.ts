@@ -167,7 +167,10 @@ export function runOperation(
     case 'listPermissions':
     case 'listProfiles':
     case 'getProfile':
-      return { status: 200, body: runRead(req.route, req.params, req.query, store, nowMs) };
+      return {
+        status: 200,
+        body: runRead(req.route, req.params, req.query, store, nowMs, SERVED_OPERATIONS[req.route].filters),
+      };
     case 'createProfile': {
       const body = parseBody(req.contentType, req.body, ['json']);
       return {

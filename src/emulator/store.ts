@@ -90,15 +90,11 @@ export class TenantStore {
       .sort((a, b) => a.seq - b.seq);
   }
 
-  /** The policies in creation order, those matching every given filter only. */
-  listPolicies(
-    filter: Partial<Pick<RateLimitPolicy, 'resource' | 'consumer' | 'consumer_selector'>>,
-  ): Ordered<RateLimitPolicy>[] {
-    const matches = [...this.policies.values()].filter(
-      (p) =>
-        (filter.resource === undefined || p.resource === filter.resource) &&
-        (filter.consumer === undefined || p.consumer === filter.consumer) &&
-        (filter.consumer_selector === undefined || p.consumer_selector === filter.consumer_selector),
+  /** The policies in creation order; with filters, those whose attributes equal every filter given. */
+  listPolicies(filter: Readonly<Record<string, string | undefined>>): Ordered<RateLimitPolicy>[] {
+    const given = Object.entries(filter).filter(([, value]) => value !== undefined);
+    const matches = [...this.policies.values()].filter((p) =>
+      given.every(([name, value]) => (p as unknown as Record<string, unknown>)[name] === value),
     );
     return this.ordered(matches, copyPolicy);
   }

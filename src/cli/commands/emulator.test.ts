@@ -256,6 +256,21 @@ describe('tenantform emulator --tenants', () => {
     expect((await stat(join(dir, 'data', 'eu.json'))).isFile()).toBe(true);
   });
 
+  it('with --tenants and --tls prints one CA file for every tenant, removed on stop', async () => {
+    const { io, out, ready } = makeIO();
+    running = runEmulator({ ...base, tenants: '2', tls: true }, io);
+    await Promise.race([ready, running]);
+    const info = JSON.parse(out.stdout) as { ca_file: string; tenants: { base_url: string }[] };
+    expect(info.tenants.map((t) => t.base_url)).toEqual([
+      expect.stringMatching(/^https:\/\//),
+      expect.stringMatching(/^https:\/\//),
+    ]);
+    expect((await stat(info.ca_file)).isFile()).toBe(true);
+    controller.abort();
+    expect(await running).toBe(0);
+    await expect(stat(info.ca_file)).rejects.toThrow();
+  });
+
   it('prints export lines per tenant for people', async () => {
     const { io, out, ready } = makeIO();
     running = runEmulator({ ...base, json: false, tenants: '2' }, io);
