@@ -114,7 +114,8 @@ describe('drift: plan --refresh and apply --refresh (API profile full)', () => {
   it('shows a policy changed and another deleted out of band, converges, and plans nothing afterwards', async () => {
     expect((await cli('apply', 'config', '--auto-approve', ...api())).code).toBe(0);
     const client = sdk();
-    await changeOutOfBand(client, 'default', { action: 'block', limit: 7 });
+    const defaultId = policyOf('default')!.id;
+    await client.rateLimitPolicies.update(defaultId, { configuration: { action: 'block', limit: 7 } });
     await client.rateLimitPolicies.delete(policyOf('third_party_clients')!.id);
     await client.rateLimitPolicies.create({
       resource: 'oauth_authentication_api',
@@ -137,7 +138,9 @@ describe('drift: plan --refresh and apply --refresh (API profile full)', () => {
       /changed +rate limit policy rate_limit_policy\["oauth_authentication_api","client","default"\]/,
     );
     expect(plan.stdout).toMatch(/- {3}limit: 100\n +\+ {3}limit: 7/);
-    expect(plan.stdout).toContain('changed outside tenantform: id, configuration.limit');
+    expect(plan.stdout).toContain('changed outside tenantform: configuration.limit');
+    // Planned against what is live: the changed policy is updated back in place, the deleted one created.
+    expect(plan.stdout).toContain('Plan: 1 to create, 1 to update, 0 to replace');
     expect(plan.stdout).toContain(
       'deleted outside tenantform; it is in the configuration, so it will be created again',
     );
@@ -155,7 +158,10 @@ describe('drift: plan --refresh and apply --refresh (API profile full)', () => {
     const apply = await cli('apply', 'config', '--refresh', '--auto-approve', ...api());
     expect(apply.stderr).toBe('');
     expect(apply.code).toBe(0);
-    expect(policyOf('default')!.configuration).toEqual({ action: 'block', limit: 100 });
+    expect(policyOf('default')).toMatchObject({
+      id: defaultId,
+      configuration: { action: 'block', limit: 100 },
+    });
     expect(policyOf('third_party_clients')!.configuration).toEqual({ action: 'log', limit: 20 });
     expect(policyOf('cimd_clients')).toBeDefined(); // not managed: never touched
 
@@ -187,12 +193,20 @@ describe('tenantform refresh', () => {
     const client = sdk();
     await changeOutOfBand(client, 'default', { action: 'log', limit: 3 });
     await client.rateLimitPolicies.delete(policyOf('third_party_clients')!.id);
+    await client.users.permissions.delete('auth0|alice', {
+      permissions: [
+        { resource_server_identifier: 'https://api.example.com/', permission_name: 'read:reports' },
+      ],
+    });
     const snapshot = JSON.stringify(emulator.snapshot());
 
     const refresh = await cli('refresh', 'config', ...api());
     expect(refresh.code).toBe(0);
-    expect(refresh.stdout).toContain('Drift, read from the tenant: 1 changed, 1 deleted.');
-    expect(refresh.stdout).toContain('Refreshed the state: 1 record written, 1 record removed.');
+    expect(refresh.stdout).toContain('Drift, read from the tenant: 1 changed, 2 deleted.');
+    expect(refresh.stdout).toContain(
+      'changed outside tenantform: id, configuration.action, configuration.limit',
+    );
+    expect(refresh.stdout).toContain('Refreshed the state: 1 record written, 2 records removed.');
     expect(JSON.stringify(emulator.snapshot())).toBe(snapshot);
 
     const resources = stateResources();
@@ -202,7 +216,7 @@ describe('tenantform refresh', () => {
     });
     expect(resources.find((r) => r.address.includes('"default"'))!.id).toBe(policyOf('default')!.id);
     expect(resources.some((r) => r.address.includes('third_party_clients'))).toBe(false);
-    expect(resources.some((r) => r.address.startsWith('user_permission'))).toBe(true);
+    expect(resources.some((r) => r.address.startsWith('user_permission'))).toBe(false);
 
     // The plan now shows what it takes to match the config again, without reading.
     const plan = await cli('plan', 'config', '--detailed-exitcode', ...api());
@@ -244,6 +258,7 @@ describe('adoption with ids (API profile full)', () => {
     const plan = await cli('plan', 'config', '--detailed-exitcode', ...api());
     expect(plan.code).toBe(2);
     expect(plan.stdout).toMatch(/- {3}limit: 5\n +\+ {3}limit: 100/);
+    expect(plan.stdout).toContain('1 to update'); // in place: the adopted record has its id
     expect((await cli('apply', 'config', '--auto-approve', ...api())).code).toBe(0);
     expect(policyOf('default')!.configuration).toEqual({ action: 'block', limit: 100 });
     expect((await cli('plan', 'config', '--detailed-exitcode', ...api())).code).toBe(0);

@@ -16,7 +16,7 @@ import { CliError, type CommandIO } from './io.js';
 /** The API flags of the commands that read the tenant. */
 export interface ReadFlags {
   /** --api: the tenant's API profile (else the environment's, else spec). */
-  api?: string;
+  api?: ApiProfile;
   domain?: string;
   baseUrl?: string;
   tokenFile?: string;
@@ -26,11 +26,9 @@ export interface ReadFlags {
 }
 
 /** The tenant's API profile: --api, else the environment's `api:` in tenantform.yaml, else spec. */
-export async function profileOf(flags: { api?: string }, input: ConfigInput): Promise<ApiProfile> {
-  const { isApiProfile } = await import('../resources/index.js');
-  const chosen = flags.api ?? (input.environment as { api?: string } | undefined)?.api ?? 'spec';
-  if (!isApiProfile(chosen)) throw new CliError(`--api ${chosen}: use spec or full`);
-  return chosen;
+export async function profileOf(flags: { api?: ApiProfile }, input: ConfigInput): Promise<ApiProfile> {
+  const { environmentApi } = await import('./inputs.js');
+  return environmentApi(flags.api, input);
 }
 
 /** An API client for the target and credentials of the flags, the environment and the process environment. */

@@ -168,8 +168,7 @@ export async function applyAction(
     targetFlags = environmentTargetFlags(flags, input);
   }
   const live = await import('../live.js');
-  const profile = await live.profileOf(flags, input);
-  if (flags.refresh) live.requireFull(profile, 'apply --refresh');
+  if (flags.refresh) live.requireFull(await live.profileOf(flags, input), 'apply --refresh');
   // Checked even when the plan turns out to need no request: a mistyped --base-url is an error either way.
   let target: Target | null;
   try {
@@ -277,7 +276,7 @@ export async function applyAction(
           result = await apply.applyPlan(plan, {
             // Under the full profile a 409 on create is looked up on the tenant (id and live settings).
             client: client
-              ? profile === 'full'
+              ? plan.api === 'full'
                 ? await live.readingClient(client)
                 : client
               : apply.offlineClient,
