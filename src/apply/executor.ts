@@ -6,13 +6,16 @@ import type { ApplyOptions, ApplyResult, ExecutorClient } from './types.js';
 /** Errors after which no further request can succeed, so scheduling stops. */
 const FATAL_CODES = new Set(['API_UNAUTHORIZED', 'API_FORBIDDEN', 'API_ABORTED', 'API_UNREACHABLE']);
 
-/** The client, noting the HTTP status of each answer (the api client reports it; a test double may not). */
-function observing(client: ExecutorClient, note: (status: number) => void): ExecutorClient {
+/**
+ * The client, noting each answer and its HTTP status (the api client reports
+ * the status; a test double may not).
+ */
+function observing(client: ExecutorClient, note: (status: number | undefined) => void): ExecutorClient {
   return {
     call: async (op, params, body) => {
       const answer = await client.call(op, params, body);
       const status = (answer as { status?: unknown }).status;
-      if (typeof status === 'number') note(status);
+      note(typeof status === 'number' ? status : undefined);
       return answer;
     },
   };
@@ -85,12 +88,17 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     return false;
   };
 
-  const runTask = async (task: Task): Promise<void> => {
+  /** Runs one task; `answered` is called when its last request has its answer (recording may still be under way). */
+  const runTask = async (task: Task, answered: () => void): Promise<void> => {
     const first = task.changes[0]!;
     emit({ type: 'start', address: first.address, action: first.action, count: task.changes.length });
     let status: number | undefined;
+    let calls = 0;
     try {
-      const client = observing(options.client, (s) => (status = s));
+      const client = observing(options.client, (s) => {
+        if (s !== undefined) status = s;
+        if (++calls === task.requests) answered();
+      });
       const outcome = await task.run(client, options.recorder);
       for (const change of task.changes) {
         result.done.push({ address: change.address, action: change.action, outcome });
@@ -167,11 +175,26 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     });
   };
 
+  /**
+   * A worker sends its next request while the previous task's record is being
+   * made durable (the journal's fsync), so the disk's latency overlaps the
+   * network's instead of adding to it. At most one task per worker is in that
+   * state: before a third task starts, the first must have finished recording.
+   * Nothing counts as done before it is recorded, and a record failure still
+   * stops scheduling; the request in flight then finishes like any other.
+   */
   const worker = async (): Promise<void> => {
+    let recording: Promise<void> | null = null;
     while (next < tasks.length && !mustStop()) {
       const task = tasks[next++]!;
-      await runTask(task);
+      let answered!: () => void;
+      const whenAnswered = new Promise<void>((resolve) => (answered = resolve));
+      const running = runTask(task, answered);
+      await Promise.race([running, whenAnswered]);
+      if (recording) await recording;
+      recording = running;
     }
+    if (recording) await recording;
   };
   await Promise.all(Array.from({ length: Math.min(parallelism, tasks.length) }, worker));
 
