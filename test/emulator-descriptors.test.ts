@@ -48,6 +48,28 @@ const SAMPLES: Record<
     body: { permissions: [{ resource_server_identifier: 'https://api.example', permission_name: 'read:x' }] },
   }),
   createTokenExchangeProfile: async () => ({ params: {}, body: PROFILE_BODY }),
+  listRateLimitPolicies: async (client) => {
+    await client.call(SERVED_OPERATIONS.createPolicy, {}, POLICY_BODY);
+    return { params: {} };
+  },
+  getRateLimitPolicy: async (client) => {
+    const made = await client.call(SERVED_OPERATIONS.createPolicy, {}, POLICY_BODY);
+    return { params: { id: (made as { body: { id: string } }).body.id } };
+  },
+  listUserPermissions: async (client) => {
+    const params = { user_id: 'auth0|descriptor-test' };
+    const grants = [{ resource_server_identifier: 'https://api.example', permission_name: 'read:x' }];
+    await client.call(SERVED_OPERATIONS.assignPermissions, params, { permissions: grants });
+    return { params };
+  },
+  listTokenExchangeProfiles: async (client) => {
+    await client.call(SERVED_OPERATIONS.createProfile, {}, PROFILE_BODY);
+    return { params: {} };
+  },
+  getTokenExchangeProfile: async (client) => {
+    const made = await client.call(SERVED_OPERATIONS.createProfile, {}, PROFILE_BODY);
+    return { params: { id: (made as { body: { id: string } }).body.id } };
+  },
 };
 
 /** The emulator's pattern for a descriptor path: "/users/{user_id}/permissions" → api/v2/users/:/permissions. */

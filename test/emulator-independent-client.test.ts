@@ -124,6 +124,85 @@ describe('official auth0 SDK', () => {
   });
 });
 
+describe('official auth0 SDK against --api full: list and get', () => {
+  let full: EmulatorHandle;
+  beforeEach(async () => {
+    full = await startEmulator({ api: 'full', users: ['auth0|5f7c8ec7c33c6c004bbafe82'] });
+  });
+  afterEach(async () => {
+    await full.stop();
+  });
+
+  function client(): ManagementClient {
+    return new ManagementClient({
+      domain: DOMAIN,
+      clientId: full.clientId,
+      clientSecret: full.clientSecret,
+      audience: `${full.origin}/api/v2/`,
+      fetch: (input, init) => {
+        const url = new URL(input instanceof Request ? input.url : String(input));
+        return fetch(`${full.origin}${url.pathname}${url.search}`, init);
+      },
+      maxRetries: 0,
+      telemetry: false,
+    });
+  }
+
+  async function all<T>(page: AsyncIterable<T>): Promise<T[]> {
+    const items: T[] = [];
+    for await (const item of page) items.push(item);
+    return items;
+  }
+
+  it('pages through rate limit policies past the first page, filters them and gets one', async () => {
+    const sdk = client();
+    const made = [];
+    for (let i = 0; i < 7; i++) {
+      made.push(await sdk.rateLimitPolicies.create({ ...policy, consumer_selector: `client_id:app${i}` }));
+    }
+    const first = await sdk.rateLimitPolicies.list({ take: 3 });
+    expect(first.data).toEqual(made.slice(0, 3));
+    expect(first.hasNextPage()).toBe(true);
+    expect(await all(await sdk.rateLimitPolicies.list({ take: 3 }))).toEqual(made);
+    const last = await (await (await sdk.rateLimitPolicies.list({ take: 3 })).getNextPage()).getNextPage();
+    expect(last.data).toEqual(made.slice(6));
+    expect(last.hasNextPage()).toBe(false);
+    const filtered = await sdk.rateLimitPolicies.list({
+      consumer: 'client',
+      consumer_selector: 'client_id:app4',
+    });
+    expect(filtered.data).toEqual([made[4]]);
+    expect(await sdk.rateLimitPolicies.get(made[5]!.id!)).toEqual(made[5]);
+    await expect(sdk.rateLimitPolicies.get('rlp_unknown')).rejects.toMatchObject({ statusCode: 404 });
+  });
+
+  it('pages through token exchange profiles and gets one', async () => {
+    const sdk = client();
+    const made = [];
+    for (let i = 0; i < 5; i++) {
+      made.push(
+        await sdk.tokenExchangeProfiles.create({ ...profile, subject_token_type: `urn:legacy-idp:t${i}` }),
+      );
+    }
+    expect(await all(await sdk.tokenExchangeProfiles.list({ take: 2 }))).toEqual(made);
+    expect(await sdk.tokenExchangeProfiles.get(made[3]!.id!)).toEqual(made[3]);
+  });
+
+  it('pages through a user’s permissions (offset pages with totals, as the SDK asks)', async () => {
+    const sdk = client();
+    const user = 'auth0|5f7c8ec7c33c6c004bbafe82';
+    const grants = Array.from({ length: 5 }, (_, i) => ({
+      resource_server_identifier: 'https://api.example.com',
+      permission_name: `read:r${i}`,
+    }));
+    await sdk.users.permissions.create(user, { permissions: grants });
+    const first = await sdk.users.permissions.list(user, { per_page: 2 });
+    expect(first.response).toMatchObject({ start: 0, limit: 2, total: 5 });
+    expect(await all(await sdk.users.permissions.list(user, { per_page: 2 }))).toEqual(grants);
+    await expect(sdk.users.permissions.list('auth0|nobody')).rejects.toMatchObject({ statusCode: 404 });
+  });
+});
+
 describe('plain fetch', () => {
   async function send(method: string, path: string, body?: unknown) {
     const res = await fetch(`${emu.baseUrl}${path}`, {

@@ -59,6 +59,24 @@ describe('Pacer', () => {
     expect(f.sleeps).toEqual([]);
   });
 
+  it('never waits on the emulator without --rate-limit (a large bucket, always full), and keeps no more in flight than asked', async () => {
+    // What `tenantform emulator` without --rate-limit sends: Limit 10000, Remaining 9999, Reset = now.
+    const f = fixture();
+    const unlimited = () => ({
+      'x-ratelimit-limit': '10000',
+      'x-ratelimit-remaining': '9999',
+      'x-ratelimit-reset': String(Math.ceil(f.now() / 1000)),
+    });
+    f.pacer.release(await f.pacer.acquire(), unlimited());
+    for (let round = 0; round < 50; round++) {
+      const batch = await Promise.all(Array.from({ length: 10 }, () => f.pacer.acquire()));
+      expect(f.pacer.active).toBe(10);
+      for (const ticket of batch) f.pacer.release(ticket, unlimited());
+    }
+    expect(f.sleeps).toEqual([]);
+    expect(f.pacer.active).toBe(0);
+  });
+
   it('spends the remaining budget, probes once at the rate Reset proves, and after a 429 on the probe waits for the reset', async () => {
     const f = fixture();
     f.pacer.release(await f.pacer.acquire(), f.rate(2, 3)); // 7 tokens missing, full in 3 s: one per 429 ms

@@ -433,6 +433,10 @@ export const emulatorCommand = (parent: Command) =>
       '--tenants <N|NAMES>',
       'host several tenants (t1..tN, or a comma-separated list), each on its own port from --port on',
     )
+    .option(
+      '--tls',
+      'serve HTTPS with a certificate from a CA made at start; its file is printed (for NODE_EXTRA_CA_CERTS)',
+    )
     .option('--json', 'print one JSON line with base_url and credentials once listening')
     .addHelpText(
       'after',

@@ -20,8 +20,9 @@ import {
 } from '../resources/index.js';
 import { checkSchema, type SchemaIssue, type SchemaName } from '../schemas/index.js';
 import type { Authority, Identification } from './auth.js';
-import { badRequest, HttpError } from './errors.js';
+import { badRequest } from './errors.js';
 import { parseBody } from './http-io.js';
+import { checkPolicyId, runRead } from './reads.js';
 import { ROUTES, type RouteDef, type RouteName } from './router.js';
 import type { PolicyRequest, ProfileRequest, TenantStore } from './store.js';
 import type { PermissionGrant } from './types.js';
@@ -45,6 +46,11 @@ export const SERVED_OPERATIONS: Readonly<Record<OperationName, OperationDescript
   deletePolicy: policyOps.delete!,
   assignPermissions: permissionOps.create,
   createProfile: profileOps.create,
+  listPolicies: policyOps.list!,
+  getPolicy: policyOps.get!,
+  listPermissions: permissionOps.list!,
+  listProfiles: profileOps.list!,
+  getProfile: profileOps.get!,
 };
 
 /** The routes an emulator with API profile `profile` serves (the token endpoint always). */
@@ -80,6 +86,8 @@ export interface OperationRequest {
   identification: Identification;
   contentType: string | undefined;
   body: Buffer;
+  /** The query string's parameters (read by the list operations only). */
+  query: URLSearchParams;
 }
 
 export interface OperationResult {
@@ -107,6 +115,7 @@ export function runOperation(
   req: OperationRequest,
   store: TenantStore,
   authority: Authority,
+  nowMs: number,
 ): OperationResult {
   if ('error' in req.identification) throw req.identification.error;
   authority.requireScope(req.identification.principal, OPERATION_SCOPES[req.route]);
@@ -119,15 +128,7 @@ export function runOperation(
       };
     }
     case 'deletePolicy': {
-      const id = req.params[0]!;
-      if (id.length > 26) {
-        throw new HttpError(
-          400,
-          'Path validation error: id must be at most 26 characters long',
-          'invalid_uri',
-        );
-      }
-      store.deletePolicy(id);
+      store.deletePolicy(checkPolicyId(req.params[0]!));
       return { status: 204 };
     }
     case 'assignPermissions': {
@@ -137,6 +138,12 @@ export function runOperation(
       store.assignPermissions(userId, permissions);
       return { status: 201, body: {} };
     }
+    case 'listPolicies':
+    case 'getPolicy':
+    case 'listPermissions':
+    case 'listProfiles':
+    case 'getProfile':
+      return { status: 200, body: runRead(req.route, req.params, req.query, store, nowMs) };
     case 'createProfile': {
       const body = parseBody(req.contentType, req.body, ['json']);
       return {

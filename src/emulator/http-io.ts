@@ -22,6 +22,15 @@ export function rawPath(url: string | undefined): string {
   return /^https?:\/\//i.test(path) ? path.replace(/^https?:\/\/[^/]*/i, '') || '/' : path;
 }
 
+/** The parameters of a request target's query string (none when it has no "?"). */
+export function queryOf(url: string | undefined): URLSearchParams {
+  const target = url ?? '/';
+  const start = target.indexOf('?');
+  if (start < 0) return new URLSearchParams();
+  const end = target.indexOf('#', start);
+  return new URLSearchParams(target.slice(start + 1, end < 0 ? undefined : end));
+}
+
 /**
  * Reads the whole body; resolves to a 413 HttpError instead when it is larger
  * than `maxBytes`, and to null when the client went away before sending all of it.

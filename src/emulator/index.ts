@@ -6,6 +6,8 @@
  * (api/) or the CLI flags (cli/commands/emulator.ts).
  */
 export { startEmulator } from './server.js';
+export { LocalAuthority } from './certificates.js';
+export { UNLIMITED_BUCKET } from './rate-limit.js';
 export { ADMIN_KEY_HEADER, ADMIN_PREFIX } from './admin.js';
 export { EmulatorOptionError, parseFaultSpec, parseLatencySpec } from './faults.js';
 export {

@@ -16,8 +16,8 @@ import { runOperation } from './api.js';
 import type { Authority, Identification } from './auth.js';
 import { badRequest, HttpError } from './errors.js';
 import { drawFault, drawLatency, hasFaults } from './faults.js';
-import { parseBody, rawPath, readBody, send } from './http-io.js';
-import { rateLimitHeaders, type RateLimiter } from './rate-limit.js';
+import { parseBody, queryOf, rawPath, readBody, send } from './http-io.js';
+import { rateLimitHeaders, unlimitedDecision, type RateLimiter } from './rate-limit.js';
 import { matchRoute, type RouteDef } from './router.js';
 import type { StatsRecorder } from './stats.js';
 import type { TenantStore } from './store.js';
@@ -31,7 +31,9 @@ export const TENANT_BUCKET = '\u0000tenant';
 export interface PipelineContext {
   store: TenantStore;
   authority: Authority;
+  /** The token buckets; null = no limit (the headers still say how much is left: plenty). */
   limiter: RateLimiter | null;
+  now: () => number;
   /** 'tenant': one bucket for all clients with a valid token; 'client': one each. */
   limitScope: 'tenant' | 'client';
   retryAfter: boolean;
@@ -92,17 +94,17 @@ async function handle(ctx: PipelineContext, req: IncomingMessage, res: ServerRes
     send(res, r.status, r.body, { ...headers, ...r.headers });
   };
 
-  if (ctx.limiter) {
-    const known =
-      identification && 'principal' in identification ? identification.principal.clientId : undefined;
-    const decision = ctx.limiter.take(
-      known === undefined ? ANONYMOUS_BUCKET : ctx.limitScope === 'tenant' ? TENANT_BUCKET : known,
-    );
-    Object.assign(headers, rateLimitHeaders(decision));
-    if (!decision.allowed) {
-      if (ctx.retryAfter) headers['Retry-After'] = String(decision.retryAfterSec);
-      return reply(errorReply(new HttpError(429, 'Global limit has been reached', 'too_many_requests')));
-    }
+  const known =
+    identification && 'principal' in identification ? identification.principal.clientId : undefined;
+  const decision = ctx.limiter
+    ? ctx.limiter.take(
+        known === undefined ? ANONYMOUS_BUCKET : ctx.limitScope === 'tenant' ? TENANT_BUCKET : known,
+      )
+    : unlimitedDecision(ctx.now());
+  Object.assign(headers, rateLimitHeaders(decision));
+  if (!decision.allowed) {
+    if (ctx.retryAfter) headers['Retry-After'] = String(decision.retryAfterSec);
+    return reply(errorReply(new HttpError(429, 'Global limit has been reached', 'too_many_requests')));
   }
   if (body instanceof HttpError) {
     headers.Connection = 'close';
@@ -139,9 +141,11 @@ async function handle(ctx: PipelineContext, req: IncomingMessage, res: ServerRes
           identification: identification ?? ctx.authority.identify(undefined),
           contentType: req.headers['content-type'],
           body,
+          query: queryOf(req.url),
         },
         ctx.store,
         ctx.authority,
+        ctx.now(),
       );
     }
   } catch (err) {

@@ -1,7 +1,8 @@
 /**
  * Token bucket per client, refilled continuously from an injectable clock.
  *
- * Header semantics (sent on every response while a limit is configured):
+ * Header semantics (sent on every response of the management API and the
+ * token endpoint, with or without a configured limit):
  * - X-RateLimit-Limit: the bucket size (burst), an integer.
  * - X-RateLimit-Remaining: whole requests left in the bucket after this one.
  * - X-RateLimit-Reset: Unix time in seconds (rounded up) at which the bucket
@@ -65,6 +66,25 @@ export class RateLimiter {
   clear(): void {
     this.buckets.clear();
   }
+}
+
+/**
+ * Bucket size announced when no limit is configured. The bucket refills
+ * instantly: every answer says it holds UNLIMITED_BUCKET − 1 more requests
+ * and is full again at the current second. A client that learns from the
+ * headers then never waits; it stays bounded by its own parallelism.
+ */
+export const UNLIMITED_BUCKET = 10_000;
+
+/** The decision of a tenant without a limit: always allowed, the bucket always full. */
+export function unlimitedDecision(nowMs: number): RateDecision {
+  return {
+    allowed: true,
+    limit: UNLIMITED_BUCKET,
+    remaining: UNLIMITED_BUCKET - 1,
+    resetSec: Math.ceil(nowMs / 1000 - EPSILON),
+    retryAfterSec: 1,
+  };
 }
 
 export function rateLimitHeaders(decision: RateDecision): Record<string, string> {

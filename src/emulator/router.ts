@@ -9,7 +9,17 @@
  */
 import { HttpError } from './errors.js';
 
-export type RouteName = 'createPolicy' | 'deletePolicy' | 'assignPermissions' | 'createProfile' | 'token';
+export type RouteName =
+  | 'createPolicy'
+  | 'deletePolicy'
+  | 'assignPermissions'
+  | 'createProfile'
+  | 'listPolicies'
+  | 'getPolicy'
+  | 'listPermissions'
+  | 'listProfiles'
+  | 'getProfile'
+  | 'token';
 
 export type RouteMatch =
   { kind: 'match'; route: RouteName; label: string; params: string[] } | { kind: 'error'; error: HttpError };
@@ -45,6 +55,36 @@ export const ROUTES: readonly RouteDef[] = [
     method: 'POST',
     pattern: ['api', 'v2', 'token-exchange-profiles'],
     label: 'POST /api/v2/token-exchange-profiles',
+  },
+  {
+    route: 'listPolicies',
+    method: 'GET',
+    pattern: ['api', 'v2', 'rate-limit-policies'],
+    label: 'GET /api/v2/rate-limit-policies',
+  },
+  {
+    route: 'getPolicy',
+    method: 'GET',
+    pattern: ['api', 'v2', 'rate-limit-policies', ':'],
+    label: 'GET /api/v2/rate-limit-policies/{id}',
+  },
+  {
+    route: 'listPermissions',
+    method: 'GET',
+    pattern: ['api', 'v2', 'users', ':', 'permissions'],
+    label: 'GET /api/v2/users/{id}/permissions',
+  },
+  {
+    route: 'listProfiles',
+    method: 'GET',
+    pattern: ['api', 'v2', 'token-exchange-profiles'],
+    label: 'GET /api/v2/token-exchange-profiles',
+  },
+  {
+    route: 'getProfile',
+    method: 'GET',
+    pattern: ['api', 'v2', 'token-exchange-profiles', ':'],
+    label: 'GET /api/v2/token-exchange-profiles/{id}',
   },
   { route: 'token', method: 'POST', pattern: ['oauth', 'token'], label: 'POST /oauth/token' },
   { route: 'token', method: 'POST', pattern: ['oauth', 'token', ''], label: 'POST /oauth/token' },

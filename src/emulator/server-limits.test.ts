@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { matchesSchema } from '../schemas/index.js';
+import { UNLIMITED_BUCKET } from './rate-limit.js';
 import { startEmulator } from './server.js';
 import type { EmulatorHandle, EmulatorOptions } from './types.js';
 
@@ -151,10 +152,17 @@ describe('rate limit', () => {
     expect(l.reset).toMatch(/^\d+$/);
   });
 
-  it('sends no rate-limit headers when no limit is configured', async () => {
+  it('announces a large, always full bucket when no limit is configured', async () => {
     const e = await start({});
-    const res = await assign(e);
-    expect(res.status).toBe(201);
-    expect(limits(res)).toEqual({ limit: null, remaining: null, reset: null });
+    for (const token of [e.token, e.token, null]) {
+      clock += 400;
+      const res = await assign(e, token);
+      expect(res.status).toBe(token ? 201 : 401);
+      expect(limits(res)).toEqual({
+        limit: String(UNLIMITED_BUCKET),
+        remaining: String(UNLIMITED_BUCKET - 1),
+        reset: String(Math.ceil(clock / 1000)),
+      });
+    }
   });
 });

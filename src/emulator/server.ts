@@ -5,9 +5,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import { createServer as createTlsServer, type Server as TlsServer } from 'node:https';
 import { setTimeout as delay } from 'node:timers/promises';
 import { emulatorScopes, routesFor } from './api.js';
 import { Authority } from './auth.js';
+import { LocalAuthority } from './certificates.js';
 import { checkFaults, EmulatorOptionError } from './faults.js';
 import { DataFileWriter, loadDataFile } from './persistence.js';
 import { createRequestHandler } from './pipeline.js';
@@ -68,7 +70,7 @@ function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-function listen(server: Server, host: string, port: number): Promise<number> {
+function listen(server: Server | TlsServer, host: string, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException) => {
       const reason = err.code === 'EADDRINUSE' ? `port ${port} on ${host} is already in use` : err.message;
@@ -124,10 +126,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     stats.clear();
   };
 
-  const server = createServer();
+  // --tls: a CA of our own (or the one shared by several tenants) and a server certificate it signs.
+  const authorityTls = options.tls === true ? new LocalAuthority([host]) : options.tls || undefined;
+  const server = authorityTls ? createTlsServer(authorityTls.issue(host)) : createServer();
   server.keepAliveTimeout = 5_000;
   const port = await listen(server, host, options.port ?? 0);
-  const origin = `http://${urlHost(host)}:${port}`;
+  const caFile = authorityTls?.retain();
+  const scheme = authorityTls ? 'https' : 'http';
+  const origin = `${scheme}://${urlHost(host)}:${port}`;
   const lifetimeSec = options.tokenLifetimeSec ?? DEFAULT_LIFETIME_SEC;
   const authority = new Authority({
     origin,
@@ -136,6 +142,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     now,
     lifetimeSec,
   });
+  let stopped = false;
   const handle: EmulatorHandle = {
     baseUrl: `${origin}/api/v2`,
     api,
@@ -145,11 +152,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     clientId: demo.clientId,
     clientSecret: demo.clientSecret,
     adminKey,
+    ...(authorityTls ? { caFile, caPem: authorityTls.caPem } : {}),
     stop: async () => {
       stopping.abort();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
+      if (authorityTls && !stopped) authorityTls.release();
+      stopped = true;
       await writer?.flush();
     },
     snapshot: () => store.snapshot(),
@@ -164,6 +174,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       store,
       authority,
       limiter,
+      now,
       limitScope: options.rateLimit?.scope ?? 'tenant',
       retryAfter: options.retryAfter ?? false,
       faults: options.faults,
@@ -178,7 +189,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       routes: routesFor(api),
       audiences: (hostHeader) => {
         const list = [authority.audience, '/api/v2/'];
-        if (hostHeader) list.push(`http://${hostHeader}/api/v2/`);
+        if (hostHeader) list.push(`${scheme}://${hostHeader}/api/v2/`);
         return list;
       },
     }),

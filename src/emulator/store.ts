@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { HttpError, notFound } from './errors.js';
+import type { Ordered } from './pages.js';
 import type {
   EmulatorSnapshot,
   PermissionGrant,
@@ -61,6 +62,9 @@ export class TenantStore {
   private policyIds = new Map<string, string>();
   private profiles = new Map<string, TokenExchangeProfile>();
   private permissions = new Map<string, PermissionGrant[]>();
+  /** Creation order of policies and profiles by id, for the lists' cursors. */
+  private order = new Map<string, number>();
+  private nextSeq = 0;
   /** Called after every change (to persist it). */
   onChange: () => void = () => {};
 
@@ -71,6 +75,52 @@ export class TenantStore {
 
   private timestamp(): string {
     return new Date(this.now()).toISOString();
+  }
+
+  /** Places a new policy or profile last in creation order. */
+  private created(id: string): void {
+    this.order.set(id, this.nextSeq++);
+  }
+
+  private ordered<T extends { id: string }>(items: Iterable<T>, copy: (item: T) => T): Ordered<T>[] {
+    return [...items]
+      .map((item) => ({ seq: this.order.get(item.id) ?? -1, item: copy(item) }))
+      .sort((a, b) => a.seq - b.seq);
+  }
+
+  /** The policies in creation order, those matching every given filter only. */
+  listPolicies(
+    filter: Partial<Pick<RateLimitPolicy, 'resource' | 'consumer' | 'consumer_selector'>>,
+  ): Ordered<RateLimitPolicy>[] {
+    const matches = [...this.policies.values()].filter(
+      (p) =>
+        (filter.resource === undefined || p.resource === filter.resource) &&
+        (filter.consumer === undefined || p.consumer === filter.consumer) &&
+        (filter.consumer_selector === undefined || p.consumer_selector === filter.consumer_selector),
+    );
+    return this.ordered(matches, copyPolicy);
+  }
+
+  getPolicy(id: string): RateLimitPolicy {
+    const policy = this.policies.get(id);
+    if (!policy) throw notFound('The rate limit policy does not exist', 'inexistent_rate_limit_policy');
+    return copyPolicy(policy);
+  }
+
+  /** The profiles in creation order. */
+  listProfiles(): Ordered<TokenExchangeProfile>[] {
+    return this.ordered(this.profiles.values(), (p) => ({ ...p }));
+  }
+
+  getProfile(id: string): TokenExchangeProfile {
+    for (const profile of this.profiles.values()) if (profile.id === id) return { ...profile };
+    throw notFound('The token exchange profile does not exist', 'inexistent_token_exchange_profile');
+  }
+
+  /** The permissions of a user, in assignment order (404 for a user who does not exist). */
+  listPermissions(userId: string): PermissionGrant[] {
+    if (!this.userExists(userId)) throw notFound('The user does not exist', 'inexistent_user');
+    return (this.permissions.get(userId) ?? []).map((g) => ({ ...g }));
   }
 
   createPolicy(body: PolicyRequest): RateLimitPolicy {
@@ -94,6 +144,7 @@ export class TenantStore {
     };
     this.policies.set(policy.id, policy);
     this.policyIds.set(key, policy.id);
+    this.created(policy.id);
     this.onChange();
     return copyPolicy(policy);
   }
@@ -103,6 +154,7 @@ export class TenantStore {
     if (!policy) throw notFound('The rate limit policy does not exist', 'inexistent_rate_limit_policy');
     this.policies.delete(id);
     this.policyIds.delete(policyKey(policy));
+    this.order.delete(id);
     this.onChange();
   }
 
@@ -149,6 +201,7 @@ export class TenantStore {
       updated_at: at,
     };
     this.profiles.set(profile.subject_token_type, profile);
+    this.created(profile.id);
     this.onChange();
     return { ...profile };
   }
@@ -171,8 +224,12 @@ export class TenantStore {
     for (const p of snapshot.rateLimitPolicies) {
       this.policies.set(p.id, copyPolicy(p));
       this.policyIds.set(policyKey(p), p.id);
+      this.created(p.id);
     }
-    for (const p of snapshot.tokenExchangeProfiles) this.profiles.set(p.subject_token_type, { ...p });
+    for (const p of snapshot.tokenExchangeProfiles) {
+      this.profiles.set(p.subject_token_type, { ...p });
+      this.created(p.id);
+    }
     for (const [user, grants] of Object.entries(snapshot.userPermissions)) {
       this.permissions.set(
         user,
@@ -191,5 +248,6 @@ export class TenantStore {
     this.policyIds = new Map();
     this.profiles = new Map();
     this.permissions = new Map();
+    this.order = new Map();
   }
 }

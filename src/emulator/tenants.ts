@@ -3,9 +3,11 @@
  * its own port (so its own base URL), with its own data, signing secret and
  * credentials (a token of one tenant is refused by every other) and its own
  * rate-limit bucket. Fleets can then be tested and rehearsed on one machine.
+ * With tls, one CA signs every tenant's certificate (one CA file for all).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { LocalAuthority } from './certificates.js';
 import { EmulatorOptionError } from './faults.js';
 import { startEmulator } from './server.js';
 import type { EmulatorHandle, EmulatorOptions } from './types.js';
@@ -51,11 +53,14 @@ export async function startTenants(
     throw new EmulatorOptionError(`ports ${base}..${base + names.length - 1} go past 65535`);
   }
   if (options.dataFile !== undefined) mkdirSync(options.dataFile, { recursive: true });
+  // One CA for all tenants, so one NODE_EXTRA_CA_CERTS file serves them all.
+  const tls = options.tls === true ? new LocalAuthority([options.host ?? '127.0.0.1']) : options.tls;
   const started: TenantHandle[] = [];
   try {
     for (const [i, name] of names.entries()) {
       const handle = await startEmulator({
         ...options,
+        ...(tls ? { tls } : {}),
         port: base === 0 ? 0 : base + i,
         ...(options.dataFile !== undefined ? { dataFile: join(options.dataFile, `${name}.json`) } : {}),
       });

@@ -3,6 +3,7 @@
  * and the tenant data it holds.
  */
 import type { ApiProfile } from '../resources/index.js';
+import type { LocalAuthority } from './certificates.js';
 
 export type RateLimitAction = 'allow' | 'block' | 'log' | 'redirect';
 
@@ -88,9 +89,15 @@ export interface EmulatorOptions {
   api?: ApiProfile;
   /** Address to listen on. Default 127.0.0.1. */
   host?: string;
+  /**
+   * Serve HTTPS with a certificate signed by a CA generated at start (true),
+   * or by this CA (several emulators sharing one CA file). The handle then
+   * names the CA file for NODE_EXTRA_CA_CERTS. Default: plain HTTP.
+   */
+  tls?: boolean | LocalAuthority;
   /** Port; 0 (the default) picks a free one. */
   port?: number;
-  /** Token bucket per client; null or absent = no limit (and no X-RateLimit-* headers). */
+  /** Token bucket per client; null or absent = no limit (the X-RateLimit-* headers then announce a large bucket that is always full). */
   rateLimit?: RateLimitOptions | null;
   /** Send Retry-After (seconds) on 429 as well. The real service does not; default false. */
   retryAfter?: boolean;
@@ -144,12 +151,16 @@ export interface IssueTokenOptions {
 }
 
 export interface EmulatorHandle {
-  /** http://HOST:PORT/api/v2 */
+  /** http://HOST:PORT/api/v2 (https:// with tls) */
   baseUrl: string;
   /** The API profile served. */
   api: ApiProfile;
-  /** http://HOST:PORT */
+  /** http://HOST:PORT (https:// with tls) */
   origin: string;
+  /** With tls: the PEM file of the CA that signed the server certificate (removed on stop). */
+  caFile?: string;
+  /** With tls: that CA certificate, PEM. */
+  caPem?: string;
   port: number;
   /** A ready bearer token of the demo client with every scope. */
   token: string;

@@ -18,6 +18,7 @@ export function emulatorAction(flags: EmulatorFlags, _cmd: unknown, io: CommandI
       data: flags.data,
       json: flags.json ?? false,
       tenants: flags.tenants,
+      tls: flags.tls ?? false,
     },
     io,
   );

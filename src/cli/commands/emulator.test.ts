@@ -1,4 +1,4 @@
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -88,6 +88,28 @@ describe('tenantform emulator', () => {
     controller.abort();
     expect(await running).toBe(0);
     expect(out.stderr).toBe('Emulator stopped.\n');
+  });
+
+  it('with --tls prints the CA file in the JSON line and as NODE_EXTRA_CA_CERTS for people, and removes it on stop', async () => {
+    const json = makeIO();
+    running = runEmulator({ ...base, tls: true }, json.io);
+    await Promise.race([json.ready, running]);
+    const info = JSON.parse(json.out.stdout) as Record<string, string>;
+    expect(Object.keys(info)).toEqual(['base_url', 'token', 'client_id', 'client_secret', 'ca_file']);
+    expect(info.base_url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/api\/v2$/);
+    expect((await readFile(info.ca_file!, 'utf8')).startsWith('-----BEGIN CERTIFICATE-----\n')).toBe(true);
+    controller.abort();
+    expect(await running).toBe(0);
+    await expect(stat(info.ca_file!)).rejects.toThrow();
+
+    controller = new AbortController();
+    const human = makeIO();
+    running = runEmulator({ ...base, json: false, tls: true }, human.io);
+    await Promise.race([human.ready, running]);
+    expect(human.out.stdout).toMatch(/listening on https:\/\/127\.0\.0\.1:\d+\/api\/v2/);
+    expect(human.out.stdout).toMatch(/CA certificate: +\S+ca\.pem {2}\(removed on stop\)\n/);
+    expect(human.out.stdout).toMatch(/export NODE_EXTRA_CA_CERTS=\S+ca\.pem\n/);
+    expect(human.out.stdout).toContain('rate limit:     none (X-RateLimit-Limit 10000, never empty)');
   });
 
   it.each([

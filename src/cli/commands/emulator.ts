@@ -18,6 +18,7 @@ import {
   startEmulator,
   startTenants,
   variablePrefix,
+  UNLIMITED_BUCKET,
   type TenantHandle,
   type EmulatorHandle,
   type EmulatorOptions,
@@ -43,6 +44,8 @@ export interface EmulatorCommandOptions {
   json: boolean;
   /** "N" or "a,b,c": several tenants, each with its own port, data, credentials and rate limit. */
   tenants?: string;
+  /** Serve HTTPS with a certificate of a CA made at start. */
+  tls?: boolean;
 }
 
 function fail(message: string): never {
@@ -121,6 +124,7 @@ export async function emulatorOptions(opts: EmulatorCommandOptions, io: CommandI
     options.users = await parseUsersFile(text, opts.users);
   }
   if (opts.data !== undefined) options.dataFile = path(opts.data);
+  if (opts.tls) options.tls = true;
   return options;
 }
 
@@ -133,7 +137,14 @@ function describeSettings(o: EmulatorOptions): string[] {
   const rate = o.rateLimit;
   const burst = rate ? (rate.burst ?? Math.max(1, Math.ceil(rate.perSecond))) : 0;
   const per = rate?.scope === 'client' ? 'per client' : 'per tenant, shared by its clients';
-  const lines = [row('rate limit', rate ? `${rate.perSecond}/s ${per}, burst ${burst}` : 'none')];
+  const lines = [
+    row(
+      'rate limit',
+      rate
+        ? `${rate.perSecond}/s ${per}, burst ${burst}`
+        : `none (X-RateLimit-Limit ${UNLIMITED_BUCKET}, never empty)`,
+    ),
+  ];
   if (o.latencyMs || o.latencyJitterMs) {
     lines.push(row('latency', `${o.latencyMs ?? 0} ms + up to ${o.latencyJitterMs ?? 0} ms`));
   }
@@ -146,6 +157,11 @@ function describeSettings(o: EmulatorOptions): string[] {
   return lines;
 }
 
+/** The line that makes Node (tenantform, the auth0 SDK) trust the CA of --tls. */
+function caExport(caFile: string | undefined): string[] {
+  return caFile ? [`  export NODE_EXTRA_CA_CERTS=${caFile}`] : [];
+}
+
 function printHuman(h: EmulatorHandle, o: EmulatorOptions, io: CommandIO): void {
   const text = [
     `Tenant Management API emulator listening on ${h.baseUrl}`,
@@ -154,9 +170,11 @@ function printHuman(h: EmulatorHandle, o: EmulatorOptions, io: CommandIO): void 
     row('client id', h.clientId),
     row('client secret', h.clientSecret),
     row('admin API', `${h.origin}/__emulator/state  (header ${ADMIN_KEY_HEADER}: ${h.adminKey})`),
+    ...(h.caFile ? [row('CA certificate', `${h.caFile}  (removed on stop)`)] : []),
     ...describeSettings(o),
     '',
     'Use it from another shell (the token is valid for 24 hours, on this emulator only):',
+    ...caExport(h.caFile),
     `  export TENANTFORM_BASE_URL=${h.baseUrl}`,
     `  export TENANTFORM_TOKEN=${h.token}`,
     `  export TENANTFORM_CLIENT_ID=${h.clientId}`,
@@ -181,9 +199,11 @@ function printTenants(handles: readonly TenantHandle[], o: EmulatorOptions, io: 
     '',
     ...handles.map((h) => `  ${h.name.padEnd(width)}  ${h.baseUrl}`),
     '',
+    ...(handles[0]?.caFile ? [row('CA certificate', `${handles[0].caFile}  (removed on stop)`)] : []),
     ...describeSettings(o),
     '',
     'Credentials, one set per tenant (tokens valid for 24 hours, each on its own tenant only):',
+    ...caExport(handles[0]?.caFile),
     ...handles.flatMap((h) => {
       const v = variablePrefix(h.name);
       return [
@@ -221,7 +241,8 @@ async function runTenants(opts: EmulatorCommandOptions, io: CommandIO): Promise<
       client_secret: h.clientSecret,
     }));
     // The pid lets a script stop this process even when it was started through a wrapper such as npx.
-    io.stdout.write(`${JSON.stringify({ pid: process.pid, tenants })}\n`);
+    const ca = handles[0]?.caFile;
+    io.stdout.write(`${JSON.stringify({ pid: process.pid, ...(ca ? { ca_file: ca } : {}), tenants })}\n`);
   } else {
     printTenants(handles, options, io);
   }
@@ -260,6 +281,7 @@ export async function runEmulator(opts: EmulatorCommandOptions, io: CommandIO): 
       token: handle.token,
       client_id: handle.clientId,
       client_secret: handle.clientSecret,
+      ...(handle.caFile ? { ca_file: handle.caFile } : {}),
     };
     io.stdout.write(`${JSON.stringify(line)}\n`);
   } else {

@@ -1,0 +1,121 @@
+/**
+ * The two pagination styles of the real API's list operations
+ * (management-api-beyond-spec.md), over items in creation order:
+ *
+ * - checkpoint (rate limit policies, token exchange profiles): `take` (1 to
+ *   MAX_PAGE_SIZE, default 50) and `from`, an opaque cursor from the previous
+ *   answer's `next`. The answer is `{<itemsKey>: […], next}`; `next` is absent
+ *   on the last page. A cursor names the last item served, so items created or
+ *   deleted between pages neither repeat nor shift the rest; it is valid for 24
+ *   hours.
+ * - offset (a user's permissions): `per_page` (1 to MAX_PAGE_SIZE, default
+ *   50), 0-based `page` and `include_totals`: false (the default) answers the
+ *   bare array, true `{start, limit, total, <itemsKey>: […]}`.
+ *
+ * A malformed parameter is a 400 (`invalid_query_string`) naming it; a
+ * parameter given twice is one too. Parameters a list does not know are
+ * ignored.
+ */
+import { badRequest } from './errors.js';
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 100;
+/** How long a checkpoint cursor stays valid, as the real service documents for profiles. */
+export const CURSOR_LIFETIME_MS = 24 * 3_600_000;
+
+/** An item with its place in creation order (larger = created later). */
+export interface Ordered<T> {
+  seq: number;
+  item: T;
+}
+
+function invalid(message: string) {
+  return badRequest(`Query validation error: ${message}`, 'invalid_query_string');
+}
+
+/** The one value of `name`, or undefined; a parameter given twice is a 400. */
+export function single(query: URLSearchParams, name: string): string | undefined {
+  const values = query.getAll(name);
+  if (values.length > 1) throw invalid(`${name} is given ${values.length} times`);
+  return values[0];
+}
+
+function wholeNumber(
+  query: URLSearchParams,
+  name: string,
+  min: number,
+  max: number,
+  fallback: number,
+): number {
+  const text = single(query, name);
+  if (text === undefined) return fallback;
+  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`;
+    throw invalid(`${name} must be a whole number ${range} (got "${text}")`);
+  }
+  return Number(text);
+}
+
+function flag(query: URLSearchParams, name: string): boolean {
+  const text = single(query, name);
+  if (text === undefined || text === 'false') return false;
+  if (text === 'true') return true;
+  throw invalid(`${name} must be true or false (got "${text}")`);
+}
+
+function encodeCursor(list: string, seq: number, nowMs: number): string {
+  return Buffer.from(JSON.stringify({ l: list, s: seq, t: nowMs }), 'utf8').toString('base64url');
+}
+
+function decodeCursor(list: string, text: string, nowMs: number): number {
+  let cursor: unknown;
+  try {
+    cursor = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+  } catch {
+    cursor = undefined;
+  }
+  const c = cursor as { l?: unknown; s?: unknown; t?: unknown } | undefined;
+  if (
+    typeof c !== 'object' ||
+    c === null ||
+    c.l !== list ||
+    !Number.isSafeInteger(c.s) ||
+    typeof c.t !== 'number'
+  ) {
+    throw invalid(`from is not a cursor of this list (use the next of the previous page)`);
+  }
+  if (nowMs - c.t > CURSOR_LIFETIME_MS) throw invalid('from is a cursor older than 24 hours; start again');
+  return c.s as number;
+}
+
+/**
+ * One checkpoint page: the items after the cursor, at most `take`, and a
+ * `next` cursor when more follow. `list` tells cursors of different lists apart.
+ */
+export function checkpointPage<T>(
+  list: string,
+  items: readonly Ordered<T>[],
+  query: URLSearchParams,
+  nowMs: number,
+): { items: T[]; next?: string } {
+  const take = wholeNumber(query, 'take', 1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE);
+  const from = single(query, 'from');
+  const after = from === undefined || from === '' ? -Infinity : decodeCursor(list, from, nowMs);
+  const rest = items.filter((o) => o.seq > after);
+  const page = rest.slice(0, take);
+  const last = page[page.length - 1];
+  return {
+    items: page.map((o) => o.item),
+    ...(rest.length > take && last ? { next: encodeCursor(list, last.seq, nowMs) } : {}),
+  };
+}
+
+/** One offset page: the bare array, or with include_totals=true the object with the totals. */
+export function offsetPage<T>(itemsKey: string, items: readonly T[], query: URLSearchParams): unknown {
+  const perPage = wholeNumber(query, 'per_page', 1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE);
+  const page = wholeNumber(query, 'page', 0, Number.MAX_SAFE_INTEGER, 0);
+  const totals = flag(query, 'include_totals');
+  const start = page * perPage;
+  const slice = items.slice(start, start + perPage);
+  return totals ? { start, limit: perPage, total: items.length, [itemsKey]: slice } : slice;
+}
