@@ -105,7 +105,9 @@ function selectionOptions<A extends unknown[], O extends OptionValues, G extends
 }
 
 /** A state subcommand's config path (which locates the default state file), --env and the state options. */
-function locatedState<O extends OptionValues, G extends OptionValues>(cmd: Command<[], O, G>) {
+function locatedState<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  cmd: Command<A, O, G>,
+) {
   return stateOptions(envOption(cmd.argument('[path]', 'config path (locates the default state file)', '.')));
 }
 
@@ -330,14 +332,11 @@ export const stateListCommand = (parent: Command) =>
 export type StateListFlags = FlagsOf<typeof stateListCommand>;
 
 export const stateShowCommand = (parent: Command) =>
-  stateOptions(
-    envOption(
-      parent
-        .command('show')
-        .description('show one recorded resource')
-        .argument('<address>', 'e.g. token_exchange_profile["urn:partner:token"]')
-        .argument('[path]', 'config path (locates the default state file)', '.'),
-    ),
+  locatedState(
+    parent
+      .command('show')
+      .description('show one recorded resource')
+      .argument('<address>', 'e.g. token_exchange_profile["urn:partner:token"]'),
   ).addHelpText(
     'after',
     `\nExample:\n  $ tenantform state show 'token_exchange_profile["urn:partner:token"]'`,
@@ -346,14 +345,11 @@ export type StateShowFlags = FlagsOf<typeof stateShowCommand>;
 
 export const stateRmCommand = (parent: Command) =>
   lockOption(
-    stateOptions(
-      envOption(
-        parent
-          .command('rm')
-          .description('stop tracking a resource (it stays on the tenant)')
-          .argument('<address>', 'the resource address')
-          .argument('[path]', 'config path (locates the default state file)', '.'),
-      ),
+    locatedState(
+      parent
+        .command('rm')
+        .description('stop tracking a resource (it stays on the tenant)')
+        .argument('<address>', 'the resource address'),
     ),
   ).addHelpText(
     'after',
@@ -363,16 +359,13 @@ export type StateRmFlags = FlagsOf<typeof stateRmCommand>;
 
 export const stateRescueCommand = (parent: Command) =>
   lockOption(
-    stateOptions(
-      envOption(
-        parent
-          .command('rescue')
-          .description(
-            'record operations the tenant acknowledged but a failed apply could not record (a rescue file, or a log with tenantform-rescue: lines)',
-          )
-          .argument('<file>', 'the rescue file the failed apply named, or a saved CI log')
-          .argument('[path]', 'config path (locates the default state file)', '.'),
-      ),
+    locatedState(
+      parent
+        .command('rescue')
+        .description(
+          'record operations the tenant acknowledged but a failed apply could not record (a rescue file, or a log with tenantform-rescue: lines)',
+        )
+        .argument('<file>', 'the rescue file the failed apply named, or a saved CI log'),
     ),
   ).addHelpText(
     'after',
