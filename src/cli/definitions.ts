@@ -16,6 +16,11 @@ export type FlagsOf<D extends (parent: Command) => { opts(): OptionValues }> = R
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
+/** --format, one of `choices`; text unless given. */
+function formatOption<const T extends readonly ['text', ...string[]]>(choices: T) {
+  return new Option('--format <FORMAT>', 'output format').choices(choices).default('text' as const);
+}
+
 const ENV_HELP = 'environment from the tenantform.yaml project file in PATH';
 
 /** --var and --var-file. */
@@ -143,11 +148,7 @@ export const validateCommand = (parent: Command) =>
         .command('validate')
         .description('check the config against the API schemas; print every error as file:line:col')
         .argument('[paths...]', 'config files or directories, merged (default: .)')
-        .addOption(
-          new Option('--format <FORMAT>', 'output format')
-            .choices(['text', 'json', 'github'])
-            .default('text'),
-        ),
+        .addOption(formatOption(['text', 'json', 'github'])),
     ),
   ).addHelpText(
     'after',
@@ -183,11 +184,7 @@ export const planCommand = (parent: Command) =>
             .option('--out <PLANFILE>', 'save the plan for a later, exact apply')
             .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none')
             .option('--destroy', 'plan the removal of everything the state records (what destroy would do)')
-            .addOption(
-              new Option('--format <FORMAT>', 'output format')
-                .choices(['text', 'json', 'markdown'])
-                .default('text'),
-            ),
+            .addOption(formatOption(['text', 'json', 'markdown'])),
         ),
       ),
     ),
@@ -298,11 +295,7 @@ export const showCommand = (parent: Command) =>
           '[planfile-or-path]',
           'a plan file saved by plan --out, or a config path locating the state (default: .)',
         )
-        .addOption(
-          new Option('--format <FORMAT>', 'output format')
-            .choices(['text', 'json', 'markdown'])
-            .default('text'),
-        ),
+        .addOption(formatOption(['text', 'json', 'markdown'])),
     ),
   ).addHelpText(
     'after',
@@ -438,11 +431,7 @@ export const envsCommand = (parent: Command) =>
     .command('envs')
     .description('list the environments of tenantform.yaml, or those that changed files affect')
     .argument('[path]', 'the project directory (holding tenantform.yaml)', '.')
-    .addOption(
-      new Option('--format <FORMAT>', 'output format')
-        .choices(['text', 'json', 'github-matrix'])
-        .default('text'),
-    )
+    .addOption(formatOption(['text', 'json', 'github-matrix']))
     .option(
       '--changed [files...]',
       'only the environments these changed files affect (paths from the current directory)',
