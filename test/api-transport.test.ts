@@ -3,6 +3,9 @@
  * seeing the built-in Agent's requests, TLS and pool settings, aborts and
  * the debug lines.
  */
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { agentOptions, type ApiClient } from '../src/api/index.js';
@@ -17,6 +20,7 @@ import {
   type TestClient,
 } from './api-helpers.js';
 
+const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 let t: TestClient | undefined;
 
 beforeAll(() => nock.disableNetConnect());
@@ -146,5 +150,25 @@ describe('transport', () => {
       'POST /api/v2/rate-limit-policies 503 0ms attempt=1 ratelimit-limit=50 ratelimit-remaining=49 ratelimit-reset=1700000001',
       'POST /api/v2/rate-limit-policies 201 0ms attempt=2',
     ]);
+  });
+});
+
+describe('start-up cost', () => {
+  // undici's index also loads fetch, WebSocket, caches and mocks: most of its load time.
+  it("loads undici's Agent and request() without its index, and gives the Agent request()", () => {
+    const transport = pathToFileURL(join(ROOT, 'dist', 'api', 'transport.js')).href;
+    const script = [
+      `import { createRequire } from 'node:module';`,
+      `import { createAgent } from ${JSON.stringify(transport)};`,
+      `const agent = createAgent({ parallelism: 1, connectTimeoutMs: 1000, requestTimeoutMs: 1000 });`,
+      `const loaded = Object.keys(createRequire(import.meta.url).cache).filter((f) => f.includes('undici'));`,
+      `console.log(JSON.stringify({ request: typeof agent.request, index: loaded.some((f) => /undici[\\\\/]index\\.js$/.test(f)), files: loaded.length }));`,
+      `await agent.close();`,
+    ].join('\n');
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    const seen = JSON.parse(run.stdout) as { request: string; index: boolean; files: number };
+    expect(seen).toMatchObject({ request: 'function', index: false });
+    expect(seen.files).toBeGreaterThan(0);
   });
 });

@@ -95,4 +95,21 @@ describe('start-up on a Node older than engines.node', () => {
     expect(run.status).toBe(0);
     expect(run.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
+
+  // Start-up: later runs reuse V8's compiled code instead of compiling every module again.
+  it("keeps compiled code in Node's compile cache, in the temp directory", () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: dir };
+      delete env.NODE_COMPILE_CACHE;
+      delete env.NODE_DISABLE_COMPILE_CACHE;
+      const run = spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8', env });
+      expect(run.status).toBe(0);
+      expect(run.stderr).toBe('');
+      const cache = join(dir, 'node-compile-cache');
+      expect(existsSync(cache) ? readdirSync(cache).length : 0).toBeGreaterThan(0);
+    } finally {
+      cleanup();
+    }
+  });
 });

@@ -29,6 +29,7 @@ import type {
   ApiStats,
   CallResult,
   PermissionItem,
+  Query,
   RateLimitPolicy,
   RateLimitPolicyCreate,
   TokenExchangeProfile,
@@ -155,14 +156,20 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     op: OperationDescriptor,
     params: Readonly<Record<string, string>>,
     body?: unknown,
+    query?: Query,
   ): Promise<CallResult> => {
     const path = op.path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, name: string) =>
       encodeSegment(params[name] ?? '', op.params[name] ?? name),
     );
+    const search = query
+      ? new URLSearchParams(
+          Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]),
+        ).toString()
+      : '';
     const spec: CallSpec = {
       operation: op.name,
       method: op.method,
-      path: basePath + path,
+      path: basePath + path + (search ? `?${search}` : ''),
       ...(body === undefined ? {} : { body }),
       accept: Object.keys(op.outcomes).map(Number),
       scope: op.scope,

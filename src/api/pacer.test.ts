@@ -209,7 +209,7 @@ function clockedPacer() {
     maxDelayMs: 30_000,
     onWait: () => {},
   });
-  return { pacer, sleeps, advance: (ms: number) => (t += ms) };
+  return { pacer, sleeps, advance: (ms: number) => (t += ms), now: () => t };
 }
 
 describe('Pacer with a refilling bucket', () => {
@@ -250,5 +250,24 @@ describe('Pacer with a refilling bucket', () => {
     expect(pacer.ratePerSecond!).toBeLessThan(before);
     expect(sleeps).toHaveLength(1);
     expect(sleeps[0]).toBeLessThan(2000);
+  });
+
+  it.each([
+    ['a bucket once a later answer names a later Reset before the earlier one came', [2000, 3000], true],
+    ['a fixed window while the answers name the same Reset', [2000, 2000], false],
+  ])('takes a tenant first seen as a fixed window for %s', async (_what, resets, bucket) => {
+    const { pacer, advance, now } = clockedPacer();
+    const headers = (remaining: number, resetAt: number) => ({
+      'x-ratelimit-limit': '10',
+      'x-ratelimit-remaining': String(remaining),
+      'x-ratelimit-reset': String(resetAt / 1000),
+    });
+    pacer.release(await pacer.acquire(), headers(0, T0 + 1000));
+    pacer.release(await pacer.acquire(), headers(0, T0 + 1000), 429); // the probe: a window, it seems
+    await pacer.acquire().then((t) => pacer.release(t, headers(8, T0 + resets[0]!)));
+    expect(now()).toBeGreaterThanOrEqual(T0 + 1000);
+    advance(100);
+    pacer.release(await pacer.acquire(), headers(7, T0 + resets[1]!));
+    expect(pacer.ratePerSecond !== undefined).toBe(bucket);
   });
 });

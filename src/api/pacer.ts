@@ -23,7 +23,13 @@
  * The proofs tighten as the run goes on, so the rate rises towards the
  * tenant's. A 429 (another client drew on the shared bucket) empties the
  * level and forgets the proven rate but the lower of the growth rate and half
- * the old rate, which the answers then raise again.
+ * the old rate, which the answers then raise again; until a full bucket shows
+ * nobody else draws on it, Remaining only ever lowers the level (the other
+ * client may take what it shows).
+ * Answers whose Reset moves later before the earlier Reset has come prove a
+ * token bucket without a probe (a fixed window keeps its reset), so a tenant
+ * taken for a window during another client's 429 storm is paced again as a
+ * bucket once the storm is over.
  *
  * Callers are served first come, first served: one caller decides at a time.
  */
@@ -58,6 +64,8 @@ const FIRST_REPROBE_MS = 2000;
 const PROBE_STEP = 1.1;
 /** Probes stay this factor below the lowest rate that got a 429. */
 const REFUSED_MARGIN = 1.1;
+/** Factor on the rate after a 429 from a bucket someone else draws on. */
+const SHARED_BACKOFF = 0.5;
 
 type Decision =
   { type: 'go' } | { type: 'event' } | { type: 'sleep'; ms: number; reason: string; capped?: boolean };
@@ -198,7 +206,10 @@ export class Pacer {
     if (this.refill === 'bucket' && predicted !== undefined && this.rate !== undefined) {
       // Remaining is rounded down: the level is at least what it says, and below one more.
       const ceiling = remaining + 1 + this.rate * (now - sentAt);
-      this.level = Math.min(Math.max(predicted, floor), ceiling);
+      // With another client on the bucket, what Remaining shows is theirs to take too:
+      // count on no more than our own share predicts.
+      const shown = this.shared ? Math.min(predicted, floor) : Math.max(predicted, floor);
+      this.level = Math.min(shown, ceiling);
     } else {
       this.level = floor;
     }
@@ -253,7 +264,7 @@ export class Pacer {
       this.refused = Math.min(this.refused, before);
       this.shared = true;
       this.bounds.forget();
-      this.rate = Math.min(before * 0.9, growth ?? before);
+      this.rate = Math.min(before * SHARED_BACKOFF, growth ?? before);
     }
     this.level = -this.inFlight.size;
     this.levelAt = now;

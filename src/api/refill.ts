@@ -59,10 +59,13 @@ export class RefillBounds {
   private ceiling: number | undefined;
   private refilled = false;
   private fromOldest: number | undefined;
+  /** The earliest Reset of the answers whose Reset has not passed yet. */
+  private pendingReset: number | undefined;
 
   /**
-   * Whether some answer showed tokens gained before the earlier answer's Reset:
-   * a token bucket. (A fixed window only gains at its reset.)
+   * Whether some answer showed tokens gained, or a later Reset, before an
+   * earlier answer's Reset: a token bucket. (A fixed window only gains at its
+   * reset and names the same reset until then.)
    */
   get refillSeen(): boolean {
     return this.refilled;
@@ -98,6 +101,14 @@ export class RefillBounds {
   /** Learns from an accepted (not 429) answer. */
   observe(a: BucketAnswer): void {
     const exact = a.remaining === a.limit - 1;
+    if (a.resetAt !== undefined) {
+      // A fixed window names the same reset until it passes; a bucket's moves with every request.
+      if (this.pendingReset !== undefined && a.recvAt < this.pendingReset && a.resetAt > this.pendingReset) {
+        this.refilled = true;
+      }
+      if (this.pendingReset === undefined || this.pendingReset <= a.recvAt) this.pendingReset = a.resetAt;
+      else this.pendingReset = Math.min(this.pendingReset, a.resetAt);
+    }
     if (a.resetAt !== undefined && a.resetAt > a.sentAt) {
       const missing = exact ? 1 : a.limit - a.remaining - 1;
       if (missing >= 1) this.fromReset = max(this.fromReset, missing / (a.resetAt - a.sentAt));

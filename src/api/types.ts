@@ -119,12 +119,16 @@ export type CallResult =
   | { outcome: 'done'; status: number; body: unknown }
   | { outcome: ExpectedOutcome; status: number; error: ApiErrorInfo };
 
+/** Query string parameters of a request (list operations: paging and filters). */
+export type Query = Readonly<Record<string, string | number | boolean>>;
+
 export interface ApiClient {
-  /** Sends one operation of a kind's table; `params` fills the path template. */
+  /** Sends one operation of a kind's table; `params` fills the path template, `query` the query string. */
   call(
     op: OperationDescriptor,
     params: Readonly<Record<string, string>>,
     body?: unknown,
+    query?: Query,
   ): Promise<CallResult>;
   /** 201/2xx → created; 409 → present (a policy with the same identity exists). */
   createRateLimitPolicy(body: RateLimitPolicyCreate): Promise<CreatePolicyResult>;

@@ -112,6 +112,33 @@ describe('applyPlan', () => {
     expect(entries[0]).toMatchObject({ op: 'put', resource: { id: null, adopted: true } });
   });
 
+  it('looks a 409 up where the tenant can be read: records its id and live settings, and says what differs', async () => {
+    const { client } = fakeClient({ createRateLimitPolicy: async () => ({ outcome: 'present' }) });
+    const asked: unknown[] = [];
+    const reading: ExecutorClient = {
+      ...client,
+      lookup: async (kind, attributes) => {
+        asked.push([kind, attributes.consumer_selector]);
+        return { id: 'rlp_live', attributes: policyAttrs('default', 99) };
+      },
+    };
+    const { recorder, entries } = memoryRecorder();
+    const result = await applyPlan(
+      plan([change('rate_limit_policy', ['r', 'c', 'default'], 'create', { after: policyAttrs('default') })]),
+      { client: reading, recorder },
+    );
+    expect(asked).toEqual([['rate_limit_policy', 'default']]);
+    expect(result.done[0]).toMatchObject({
+      outcome: 'adopted',
+      adoption: { id: 'rlp_live', differs: ['configuration.limit'] },
+    });
+    expect(entries[0]).toEqual({
+      op: 'put',
+      resource: expect.objectContaining({ id: 'rlp_live', attributes: policyAttrs('default', 99) }),
+    });
+    expect((entries[0] as { resource: RecordedResource }).resource.adopted).toBeUndefined();
+  });
+
   it('treats 404 on delete as already gone and removes the record', async () => {
     const { client } = fakeClient({ deleteRateLimitPolicy: async () => ({ outcome: 'gone' }) });
     const { recorder, entries } = memoryRecorder();

@@ -1,7 +1,7 @@
 import { applicableChanges } from '../plan/index.js';
 import type { Plan } from '../plan/types.js';
-import { buildTasks, entryAddress, UnrecordedError, type Task } from './tasks.js';
-import type { ApplyOptions, ApplyResult, ExecutorClient } from './types.js';
+import { buildTasks, entryAddress, outcomeOf, UnrecordedError, type Task } from './tasks.js';
+import type { ApplyOptions, ApplyResult, ExecutorClient, Recorder } from './types.js';
 
 /** Errors after which no further request can succeed, so scheduling stops. */
 const FATAL_CODES = new Set(['API_UNAUTHORIZED', 'API_FORBIDDEN', 'API_ABORTED', 'API_UNREACHABLE']);
@@ -18,6 +18,7 @@ function observing(client: ExecutorClient, note: (status: number | undefined) =>
       note(typeof status === 'number' ? status : undefined);
       return answer;
     },
+    ...(client.lookup ? { lookup: client.lookup.bind(client) } : {}),
   };
 }
 
@@ -88,7 +89,11 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     return false;
   };
 
-  /** Runs one task; `answered` is called when its last request has its answer (recording may still be under way). */
+  /**
+   * Runs one task; `answered` is called when the task starts recording after
+   * its last request (and any lookup) was answered: what is left is the write
+   * to the state.
+   */
   const runTask = async (task: Task, answered: () => void): Promise<void> => {
     const first = task.changes[0]!;
     emit({ type: 'start', address: first.address, action: first.action, count: task.changes.length });
@@ -97,11 +102,25 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     try {
       const client = observing(options.client, (s) => {
         if (s !== undefined) status = s;
-        if (++calls === task.requests) answered();
+        calls += 1;
       });
-      const outcome = await task.run(client, options.recorder);
+      const recorder: Recorder = {
+        record: (entry) => {
+          if (calls >= task.requests) answered();
+          return options.recorder.record(entry);
+        },
+        failure: () => options.recorder.failure?.() ?? null,
+      };
+      const done = await task.run(client, recorder);
+      const outcome = outcomeOf(done);
+      const adoption = typeof done === 'string' ? undefined : done.adoption;
       for (const change of task.changes) {
-        result.done.push({ address: change.address, action: change.action, outcome });
+        result.done.push({
+          address: change.address,
+          action: change.action,
+          outcome,
+          ...(adoption ? { adoption } : {}),
+        });
       }
       emit({
         type: 'done',

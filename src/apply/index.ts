@@ -8,6 +8,7 @@
 export { applyPlan, countRequests, offlineClient } from './executor.js';
 export { UnrecordedError } from './tasks.js';
 export type {
+  Adoption,
   ApplyEvent,
   ApplyFailure,
   ApplyOptions,

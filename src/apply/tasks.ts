@@ -6,9 +6,17 @@ import {
   type OperationDescriptor,
   type RecordedResource,
 } from '../resources/index.js';
-import { assertNever } from '../plan/index.js';
+import { assertNever, changedPaths } from '../plan/index.js';
 import type { Change, Plan } from '../plan/types.js';
-import type { ApplyOptions, ExecutorClient, Outcome, RecordEntry, Recorder } from './types.js';
+import type { Adoption, ApplyOptions, ExecutorClient, Outcome, RecordEntry, Recorder } from './types.js';
+
+/** What a task did: its outcome, and for a create found present, what the lookup found. */
+export type TaskOutcome = Outcome | { outcome: Outcome; adoption: Adoption };
+
+/** The outcome of a TaskOutcome. */
+export function outcomeOf(done: TaskOutcome): Outcome {
+  return typeof done === 'string' ? done : done.outcome;
+}
 
 /**
  * Recording failed. `entries` lists every operation of the task that the
@@ -50,7 +58,7 @@ export interface Task {
   changes: Change[];
   /** Requests this task will send at most (before retries). */
   requests: number;
-  run(client: ExecutorClient, recorder: Recorder): Promise<Outcome>;
+  run(client: ExecutorClient, recorder: Recorder): Promise<TaskOutcome>;
 }
 
 function recordedFrom(change: Change, id: string | null, extra: Partial<RecordedResource>): RecordedResource {
@@ -76,7 +84,7 @@ function paramsOf(op: OperationDescriptor, change: Change, verb: string): Record
   return params;
 }
 
-async function createOne(change: Change, client: ExecutorClient, recorder: Recorder): Promise<Outcome> {
+async function createOne(change: Change, client: ExecutorClient, recorder: Recorder): Promise<TaskOutcome> {
   const { kind, op } = createOperation(change);
   const attributes = change.after ?? {};
   const answer = await client.call(op, paramsOf(op, change, 'create'), kind.requestBody([attributes]));
@@ -85,6 +93,18 @@ async function createOne(change: Change, client: ExecutorClient, recorder: Recor
     const extra: Partial<RecordedResource> = created_at ? { created_at } : {};
     await recordAcknowledged(recorder, { op: 'put', resource: recordedFrom(change, id, extra) }, 'created');
     return 'created';
+  }
+  // 409: it exists already. Where the tenant can be read, record its id and
+  // live settings (verified, so not flagged adopted); a difference from the
+  // config shows in the next plan as a change.
+  const live = client.lookup ? await client.lookup(change.kind, attributes) : null;
+  if (live) {
+    const resource: RecordedResource = { ...recordedFrom(change, live.id, {}), attributes: live.attributes };
+    await recordAcknowledged(recorder, { op: 'put', resource }, 'adopted');
+    return {
+      outcome: 'adopted',
+      adoption: { id: live.id, differs: changedPaths(attributes, live.attributes) },
+    };
   }
   await recordAcknowledged(
     recorder,

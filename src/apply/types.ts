@@ -1,4 +1,10 @@
-import type { ExpectedOutcome, OperationDescriptor, RecordedResource } from '../resources/index.js';
+import type {
+  Attributes,
+  ExpectedOutcome,
+  KindName,
+  OperationDescriptor,
+  RecordedResource,
+} from '../resources/index.js';
 import type { Action } from '../plan/types.js';
 
 /**
@@ -13,6 +19,16 @@ export interface ExecutorClient {
     params: Readonly<Record<string, string>>,
     body?: unknown,
   ): Promise<{ outcome: 'done'; body: unknown } | { outcome: ExpectedOutcome }>;
+  /**
+   * Looks up the resource of `kind` with the identity of `attributes` on the
+   * tenant (API profile full: its list operation), for a create answered 409:
+   * its id and live attributes, or null when the tenant has none. Absent when
+   * the tenant cannot be read; the adoption is then recorded without an id.
+   */
+  lookup?(
+    kind: KindName,
+    attributes: Attributes,
+  ): Promise<{ id: string | null; attributes: Attributes } | null>;
 }
 
 /** One acknowledged operation to record. */
@@ -77,9 +93,15 @@ export interface UnrecordedOperation {
   message: string;
 }
 
+/** A 409 on create looked up on the tenant: the id recorded and the fields whose live value differs from the config. */
+export interface Adoption {
+  id: string | null;
+  differs: string[];
+}
+
 export interface ApplyResult {
   /** Changes whose operations were acknowledged and recorded. */
-  done: { address: string; action: Action; outcome: Outcome }[];
+  done: { address: string; action: Action; outcome: Outcome; adoption?: Adoption }[];
   failed: ApplyFailure[];
   /** Changes never started (after a fatal error, a record failure or a stop request). */
   notAttempted: { address: string; action: Action }[];

@@ -48,16 +48,49 @@ function summarize(result: ApplyResult): string {
   for (const d of result.done) counts.set(d.outcome, (counts.get(d.outcome) ?? 0) + 1);
   const parts = [...counts].map(([outcome, n]) => {
     if (outcome === 'already-gone') return `${n} already gone`;
-    if (outcome === 'adopted') return `${n} adopted (settings NOT verified)`;
+    if (outcome === 'adopted') {
+      const unverified = result.done.filter((d) => d.outcome === 'adopted' && !d.adoption).length;
+      return unverified === n ? `${n} adopted (settings NOT verified)` : `${n} adopted`;
+    }
     return `${n} ${outcome}`;
   });
   if (result.unrecorded.length > 0) parts.push(`${result.unrecorded.length} done but not recorded`);
   return parts.length > 0 ? parts.join(', ') : 'no change was made';
 }
 
+/**
+ * After 409 adoptions that were looked up on the tenant (API profile full):
+ * their ids, and which ones hold other settings than the config (the next
+ * plan changes them).
+ */
+function adoptionNote(result: ApplyResult, io: CommandIO): void {
+  const found = result.done.filter((d) => d.outcome === 'adopted' && d.adoption);
+  if (found.length === 0) return;
+  const differ = found.filter((d) => d.adoption!.differs.length > 0);
+  const lines = found.slice(0, 20).map((d) => {
+    const a = d.adoption!;
+    const id = a.id ? ` (id ${a.id})` : '';
+    const note =
+      a.differs.length > 0
+        ? `: the tenant's ${a.differs.join(', ')} differ from the config`
+        : ': matches the config';
+    return `  ${d.address}${id}${note}\n`;
+  });
+  if (found.length > 20) lines.push(`  … and ${found.length - 20} more\n`);
+  io.stdout.write(
+    `\n${plural(found.length, 'resource was', 'resources were')} already on the tenant (409) and adopted with ` +
+      `${found.length === 1 ? 'its id and live settings' : 'their ids and live settings'}, read from the tenant:\n` +
+      lines.join('') +
+      (differ.length > 0
+        ? `The recorded settings are the live ones: run plan to see the ${plural(differ.length, 'change')} that make${differ.length === 1 ? 's' : ''} ${differ.length === 1 ? 'it' : 'them'} match the config.\n`
+        : ''),
+  );
+}
+
 /** The loud note after 409 adoptions: the tenant may hold other settings than the config. */
 function adoptionWarning(result: ApplyResult, io: CommandIO): void {
-  const adopted = result.done.filter((d) => d.outcome === 'adopted');
+  adoptionNote(result, io);
+  const adopted = result.done.filter((d) => d.outcome === 'adopted' && !d.adoption);
   if (adopted.length === 0) return;
   const lines = adopted.slice(0, 20).map((d) => `  ${d.address}\n`);
   if (adopted.length > 20) lines.push(`  … and ${adopted.length - 20} more\n`);

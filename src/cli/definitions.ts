@@ -141,6 +141,22 @@ function connectionOptions<A extends unknown[], O extends OptionValues, G extend
     );
 }
 
+/** --api: which operations the tenant offers. */
+function apiOption<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  cmd: Command<A, O, G>,
+) {
+  return cmd.addOption(
+    new Option(
+      '--api <PROFILE>',
+      "the tenant's API profile: spec (the spec's four operations) or full (also update, delete, list and get); default: the environment's api in tenantform.yaml, else spec",
+    ).choices(['spec', 'full']),
+  );
+}
+
+/** --refresh, on plan and apply. */
+const REFRESH_HELP =
+  'read the tenant first (API profile full) and plan against what is live: shows drift (changed or deleted outside tenantform, not managed)';
+
 export const validateCommand = (parent: Command) =>
   envOption(
     varOptions(
@@ -170,21 +186,31 @@ export const fmtCommand = (parent: Command) =>
 export type FmtFlags = FlagsOf<typeof fmtCommand>;
 
 export const planCommand = (parent: Command) =>
-  selectionOptions(
-    stateOptions(
-      envsOptions(
-        varOptions(
-          parent
-            .command('plan')
-            .description('show what apply would change; sends no request')
-            .argument(
-              '[paths...]',
-              'config files or directories, merged (default: .); state lives beside the last',
-            )
-            .option('--out <PLANFILE>', 'save the plan for a later, exact apply')
-            .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none')
-            .option('--destroy', 'plan the removal of everything the state records (what destroy would do)')
-            .addOption(formatOption(['text', 'json', 'markdown'])),
+  connectionOptions(
+    apiOption(
+      selectionOptions(
+        stateOptions(
+          envsOptions(
+            varOptions(
+              parent
+                .command('plan')
+                .description('show what apply would change; sends no request')
+                .argument(
+                  '[paths...]',
+                  'config files or directories, merged (default: .); state lives beside the last',
+                )
+                .option('--out <PLANFILE>', 'save the plan for a later, exact apply')
+                .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none')
+                .option(
+                  '--destroy',
+                  'plan the removal of everything the state records (what destroy would do)',
+                )
+                .option('--refresh', `${REFRESH_HELP}; the only plan that sends requests (reads)`)
+                .addOption(
+                  formatOption(['text', 'json', 'markdown']),
+                ),
+            ),
+          ),
         ),
       ),
     ),
@@ -195,29 +221,32 @@ export const planCommand = (parent: Command) =>
 export type PlanFlags = FlagsOf<typeof planCommand>;
 
 export const applyCommand = (parent: Command) =>
-  connectionOptions(
-    lockOption(
-      stateOptions(
-        envsOptions(
-          varOptions(
-            selectionOptions(
-              parent
-                .command('apply')
-                .description('make the changes through the API and record them in state')
-                .argument(
-                  '[paths...]',
-                  'config files or directories (default: .), or one plan file saved by plan --out',
-                )
-                .option('--auto-approve', 'do not ask for confirmation (required when not on a terminal)')
-                .addOption(new Option('--parallelism <N>', 'concurrent operations').default('10', '10'))
-                .addOption(
-                  new Option('--permission-batch-size <N>', 'permissions per request for one user').default(
-                    '100',
-                    '100',
-                  ),
-                )
-                .option('--skip-blocked', 'apply the other changes when some are blocked')
-                .option('--json', JSON_HELP),
+  apiOption(
+    connectionOptions(
+      lockOption(
+        stateOptions(
+          envsOptions(
+            varOptions(
+              selectionOptions(
+                parent
+                  .command('apply')
+                  .description('make the changes through the API and record them in state')
+                  .argument(
+                    '[paths...]',
+                    'config files or directories (default: .), or one plan file saved by plan --out',
+                  )
+                  .option('--auto-approve', 'do not ask for confirmation (required when not on a terminal)')
+                  .addOption(new Option('--parallelism <N>', 'concurrent operations').default('10', '10'))
+                  .addOption(
+                    new Option('--permission-batch-size <N>', 'permissions per request for one user').default(
+                      '100',
+                      '100',
+                    ),
+                  )
+                  .option('--skip-blocked', 'apply the other changes when some are blocked')
+                  .option('--refresh', REFRESH_HELP)
+                  .option('--json', JSON_HELP),
+              ),
             ),
           ),
         ),
@@ -262,28 +291,93 @@ export const destroyCommand = (parent: Command) =>
 export type DestroyFlags = FlagsOf<typeof destroyCommand>;
 
 export const importCommand = (parent: Command) =>
-  lockOption(
-    stateOptions(
-      envOption(
-        varOptions(
-          parent
-            .command('import')
-            .description('attach a known server id to a resource, e.g. one adopted through 409')
-            .argument('<kind-or-address>', 'rate_limit_policy, token_exchange_profile, or a full address')
-            .argument(
-              '[identity]',
-              'identity: resource/consumer/consumer_selector, or the subject_token_type',
-            )
-            .argument('[id]', 'the id on the tenant (rlp_…, tep_…)')
-            .option('--config <PATH>', 'config to take the attributes from', '.'),
+  apiOption(
+    connectionOptions(
+      lockOption(
+        stateOptions(
+          envOption(
+            varOptions(
+              parent
+                .command('import')
+                .description(
+                  'attach a server id to a resource, e.g. one adopted through 409; without an id (API profile full) it is looked up on the tenant',
+                )
+                .argument('<kind-or-address>', 'rate_limit_policy, token_exchange_profile, or a full address')
+                .argument(
+                  '[identity]',
+                  'identity: resource/consumer/consumer_selector, or the subject_token_type',
+                )
+                .argument(
+                  '[id]',
+                  'the id on the tenant (rlp_…, tep_…); omitted: looked up by identity (API profile full)',
+                )
+                .option('--config <PATH>', 'config to take the attributes from', '.'),
+            ),
+          ),
         ),
       ),
     ),
   ).addHelpText(
     'after',
-    `\nExamples:\n  $ tenantform import rate_limit_policy oauth_authentication_api/client/default rlp_abc123\n  $ tenantform import 'token_exchange_profile["urn:partner:token"]' tep_xyz`,
+    `\nExamples:\n  $ tenantform import rate_limit_policy oauth_authentication_api/client/default rlp_abc123\n  $ tenantform import 'token_exchange_profile["urn:partner:token"]' tep_xyz\n  $ tenantform import 'rate_limit_policy["oauth_authentication_api","client","default"]' --api full`,
   );
 export type ImportFlags = FlagsOf<typeof importCommand>;
+
+export const refreshCommand = (parent: Command) =>
+  apiOption(
+    connectionOptions(
+      lockOption(
+        stateOptions(
+          envOption(
+            varOptions(
+              parent
+                .command('refresh')
+                .description(
+                  'read the tenant (API profile full) and update the state to what is live; plans and changes nothing on the tenant',
+                )
+                .argument(
+                  '[paths...]',
+                  'config files or directories (default: .); they name the users whose permissions are read',
+                )
+                .addOption(new Option('--parallelism <N>', 'lists read at once').default('10', '10')),
+            ),
+          ),
+        ),
+      ),
+    ),
+  ).addHelpText(
+    'after',
+    '\nExamples:\n  $ tenantform refresh . --api full\n  $ tenantform refresh examples --env prod',
+  );
+export type RefreshFlags = FlagsOf<typeof refreshCommand>;
+
+export const exportCommand = (parent: Command) =>
+  apiOption(
+    connectionOptions(
+      lockOption(
+        stateOptions(
+          parent
+            .command('export')
+            .description(
+              "write the tenant's policies and profiles (and the permissions of the users named) as config files, and record them in the state (API profile full)",
+            )
+            .argument('<dir>', 'directory to write the config files into (created when missing)')
+            .option('--user <USER_ID>', 'also export the permissions of this user (repeatable)', collect, [])
+            .option(
+              '--users-file <FILE>',
+              'also export the permissions of the users in this file (one id a line)',
+            )
+            .option('--no-state', 'only write the files; record nothing in the state')
+            .option('--force', 'overwrite config files of the same names in the directory')
+            .addOption(new Option('--parallelism <N>', 'lists read at once').default('10', '10')),
+        ),
+      ),
+    ),
+  ).addHelpText(
+    'after',
+    "\nExamples:\n  $ tenantform export tenant-config --api full --user 'auth0|5f7c8ec7c33c6c004bbafe82'\n  $ tenantform export tenant-config --api full --users-file admins.txt --no-state",
+  );
+export type ExportFlags = FlagsOf<typeof exportCommand>;
 
 export const showCommand = (parent: Command) =>
   stateOptions(

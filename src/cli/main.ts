@@ -75,6 +75,8 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode), 3 
   def.applyCommand(program).action(run(async () => (await import('./commands/apply.js')).applyAction));
   def.destroyCommand(program).action(run(async () => (await import('./commands/apply.js')).destroyAction));
   def.importCommand(program).action(run(async () => (await import('./commands/import.js')).importAction));
+  def.refreshCommand(program).action(run(async () => (await import('./commands/refresh.js')).refreshAction));
+  def.exportCommand(program).action(run(async () => (await import('./commands/export.js')).exportAction));
   def.showCommand(program).action(run(async () => (await import('./commands/show.js')).showAction));
 
   const state = def.stateCommand(program);

@@ -27,3 +27,4 @@ export { parseVarFileText } from './var-file.js';
 export { displayPath } from './source-files.js';
 export { findConfigFiles, readTextFile } from './source-files.js';
 export { formatConfigText, type FormatResult } from './format.js';
+export { exportConfigFiles, type ExportFile } from './export.js';

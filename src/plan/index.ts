@@ -9,6 +9,15 @@ export { PLAN_FORMAT_VERSION } from './types.js';
 export { ACTION_INFO, ACTIONS, assertNever, type ActionInfo } from './actions.js';
 export { PlanError, type PlanErrorCode } from './errors.js';
 export { applicableChanges, hasChanges, planChanges, summarize } from './planner.js';
+export {
+  planRefreshed,
+  refreshState,
+  type Drift,
+  type DriftKind,
+  type Refresh,
+  type RefreshEntry,
+} from './drift.js';
+export { renderDriftText } from './render-drift.js';
 export { planProblems } from './plan-check.js';
 export { verifySavedPlan } from './plan-verify.js';
 export {
@@ -22,6 +31,7 @@ export {
   type SavedPlan,
 } from './plan-file.js';
 export { shouldUseColor } from './color.js';
+export { changedPaths, deepEqual } from './canonical.js';
 export { adoptedWords } from './reasons.js';
 export { renderText, renderTextChunks, type TextOptions } from './render-text.js';
 export { codeCell, escapeCell, MARKDOWN_LIMIT, renderMarkdown } from './render-markdown.js';

@@ -2,6 +2,7 @@ import { kindOf } from '../resources/index.js';
 import { SUMMARY_KEYS } from './actions.js';
 import { canonicalize } from './canonical.js';
 import type { StateLocation } from '../state/types.js';
+import type { Drift } from './drift.js';
 import type { Change, Plan } from './types.js';
 
 /** Extra top-level fields of a saved plan file, written before `state`. */
@@ -31,6 +32,21 @@ function changeJson(change: Change): Record<string, unknown> {
   };
 }
 
+function driftJson(d: Drift): Record<string, unknown> {
+  const first = kindOf(d.kind).identityFields;
+  return {
+    address: d.address,
+    kind: d.kind,
+    identity: d.identity,
+    drift: d.drift,
+    id: d.id,
+    recorded: d.recorded === null ? null : canonicalize(d.recorded, first),
+    live: d.live === null ? null : canonicalize(d.live, first),
+    fields: d.fields,
+    desired: d.desired,
+  };
+}
+
 /** The plan as a JSON-ready object with a fixed key order (matches schemas/plan.schema.json). */
 export function planToJson(plan: Plan, meta?: PlanJsonMeta): Record<string, unknown> {
   return {
@@ -49,6 +65,7 @@ export function planToJson(plan: Plan, meta?: PlanJsonMeta): Record<string, unkn
     ...(plan.destroy ? { destroy: true } : {}),
     summary: Object.fromEntries(SUMMARY_KEYS.map((key) => [key, plan.summary[key]])),
     changes: plan.changes.map(changeJson),
+    ...(plan.drift ? { drift: plan.drift.map(driftJson) } : {}),
   };
 }
 

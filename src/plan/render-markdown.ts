@@ -1,5 +1,7 @@
 import { kindOf } from '../resources/index.js';
 import { attributeDiff, attributeLines } from './attribute-lines.js';
+import type { Drift } from './drift.js';
+import { driftHeading, driftReason, driftValueLines } from './render-drift.js';
 import type { Change, Plan } from './types.js';
 import { absenceNote, adoptedFlag, adoptedNote, scopeNote, summaryLine, SYMBOLS } from './wording.js';
 
@@ -80,6 +82,63 @@ function details(change: Change): string {
   ].join('\n');
 }
 
+/** At most this much of a comment goes to drift, so that the changes still fit. */
+const DRIFT_BUDGET = 20_000;
+
+/**
+ * The drift section: heading, a table, and each change's recorded → live diff
+ * in a collapsible block, cut (with a note) when it would pass DRIFT_BUDGET.
+ */
+function driftMarkdown(drift: readonly Drift[]): string[] {
+  const out = [`**${escapeCell(driftHeading(drift))}**`, ''];
+  if (drift.length === 0) return out;
+  const parts: string[] = ['| Drift | Kind | Address | What it means |\n| --- | --- | --- | --- |'];
+  let size = parts[0]!.length;
+  let shown = 0;
+  for (const d of drift) {
+    const cells = [
+      d.drift,
+      escapeCell(kindOf(d.kind).title),
+      codeCell(d.address),
+      escapeCell(driftReason(d)),
+    ];
+    const line = `| ${cells.join(' | ')} |`;
+    if (size + line.length > DRIFT_BUDGET) break;
+    parts.push(line);
+    size += line.length + 1;
+    shown++;
+  }
+  const blocks: string[] = [];
+  for (const d of drift.slice(0, shown).filter((entry) => entry.drift === 'changed')) {
+    const diff = driftValueLines(d)
+      .map((line) => (line.startsWith('@@') ? line : `${line.slice(0, 1)} ${line.slice(1)}`))
+      .join('\n');
+    const fence = fenceFor(diff);
+    const block = [
+      `<details><summary>${escapeHtml(`changed outside tenantform: ${d.address}`)}</summary>`,
+      '',
+      `${fence}diff`,
+      diff,
+      fence,
+      '',
+      '</details>',
+      '',
+    ].join('\n');
+    if (size + block.length > DRIFT_BUDGET) break;
+    blocks.push(block);
+    size += block.length + 1;
+  }
+  out.push(parts.join('\n'), '');
+  if (shown < drift.length) {
+    out.push(
+      `_${drift.length - shown} more drift entries not shown; run \`tenantform plan --refresh\` to see them all._`,
+      '',
+    );
+  }
+  if (blocks.length > 0) out.push(...blocks);
+  return out;
+}
+
 /**
  * The plan as GitHub-flavoured markdown for a pull request comment: heading,
  * summary, a table of changes, then the values of each change in a
@@ -95,6 +154,7 @@ export function renderMarkdown(plan: Plan): string {
   const adopted = adoptedNote(
     plan.changes.filter((c) => c.action === 'no-op' && c.adopted).map((c) => c.kind),
   );
+  if (plan.drift) head.push(...driftMarkdown(plan.drift));
   if (changes.length === 0) {
     head.push(summaryLine(plan));
     if (adopted) head.push('', adopted);

@@ -2,6 +2,7 @@ import { kindOf } from '../resources/index.js';
 import { assertNever } from './actions.js';
 import { attributeDiff, attributeLines } from './attribute-lines.js';
 import { painter, type Paint, type Style } from './color.js';
+import { driftText } from './render-drift.js';
 import type { Action, Change, Plan } from './types.js';
 import { absenceNote, adoptedFlag, adoptedNote, legend, scopeNote, summaryLine, SYMBOLS } from './wording.js';
 
@@ -97,6 +98,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
 export function* renderTextChunks(plan: Plan, options: TextOptions): Generator<string> {
   const paint = painter(options.color);
   const shown = plan.changes.filter((c) => options.showNoOp === true || c.action !== 'no-op');
+  if (plan.drift) yield driftText(plan.drift, paint);
   if (shown.length > 0) {
     yield legend(new Set(shown.map((c) => c.action))) + '\n\n';
     for (const change of shown) yield block(change, paint) + '\n\n';

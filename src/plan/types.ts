@@ -1,5 +1,6 @@
 import type { Attributes, KindName, SourcePosition } from '../resources/index.js';
 import type { Action, PlanSummary } from './actions.js';
+import type { Drift } from './drift.js';
 
 /** 2: saved plans record state_location and target. */
 export const PLAN_FORMAT_VERSION = 2;
@@ -39,4 +40,10 @@ export interface Plan {
   /** Every resource, in deterministic order (kind order, then address), no-ops included (only targeted ones in a partial plan). */
   changes: Change[];
   summary: PlanSummary;
+  /**
+   * Present when the plan was made after reading the tenant (--refresh): what
+   * changed outside tenantform, per resource. The changes are then planned
+   * against what is live.
+   */
+  drift?: Drift[];
 }

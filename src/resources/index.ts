@@ -42,6 +42,8 @@ export {
 } from './operations.js';
 export { AddressError, formatAddress, isKindName, KIND_NAMES, parseAddress } from './address.js';
 export { identityOf, kindOf, kindOrder, KINDS, sharedUnverifiedReason, unverifiedReason } from './kinds.js';
+export type { LiveRead, LiveResource, LiveSnapshot } from './live.js';
+export { liveResource, snapshotCovers } from './live.js';
 export { rateLimitPolicy } from './rate-limit-policy.js';
 export { tokenExchangeProfile } from './token-exchange-profile.js';
 export { userPermission } from './user-permission.js';

@@ -78,6 +78,8 @@ export interface OperationDescriptor {
    * pagination the answer is that array itself unless include_totals=true.
    */
   itemsKey?: string;
+  /** List operations: attributes the list can be filtered by (query parameters of the same name). */
+  filters?: readonly string[];
 }
 
 /**

@@ -58,6 +58,7 @@ const list: OperationDescriptor = {
   outcomes: {},
   pagination: 'checkpoint',
   itemsKey: 'rate_limit_policies',
+  filters: ['resource', 'consumer', 'consumer_selector'],
 };
 
 const get: OperationDescriptor = {
@@ -93,6 +94,10 @@ export const rateLimitPolicy: KindModule = {
   operations: { create, update, delete: remove, list, get },
   requestBody: (resources: readonly Attributes[]) => resources[0],
   fromResponse: (body) => createdFields(body),
+  fromLive: (item) => {
+    const { id, resource, consumer, consumer_selector, configuration } = item as Attributes & { id: string };
+    return { id, attributes: { resource, consumer, consumer_selector, configuration } };
+  },
   limitation:
     'rate limit policies have no update operation; a change deletes the policy and creates it again',
 };

@@ -87,5 +87,9 @@ export const tokenExchangeProfile: KindModule = {
   operations: { create, update, delete: remove, list, get },
   requestBody: (resources: readonly Attributes[]) => resources[0],
   fromResponse: (body) => createdFields(body),
+  fromLive: (item) => {
+    const { id, name, subject_token_type, action_id, type } = item as Attributes & { id: string };
+    return { id, attributes: { name, subject_token_type, action_id, type } };
+  },
   limitation: 'the API has no operation to update or delete a token exchange profile',
 };

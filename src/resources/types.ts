@@ -79,6 +79,15 @@ export interface KindModule {
   requestBody(resources: readonly Attributes[]): unknown;
   /** What to record from a create's success body: the server id (null when none) and created_at. */
   fromResponse(body: unknown): { id: string | null; created_at?: string };
+  /**
+   * The id and attributes of one item of a read answer (already checked
+   * against the read's response schema); `params` are the read's path
+   * parameters (a user's permissions: { user_id }).
+   */
+  fromLive(
+    item: unknown,
+    params: Readonly<Record<string, string>>,
+  ): { id: string | null; attributes: Attributes };
   /** What the API cannot do for this kind, for the plan's reason text. */
   limitation: string;
 }

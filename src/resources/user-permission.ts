@@ -65,5 +65,9 @@ export const userPermission: KindModule = {
     })),
   }),
   fromResponse: () => ({ id: null }),
+  fromLive: (item, params) => {
+    const { resource_server_identifier, permission_name } = item as Attributes;
+    return { id: null, attributes: { user_id: params.user_id, resource_server_identifier, permission_name } };
+  },
   limitation: 'the API has no operation to remove a permission from a user',
 };

@@ -26,6 +26,7 @@ export type ApplyRunFlags = Omit<ApplyFlags, 'replace' | 'env' | 'allEnvs' | 'en
     destroy?: boolean;
   };
 import type { Target } from '../../api/types.js';
+import type { DesiredResource } from '../../resources/index.js';
 import { describeState, noStateWarning, targetGiven, whereLines } from '../where.js';
 
 /**
@@ -123,6 +124,8 @@ export async function applyAction(
   let store: StateStore;
   let planFor: (doc: StateDocument) => Plan;
   let targetFlags: { domain?: string; baseUrl?: string };
+  let desiredList: DesiredResource[] = [];
+  const desiredFor = () => desiredList;
   if (planArg !== undefined) {
     if (flags.destroy)
       throw new CliError(
@@ -131,6 +134,11 @@ export async function applyAction(
     if ((flags.target?.length ?? 0) > 0 || (flags.replace?.length ?? 0) > 0) {
       throw new CliError(
         'a saved plan is applied exactly as it was made: give --target and --replace to tenantform plan --out instead',
+      );
+    }
+    if (flags.refresh) {
+      throw new CliError(
+        'a saved plan is applied exactly as it was made: --refresh takes config paths (or run tenantform refresh before plan --out)',
       );
     }
     // Checked in full (paths, flags, state location, target, changes) before any state directory or lock.
@@ -147,6 +155,7 @@ export async function applyAction(
       ? []
       : await loadDesiredOrReport(paths, { vars: flags.var, varFiles: input.varFiles }, io);
     if (!desired) return 1;
+    desiredList = desired;
     store = await openStore(environmentStateFlags(flags, input), paths[paths.length - 1]!, io);
     planFor = (doc) =>
       planModule.planChanges(desired, doc, {
@@ -156,6 +165,9 @@ export async function applyAction(
       });
     targetFlags = environmentTargetFlags(flags, input);
   }
+  const live = await import('../live.js');
+  const profile = await live.profileOf(flags, input);
+  if (flags.refresh) live.requireFull(profile, 'apply --refresh');
   // Checked even when the plan turns out to need no request: a mistyped --base-url is an error either way.
   let target: Target | null;
   try {
@@ -167,124 +179,158 @@ export async function applyAction(
 
   try {
     return await withLockedState(store, 'apply', { ...flags, io }, async (session) => {
-      // Said once the lock is held: a run refused by the lock prints only the holder.
-      const state = describeState(store, io);
-      // With --json, stdout carries JSON lines only: the header goes to stderr.
-      const info = flags.json ? io.stderr : io.stdout;
-      info.write(
-        whereLines(state, target ? target.baseUrl : 'not set (needed only if a request must be sent)'),
-      );
-      const plan = planFor(session.doc);
-      if (session.doc.serial === 0 && plan.summary.create > 0) info.write(noStateWarning(state));
-      io.report?.({
-        state: store.description,
-        changes: plan.changes.filter((c) => c.action !== 'no-op').length,
-      });
-      const json = flags.json ? createJsonProgress(io.stdout) : null;
-      if (!json) {
-        const color = planModule.shouldUseColor(io.stdout, io.env);
-        writeChunks(io.stdout, planModule.renderTextChunks(plan, { color }));
-      }
-      // Refuses blocked changes unless --skip-blocked: before the question, and before any request.
-      const applicable = planModule.hasChanges(plan)
-        ? planModule.applicableChanges(plan, { skipBlocked: flags.skipBlocked ?? false })
-        : [];
-      if (json) json.plan(plan, applicable);
-      if (applicable.length === 0) {
-        if (json) json.summary(nothingApplied(plan));
-        else if (planModule.hasChanges(plan))
-          io.stdout.write('\nOnly blocked changes remain; nothing to apply.\n');
-        return 0;
-      }
-      const apply = await import('../../apply/index.js');
-      const needsApi = apply.countRequests(plan, { permissionBatchSize }) > 0;
-      // Target and credentials are resolved before the question, so that a
-      // mistake in them never comes after a "yes"; a plan that needs no request needs neither.
-      const api = needsApi ? await connectApi(flags, input, target, io) : null;
-      if (api) io.report?.({ target: api.target.baseUrl });
-      if (!flags.autoApprove) {
-        if (!io.confirm) {
-          throw new CliError(
-            'refusing to apply without confirmation: not on a terminal. Review the plan, then re-run with --auto-approve.',
-          );
-        }
-        const question = plan.destroy
-          ? '\nDo you really want to destroy everything listed above? Deleted policies are gone; forgotten resources stay on the tenant.'
-          : '\nDo you want to make these changes?';
-        if (!(await io.confirm(question))) {
-          io.stdout.write('Apply cancelled; nothing was sent.\n');
-          return 1;
-        }
-      }
-
-      const total = plan.changes.filter((c) => c.action !== 'no-op' && c.action !== 'blocked').length;
-      const progress = json ?? createProgress(io.stdout, total);
-      const client = api
-        ? api.createApiClient({
-            target: api.target,
-            credentials: api.credentials,
+      let early: Awaited<ReturnType<typeof live.openClient>> | null = null;
+      try {
+        // Said once the lock is held: a run refused by the lock prints only the holder.
+        const state = describeState(store, io);
+        // With --json, stdout carries JSON lines only: the header goes to stderr.
+        const info = flags.json ? io.stderr : io.stdout;
+        info.write(
+          whereLines(state, target ? target.baseUrl : 'not set (needed only if a request must be sent)'),
+        );
+        // --refresh: the tenant is read first (under the lock), the state brought
+        // up to date with it (journaled), and the plan made against that.
+        let waitSink: (ms: number, reason: string, kind: WaitKind) => void = () => {};
+        let drift: Plan['drift'];
+        if (flags.refresh) {
+          early = await live.openClient(flags, input, io, {
             parallelism,
-            maxRps,
-            signal: io.signal,
-            logger: flags.debug ? (line: string) => io.stderr.write(`[debug] ${line}\n`) : undefined,
-            onWait: (ms: number, reason: string, kind: WaitKind) =>
-              progress.onEvent({ type: 'wait', waitMs: ms, message: reason, waitKind: kind }),
-          })
-        : null;
-      if (!json) io.stdout.write('\n');
-      let result: ApplyResult;
-      try {
-        result = await apply.applyPlan(plan, {
-          client: client ?? apply.offlineClient,
-          recorder: session,
-          parallelism,
-          permissionBatchSize,
-          skipBlocked: flags.skipBlocked,
-          onEvent: progress.onEvent,
-          signal: io.signal,
+            onWait: (ms, reason) => waitSink(ms, reason, 'rate-limit'),
+          });
+          // The same client sends the apply's requests afterwards: one pacer for reads and writes.
+          const read = await live.readLive(early, live.usersOf(desiredFor(), session.doc), parallelism);
+          const refreshed = planModule.refreshState(session.doc, read, desiredFor());
+          for (const entry of refreshed.entries) await session.record(entry);
+          drift = refreshed.drift;
+          info.write(`${live.readSummary(read)}\n`);
+        }
+        const plan: Plan = drift ? { ...planFor(session.doc), drift } : planFor(session.doc);
+        if (session.doc.serial === 0 && plan.summary.create > 0) info.write(noStateWarning(state));
+        io.report?.({
+          state: store.description,
+          changes: plan.changes.filter((c) => c.action !== 'no-op').length,
         });
+        const json = flags.json ? createJsonProgress(io.stdout) : null;
+        if (!json) {
+          const color = planModule.shouldUseColor(io.stdout, io.env);
+          writeChunks(io.stdout, planModule.renderTextChunks(plan, { color }));
+        }
+        // Refuses blocked changes unless --skip-blocked: before the question, and before any request.
+        const applicable = planModule.hasChanges(plan)
+          ? planModule.applicableChanges(plan, { skipBlocked: flags.skipBlocked ?? false })
+          : [];
+        if (json) json.plan(plan, applicable);
+        if (applicable.length === 0) {
+          if (early) await session.commit();
+          if (json) json.summary(nothingApplied(plan));
+          else if (planModule.hasChanges(plan))
+            io.stdout.write('\nOnly blocked changes remain; nothing to apply.\n');
+          return 0;
+        }
+        const apply = await import('../../apply/index.js');
+        const needsApi = apply.countRequests(plan, { permissionBatchSize }) > 0;
+        // Target and credentials are resolved before the question, so that a
+        // mistake in them never comes after a "yes"; a plan that needs no request needs neither.
+        const api = needsApi ? await connectApi(flags, input, target, io) : null;
+        if (api) io.report?.({ target: api.target.baseUrl });
+        if (!flags.autoApprove) {
+          if (!io.confirm) {
+            throw new CliError(
+              'refusing to apply without confirmation: not on a terminal. Review the plan, then re-run with --auto-approve.',
+            );
+          }
+          const question = plan.destroy
+            ? '\nDo you really want to destroy everything listed above? Deleted policies are gone; forgotten resources stay on the tenant.'
+            : '\nDo you want to make these changes?';
+          if (!(await io.confirm(question))) {
+            if (early) await session.commit();
+            io.stdout.write('Apply cancelled; nothing was sent.\n');
+            return 1;
+          }
+        }
+
+        const total = plan.changes.filter((c) => c.action !== 'no-op' && c.action !== 'blocked').length;
+        const progress = json ?? createProgress(io.stdout, total);
+        if (early) {
+          waitSink = (ms: number, reason: string, kind: WaitKind) =>
+            progress.onEvent({ type: 'wait', waitMs: ms, message: reason, waitKind: kind });
+        }
+        const client = early
+          ? early
+          : api
+            ? api.createApiClient({
+                target: api.target,
+                credentials: api.credentials,
+                parallelism,
+                maxRps,
+                signal: io.signal,
+                logger: flags.debug ? (line: string) => io.stderr.write(`[debug] ${line}\n`) : undefined,
+                onWait: (ms: number, reason: string, kind: WaitKind) =>
+                  progress.onEvent({ type: 'wait', waitMs: ms, message: reason, waitKind: kind }),
+              })
+            : null;
+        if (!json) io.stdout.write('\n');
+        let result: ApplyResult;
+        try {
+          result = await apply.applyPlan(plan, {
+            // Under the full profile a 409 on create is looked up on the tenant (id and live settings).
+            client: client
+              ? profile === 'full'
+                ? await live.readingClient(client)
+                : client
+              : apply.offlineClient,
+            recorder: session,
+            parallelism,
+            permissionBatchSize,
+            skipBlocked: flags.skipBlocked,
+            onEvent: progress.onEvent,
+            signal: io.signal,
+          });
+        } finally {
+          progress.finish();
+          await client?.close();
+        }
+        const stats = client?.stats();
+        io.report?.({
+          done: result.done.length,
+          failed: result.failed.length + result.unrecorded.length,
+          notAttempted: result.notAttempted.length,
+          requests: stats?.requests ?? 0,
+          status429: stats?.status429 ?? 0,
+        });
+        // The summary comes first, whatever saving the state or releasing the lock says afterwards.
+        const rescue = await keepUnrecorded(result, session, store, io);
+        let code: number;
+        if (json) {
+          json.summary(result);
+          code = result.failed.length > 0 || result.notAttempted.length > 0 ? 1 : 0;
+        } else {
+          code = reportApply(
+            result,
+            {
+              rescue,
+              interrupted:
+                io.signal?.aborted === true &&
+                (result.notAttempted.length > 0 || result.failed.some((f) => f.code === 'API_ABORTED')),
+              progressWasLive: progress.live,
+            },
+            io,
+          );
+          if (plan.destroy) destroyNote(result, io);
+        }
+        try {
+          await session.commit();
+        } catch (err) {
+          io.stderr.write(
+            `Error: ${err instanceof Error ? err.message : String(err)}\n` +
+              'Every operation recorded so far is in the journal of the state; the next plan or apply replays it.\n',
+          );
+          return code === 0 ? 1 : code;
+        }
+        return code;
       } finally {
-        progress.finish();
-        await client?.close();
+        await early?.close();
       }
-      const stats = client?.stats();
-      io.report?.({
-        done: result.done.length,
-        failed: result.failed.length + result.unrecorded.length,
-        notAttempted: result.notAttempted.length,
-        requests: stats?.requests ?? 0,
-        status429: stats?.status429 ?? 0,
-      });
-      // The summary comes first, whatever saving the state or releasing the lock says afterwards.
-      const rescue = await keepUnrecorded(result, session, store, io);
-      let code: number;
-      if (json) {
-        json.summary(result);
-        code = result.failed.length > 0 || result.notAttempted.length > 0 ? 1 : 0;
-      } else {
-        code = reportApply(
-          result,
-          {
-            rescue,
-            interrupted:
-              io.signal?.aborted === true &&
-              (result.notAttempted.length > 0 || result.failed.some((f) => f.code === 'API_ABORTED')),
-            progressWasLive: progress.live,
-          },
-          io,
-        );
-        if (plan.destroy) destroyNote(result, io);
-      }
-      try {
-        await session.commit();
-      } catch (err) {
-        io.stderr.write(
-          `Error: ${err instanceof Error ? err.message : String(err)}\n` +
-            'Every operation recorded so far is in the journal of the state; the next plan or apply replays it.\n',
-        );
-        return code === 0 ? 1 : code;
-      }
-      return code;
     });
   } finally {
     await store.close();

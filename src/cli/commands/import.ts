@@ -1,6 +1,6 @@
 import { CliError, type CommandIO } from '../io.js';
 import { openStore, withLockedState } from '../context.js';
-import { environmentStateFlags, loadDesiredOrReport, resolveInputs } from '../inputs.js';
+import { environmentStateFlags, loadDesiredOrReport, resolveInputs, type ConfigInput } from '../inputs.js';
 import type { KindModule } from '../../resources/index.js';
 import type { ImportFlags } from '../definitions.js';
 
@@ -8,22 +8,26 @@ async function resolveAddress(
   first: string,
   second: string | undefined,
   third: string | undefined,
-): Promise<{ address: string; kind: KindModule; id: string }> {
+): Promise<{ address: string; kind: KindModule; id: string | null }> {
   const { parseAddress, formatAddress, isKindName, kindOf, KINDS } = await import('../../resources/index.js');
   if (first.includes('[')) {
     const parsed = parseAddress(first);
-    if (!second || third) throw new CliError('usage: tenantform import ADDRESS ID');
-    return { address: formatAddress(parsed.kind, parsed.identity), kind: kindOf(parsed.kind), id: second };
+    if (third) throw new CliError('usage: tenantform import ADDRESS [ID]');
+    return {
+      address: formatAddress(parsed.kind, parsed.identity),
+      kind: kindOf(parsed.kind),
+      id: second ?? null,
+    };
   }
   if (!isKindName(first)) {
     const withIds = KINDS.filter((k) => k.id !== null).map((k) => k.name);
     throw new CliError(`unknown kind "${first}"; use ${withIds.join(' or ')}, or a full address`);
   }
-  if (!second || !third) throw new CliError('usage: tenantform import KIND IDENTITY ID');
+  if (!second) throw new CliError('usage: tenantform import KIND IDENTITY [ID]');
   const kind = kindOf(first);
   const identity = kind.id ? kind.id.parseIdentity(second) : [second];
   if (!Array.isArray(identity)) throw new CliError(identity.problem);
-  return { address: formatAddress(kind.name, identity), kind, id: third };
+  return { address: formatAddress(kind.name, identity), kind, id: third ?? null };
 }
 
 /**
@@ -42,12 +46,13 @@ export async function importAction(
   const { address, kind, id } = await resolveAddress(first, second, third);
   if (!kind.id) throw new CliError(`${kind.title}s have no id on the tenant; there is nothing to import`);
   const { matchesFormat } = await import('../../schemas/index.js');
-  if (!matchesFormat(kind.id.format, id))
+  if (id !== null && !matchesFormat(kind.id.format, id))
     throw new CliError(`"${id}" does not look like a ${kind.name} id (expected ${kind.id.description})`);
   const { unverifiedReason } = await import('../../resources/index.js');
   const unverified = unverifiedReason(kind);
 
   const input = resolveInputs([flags.config], flags.env, flags.varFile, io, 'one')[0]!;
+  if (id === null) return importLookedUp(address, kind, input, flags, io);
   const desired = await loadDesiredOrReport(input.paths, { vars: flags.var, varFiles: input.varFiles }, io);
   if (!desired) return 1;
   const store = await openStore(
@@ -79,6 +84,59 @@ export async function importAction(
       io.stdout.write(
         `Imported ${address} with id ${id}. Its settings on the tenant were not verified${unverified ? ` (${unverified})` : ''};\n` +
           'tenantform assumes they match the recorded attributes.\n',
+      );
+      return 0;
+    });
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * tenantform import ADDRESS without an id (API profile full): looks the
+ * resource up on the tenant by its identity, as a 409 on create does, and
+ * records its id and live settings. A difference from the config shows in
+ * the next plan.
+ */
+async function importLookedUp(
+  address: string,
+  kind: KindModule,
+  input: ConfigInput,
+  flags: ImportFlags,
+  io: CommandIO,
+): Promise<number> {
+  const live = await import('../live.js');
+  live.requireFull(await live.profileOf(flags, input), 'import without an id');
+  const { parseAddress, operationsFor } = await import('../../resources/index.js');
+  const { identity } = parseAddress(address);
+  const attributes = Object.fromEntries(kind.identityFields.map((field, i) => [field, identity[i]]));
+  const list = operationsFor(kind, 'full').list;
+  if (!list) throw new CliError(`${kind.title}s cannot be listed, so they cannot be looked up; give the id`);
+  const store = await openStore(
+    environmentStateFlags(flags, input),
+    input.paths[input.paths.length - 1]!,
+    io,
+  );
+  try {
+    return await withLockedState(store, 'import', { ...flags, io }, async (session) => {
+      const client = await live.openClient(flags, input, io);
+      let found;
+      try {
+        const api = await import('../../api/index.js');
+        found = (await api.findLive(client.call, kind, list, attributes)).found;
+      } finally {
+        await client.close();
+      }
+      if (!found) {
+        throw new CliError(`the tenant has no ${kind.title} ${address}; nothing was imported`);
+      }
+      await session.record({
+        op: 'put',
+        resource: { kind: kind.name, address, identity, attributes: found.attributes, id: found.id },
+      });
+      await session.commit();
+      io.stdout.write(
+        `Imported ${address} with id ${found.id ?? '(none)'}, found on the tenant by its identity; its live settings are recorded.\n`,
       );
       return 0;
     });

@@ -51,6 +51,14 @@ export async function planAction(
   if (fleet.isFleetRun(flags)) return fleet.runFleet('plan', pathArgs, flags, io);
   const input = resolveInputs(pathArgs, flags.env, flags.varFile, io, 'one')[0]!;
   const paths = input.paths;
+  const live = flags.refresh ? await import('../live.js') : null;
+  if (live) {
+    live.requireFull(await live.profileOf(flags, input), 'plan --refresh');
+    if (flags.out)
+      throw new CliError(
+        'a saved plan is checked against the stored state, so --refresh cannot be saved with --out: run tenantform refresh first (it records what is live), then plan --out',
+      );
+  }
   const path = paths[paths.length - 1]!;
   // A destroy plan removes what the state records: the config only locates the state.
   const desired = flags.destroy
@@ -72,11 +80,21 @@ export async function planAction(
   const where = io.stderr;
   const target = await plannedTarget(input, io);
   where.write(whereLines(state, target.line));
-  const result = plan.planChanges(desired, recorded, {
-    targets: flags.target,
-    replace: flags.replace,
-    destroy: flags.destroy,
-  });
+  const options = { targets: flags.target, replace: flags.replace, destroy: flags.destroy };
+  let result;
+  if (live) {
+    const client = await live.openClient(flags, input, io);
+    let read;
+    try {
+      read = await live.readLive(client, live.usersOf(desired, recorded), 10);
+    } finally {
+      await client.close();
+    }
+    where.write(`${live.readSummary(read)}\n`);
+    result = plan.planRefreshed(desired, recorded, read, options).plan;
+  } else {
+    result = plan.planChanges(desired, recorded, options);
+  }
   if (recorded === null && result.summary.create > 0) where.write(noStateWarning(state));
   io.report?.({
     state: store.description,

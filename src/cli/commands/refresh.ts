@@ -1,0 +1,62 @@
+import type { CommandIO } from '../io.js';
+import { openStore, parseCount, withLockedState } from '../context.js';
+import type { RefreshFlags } from '../definitions.js';
+import { environmentStateFlags, loadDesiredOrReport, resolveInputs } from '../inputs.js';
+import { openClient, profileOf, readLive, readSummary, requireFull, usersOf } from '../live.js';
+import { describeState } from '../where.js';
+
+function plural(n: number, one: string): string {
+  return `${n} ${one}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * tenantform refresh [PATH]: reads the tenant (API profile full) and brings
+ * the state up to date with it, under the lock, every change journaled
+ * before it counts. Plans nothing and sends nothing but reads. The config
+ * names the users whose permissions are read, and an unmanaged resource it
+ * declares is recorded (with its id and live settings).
+ */
+export async function refreshAction(
+  pathArgs: string[],
+  flags: RefreshFlags,
+  _cmd: unknown,
+  io: CommandIO,
+): Promise<number> {
+  const input = resolveInputs(pathArgs, flags.env, flags.varFile, io, 'one')[0]!;
+  requireFull(await profileOf(flags, input), 'refresh');
+  const parallelism = parseCount(flags.parallelism, '--parallelism', 1, 256) ?? 10;
+  const desired = await loadDesiredOrReport(input.paths, { vars: flags.var, varFiles: input.varFiles }, io);
+  if (!desired) return 1;
+  const store = await openStore(
+    environmentStateFlags(flags, input),
+    input.paths[input.paths.length - 1]!,
+    io,
+  );
+  try {
+    return await withLockedState(store, 'refresh', { ...flags, io }, async (session) => {
+      io.stdout.write(`State: ${describeState(store, io)}\n`);
+      const client = await openClient(flags, input, io, { parallelism });
+      let read;
+      try {
+        read = await readLive(client, usersOf(desired, session.doc), parallelism);
+      } finally {
+        await client.close();
+      }
+      const plan = await import('../../plan/index.js');
+      const { entries, drift } = plan.refreshState(session.doc, read, desired);
+      for (const entry of entries) await session.record(entry);
+      await session.commit();
+      io.stdout.write(`${readSummary(read)}\n\n`);
+      io.stdout.write(plan.renderDriftText(drift, { color: plan.shouldUseColor(io.stdout, io.env) }));
+      const removed = entries.filter((e) => e.op === 'remove').length;
+      io.stdout.write(
+        entries.length === 0
+          ? 'The state already matches the tenant; nothing was written.\n'
+          : `Refreshed the state: ${plural(entries.length - removed, 'record')} written, ${plural(removed, 'record')} removed. Run plan to see what it takes to match the configuration.\n`,
+      );
+      return 0;
+    });
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * The live read behind refresh, plan --refresh, apply --refresh, export and
+ * import without an id (API profile full): which users to read, the read
+ * itself through one API client (its pacer shared with whatever else that
+ * client sends), and the lookup a 409 on create uses. Plan stays pure: it
+ * gets the result as data.
+ */
+import type { ApiClient, TenantRead } from '../api/index.js';
+import type { ExecutorClient } from '../apply/index.js';
+import type { ApiProfile, Attributes, DesiredResource, KindName } from '../resources/index.js';
+import type { StateDocument } from '../state/types.js';
+import { absolute } from './context.js';
+import { environmentCredentials, environmentTargetFlags, type ConfigInput } from './inputs.js';
+import { CliError, type CommandIO } from './io.js';
+
+/** The API flags of the commands that read the tenant. */
+export interface ReadFlags {
+  /** --api: the tenant's API profile (else the environment's, else spec). */
+  api?: string;
+  domain?: string;
+  baseUrl?: string;
+  tokenFile?: string;
+  audience?: string;
+  maxRps?: string;
+  debug?: boolean;
+}
+
+/** The tenant's API profile: --api, else the environment's `api:` in tenantform.yaml, else spec. */
+export async function profileOf(flags: { api?: string }, input: ConfigInput): Promise<ApiProfile> {
+  const { isApiProfile } = await import('../resources/index.js');
+  const chosen = flags.api ?? (input.environment as { api?: string } | undefined)?.api ?? 'spec';
+  if (!isApiProfile(chosen)) throw new CliError(`--api ${chosen}: use spec or full`);
+  return chosen;
+}
+
+/** An API client for the target and credentials of the flags, the environment and the process environment. */
+export async function openClient(
+  flags: ReadFlags,
+  input: ConfigInput,
+  io: CommandIO,
+  options: { parallelism?: number; onWait?: (ms: number, reason: string) => void } = {},
+): Promise<ApiClient> {
+  const api = await import('../api/index.js');
+  const { parseRate } = await import('./context.js');
+  const t = environmentTargetFlags(flags, input);
+  const target = api.resolveTarget(
+    { domain: t.domain, baseUrl: t.baseUrl, audience: flags.audience },
+    io.env,
+  );
+  const credentials = api.resolveCredentials(
+    { tokenFile: flags.tokenFile ? absolute(flags.tokenFile, io) : undefined },
+    environmentCredentials(io.env, input),
+  );
+  return api.createApiClient({
+    target,
+    credentials,
+    parallelism: options.parallelism ?? 10,
+    maxRps: parseRate(flags.maxRps, '--max-rps'),
+    signal: io.signal,
+    logger: flags.debug ? (line: string) => io.stderr.write(`[debug] ${line}\n`) : undefined,
+    ...(options.onWait ? { onWait: options.onWait } : {}),
+  });
+}
+
+/** Refuses `what` under the spec profile, which has no read operation. */
+export function requireFull(profile: ApiProfile, what: string): void {
+  if (profile === 'full') return;
+  throw new CliError(
+    `${what} reads the tenant, and the spec API profile has no read operation: ` +
+      'use it with a tenant that offers the full Management API (--api full, or api: full for the environment in tenantform.yaml)',
+  );
+}
+
+/** The users whose permissions a read covers: every user_id the config or the state names, sorted, once each. */
+export function usersOf(desired: readonly DesiredResource[], doc: StateDocument | null): string[] {
+  const users = new Set<string>();
+  for (const r of desired) if (r.kind === 'user_permission') users.add(String(r.attributes.user_id));
+  for (const r of doc?.resources ?? [])
+    if (r.kind === 'user_permission') users.add(String(r.attributes.user_id));
+  return [...users].sort();
+}
+
+/** Reads every list the full profile has: policies, profiles, and the permissions of `users`. */
+export async function readLive(
+  client: Pick<ApiClient, 'call'>,
+  users: readonly string[],
+  parallelism: number,
+): Promise<TenantRead> {
+  const api = await import('../api/index.js');
+  const { operationsFor } = await import('../resources/index.js');
+  return api.readTenant(client.call, {
+    listOf: (kind) => operationsFor(kind, 'full').list,
+    values: { user_id: users },
+    concurrency: Math.max(1, Math.min(parallelism, 8)),
+  });
+}
+
+/** The executor's client with the 409 lookup of the full profile (by the kind's list, filtered by identity where it can be). */
+export async function readingClient(client: ApiClient): Promise<ExecutorClient> {
+  const api = await import('../api/index.js');
+  const { kindOf, operationsFor } = await import('../resources/index.js');
+  return {
+    call: client.call,
+    lookup: async (kindName: KindName, attributes: Attributes) => {
+      const kind = kindOf(kindName);
+      const list = operationsFor(kind, 'full').list;
+      if (!list) return null;
+      const { found } = await api.findLive(client.call, kind, list, attributes);
+      return found ? { id: found.id, attributes: found.attributes } : null;
+    },
+  };
+}
+
+/** "read 3 lists (5 requests) from the tenant" for the line before a refreshed plan. */
+export function readSummary(read: TenantRead): string {
+  const n = read.reads.length;
+  return `Read ${n} list${n === 1 ? '' : 's'} from the tenant in ${read.pages} request${read.pages === 1 ? '' : 's'}.`;
+}
