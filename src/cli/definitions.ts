@@ -206,9 +206,7 @@ export const planCommand = (parent: Command) =>
                   'plan the removal of everything the state records (what destroy would do)',
                 )
                 .option('--refresh', `${REFRESH_HELP}; the only plan that sends requests (reads)`)
-                .addOption(
-                  formatOption(['text', 'json', 'markdown']),
-                ),
+                .addOption(formatOption(['text', 'json', 'markdown'])),
             ),
           ),
         ),
