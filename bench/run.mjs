@@ -5,7 +5,7 @@
  * whole-process runs; a machine that is busy with other work makes them
  * slower, so results.json records the load average too.
  *
- * Usage: node bench/run.mjs [--only plan,startup,rate,latency,requests,durability,fleet,fleet-apply,grid,shared,vanished] [--keep]
+ * Usage: node bench/run.mjs [--only plan,startup,rate,latency,requests,durability,fleet,fleet-apply,grid,shared,vanished,refresh] [--keep]
  * BENCH_GRID_RUNS=3 runs each cell of the pacing grid three times (default once: about 3 minutes).
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +21,7 @@ import { renderNotes, renderTable } from './figures.mjs';
 import { fleetApplyFigures, fleetPlanFigures } from './fleet-scenarios.mjs';
 import { pacingGridFigures, sharedBucketFigures, vanishedFigures } from './pacing-scenarios.mjs';
 import { planFigures, startupFigures } from './local-scenarios.mjs';
+import { refreshFigures } from './read-scenarios.mjs';
 import { ROOT, rssMethod } from './measure.mjs';
 
 const SUITES = {
@@ -35,6 +36,7 @@ const SUITES = {
   grid: pacingGridFigures,
   shared: sharedBucketFigures,
   vanished: vanishedFigures,
+  refresh: refreshFigures,
 };
 
 function parseArgs(argv) {

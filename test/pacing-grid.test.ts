@@ -23,6 +23,12 @@ describe('pacing a token bucket', () => {
     expect(r.status429 / r.sent).toBeLessThan(0.01);
   });
 
+  // A bucket of one refills unseen between requests: its rate is found by probing upward.
+  it('R=2/s B=1: a 429 to its own probe above the proven rate costs a tenth of the rate, not half', async () => {
+    const r = await simulate({ rate: 2, burst: 1, requests: 13, latencyMs: 3, jitterMs: 4 });
+    expect(r.ratio).toBeLessThan(1.3);
+  });
+
   it('shares a tenant bucket with a client taking half of it: at least 40% of R, under 2% 429s', async () => {
     const [rate, burst, requests] = [16, 50, 210];
     const r = await simulate({

@@ -45,8 +45,8 @@ export interface CallContext {
   /** Pass `signal` to requests already sent, not only to waits. */
   abortInFlight: boolean;
   redactor: Redactor;
-  /** Debug sink; receives unredacted lines and must redact them (see client.ts). */
-  log: (line: string) => void;
+  /** Debug sink; receives unredacted lines and must redact them (see client.ts). Absent: no line is built. */
+  log?: (line: string) => void;
   /** Records a wait in stats, tells onWait and logs it. */
   noteWait: (ms: number, reason: string, kind: WaitKind) => void;
   /** The API base URL, to name in messages about the connection. */
@@ -207,7 +207,7 @@ const WAIT_SOURCE = { 'retry-after': 'Retry-After', reset: 'X-RateLimit-Reset', 
 /** After a request failed without an answer: how long until the retry, or the error to throw. */
 function afterFailure(ctx: CallContext, spec: CallSpec, err: unknown, attempt: number, ms: number): Retry {
   const failure = classifyFailure(err);
-  ctx.log(`${spec.method} ${spec.path} error=${failure.code} ${ms}ms attempt=${attempt}`);
+  ctx.log?.(`${spec.method} ${spec.path} error=${failure.code} ${ms}ms attempt=${attempt}`);
   if (failure.kind === 'abort') throw abortedError(spec, attempt);
   if (failure.code === 'BODY_TOO_LARGE') throw badBodyError(spec, attempt);
   if (failure.kind === 'connect') {
@@ -314,7 +314,7 @@ export async function call(ctx: CallContext, spec: CallSpec): Promise<WireRespon
     if (res) {
       if (paced) ctx.pacer.release(ticket, res.headers, res.status);
       const ms = ctx.now() - started;
-      ctx.log(`${spec.method} ${spec.path} ${res.status} ${ms}ms attempt=${attempt}${rateText(res)}`);
+      ctx.log?.(`${spec.method} ${spec.path} ${res.status} ${ms}ms attempt=${attempt}${rateText(res)}`);
       if ((res.status >= 200 && res.status < 300) || spec.accept?.includes(res.status)) return res;
       if (res.status === 401 && token !== undefined && !refreshed && ctx.tokens?.invalidate(token)) {
         refreshed = true;

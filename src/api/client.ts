@@ -74,10 +74,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   );
   const stats: ApiStats = { requests: 0, retries: 0, status429: 0, waitsMs: 0 };
   const logger = options.logger;
-  const log = (line: string): void => logger?.(redactor.redact(line));
+  // Without a logger no debug line is even built (the caller's optional calls skip their arguments).
+  const log = logger ? (line: string): void => logger(redactor.redact(line)) : undefined;
   const noteWait = (ms: number, reason: string, kind: WaitKind): void => {
     stats.waitsMs += ms;
-    log(`wait ${ms}ms: ${reason}`);
+    log?.(`wait ${ms}ms: ${reason}`);
     options.onWait?.(ms, reason, kind);
   };
   const pacer = new Pacer({
@@ -102,7 +103,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     requestTimeoutMs,
     abortInFlight: options.abortInFlight ?? false,
     redactor,
-    log,
+    ...(log ? { log } : {}),
     noteWait,
     target: target.baseUrl,
     reach: {},

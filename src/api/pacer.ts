@@ -21,11 +21,12 @@
  * grows at the largest rate the answers prove (never above the truth, so the
  * bucket is never overdrawn), and requests go out as the level reaches one.
  * The proofs tighten as the run goes on, so the rate rises towards the
- * tenant's. A 429 (another client drew on the shared bucket) empties the
- * level and forgets the proven rate but the lower of the growth rate and half
- * the old rate, which the answers then raise again; until a full bucket shows
- * nobody else draws on it, Remaining only ever lowers the level (the other
- * client may take what it shows).
+ * tenant's. A 429 empties the level and forgets the proven rate but the
+ * lower of the growth rate and a fraction of the old rate, which the answers
+ * then raise again: 0.9 when the rate was a probe above the proven one, half
+ * when it was proven (another client drew on the shared bucket). Until a full
+ * bucket shows nobody else draws on it, Remaining only ever lowers the level
+ * (the other client may take what it shows).
  * Answers whose Reset moves later before the earlier Reset has come prove a
  * token bucket without a probe (a fixed window keeps its reset), so a tenant
  * taken for a window during another client's 429 storm is paced again as a
@@ -66,6 +67,8 @@ const PROBE_STEP = 1.1;
 const REFUSED_MARGIN = 1.1;
 /** Factor on the rate after a 429 from a bucket someone else draws on. */
 const SHARED_BACKOFF = 0.5;
+/** Factor on the rate after a 429 to a probe above the proven rate. */
+const PROBE_BACKOFF = 0.9;
 
 type Decision =
   { type: 'go' } | { type: 'event' } | { type: 'sleep'; ms: number; reason: string; capped?: boolean };
@@ -259,12 +262,16 @@ export class Pacer {
       this.probeBackoffMs *= 2;
     }
     const growth = this.bounds.growth;
+    const proven = this.bounds.lower;
     const before = this.rate;
     if (this.refill === 'bucket' && before !== undefined && lesson) {
+      // Above the proven rate, the 429 answers our own probe: step back below it. At
+      // or under it, the answers prove the budget was there: someone else took it.
+      const probing = proven === undefined || before > proven * (1 + 1e-9);
       this.refused = Math.min(this.refused, before);
       this.shared = true;
       this.bounds.forget();
-      this.rate = Math.min(before * SHARED_BACKOFF, growth ?? before);
+      this.rate = Math.min(before * (probing ? PROBE_BACKOFF : SHARED_BACKOFF), growth ?? before);
     }
     this.level = -this.inFlight.size;
     this.levelAt = now;

@@ -1,6 +1,9 @@
 /**
  * The admin API under /__emulator/, for inspection from tests and scripts:
  *   GET  /__emulator/state  → the snapshot (policies, permissions, profiles)
+ *   PUT  /__emulator/state  → 200 and the new snapshot: the tenant now holds
+ *                             exactly the given state, as if someone else had
+ *                             made it so (seed.ts)
  *   POST /__emulator/reset  → 204, the tenant is emptied
  *   GET  /__emulator/stats  → request counts by status and route
  * Every call needs the header x-emulator-admin-key with the instance's admin
@@ -11,15 +14,20 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from './errors.js';
-import { send } from './http-io.js';
+import { parseBody, readBody, send } from './http-io.js';
 import type { EmulatorSnapshot, EmulatorStats } from './types.js';
 
 export const ADMIN_PREFIX = '/__emulator';
 export const ADMIN_KEY_HEADER = 'x-emulator-admin-key';
 
+/** Largest admin request body: a seeded state of many thousand resources. */
+const MAX_ADMIN_BODY = 64 * 1024 * 1024;
+
 export interface AdminTarget {
   adminKey: string;
   snapshot(): EmulatorSnapshot;
+  /** Replaces the tenant with a seed document (throws a 400 HttpError when it is unusable). */
+  replaceState(doc: unknown): EmulatorSnapshot;
   reset(): void;
   stats(): EmulatorStats;
 }
@@ -35,7 +43,9 @@ function keyMatches(given: string | string[] | undefined, expected: string): boo
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function answer(req: IncomingMessage, path: string, target: AdminTarget): { status: number; body?: unknown } {
+type AdminReply = { status: number; body?: unknown };
+
+async function answer(req: IncomingMessage, path: string, target: AdminTarget): Promise<AdminReply> {
   if (!keyMatches(req.headers[ADMIN_KEY_HEADER], target.adminKey)) {
     const hint = req.headers.authorization ? ' (tenant tokens are not accepted here)' : '';
     throw new HttpError(
@@ -44,45 +54,58 @@ function answer(req: IncomingMessage, path: string, target: AdminTarget): { stat
       'invalid_admin_key',
     );
   }
-  const routes: Record<string, { method: string; run: () => { status: number; body?: unknown } }> = {
-    [`${ADMIN_PREFIX}/state`]: { method: 'GET', run: () => ({ status: 200, body: target.snapshot() }) },
-    [`${ADMIN_PREFIX}/stats`]: { method: 'GET', run: () => ({ status: 200, body: target.stats() }) },
+  const routes: Record<string, Record<string, () => AdminReply | Promise<AdminReply>>> = {
+    [`${ADMIN_PREFIX}/state`]: {
+      GET: () => ({ status: 200, body: target.snapshot() }),
+      PUT: async () => {
+        const body = await readBody(req, MAX_ADMIN_BODY);
+        if (body === null) return { status: 400 };
+        if (body instanceof HttpError) throw body;
+        return {
+          status: 200,
+          body: target.replaceState(parseBody(req.headers['content-type'], body, ['json'])),
+        };
+      },
+    },
+    [`${ADMIN_PREFIX}/stats`]: { GET: () => ({ status: 200, body: target.stats() }) },
     [`${ADMIN_PREFIX}/reset`]: {
-      method: 'POST',
-      run: () => {
+      POST: () => {
         target.reset();
         return { status: 204 };
       },
     },
   };
-  const route = Object.hasOwn(routes, path) ? routes[path] : undefined;
-  if (!route) throw new HttpError(404, `Not found: ${req.method ?? ''} ${path}`, 'not_found');
-  if (req.method !== route.method) {
+  const methods = Object.hasOwn(routes, path) ? routes[path]! : undefined;
+  if (!methods) throw new HttpError(404, `Not found: ${req.method ?? ''} ${path}`, 'not_found');
+  const run = Object.hasOwn(methods, req.method ?? '') ? methods[req.method!] : undefined;
+  if (!run) {
+    const allow = Object.keys(methods).join(', ');
     throw new HttpError(
       405,
-      `Method ${req.method ?? ''} is not allowed here; allowed: ${route.method}`,
+      `Method ${req.method ?? ''} is not allowed here; allowed: ${allow}`,
       'method_not_allowed',
       {
-        Allow: route.method,
+        Allow: allow,
       },
     );
   }
-  return route.run();
+  return run();
 }
 
-/** Serves one admin request; the request body, if any, is ignored. */
-export function handleAdmin(
+/** Serves one admin request; a body is read only where the route takes one. */
+export async function handleAdmin(
   req: IncomingMessage,
   res: ServerResponse,
   path: string,
   target: AdminTarget,
-): void {
-  req.resume();
+): Promise<void> {
   const headers = { 'Cache-Control': 'no-store' };
   try {
-    const { status, body } = answer(req, path, target);
+    const { status, body } = await answer(req, path, target);
+    if (!req.complete) req.resume();
     send(res, status, body, headers);
   } catch (err) {
+    if (!req.complete) req.resume();
     const error = err instanceof HttpError ? err : new HttpError(500, 'Internal error', 'internal_error');
     send(res, error.status, error.body(), { ...headers, ...error.headers });
   }

@@ -26,8 +26,8 @@ function hasTimes(value: unknown): boolean {
   return isRecord(value) && typeof value.created_at === 'string' && typeof value.updated_at === 'string';
 }
 
-/** Checks a parsed data file; returns the reason it is unusable, or undefined. */
-function problem(doc: unknown): string | undefined {
+/** Checks a parsed data file (or a seeded state); returns the reason it is unusable, or undefined. */
+export function snapshotProblem(doc: unknown): string | undefined {
   if (!isRecord(doc)) return 'not a JSON object';
   if (doc.version !== DATA_FILE_VERSION) return `unknown version ${JSON.stringify(doc.version)} (expected 1)`;
   const { rateLimitPolicies: policies, tokenExchangeProfiles: profiles, userPermissions: perms } = doc;
@@ -77,7 +77,7 @@ export async function loadDataFile(path: string): Promise<EmulatorSnapshot | und
   } catch {
     throw new EmulatorOptionError(`data file ${path} is not valid JSON`);
   }
-  const why = problem(doc);
+  const why = snapshotProblem(doc);
   if (why) throw new EmulatorOptionError(`data file ${path} is unusable: ${why}`);
   const { rateLimitPolicies, userPermissions, tokenExchangeProfiles } = doc as unknown as EmulatorSnapshot;
   return { rateLimitPolicies, userPermissions, tokenExchangeProfiles };

@@ -12,6 +12,7 @@ import { Authority } from './auth.js';
 import { LocalAuthority } from './certificates.js';
 import { checkFaults, EmulatorOptionError } from './faults.js';
 import { DataFileWriter, loadDataFile } from './persistence.js';
+import { seededSnapshot } from './seed.js';
 import { createRequestHandler } from './pipeline.js';
 import { RateLimiter } from './rate-limit.js';
 import { StatsRecorder } from './stats.js';
@@ -163,6 +164,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       await writer?.flush();
     },
     snapshot: () => store.snapshot(),
+    replaceState: (doc) => {
+      store.load(seededSnapshot(doc, now()));
+      store.onChange();
+      return store.snapshot();
+    },
     reset,
     issueToken: (opts) => authority.issueFor(demo.clientId, opts),
     requestCount: () => stats.requestCount(),
@@ -184,7 +190,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       random: options.random ?? Math.random,
       sleep,
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY,
-      admin: { adminKey, snapshot: handle.snapshot, reset, stats: handle.stats },
+      admin: {
+        adminKey,
+        snapshot: handle.snapshot,
+        replaceState: handle.replaceState,
+        reset,
+        stats: handle.stats,
+      },
       stats,
       routes: routesFor(api),
       audiences: (hostHeader) => {

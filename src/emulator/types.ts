@@ -171,6 +171,13 @@ export interface EmulatorHandle {
   /** Stops listening, closes open connections and flushes the data file. */
   stop(): Promise<void>;
   snapshot(): EmulatorSnapshot;
+  /**
+   * Replaces everything the tenant holds, as someone else would have changed
+   * it (PUT /__emulator/state): `doc` is shaped like the snapshot; policies
+   * and profiles may leave out id, created_at and updated_at. Returns the new
+   * snapshot; throws a 400 HttpError naming what is wrong with `doc`.
+   */
+  replaceState(doc: unknown): EmulatorSnapshot;
   /** Empties the tenant (and the data file) and the rate-limit buckets. */
   reset(): void;
   issueToken(opts?: IssueTokenOptions): string;
