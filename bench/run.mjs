@@ -5,7 +5,7 @@
  * whole-process runs; a machine that is busy with other work makes them
  * slower, so results.json records the load average too.
  *
- * Usage: node bench/run.mjs [--only plan,startup,rate,latency,requests,durability,fleet,fleet-apply,grid,shared,vanished,refresh] [--keep]
+ * Usage: node bench/run.mjs [--only plan,startup,rate,latency,requests,durability,fleet,fleet-apply,grid,shared,vanished,refresh,config-change] [--keep]
  * BENCH_GRID_RUNS=3 runs each cell of the pacing grid three times (default once: about 3 minutes).
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +21,7 @@ import { renderNotes, renderTable } from './figures.mjs';
 import { fleetApplyFigures, fleetPlanFigures } from './fleet-scenarios.mjs';
 import { pacingGridFigures, sharedBucketFigures, vanishedFigures } from './pacing-scenarios.mjs';
 import { planFigures, startupFigures } from './local-scenarios.mjs';
+import { configChangeFigures } from './profile-scenarios.mjs';
 import { refreshFigures } from './read-scenarios.mjs';
 import { ROOT, rssMethod } from './measure.mjs';
 
@@ -37,6 +38,7 @@ const SUITES = {
   shared: sharedBucketFigures,
   vanished: vanishedFigures,
   refresh: refreshFigures,
+  'config-change': configChangeFigures,
 };
 
 function parseArgs(argv) {

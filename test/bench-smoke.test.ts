@@ -73,7 +73,15 @@ describe('bench state generator', () => {
     writeConfig(dir, resources);
     const { desired } = await loadConfig(dir);
     const plan = planChanges(desired, buildState(resources, { inSync: 0.5, stale: 20 }));
-    expect(plan.summary).toEqual({ create: 480, replace: 20, delete: 20, forget: 0, blocked: 0, no_op: 500 });
+    expect(plan.summary).toEqual({
+      create: 480,
+      update: 0,
+      replace: 20,
+      delete: 20,
+      forget: 0,
+      blocked: 0,
+      no_op: 500,
+    });
   });
 });
 

@@ -164,7 +164,7 @@ describe('a saved plan and its state location', () => {
   it('records the absolute state location and the target, and uses that state from any directory', async () => {
     const file = await planTheDelete();
     const plan = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-    expect(plan.format_version).toBe(2);
+    expect(plan.format_version).toBe(3);
     expect(plan.state_location).toEqual({ backend: 'file', path: statePath() });
     expect(plan.target).toBeNull();
 

@@ -3,6 +3,7 @@ import {
   backoffMs,
   classifyFailure,
   clockOffsetMs,
+  describeFailure,
   DEFAULT_RETRY,
   isRetryableStatus,
   JITTER_MS,
@@ -142,5 +143,16 @@ describe('classifyFailure', () => {
     [new Error('odd'), 'fatal'],
   ])('%o → %s', (err, kind) => {
     expect(classifyFailure(err).kind).toBe(kind);
+  });
+});
+
+describe('describeFailure', () => {
+  it('names NODE_EXTRA_CA_CERTS for a certificate from a CA this process does not trust, and only then', () => {
+    expect(describeFailure('UNABLE_TO_VERIFY_LEAF_SIGNATURE')).toBe(
+      'TLS certificate cannot be verified, UNABLE_TO_VERIFY_LEAF_SIGNATURE (to trust a private CA, such as that of tenantform emulator --tls, put its file in NODE_EXTRA_CA_CERTS)',
+    );
+    expect(describeFailure('DEPTH_ZERO_SELF_SIGNED_CERT')).toContain('NODE_EXTRA_CA_CERTS');
+    expect(describeFailure('CERT_HAS_EXPIRED')).toBe('TLS certificate expired, CERT_HAS_EXPIRED');
+    expect(describeFailure('ECONNREFUSED')).toBe('connection refused, ECONNREFUSED');
   });
 });

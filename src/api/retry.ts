@@ -149,10 +149,21 @@ const CONNECT_CODES: Record<string, string> = {
 const RETRY_CODES = new Set(['ETIMEDOUT']);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
+/** Certificates no CA this process trusts vouches for: a private CA, such as the emulator's --tls. */
+const UNTRUSTED_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+]);
+
 /** "connection refused (ECONNREFUSED)" */
 export function describeFailure(code: string): string {
   const words = CONNECT_CODES[code];
-  return words ? `${words}, ${code}` : code;
+  const hint = UNTRUSTED_CODES.has(code)
+    ? ' (to trust a private CA, such as that of tenantform emulator --tls, put its file in NODE_EXTRA_CA_CERTS)'
+    : '';
+  return words ? `${words}, ${code}${hint}` : code;
 }
 
 /** Classifies an error thrown by undici (or a sleep) for the retry loop. */

@@ -32,9 +32,10 @@ function creates(n: number): Change[] {
 function plan(changes: Change[]): Plan {
   return {
     format_version: PLAN_FORMAT_VERSION,
+    api: 'spec',
     state: { lineage: null, serial: 0 },
     changes,
-    summary: { create: changes.length, replace: 0, delete: 0, forget: 0, blocked: 0, no_op: 0 },
+    summary: { create: changes.length, update: 0, replace: 0, delete: 0, forget: 0, blocked: 0, no_op: 0 },
   };
 }
 

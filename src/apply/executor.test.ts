@@ -31,9 +31,10 @@ function change(kind: KindName, identity: string[], action: Action, extra: Parti
 function plan(changes: Change[]): Plan {
   return {
     format_version: PLAN_FORMAT_VERSION,
+    api: 'spec',
     state: { lineage: null, serial: 0 },
     changes,
-    summary: { create: 0, replace: 0, delete: 0, forget: 0, blocked: 0, no_op: 0 },
+    summary: { create: 0, update: 0, replace: 0, delete: 0, forget: 0, blocked: 0, no_op: 0 },
   };
 }
 

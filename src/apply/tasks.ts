@@ -2,11 +2,13 @@ import {
   kindOf,
   operationsFor,
   paramsFor,
+  updateBody,
+  type ApiProfile,
   type KindModule,
   type OperationDescriptor,
   type RecordedResource,
 } from '../resources/index.js';
-import { assertNever, changedPaths } from '../plan/index.js';
+import { assertNever, changedPaths, updatedAttributes } from '../plan/index.js';
 import type { Change, Plan } from '../plan/types.js';
 import type { Adoption, ApplyOptions, ExecutorClient, Outcome, RecordEntry, Recorder } from './types.js';
 
@@ -72,9 +74,28 @@ function recordedFrom(change: Change, id: string | null, extra: Partial<Recorded
   };
 }
 
-function createOperation(change: Change): { kind: KindModule; op: OperationDescriptor } {
+function createOperation(change: Change, api: ApiProfile): { kind: KindModule; op: OperationDescriptor } {
   const kind = kindOf(change.kind);
-  return { kind, op: operationsFor(kind, 'spec').create };
+  return { kind, op: operationsFor(kind, api).create };
+}
+
+/** The kind's delete operation under `api`; the planner plans a delete only when there is one. */
+function deleteOperation(change: Change, api: ApiProfile): { kind: KindModule; op: OperationDescriptor } {
+  const kind = kindOf(change.kind);
+  const op = operationsFor(kind, api).delete;
+  if (!op) throw new Error(`internal: no delete operation for ${change.kind} (${change.address})`);
+  return { kind, op };
+}
+
+/** The operation of a change that goes in batches (permissions: one request per user), or null. */
+function batchedOperation(change: Change, api: ApiProfile): OperationDescriptor | null {
+  const op =
+    change.action === 'create'
+      ? createOperation(change, api).op
+      : change.action === 'delete'
+        ? deleteOperation(change, api).op
+        : null;
+  return op?.batchKey ? op : null;
 }
 
 /** The path parameters of `op` for this change; throws when the change lacks the recorded id the path needs. */
@@ -84,8 +105,13 @@ function paramsOf(op: OperationDescriptor, change: Change, verb: string): Record
   return params;
 }
 
-async function createOne(change: Change, client: ExecutorClient, recorder: Recorder): Promise<TaskOutcome> {
-  const { kind, op } = createOperation(change);
+async function createOne(
+  change: Change,
+  client: ExecutorClient,
+  recorder: Recorder,
+  api: ApiProfile,
+): Promise<TaskOutcome> {
+  const { kind, op } = createOperation(change, api);
   const attributes = change.after ?? {};
   const answer = await client.call(op, paramsOf(op, change, 'create'), kind.requestBody([attributes]));
   if (answer.outcome === 'done') {
@@ -114,30 +140,71 @@ async function createOne(change: Change, client: ExecutorClient, recorder: Recor
   return 'adopted';
 }
 
-async function deleteOne(change: Change, client: ExecutorClient, recorder: Recorder): Promise<Outcome> {
-  const op = operationsFor(kindOf(change.kind), 'spec').delete;
-  // The planner plans a delete only for kinds whose table has one.
-  if (!op) throw new Error(`internal: no delete operation for ${change.kind} (${change.address})`);
-  const answer = await client.call(op, paramsOf(op, change, 'delete'));
+async function deleteOne(
+  change: Change,
+  client: ExecutorClient,
+  recorder: Recorder,
+  api: ApiProfile,
+): Promise<Outcome> {
+  const { kind, op } = deleteOperation(change, api);
+  // A delete with a body (permissions) names what it removes, as the batch does.
+  const body = op.request ? kind.requestBody([change.before ?? {}]) : undefined;
+  const answer = await client.call(op, paramsOf(op, change, 'delete'), body);
   const outcome = answer.outcome === 'gone' ? 'already-gone' : 'deleted';
   await recordAcknowledged(recorder, { op: 'remove', address: change.address }, outcome);
   return outcome;
 }
 
-function singleTask(change: Change): Task | null {
+/**
+ * Updates in place: sends the changed updatable attributes and records the
+ * new attributes under the same id. A 404 means the resource was deleted
+ * outside tenantform: the record is removed, so the next plan creates it.
+ * A kill between the answer and the record is repaired by the next run
+ * sending the same update again (same body: idempotent).
+ */
+async function updateOne(
+  change: Change,
+  client: ExecutorClient,
+  recorder: Recorder,
+  api: ApiProfile,
+): Promise<Outcome> {
+  const kind = kindOf(change.kind);
+  const op = operationsFor(kind, api).update;
+  if (!op) throw new Error(`internal: no update operation for ${change.kind} (${change.address})`);
+  const after = change.after ?? {};
+  const body = updateBody(kind, after, updatedAttributes(change));
+  const answer = await client.call(op, paramsOf(op, change, 'update'), body);
+  if (answer.outcome === 'gone') {
+    await recordAcknowledged(recorder, { op: 'remove', address: change.address }, 'already-gone');
+    return 'already-gone';
+  }
+  const created =
+    answer.outcome === 'done' && answer.body !== undefined ? kind.fromResponse(answer.body) : null;
+  const extra: Partial<RecordedResource> = created?.created_at ? { created_at: created.created_at } : {};
+  await recordAcknowledged(
+    recorder,
+    { op: 'put', resource: recordedFrom(change, change.id, extra) },
+    'updated',
+  );
+  return 'updated';
+}
+
+function singleTask(change: Change, api: ApiProfile): Task | null {
   switch (change.action) {
     case 'create':
-      return { changes: [change], requests: 1, run: (c, r) => createOne(change, c, r) };
+      return { changes: [change], requests: 1, run: (c, r) => createOne(change, c, r, api) };
+    case 'update':
+      return { changes: [change], requests: 1, run: (c, r) => updateOne(change, c, r, api) };
     case 'delete':
-      return { changes: [change], requests: 1, run: (c, r) => deleteOne(change, c, r) };
+      return { changes: [change], requests: 1, run: (c, r) => deleteOne(change, c, r, api) };
     case 'replace':
       // Delete first: the uniqueness rule would answer 409 to a create while the old policy exists.
       return {
         changes: [change],
         requests: 2,
         run: async (c, r) => {
-          await deleteOne(change, c, r);
-          const created = await createOne(change, c, r);
+          await deleteOne(change, c, r, api);
+          const created = await createOne(change, c, r, api);
           return created === 'created' ? 'replaced' : created;
         },
       };
@@ -162,50 +229,77 @@ function singleTask(change: Change): Task | null {
 }
 
 /**
- * Creates whose operation has a batch key, grouped by the key's value (one
- * request per user for permissions), in batches of `batchSize`. Every
- * resource of an acknowledged batch is recorded before the task resolves.
+ * Creates and deletes whose operation has a batch key, grouped by action and
+ * the key's value (one request per user for permissions: an assign, or under
+ * API profile full a removal), in batches of `batchSize`. Every resource of an
+ * acknowledged batch is recorded before the task resolves.
  */
-function batchTasks(creates: Change[], batchSize: number): Task[] {
+function batchTasks(changes: Change[], batchSize: number, api: ApiProfile): Task[] {
   const groups = new Map<string, Change[]>();
-  for (const change of creates) {
-    const key = createOperation(change).op.batchKey!;
-    const group = `${change.kind}\u0000${String(change.after?.[key])}`;
+  for (const change of changes) {
+    const key = batchedOperation(change, api)!.batchKey!;
+    const attributes = change.action === 'create' ? change.after : change.before;
+    const group = `${change.action}\u0000${change.kind}\u0000${String(attributes?.[key])}`;
     const list = groups.get(group);
     if (list) list.push(change);
     else groups.set(group, [change]);
   }
   const tasks: Task[] = [];
-  for (const changes of groups.values()) {
-    for (let i = 0; i < changes.length; i += batchSize) {
-      const batch = changes.slice(i, i + batchSize);
+  for (const members of groups.values()) {
+    for (let i = 0; i < members.length; i += batchSize) {
+      const batch = members.slice(i, i + batchSize);
       tasks.push({
         changes: batch,
         requests: 1,
-        run: async (client, recorder) => {
-          const first = batch[0]!;
-          const { kind, op } = createOperation(first);
-          const body = kind.requestBody(batch.map((ch) => ch.after ?? {}));
-          const answer = await client.call(op, paramsOf(op, first, 'create'), body);
-          const id = answer.outcome === 'done' ? kind.fromResponse(answer.body).id : null;
-          const entries: RecordEntry[] = batch.map((ch) => ({
-            op: 'put',
-            resource: recordedFrom(ch, id, {}),
-          }));
-          const settled = await Promise.allSettled(entries.map((e) => recorder.record(e)));
-          const lost = entries.flatMap((entry, i) =>
-            settled[i]!.status === 'rejected' ? [{ entry, outcome: 'assigned' as const }] : [],
-          );
-          if (lost.length > 0) {
-            const first = settled.find((r) => r.status === 'rejected') as PromiseRejectedResult;
-            throw new UnrecordedError(lost, first.reason);
-          }
-          return 'assigned';
-        },
+        run: (client, recorder) =>
+          batch[0]!.action === 'create'
+            ? assignBatch(batch, client, recorder, api)
+            : removeBatch(batch, client, recorder, api),
       });
     }
   }
   return tasks;
+}
+
+/** Records every entry of an acknowledged batch; the ones that could not be recorded fail the task together. */
+async function recordBatch(entries: RecordEntry[], outcome: Outcome, recorder: Recorder): Promise<void> {
+  const settled = await Promise.allSettled(entries.map((e) => recorder.record(e)));
+  const lost = entries.flatMap((entry, i) => (settled[i]!.status === 'rejected' ? [{ entry, outcome }] : []));
+  if (lost.length > 0) {
+    const first = settled.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    throw new UnrecordedError(lost, first.reason);
+  }
+}
+
+async function assignBatch(
+  batch: Change[],
+  client: ExecutorClient,
+  recorder: Recorder,
+  api: ApiProfile,
+): Promise<Outcome> {
+  const first = batch[0]!;
+  const { kind, op } = createOperation(first, api);
+  const body = kind.requestBody(batch.map((ch) => ch.after ?? {}));
+  const answer = await client.call(op, paramsOf(op, first, 'create'), body);
+  const id = answer.outcome === 'done' ? kind.fromResponse(answer.body).id : null;
+  const entries: RecordEntry[] = batch.map((ch) => ({ op: 'put', resource: recordedFrom(ch, id, {}) }));
+  await recordBatch(entries, 'assigned', recorder);
+  return 'assigned';
+}
+
+async function removeBatch(
+  batch: Change[],
+  client: ExecutorClient,
+  recorder: Recorder,
+  api: ApiProfile,
+): Promise<Outcome> {
+  const first = batch[0]!;
+  const { kind, op } = deleteOperation(first, api);
+  const body = kind.requestBody(batch.map((ch) => ch.before ?? {}));
+  await client.call(op, paramsOf(op, first, 'delete'), body);
+  const entries: RecordEntry[] = batch.map((ch) => ({ op: 'remove', address: ch.address }));
+  await recordBatch(entries, 'deleted', recorder);
+  return 'deleted';
 }
 
 /** Turns a plan's applicable changes into tasks. Blocked and no-op changes produce none. */
@@ -214,13 +308,13 @@ export function buildTasks(plan: Plan, options: Pick<ApplyOptions, 'permissionBa
   const tasks: Task[] = [];
   const batched: Change[] = [];
   for (const change of plan.changes) {
-    if (change.action === 'create' && createOperation(change).op.batchKey !== undefined) {
+    if (batchedOperation(change, plan.api)) {
       batched.push(change);
       continue;
     }
-    const task = singleTask(change);
+    const task = singleTask(change, plan.api);
     if (task) tasks.push(task);
   }
-  tasks.push(...batchTasks(batched, batchSize));
+  tasks.push(...batchTasks(batched, batchSize, plan.api));
   return tasks;
 }

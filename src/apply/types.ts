@@ -48,8 +48,9 @@ export interface Recorder {
 export type Outcome =
   | 'created'
   | 'adopted' // 409 on create: already present, settings not verified
+  | 'updated'
   | 'deleted'
-  | 'already-gone' // 404 on delete
+  | 'already-gone' // 404 on delete, or on update (deleted outside tenantform; the record is removed)
   | 'replaced'
   | 'forgotten'
   | 'assigned';

@@ -12,7 +12,7 @@ function plan(): Plan {
     state: { lineage: null, serial: 0 },
     targets: [A, B],
     changes: [],
-    summary: { create: 1, replace: 1, delete: 0, forget: 0, blocked: 0, no_op: 0 },
+    summary: { create: 1, update: 0, replace: 1, delete: 0, forget: 0, blocked: 0, no_op: 0 },
   } as unknown as Plan;
 }
 
@@ -57,7 +57,7 @@ describe('apply --json lines', () => {
     expect(lines).toEqual([
       {
         type: 'plan',
-        summary: { create: 1, replace: 1, delete: 0, forget: 0, blocked: 0, no_op: 0 },
+        summary: { create: 1, update: 0, replace: 1, delete: 0, forget: 0, blocked: 0, no_op: 0 },
         changes: [
           { address: A, action: 'replace' },
           { address: B, action: 'create' },

@@ -149,7 +149,7 @@ function apiOption<A extends unknown[], O extends OptionValues, G extends Option
     new Option(
       '--api <PROFILE>',
       "the tenant's API profile: spec (the spec's four operations) or full (also update, delete, list and get); default: the environment's api in tenantform.yaml, else spec",
-    ).choices(['spec', 'full']),
+    ).choices(['spec', 'full'] as const),
   );
 }
 
@@ -214,7 +214,7 @@ export const planCommand = (parent: Command) =>
     ),
   ).addHelpText(
     'after',
-    `\nExamples:\n  $ tenantform plan examples --env prod\n  $ tenantform plan examples --all-envs --format markdown > plan.md\n  $ tenantform plan examples --env prod --format markdown > plan.md\n  $ tenantform plan . --out release.tfplan --detailed-exitcode\n  $ tenantform plan . --target 'rate_limit_policy["oauth_authentication_api","client","default"]' --out hotfix.tfplan\n  $ tenantform plan . --replace 'rate_limit_policy["oauth_authentication_api","client","default"]'\n  $ tenantform plan . --destroy`,
+    `\nExamples:\n  $ tenantform plan examples --env prod\n  $ tenantform plan examples --all-envs --format markdown > plan.md\n  $ tenantform plan examples --env prod --format markdown > plan.md\n  $ tenantform plan . --out release.tfplan --detailed-exitcode\n  $ tenantform plan . --target 'rate_limit_policy["oauth_authentication_api","client","default"]' --out hotfix.tfplan\n  $ tenantform plan . --replace 'rate_limit_policy["oauth_authentication_api","client","default"]'\n  $ tenantform plan . --destroy\n  $ tenantform plan . --api full                  # a tenant with update and delete operations`,
   );
 export type PlanFlags = FlagsOf<typeof planCommand>;
 
@@ -257,26 +257,28 @@ export const applyCommand = (parent: Command) =>
 export type ApplyFlags = FlagsOf<typeof applyCommand>;
 
 export const destroyCommand = (parent: Command) =>
-  connectionOptions(
-    lockOption(
-      stateOptions(
-        envOption(
-          varOptions(
-            targetOption(
-              parent
-                .command('destroy')
-                .description(
-                  'remove everything the state records: delete what the API can delete, forget (and leave on the tenant) the rest',
-                )
-                .argument(
-                  '[paths...]',
-                  'config path that locates the state (default: .); the config itself is not read',
-                )
-                .option('--auto-approve', 'do not ask for confirmation (required when not on a terminal)')
-                .option('--parallelism <N>', 'concurrent operations', '10')
-                .option('--permission-batch-size <N>', 'permissions per request for one user', '100')
-                .option('--skip-blocked', 'remove the rest when some removals are blocked (no recorded id)')
-                .option('--json', JSON_HELP),
+  apiOption(
+    connectionOptions(
+      lockOption(
+        stateOptions(
+          envOption(
+            varOptions(
+              targetOption(
+                parent
+                  .command('destroy')
+                  .description(
+                    'remove everything the state records: delete what the API can delete, forget (and leave on the tenant) the rest',
+                  )
+                  .argument(
+                    '[paths...]',
+                    'config path that locates the state (default: .); the config itself is not read',
+                  )
+                  .option('--auto-approve', 'do not ask for confirmation (required when not on a terminal)')
+                  .option('--parallelism <N>', 'concurrent operations', '10')
+                  .option('--permission-batch-size <N>', 'permissions per request for one user', '100')
+                  .option('--skip-blocked', 'remove the rest when some removals are blocked (no recorded id)')
+                  .option('--json', JSON_HELP),
+              ),
             ),
           ),
         ),
@@ -284,7 +286,7 @@ export const destroyCommand = (parent: Command) =>
     ),
   ).addHelpText(
     'after',
-    `\nExamples:\n  $ tenantform plan test-tenant --destroy                 # preview\n  $ tenantform destroy test-tenant --base-url http://127.0.0.1:4000/api/v2\n  $ tenantform destroy . --auto-approve --target 'rate_limit_policy["oauth_authentication_api","client","default"]'`,
+    `\nExamples:\n  $ tenantform plan test-tenant --destroy                 # preview\n  $ tenantform destroy test-tenant --base-url http://127.0.0.1:4000/api/v2\n  $ tenantform destroy . --auto-approve --target 'rate_limit_policy["oauth_authentication_api","client","default"]'\n  $ tenantform destroy . --api full      # deletes profiles and permissions too`,
   );
 export type DestroyFlags = FlagsOf<typeof destroyCommand>;
 
@@ -515,10 +517,18 @@ export const emulatorCommand = (parent: Command) =>
       '--tls',
       'serve HTTPS with a certificate from a CA made at start; its file is printed (for NODE_EXTRA_CA_CERTS)',
     )
+    .addOption(
+      new Option(
+        '--api <PROFILE>',
+        "operations served: spec (the spec's four) or full (also update, delete, list and get)",
+      )
+        .choices(['spec', 'full'] as const)
+        .default('spec' as const, 'spec'),
+    )
     .option('--json', 'print one JSON line with base_url and credentials once listening')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ tenantform emulator --port 4000\n  $ tenantform emulator --port 4100 --tenants dev,staging,prod --rate-limit 25\n  $ tenantform emulator --rate-limit 20 --faults error=0.1 --json',
+      '\nExamples:\n  $ tenantform emulator --port 4000\n  $ tenantform emulator --port 4100 --tenants dev,staging,prod --rate-limit 25\n  $ tenantform emulator --rate-limit 20 --faults error=0.1 --json\n  $ tenantform emulator --api full       # also PATCH and DELETE, as the real service',
     );
 export type EmulatorFlags = FlagsOf<typeof emulatorCommand>;
 

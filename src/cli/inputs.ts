@@ -4,7 +4,7 @@
  * credentials (environment*), --var flags (parseVarArgs), and the config
  * loaded from them (loadConfigInput, loadDesiredOrReport).
  */
-import type { DesiredResource } from '../resources/index.js';
+import type { ApiProfile, DesiredResource } from '../resources/index.js';
 import { loadConfig, VARIABLE_NAME, type LoadResult } from '../config/index.js';
 import { readProject, type Environment, type Project } from '../config/project.js';
 import { absolute, type StateFlags } from './context.js';
@@ -92,6 +92,11 @@ export function environmentStateFlags<F extends StateFlags>(flags: F, input: Con
   return s.backend === 'pg'
     ? { ...flags, backend: 'pg', workspace: s.workspace }
     : { ...flags, backend: 'file', ...(s.path !== undefined ? { state: s.path } : {}) };
+}
+
+/** The API profile of a run: --api when given, else the environment's `api:`, else spec. */
+export function environmentApi(flag: ApiProfile | undefined, input: ConfigInput): ApiProfile {
+  return flag ?? input.environment?.api ?? 'spec';
 }
 
 /** Target flags for one environment: its domain or base_url unless --domain or --base-url is given. */

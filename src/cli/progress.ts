@@ -5,6 +5,7 @@ import type { OutputStream } from './io.js';
 
 const VERB: Record<string, string> = {
   created: 'created',
+  updated: 'updated in place',
   deleted: 'deleted',
   'already-gone': 'already gone (404 on delete)',
   replaced: 'replaced',
@@ -22,6 +23,9 @@ export function withoutHint(message: string, hint: string | undefined): string {
 function describeOutcome(event: ApplyEvent): string | undefined {
   if (event.outcome === 'adopted' && event.address !== undefined) {
     return `already present (${adoptedWords(kindOf(parseAddress(event.address).kind))})`;
+  }
+  if (event.outcome === 'already-gone' && event.action === 'update') {
+    return 'already gone (404 on update: deleted outside tenantform; the next plan creates it)';
   }
   return VERB[event.outcome ?? ''] ?? event.outcome;
 }

@@ -16,7 +16,9 @@ import type { ApplyFlags } from './definitions.js';
 
 /** The flags apply was given with a plan file (most are refused: the plan decides). */
 export type SavedPlanFlags = StateFlags &
-  Pick<ApplyFlags, 'var' | 'varFile' | 'allEnvs' | 'domain' | 'baseUrl'> & { env?: string | string[] };
+  Pick<ApplyFlags, 'var' | 'varFile' | 'allEnvs' | 'domain' | 'baseUrl' | 'api'> & {
+    env?: string | string[];
+  };
 
 export interface SavedPlanApply {
   /** The store of the state the plan was made from. */
@@ -89,6 +91,8 @@ export async function openSavedPlan(
     import('../state/index.js'),
   ]);
   const saved = planModule.readPlanFile(readFileSync(absolute(planArg, io), 'utf8'), planArg);
+  // Without --api the plan's own profile is used; another one is refused before anything else.
+  if (flags.api !== undefined) planModule.checkPlanProfile(saved, flags.api, planArg);
 
   const recorded = saved.stateLocation;
   const stateFlags = recorded ? stateFlagsFor(flags, recorded) : flags;

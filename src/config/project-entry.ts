@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import { isMap, isScalar, isSeq, type Node, type YAMLMap } from 'yaml';
+import { isApiProfile } from '../resources/index.js';
 import type { Environment, EnvironmentCredentials, EnvironmentState, EnvironmentTarget } from './project.js';
 
 export interface EntryContext {
@@ -18,7 +19,7 @@ const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 const WORKSPACE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 const DOMAIN =
   /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*(?::\d{1,5})?$/;
-const ENTRY_KEYS = ['paths', 'var_files', 'domain', 'base_url', 'credentials', 'state'];
+const ENTRY_KEYS = ['paths', 'var_files', 'domain', 'base_url', 'api', 'credentials', 'state'];
 const CREDENTIAL_KEYS: Record<string, keyof EnvironmentCredentials> = {
   token: 'token',
   client_id: 'clientId',
@@ -187,6 +188,14 @@ export function checkEnvironment(keyNode: Node, value: Node | null, ctx: EntryCo
     } else if (key === 'base_url') {
       const url = checkBaseUrl(v, `${where}.base_url`, ctx);
       if (url !== undefined) target.baseUrl = url;
+    } else if (key === 'api') {
+      const api = stringValue(v);
+      if (api === null || !isApiProfile(api)) {
+        ctx.at(
+          v ?? k,
+          `${where}.api must be spec (the spec's operations, the default) or full (also update and delete)`,
+        );
+      } else env.api = api;
     } else if (key === 'credentials') {
       const creds = checkCredentials(v, `${where}.credentials`, ctx);
       if (creds) env.credentials = creds;

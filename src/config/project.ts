@@ -12,6 +12,7 @@
  *       paths: [common, prod]        # relative to the project file's directory
  *       var_files: [vars/prod.yaml]  # optional
  *       domain: prod.eu.auth0.com    # or base_url: https://…/api/v2 (optional)
+ *       api: full                    # API profile: spec (default) or full (optional)
  *       credentials:                 # optional: NAMES of environment variables
  *         client_id: PROD_CLIENT_ID
  *         client_secret: PROD_CLIENT_SECRET   # or token: PROD_TOKEN
@@ -22,6 +23,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMap, LineCounter, parseDocument, type Node } from 'yaml';
+import type { ApiProfile } from '../resources/index.js';
 import type { ConfigIssue } from './types.js';
 import { checkEnvironment, checkSharedState, type EntryContext } from './project-entry.js';
 
@@ -48,6 +50,8 @@ export interface Environment {
   paths: string[];
   varFiles: string[];
   target?: EnvironmentTarget;
+  /** The tenant's API profile (`api:`); absent means spec unless --api says otherwise. */
+  api?: ApiProfile;
   credentials?: EnvironmentCredentials;
   /** A file path here is joined to the project directory as the user gave it. */
   state?: EnvironmentState;

@@ -1,13 +1,17 @@
 /**
- * The four operations of the Tenant Management API, after routing: bearer
- * check (401), scope check (403), body parsing (415/400) and schema
- * validation (400, with the same messages as `tenantform validate`), then the
- * store (404/409) and the success answer.
+ * The operations of the Tenant Management API, after routing: bearer check
+ * (401), scope check (403), body parsing (415/400) and schema validation
+ * (400, with the same messages as `tenantform validate`), then the store
+ * (404/409) and the success answer.
  *
- * Successes: create policy → 201 + policy; delete policy → 204 and no body;
- * assign permissions → 201 + {}; create profile → 201 + profile.
+ * Successes, the spec's four: create policy → 201 + policy; delete policy →
+ * 204 and no body; assign permissions → 201 + {}; create profile → 201 +
+ * profile. Under API profile full also: update policy → 200 + the policy
+ * (same id, new updated_at); remove permissions → 204 (one the user lacks is
+ * skipped); update profile → 204 (a subject_token_type another profile has is
+ * a 409); delete profile → 204; list and get (reads.ts) → 200.
  * A policy id longer than 26 characters is a 400 (invalid_uri); an unknown
- * one is a 404.
+ * policy or profile id is a 404.
  */
 import {
   operationsFor,
@@ -43,9 +47,13 @@ const profileOps = operationsFor(tokenExchangeProfile, 'full');
  */
 export const SERVED_OPERATIONS: Readonly<Record<OperationName, OperationDescriptor>> = {
   createPolicy: policyOps.create,
+  updatePolicy: policyOps.update!,
   deletePolicy: policyOps.delete!,
   assignPermissions: permissionOps.create,
+  removePermissions: permissionOps.delete!,
   createProfile: profileOps.create,
+  updateProfile: profileOps.update!,
+  deleteProfile: profileOps.delete!,
   listPolicies: policyOps.list!,
   getPolicy: policyOps.get!,
   listPermissions: permissionOps.list!,
@@ -127,6 +135,15 @@ export function runOperation(
         body: store.createPolicy(validated<PolicyRequest>('rateLimitPolicyCreateRequest', body)),
       };
     }
+    case 'updatePolicy': {
+      const id = checkPolicyId(req.params[0]!);
+      const body = parseBody(req.contentType, req.body, ['json', 'form'], [['configuration', 'limit']]);
+      const { configuration } = validated<Pick<PolicyRequest, 'configuration'>>(
+        'rateLimitPolicyUpdateRequest',
+        body,
+      );
+      return { status: 200, body: store.updatePolicy(id, configuration) };
+    }
     case 'deletePolicy': {
       store.deletePolicy(checkPolicyId(req.params[0]!));
       return { status: 204 };
@@ -138,18 +155,43 @@ export function runOperation(
       store.assignPermissions(userId, permissions);
       return { status: 201, body: {} };
     }
+    case 'removePermissions': {
+      const userId = req.params[0]!;
+      const body = parseBody(req.contentType, req.body, ['json']);
+      const { permissions } = validated<{ permissions: PermissionGrant[] }>('removePermissionsRequest', body);
+      store.removePermissions(userId, permissions);
+      return { status: 204 };
+    }
     case 'listPolicies':
     case 'getPolicy':
     case 'listPermissions':
     case 'listProfiles':
     case 'getProfile':
-      return { status: 200, body: runRead(req.route, req.params, req.query, store, nowMs) };
+      return {
+        status: 200,
+        body: runRead(req.route, req.params, req.query, store, nowMs, SERVED_OPERATIONS[req.route].filters),
+      };
     case 'createProfile': {
       const body = parseBody(req.contentType, req.body, ['json']);
       return {
         status: 201,
         body: store.createProfile(validated<ProfileRequest>('tokenExchangeProfileCreateRequest', body)),
       };
+    }
+    case 'updateProfile': {
+      const body = parseBody(req.contentType, req.body, ['json']);
+      store.updateProfile(
+        req.params[0]!,
+        validated<Partial<Pick<ProfileRequest, 'name' | 'subject_token_type'>>>(
+          'tokenExchangeProfileUpdateRequest',
+          body,
+        ),
+      );
+      return { status: 204 };
+    }
+    case 'deleteProfile': {
+      store.deleteProfile(req.params[0]!);
+      return { status: 204 };
     }
   }
 }

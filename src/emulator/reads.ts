@@ -33,14 +33,12 @@ export function runRead(
   query: URLSearchParams,
   store: TenantStore,
   nowMs: number,
+  filters?: readonly string[],
 ): unknown {
   switch (route) {
     case 'listPolicies': {
-      const filter = {
-        resource: single(query, 'resource'),
-        consumer: single(query, 'consumer'),
-        consumer_selector: single(query, 'consumer_selector'),
-      };
+      // The filters the list descriptor names, each matching its attribute exactly.
+      const filter = Object.fromEntries((filters ?? []).map((name) => [name, single(query, name)]));
       const page = checkpointPage('rate_limit_policies', store.listPolicies(filter), query, nowMs);
       return { rate_limit_policies: page.items, ...(page.next ? { next: page.next } : {}) };
     }

@@ -11,9 +11,13 @@ import { HttpError } from './errors.js';
 
 export type RouteName =
   | 'createPolicy'
+  | 'updatePolicy'
   | 'deletePolicy'
   | 'assignPermissions'
+  | 'removePermissions'
   | 'createProfile'
+  | 'updateProfile'
+  | 'deleteProfile'
   | 'listPolicies'
   | 'getPolicy'
   | 'listPermissions'
@@ -39,6 +43,12 @@ export const ROUTES: readonly RouteDef[] = [
     label: 'POST /api/v2/rate-limit-policies',
   },
   {
+    route: 'updatePolicy',
+    method: 'PATCH',
+    pattern: ['api', 'v2', 'rate-limit-policies', ':'],
+    label: 'PATCH /api/v2/rate-limit-policies/{id}',
+  },
+  {
     route: 'deletePolicy',
     method: 'DELETE',
     pattern: ['api', 'v2', 'rate-limit-policies', ':'],
@@ -51,10 +61,28 @@ export const ROUTES: readonly RouteDef[] = [
     label: 'POST /api/v2/users/{id}/permissions',
   },
   {
+    route: 'removePermissions',
+    method: 'DELETE',
+    pattern: ['api', 'v2', 'users', ':', 'permissions'],
+    label: 'DELETE /api/v2/users/{id}/permissions',
+  },
+  {
     route: 'createProfile',
     method: 'POST',
     pattern: ['api', 'v2', 'token-exchange-profiles'],
     label: 'POST /api/v2/token-exchange-profiles',
+  },
+  {
+    route: 'updateProfile',
+    method: 'PATCH',
+    pattern: ['api', 'v2', 'token-exchange-profiles', ':'],
+    label: 'PATCH /api/v2/token-exchange-profiles/{id}',
+  },
+  {
+    route: 'deleteProfile',
+    method: 'DELETE',
+    pattern: ['api', 'v2', 'token-exchange-profiles', ':'],
+    label: 'DELETE /api/v2/token-exchange-profiles/{id}',
   },
   {
     route: 'listPolicies',

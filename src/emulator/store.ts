@@ -61,6 +61,8 @@ export class TenantStore {
   private policies = new Map<string, RateLimitPolicy>();
   private policyIds = new Map<string, string>();
   private profiles = new Map<string, TokenExchangeProfile>();
+  /** Profile id → subject_token_type (the key of `profiles`). */
+  private profileIds = new Map<string, string>();
   private permissions = new Map<string, PermissionGrant[]>();
   /** Creation order of policies and profiles by id, for the lists' cursors. */
   private order = new Map<string, number>();
@@ -88,15 +90,11 @@ export class TenantStore {
       .sort((a, b) => a.seq - b.seq);
   }
 
-  /** The policies in creation order, those matching every given filter only. */
-  listPolicies(
-    filter: Partial<Pick<RateLimitPolicy, 'resource' | 'consumer' | 'consumer_selector'>>,
-  ): Ordered<RateLimitPolicy>[] {
-    const matches = [...this.policies.values()].filter(
-      (p) =>
-        (filter.resource === undefined || p.resource === filter.resource) &&
-        (filter.consumer === undefined || p.consumer === filter.consumer) &&
-        (filter.consumer_selector === undefined || p.consumer_selector === filter.consumer_selector),
+  /** The policies in creation order; with filters, those whose attributes equal every filter given. */
+  listPolicies(filter: Readonly<Record<string, string | undefined>>): Ordered<RateLimitPolicy>[] {
+    const given = Object.entries(filter).filter(([, value]) => value !== undefined);
+    const matches = [...this.policies.values()].filter((p) =>
+      given.every(([name, value]) => (p as unknown as Record<string, unknown>)[name] === value),
     );
     return this.ordered(matches, copyPolicy);
   }
@@ -158,6 +156,23 @@ export class TenantStore {
     this.onChange();
   }
 
+  /** Replaces a policy's configuration; the id stays and updated_at moves on. */
+  updatePolicy(id: string, configuration: RateLimitPolicyConfiguration): RateLimitPolicy {
+    const policy = this.policies.get(id);
+    if (!policy) throw notFound('The rate limit policy does not exist', 'inexistent_rate_limit_policy');
+    policy.configuration = copyConfiguration(configuration);
+    policy.updated_at = this.laterThan(policy.updated_at);
+    this.onChange();
+    return copyPolicy(policy);
+  }
+
+  /** Now, or a millisecond after `previous` when the clock has not moved past it (an update always changes updated_at). */
+  private laterThan(previous: string): string {
+    const before = Date.parse(previous);
+    const now = this.now();
+    return new Date(Number.isNaN(before) || now > before ? now : before + 1).toISOString();
+  }
+
   userExists(userId: string): boolean {
     return this.users === null || this.users.has(userId);
   }
@@ -182,6 +197,55 @@ export class TenantStore {
     if (added) this.onChange();
   }
 
+  /** Takes the permissions away from the user; one the user does not have is skipped (a success). */
+  removePermissions(userId: string, grants: readonly PermissionGrant[]): void {
+    if (!this.userExists(userId)) throw notFound('The user does not exist', 'inexistent_user');
+    const held = this.permissions.get(userId) ?? [];
+    const drop = new Set(grants.map((g) => `${g.resource_server_identifier}\u0000${g.permission_name}`));
+    const kept = held.filter((g) => !drop.has(`${g.resource_server_identifier}\u0000${g.permission_name}`));
+    if (kept.length === held.length) return;
+    this.permissions.set(userId, kept);
+    this.onChange();
+  }
+
+  private profileById(id: string): TokenExchangeProfile {
+    const key = this.profileIds.get(id);
+    const profile = key === undefined ? undefined : this.profiles.get(key);
+    if (!profile)
+      throw notFound('The token exchange profile does not exist', 'inexistent_token_exchange_profile');
+    return profile;
+  }
+
+  /** Changes a profile's name and/or subject_token_type; a subject_token_type another profile has is a 409. */
+  updateProfile(id: string, changes: { name?: string; subject_token_type?: string }): void {
+    const profile = this.profileById(id);
+    const type = changes.subject_token_type;
+    if (type !== undefined && type !== profile.subject_token_type) {
+      if (this.profiles.has(type)) {
+        throw new HttpError(
+          409,
+          'A token exchange profile with the same subject_token_type already exists',
+          'token_exchange_profile_conflict',
+        );
+      }
+      this.profiles.delete(profile.subject_token_type);
+      profile.subject_token_type = type;
+      this.profiles.set(type, profile);
+      this.profileIds.set(id, type);
+    }
+    if (changes.name !== undefined) profile.name = changes.name;
+    profile.updated_at = this.laterThan(profile.updated_at);
+    this.onChange();
+  }
+
+  deleteProfile(id: string): void {
+    const profile = this.profileById(id);
+    this.profiles.delete(profile.subject_token_type);
+    this.profileIds.delete(id);
+    this.order.delete(id);
+    this.onChange();
+  }
+
   createProfile(body: ProfileRequest): TokenExchangeProfile {
     if (this.profiles.has(body.subject_token_type)) {
       throw new HttpError(
@@ -201,6 +265,7 @@ export class TenantStore {
       updated_at: at,
     };
     this.profiles.set(profile.subject_token_type, profile);
+    this.profileIds.set(profile.id, profile.subject_token_type);
     this.created(profile.id);
     this.onChange();
     return { ...profile };
@@ -228,6 +293,7 @@ export class TenantStore {
     }
     for (const p of snapshot.tokenExchangeProfiles) {
       this.profiles.set(p.subject_token_type, { ...p });
+      this.profileIds.set(p.id, p.subject_token_type);
       this.created(p.id);
     }
     for (const [user, grants] of Object.entries(snapshot.userPermissions)) {
@@ -247,6 +313,7 @@ export class TenantStore {
     this.policies = new Map();
     this.policyIds = new Map();
     this.profiles = new Map();
+    this.profileIds = new Map();
     this.permissions = new Map();
     this.order = new Map();
   }

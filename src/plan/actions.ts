@@ -1,3 +1,4 @@
+import type { ApiProfile } from '../resources/index.js';
 import type { PlanChangeDocument, PlanDocument } from '../schemas/index.js';
 
 /**
@@ -8,22 +9,25 @@ import type { PlanChangeDocument, PlanDocument } from '../schemas/index.js';
  * applied. Renderers switch over `Action` exhaustively (see assertNever).
  *
  * - create: POST it.
- * - delete: DELETE it by id.
+ * - update: PATCH it by id: the same resource, changed in place (API profile full).
+ * - delete: DELETE it by id (permissions: DELETE a batch per user, API profile full).
  * - replace: DELETE by id, then POST (the resource is absent in between).
- * - forget: stop tracking it; the kind has no delete, so it stays on the tenant.
+ * - forget: stop tracking it; the API profile has no delete for the kind, so it stays on the tenant.
  * - blocked: a needed change no operation can make; never applied.
  * - no-op: desired and recorded agree.
  */
 export type Action = PlanChangeDocument['action'];
 
-/** Per-action counts, keyed as in the plan file's `summary`. */
-export type PlanSummary = PlanDocument['summary'];
+/** Per-action counts, keyed as in the plan file's `summary` (format 3: every key present). */
+export type PlanSummary = Required<PlanDocument['summary']>;
 
 export interface ActionInfo {
   /** The action's counter in PlanSummary. */
   summaryKey: keyof PlanSummary;
   /** Words after the count in the summary line ("2 to create"); null: not listed there. */
   summaryWords: string | null;
+  /** Listed in the summary line only for plans of this profile (the only one that has the action). */
+  summaryProfile?: ApiProfile;
   /** Symbol in text and markdown output. */
   symbol: string;
   /** Meaning in the legend. */
@@ -42,6 +46,15 @@ export const ACTION_INFO: { readonly [A in Action]: ActionInfo } = {
     symbol: '+',
     meaning: 'create',
     legendRank: 0,
+    applied: true,
+  },
+  update: {
+    summaryKey: 'update',
+    summaryWords: 'to update',
+    summaryProfile: 'full',
+    symbol: '~',
+    meaning: 'update in place',
+    legendRank: 0.5,
     applied: true,
   },
   replace: {
@@ -63,7 +76,7 @@ export const ACTION_INFO: { readonly [A in Action]: ActionInfo } = {
   forget: {
     summaryKey: 'forget',
     summaryWords: 'to forget',
-    symbol: '~',
+    symbol: '.',
     meaning: 'forget (stop tracking; it stays on the tenant)',
     legendRank: 3,
     applied: true,

@@ -10,6 +10,7 @@ export type PlanErrorCode =
   /** A saved plan would be applied to another state or target than it was made for. */
   | 'PLAN_OTHER_STATE'
   | 'PLAN_OTHER_TARGET'
+  | 'PLAN_OTHER_PROFILE'
   | 'PLAN_UNKNOWN_TARGET'
   | 'PLAN_REPLACE_REFUSED';
 

@@ -8,7 +8,7 @@ export type { Action, Change, Plan, PlanSummary } from './types.js';
 export { PLAN_FORMAT_VERSION } from './types.js';
 export { ACTION_INFO, ACTIONS, assertNever, type ActionInfo } from './actions.js';
 export { PlanError, type PlanErrorCode } from './errors.js';
-export { applicableChanges, hasChanges, planChanges, summarize } from './planner.js';
+export { applicableChanges, hasChanges, planChanges, summarize, updatedAttributes } from './planner.js';
 export {
   planRefreshed,
   refreshState,
@@ -23,6 +23,7 @@ export { verifySavedPlan } from './plan-verify.js';
 export {
   checkPlanIsCurrent,
   checkPlanLocation,
+  checkPlanProfile,
   checkPlanTarget,
   parsePlanFile,
   readPlanFile,

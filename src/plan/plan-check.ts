@@ -1,4 +1,4 @@
-import { formatAddress, kindOf, needsId, operationsFor } from '../resources/index.js';
+import { formatAddress, kindOf, needsId, operationsFor, type ApiProfile } from '../resources/index.js';
 import { assertNever, SUMMARY_KEYS } from './actions.js';
 import { summarize } from './planner.js';
 import type { Change, Plan, PlanSummary } from './types.js';
@@ -9,18 +9,23 @@ import type { Change, Plan, PlanSummary } from './types.js';
  * must carry what its action needs, and the summary must match the changes.
  */
 
-function actionProblem(change: Change): string | null {
+function actionProblem(change: Change, api: ApiProfile): string | null {
   const kind = kindOf(change.kind);
-  const remove = operationsFor(kind, 'spec').delete;
+  const ops = operationsFor(kind, api);
+  const remove = ops.delete;
   switch (change.action) {
     case 'create':
       return change.after ? null : 'a create needs "after"';
+    case 'update':
+      if (!ops.update) return `a ${kind.title} cannot be updated under API profile ${api}`;
+      if (!change.before || !change.after) return 'an update needs "before" and "after"';
+      return change.id || !needsId(ops.update) ? null : 'an update needs the recorded id';
     case 'delete':
-      if (!remove) return `a ${kind.title} cannot be deleted`;
+      if (!remove) return `a ${kind.title} cannot be deleted under API profile ${api}`;
       if (!change.before) return 'a delete needs "before"';
       return change.id || !needsId(remove) ? null : 'a delete needs the recorded id';
     case 'replace':
-      if (!remove) return `a ${kind.title} cannot be replaced`;
+      if (!remove) return `a ${kind.title} cannot be replaced under API profile ${api}`;
       if (!change.before || !change.after) return 'a replace needs "before" and "after"';
       return change.id || !needsId(remove) ? null : 'a replace needs the recorded id';
     case 'forget':
@@ -52,7 +57,7 @@ export function planProblems(plan: Plan): string[] {
     }
     if (seen.has(change.address)) problems.push(`${where}: the address appears more than once`);
     seen.add(change.address);
-    const problem = actionProblem(change);
+    const problem = actionProblem(change, plan.api);
     if (problem) problems.push(`${where}: ${problem}`);
   });
   const targets = plan.targets ? new Set(plan.targets) : null;

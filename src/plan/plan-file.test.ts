@@ -107,6 +107,7 @@ describe('plan files', () => {
     const file = JSON.parse(serializePlan(sample(), META)) as Record<string, unknown>;
     expect(Object.keys(file)).toEqual([
       'format_version',
+      'api',
       'created_at',
       'tool_version',
       'config_paths',
@@ -125,7 +126,7 @@ describe('plan files', () => {
     const err = thrown(() => parsePlanFile(text, 'old.plan'));
     expect(err.code).toBe('PLAN_UNKNOWN_VERSION');
     expect(err.message).toMatch(
-      /^old\.plan has plan format version 1 \(made by tenantform 0\.1\.0\), but this tenantform reads format version 2 only/,
+      /^old\.plan has plan format version 1 \(made by tenantform 0\.1\.0\), but this tenantform reads format versions 2 and 3 only/,
     );
   });
 
@@ -137,7 +138,7 @@ describe('plan files', () => {
     const err = thrown(() => parsePlanFile(text, 'p.json'));
     expect(err.code).toBe('PLAN_UNKNOWN_VERSION');
     expect(err.message).toBe(
-      'p.json has plan format version 7 (made by tenantform 9.0.0), but this tenantform reads format version 2 only; make the plan again with this tenantform',
+      'p.json has plan format version 7 (made by tenantform 9.0.0), but this tenantform reads format versions 2 and 3 only; make the plan again with this tenantform',
     );
   });
 
@@ -158,8 +159,8 @@ describe('plan files', () => {
   it.each<[string, (f: Record<string, unknown>) => void, RegExp]>([
     [
       'an unknown action',
-      (f) => ((f.changes as Record<string, unknown>[])[0]!.action = 'update'),
-      /\n {2}changes\[0\]: action must be one of: create, delete/,
+      (f) => ((f.changes as Record<string, unknown>[])[0]!.action = 'modify'),
+      /\n {2}changes\[0\]: action must be one of: create, update, delete/,
     ],
     ['a missing summary', (f) => delete f.summary, /\(top level\): missing required property "summary"/],
     ['an unknown field', (f) => (f.secret = 'x'), /unknown property "secret"/],
@@ -187,13 +188,66 @@ describe('plan files', () => {
         summary.blocked = summary.blocked! - 1;
         summary.delete = summary.delete! + 1;
       },
-      /a token exchange profile cannot be deleted/,
+      /a token exchange profile cannot be deleted under API profile spec/,
+    ],
+    [
+      'an update under API profile spec',
+      (f) => {
+        const first = (f.changes as Record<string, unknown>[])[0]!;
+        const summary = f.summary as Record<string, number>;
+        summary[first.action as string]! -= 1;
+        first.action = 'update';
+        summary.update = 1;
+      },
+      /a rate limit policy cannot be updated under API profile spec/,
+    ],
+    ['no api in a format 3 plan', (f) => delete f.api, /missing required property "api"/],
+    ['an unknown api', (f) => (f.api = 'partial'), /api must be one of: spec, full/],
+    [
+      'no update count in a format 3 plan',
+      (f) => delete (f.summary as Record<string, number>).update,
+      /summary: the counts do not match/,
     ],
   ])('refuse a plan with %s', (_label, change, message) => {
     const err = thrown(() => parsePlanFile(edit(serializePlan(sample(), META), change), 'p.json'));
     expect(err.code).toBe('PLAN_INVALID');
     expect(err.message).toMatch(/^p\.json is not a valid tenantform plan:\n/);
     expect(err.message).toMatch(message);
+  });
+});
+
+describe('plan files of format 2 (before API profiles)', () => {
+  function formatTwo(plan: Plan): string {
+    return edit(serializePlan(plan, META), (f) => {
+      f.format_version = 2;
+      delete f.api;
+      delete (f.summary as Record<string, number>).update;
+    });
+  }
+
+  it('are read as spec plans with nothing to update', () => {
+    const plan = sample();
+    const read = parsePlanFile(formatTwo(plan), 'old.plan');
+    expect(read.api).toBe('spec');
+    expect(read.summary.update).toBe(0);
+    expect(renderJson(read)).toBe(renderJson(plan));
+  });
+
+  it('are refused when they carry an api or an update count, which format 2 did not have', () => {
+    const text = edit(formatTwo(sample()), (f) => (f.api = 'full'));
+    const err = thrown(() => parsePlanFile(text, 'old.plan'));
+    expect(err.code).toBe('PLAN_INVALID');
+    expect(err.message).toMatch(/a format 2 plan has no api and no update count/);
+  });
+});
+
+describe('plan files under API profile full', () => {
+  it('record the profile and read it back', () => {
+    const { desired, state } = everyActionPlan();
+    const plan = planChanges(desired, state, { api: 'full' });
+    const text = serializePlan(plan, META);
+    expect((JSON.parse(text) as { api: string }).api).toBe('full');
+    expect(parsePlanFile(text, 'p.json')).toEqual(JSON.parse(JSON.stringify(plan)));
   });
 });
 

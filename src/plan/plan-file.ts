@@ -1,9 +1,10 @@
+import type { ApiProfile } from '../resources/index.js';
 import { checkSchema } from '../schemas/index.js';
 import { describeStateLocation, type StateDocument, type StateLocation } from '../state/types.js';
 import { PlanError } from './errors.js';
 import { planProblems } from './plan-check.js';
 import { planToJson } from './render-json.js';
-import { PLAN_FORMAT_VERSION, type Plan } from './types.js';
+import { PLAN_FORMAT_VERSION, READABLE_PLAN_VERSIONS, type Plan } from './types.js';
 
 /**
  * Saved plans (`tenantform plan --out FILE`). The file is the JSON plan of
@@ -85,15 +86,16 @@ export function readPlanFile(text: string, fileName: string): SavedPlan {
     throw new PlanError(`${fileName} is not a tenantform plan: it has no format_version`, 'PLAN_INVALID');
   }
   const record = data as Record<string, unknown>;
-  if (record.format_version !== PLAN_FORMAT_VERSION) {
+  if (!READABLE_PLAN_VERSIONS.includes(record.format_version as number)) {
     const made =
       typeof record.tool_version === 'string' ? ` (made by tenantform ${record.tool_version})` : '';
     throw new PlanError(
       `${fileName} has plan format version ${JSON.stringify(record.format_version)}${made}, but this tenantform ` +
-        `reads format version ${PLAN_FORMAT_VERSION} only; make the plan again with this tenantform`,
+        `reads format versions ${READABLE_PLAN_VERSIONS.join(' and ')} only; make the plan again with this tenantform`,
       'PLAN_UNKNOWN_VERSION',
     );
   }
+  const current = record.format_version === PLAN_FORMAT_VERSION;
   const issues = checkSchema('plan', data);
   if (issues.length > 0) {
     throw new PlanError(
@@ -108,13 +110,23 @@ export function readPlanFile(text: string, fileName: string): SavedPlan {
       'PLAN_INVALID',
     );
   }
+  // Format 2 came before API profiles: a spec plan, with no update count. Format 3 names its profile.
+  const older = !current && (record.api !== undefined || hasKey(record.summary, 'update'));
+  if (older || (current && record.api === undefined)) {
+    const problem = older
+      ? 'a format 2 plan has no api and no update count (it was made before API profiles)'
+      : '(top level): missing required property "api"';
+    throw new PlanError(listProblems(fileName, [problem]), 'PLAN_INVALID');
+  }
+  const summary = record.summary as Plan['summary'];
   const plan: Plan = {
     format_version: PLAN_FORMAT_VERSION,
+    api: current ? (record.api as Plan['api']) : 'spec',
     state: record.state as Plan['state'],
     ...(record.targets ? { targets: record.targets as string[] } : {}),
     ...(record.destroy === true ? { destroy: true as const } : {}),
     changes: record.changes as Plan['changes'],
-    summary: record.summary as Plan['summary'],
+    summary: current ? summary : { ...summary, update: 0 },
   };
   const problems = planProblems(plan);
   if (problems.length > 0) throw new PlanError(listProblems(fileName, problems), 'PLAN_INVALID');
@@ -126,6 +138,10 @@ export function readPlanFile(text: string, fileName: string): SavedPlan {
     stateLocation: (record.state_location as StateLocation | undefined) ?? null,
     target: (record.target as string | null | undefined) ?? null,
   };
+}
+
+function hasKey(value: unknown, key: string): boolean {
+  return typeof value === 'object' && value !== null && Object.hasOwn(value, key);
 }
 
 /** Reads a plan file's text and returns just the plan (see readPlanFile for the errors). */
@@ -178,6 +194,21 @@ export function checkPlanLocation(saved: SavedPlan, location: StateLocation, fil
     `${fileName} was made from the state at ${describeStateLocation(saved.stateLocation)}, but this apply would use ` +
       `${describeStateLocation(location)}; apply it with the state settings plan had (or none), or make the plan again`,
     'PLAN_OTHER_STATE',
+  );
+}
+
+/**
+ * Refuses to apply a saved plan under another API profile than the one it
+ * was made for: throws PlanError PLAN_OTHER_PROFILE naming both. A spec plan
+ * would forget what full deletes; a full plan would send operations a spec
+ * tenant does not have.
+ */
+export function checkPlanProfile(saved: SavedPlan, api: ApiProfile, fileName: string): void {
+  if (saved.plan.api === api) return;
+  throw new PlanError(
+    `${fileName} was made for API profile ${saved.plan.api}, but this apply uses API profile ${api}; ` +
+      `apply it with --api ${saved.plan.api} (or without --api), or make the plan again with --api ${api}`,
+    'PLAN_OTHER_PROFILE',
   );
 }
 

@@ -123,14 +123,18 @@ export function verifySavedPlan(plan: Plan, doc: StateDocument | null, fileName:
     const forceReplace = change.action === 'replace' && desired !== null;
     if (forceReplace) {
       try {
-        selectChanges([desired], record ? [record] : [], { replace: [change.address] });
+        selectChanges([desired], record ? [record] : [], { replace: [change.address], api: plan.api });
       } catch (err) {
         if (!(err instanceof PlanError)) throw err;
         problems.push(`${where}: ${err.message}`);
         return;
       }
     }
-    const expected = planResource(desired, record, { forceReplace, destroy: plan.destroy === true });
+    const expected = planResource(desired, record, {
+      forceReplace,
+      destroy: plan.destroy === true,
+      api: plan.api,
+    });
     const differ = recordProblems(change, expected, record);
     if (differ.length > 0) {
       problems.push(...differ.map((p) => `${where}: ${p}`));

@@ -211,7 +211,15 @@ describe('planChanges: the plan as a whole', () => {
 
   it('counts actions and records the state it was made from', () => {
     const plan = planChanges(want, stateDoc(have, { lineage: 'abc', serial: 7 }));
-    expect(plan.summary).toEqual({ create: 4, replace: 0, delete: 1, forget: 1, blocked: 0, no_op: 1 });
+    expect(plan.summary).toEqual({
+      create: 4,
+      update: 0,
+      replace: 0,
+      delete: 1,
+      forget: 1,
+      blocked: 0,
+      no_op: 1,
+    });
     expect(plan.state).toEqual({ lineage: 'abc', serial: 7 });
     expect(plan.format_version).toBe(PLAN_FORMAT_VERSION);
   });

@@ -1,5 +1,5 @@
-import { kindOf, KINDS, needsId, operationsFor } from '../resources/index.js';
-import type { DesiredResource, KindName, RecordedResource } from '../resources/index.js';
+import { canUpdate, fixedAttributes, kindOf, KINDS, needsId, operationsFor } from '../resources/index.js';
+import type { ApiProfile, DesiredResource, KindName, RecordedResource } from '../resources/index.js';
 import type { StateDocument } from '../state/types.js';
 import { changedPaths, compareStrings, deepEqual } from './canonical.js';
 import { PlanError } from './errors.js';
@@ -16,12 +16,19 @@ const KIND_RANK: Record<KindName, number> = Object.fromEntries(KINDS.map((k, i) 
 type Decision = Pick<Change, 'action' | 'reason'>;
 
 /**
- * The action for a resource that is both desired and recorded. The kind has no
- * update operation, so a change is a replace (its delete, then its create) when
- * it has a delete and the record has what the delete needs, else blocked.
+ * The action for a resource that is both desired and recorded. A change the
+ * profile's update operation can make (every changed attribute updatable) is
+ * an update when the record has the id it needs, else blocked. Any other
+ * change is a replace (the kind's delete, then its create) when the profile
+ * has a delete and the record has what the delete needs, else blocked.
  * `forceReplace` (--replace, checked by selectChanges) makes it a replace even when nothing changed.
  */
-function decideKept(desired: DesiredResource, recorded: RecordedResource, forceReplace: boolean): Decision {
+function decideKept(
+  desired: DesiredResource,
+  recorded: RecordedResource,
+  forceReplace: boolean,
+  api: ApiProfile,
+): Decision {
   const adopted = recorded.adopted === true;
   const kind = kindOf(desired.kind);
   if (deepEqual(desired.attributes, recorded.attributes)) {
@@ -30,19 +37,40 @@ function decideKept(desired: DesiredResource, recorded: RecordedResource, forceR
       : { action: 'no-op', reason: reasons.noOp(adopted, kind) };
   }
   const fields = changedPaths(recorded.attributes, desired.attributes);
-  if (forceReplace) return { action: 'replace', reason: reasons.replace(kind, fields) };
-  const remove = operationsFor(kind, 'spec').delete;
+  const ops = operationsFor(kind, api);
+  const replaceReason = () =>
+    ops.update
+      ? reasons.replaceFixed(kind, fixedAttributes(kind, topLevel(fields)))
+      : reasons.replace(kind, fields);
+  if (forceReplace) return { action: 'replace', reason: replaceReason() };
+  if (ops.update && canUpdate(kind, topLevel(fields))) {
+    if (recorded.id === null && needsId(ops.update)) {
+      return { action: 'blocked', reason: reasons.updateWithoutId(desired.address, fields, adopted) };
+    }
+    return { action: 'update', reason: reasons.update(fields) };
+  }
+  const remove = ops.delete;
   if (!remove) return { action: 'blocked', reason: reasons.changeBlocked(kind, fields) };
   if (recorded.id === null && needsId(remove)) {
     return { action: 'blocked', reason: reasons.replaceWithoutId(desired.address, fields, adopted) };
   }
-  return { action: 'replace', reason: reasons.replace(kind, fields) };
+  return { action: 'replace', reason: replaceReason() };
 }
 
-/** The action for a resource that is recorded but no longer desired (or being destroyed): delete it if the kind can be deleted. */
-function decideRemoved(recorded: RecordedResource, destroy: boolean): Decision {
+/** The top-level attributes of dotted change paths ("configuration.limit" → "configuration"), once each. */
+function topLevel(paths: readonly string[]): string[] {
+  return [...new Set(paths.map((path) => path.split('.')[0]!))];
+}
+
+/** The top-level attributes an update changes, sorted: what its request body carries. */
+export function updatedAttributes(change: Pick<Change, 'before' | 'after'>): string[] {
+  return topLevel(changedPaths(change.before ?? {}, change.after ?? {}));
+}
+
+/** The action for a resource that is recorded but no longer desired (or being destroyed): delete it if the profile can delete the kind. */
+function decideRemoved(recorded: RecordedResource, destroy: boolean, api: ApiProfile): Decision {
   const kind = kindOf(recorded.kind);
-  const remove = operationsFor(kind, 'spec').delete;
+  const remove = operationsFor(kind, api).delete;
   if (!remove)
     return { action: 'forget', reason: destroy ? reasons.destroyForget(kind) : reasons.forget(kind) };
   if (recorded.id === null && needsId(remove)) {
@@ -79,9 +107,14 @@ function assertUnique(sorted: readonly Change[]): void {
   }
 }
 
-function kept(want: DesiredResource, have: RecordedResource | undefined, forceReplace: boolean): Change {
+function kept(
+  want: DesiredResource,
+  have: RecordedResource | undefined,
+  forceReplace: boolean,
+  api: ApiProfile,
+): Change {
   const decision = have
-    ? decideKept(want, have, forceReplace)
+    ? decideKept(want, have, forceReplace, api)
     : { action: 'create' as const, reason: reasons.create() };
   return {
     address: want.address,
@@ -97,8 +130,8 @@ function kept(want: DesiredResource, have: RecordedResource | undefined, forceRe
   };
 }
 
-function removed(have: RecordedResource, destroy: boolean): Change {
-  const decision = decideRemoved(have, destroy);
+function removed(have: RecordedResource, destroy: boolean, api: ApiProfile): Change {
+  const decision = decideRemoved(have, destroy, api);
   return {
     address: have.address,
     kind: have.kind,
@@ -121,11 +154,12 @@ function removed(have: RecordedResource, destroy: boolean): Change {
 export function planResource(
   desired: DesiredResource | null,
   recorded: RecordedResource | undefined,
-  options: { forceReplace?: boolean; destroy?: boolean } = {},
+  options: { forceReplace?: boolean; destroy?: boolean; api?: ApiProfile } = {},
 ): Change {
-  if (desired) return kept(desired, recorded, options.forceReplace === true);
+  const api = options.api ?? 'spec';
+  if (desired) return kept(desired, recorded, options.forceReplace === true, api);
   if (!recorded) throw new Error('internal: planResource needs a desired or a recorded resource');
-  return removed(recorded, options.destroy === true);
+  return removed(recorded, options.destroy === true, api);
 }
 
 /**
@@ -136,7 +170,8 @@ export function planResource(
  *
  * Options (see PlanOptions): `targets` limits the plan to those resources and
  * marks it partial; `replace` forces a replace; `destroy` ignores `desired` and
- * plans the removal of everything recorded.
+ * plans the removal of everything recorded; `api` is the tenant's API profile
+ * (default 'spec'): which operations the plan may use.
  *
  * Throws PlanError PLAN_DUPLICATE_ADDRESS when an address is desired or recorded
  * twice; PLAN_UNKNOWN_TARGET and PLAN_REPLACE_REFUSED (see selectChanges).
@@ -148,6 +183,7 @@ export function planChanges(
 ): Plan {
   const resources = recorded?.resources ?? [];
   const destroy = options.destroy === true;
+  const api = options.api ?? 'spec';
   const wanted = destroy ? [] : desired;
   const indexByAddress = new Map<string, number>();
   for (let i = 0; i < resources.length; i++) {
@@ -167,10 +203,10 @@ export function planChanges(
     const index = indexByAddress.get(want.address);
     if (index !== undefined) matched[index] = 1;
     const have = index === undefined ? undefined : resources[index];
-    changes.push(kept(want, have, selection.replace.has(want.address)));
+    changes.push(kept(want, have, selection.replace.has(want.address), api));
   }
   for (let i = 0; i < resources.length; i++)
-    if (matched[i] === 0) changes.push(removed(resources[i]!, destroy));
+    if (matched[i] === 0) changes.push(removed(resources[i]!, destroy, api));
 
   changes.sort(byKindThenAddress);
   assertUnique(changes);
@@ -180,6 +216,7 @@ export function planChanges(
   }
   return {
     format_version: PLAN_FORMAT_VERSION,
+    api,
     state: { lineage: recorded?.lineage ?? null, serial: recorded?.serial ?? 0 },
     ...(selection.targets ? { targets: selection.targets } : {}),
     ...(destroy ? { destroy: true as const } : {}),
@@ -201,7 +238,7 @@ export function hasChanges(plan: Plan): boolean {
 }
 
 /**
- * The changes apply performs, in plan order: creates, deletes, replaces and forgets.
+ * The changes apply performs, in plan order: creates, updates, deletes, replaces and forgets.
  * Throws PlanError PLAN_BLOCKED when the plan has blocked changes, unless skipBlocked.
  */
 export function applicableChanges(plan: Plan, options: { skipBlocked?: boolean } = {}): Change[] {

@@ -31,6 +31,16 @@ export const reasons = {
   replace: (kind: KindModule, fields: readonly string[]): string =>
     `${listFields(fields)} changed; ${kind.limitation}`,
 
+  update: (fields: readonly string[]): string => `${listFields(fields)} changed; updated in place (same id)`,
+
+  replaceFixed: (kind: KindModule, fixed: readonly string[]): string =>
+    `${listFields(fixed)} changed, and the ${kind.title}'s ${listFields(fixed)} cannot be updated after ` +
+    'creation; it is deleted and created again',
+
+  updateWithoutId: (address: string, fields: readonly string[], adopted: boolean): string =>
+    `${listFields(fields)} changed, but it was ${adopted ? 'adopted without an id' : 'recorded without an id'}, ` +
+    `and an update needs one; run tenantform import ${shellQuote(address)} <id> to attach its id, then it can be updated`,
+
   replaceWithoutId: (address: string, fields: readonly string[], adopted: boolean): string =>
     `${listFields(fields)} changed, but it was ${adopted ? 'adopted without an id' : 'recorded without an id'}; ` +
     `run tenantform import ${shellQuote(address)} <id> to attach its id, then it can be replaced`,

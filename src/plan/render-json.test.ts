@@ -55,7 +55,8 @@ describe('renderJson', () => {
       stateDoc([recorded('rate_limit_policy', policy('x'), { id: 'rlp_1' })], { lineage: 'L', serial: 2 }),
     );
     const json = JSON.parse(renderJson(plan)) as Record<string, unknown>;
-    expect(Object.keys(json)).toEqual(['format_version', 'state', 'summary', 'changes']);
+    expect(Object.keys(json)).toEqual(['format_version', 'api', 'state', 'summary', 'changes']);
+    expect(json.api).toBe('spec');
     expect(json.state).toEqual({ lineage: 'L', serial: 2 });
   });
 });

@@ -51,6 +51,7 @@ function driftJson(d: Drift): Record<string, unknown> {
 export function planToJson(plan: Plan, meta?: PlanJsonMeta): Record<string, unknown> {
   return {
     format_version: plan.format_version,
+    api: plan.api,
     ...(meta
       ? {
           created_at: meta.created_at,

@@ -35,7 +35,7 @@ describe('renderMarkdown', () => {
       '| `+` create',
       '| `-/+` replace',
       '| `+` create',
-      '| `~` forget',
+      '| `.` forget',
       '| `!` blocked',
     ]);
   });

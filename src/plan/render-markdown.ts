@@ -3,7 +3,15 @@ import { attributeDiff, attributeLines } from './attribute-lines.js';
 import type { Drift } from './drift.js';
 import { driftHeading, driftReason, driftValueLines } from './render-drift.js';
 import type { Change, Plan } from './types.js';
-import { absenceNote, adoptedFlag, adoptedNote, scopeNote, summaryLine, SYMBOLS } from './wording.js';
+import {
+  absenceNote,
+  adoptedFlag,
+  adoptedNote,
+  profileLine,
+  scopeNote,
+  summaryLine,
+  SYMBOLS,
+} from './wording.js';
 
 /** GitHub refuses comments longer than 65,536 characters; stay well below. */
 export const MARKDOWN_LIMIT = 65_536;
@@ -148,7 +156,10 @@ function driftMarkdown(drift: readonly Drift[]): string[] {
  */
 export function renderMarkdown(plan: Plan): string {
   const changes = plan.changes.filter((c) => c.action !== 'no-op');
-  const head: string[] = [plan.destroy ? '### tenantform destroy plan' : '### tenantform plan', ''];
+  const title = plan.destroy ? '### tenantform destroy plan' : '### tenantform plan';
+  const profile = profileLine(plan);
+  const head: string[] = [title, ''];
+  if (profile) head.push(escapeHtml(profile), '');
   const scope = scopeNote(plan);
   if (scope) head.push(...scope.split('\n').map((line) => `> ${escapeHtml(line)}`), '');
   const adopted = adoptedNote(

@@ -11,7 +11,7 @@ function sample() {
   return planChanges(want, state);
 }
 
-const EXPECTED = `Symbols: + create, - delete, -/+ replace (delete, then create), ~ forget (stop tracking; it stays on the tenant), ! blocked (cannot be applied)
+const EXPECTED = `Symbols: + create, - delete, -/+ replace (delete, then create), . forget (stop tracking; it stays on the tenant), ! blocked (cannot be applied)
 
   - rate limit policy rate_limit_policy["oauth_authentication_api","client","cimd_clients"]
       - resource: "oauth_authentication_api"
@@ -47,7 +47,7 @@ const EXPECTED = `Symbols: + create, - delete, -/+ replace (delete, then create)
       + permission_name: "read"
       # not in state
 
-  ~ user permission user_permission["auth0|u2","https://api","write"]
+  . user permission user_permission["auth0|u2","https://api","write"]
         user_id: "auth0|u2"
         resource_server_identifier: "https://api"
         permission_name: "write"

@@ -4,7 +4,16 @@ import { attributeDiff, attributeLines } from './attribute-lines.js';
 import { painter, type Paint, type Style } from './color.js';
 import { driftText } from './render-drift.js';
 import type { Action, Change, Plan } from './types.js';
-import { absenceNote, adoptedFlag, adoptedNote, legend, scopeNote, summaryLine, SYMBOLS } from './wording.js';
+import {
+  absenceNote,
+  adoptedFlag,
+  adoptedNote,
+  legend,
+  profileLine,
+  scopeNote,
+  summaryLine,
+  SYMBOLS,
+} from './wording.js';
 
 export interface TextOptions {
   /** ANSI colours; decide with shouldUseColor(stream, env). */
@@ -15,6 +24,7 @@ export interface TextOptions {
 
 const ACTION_STYLE: Record<Action, Style> = {
   create: 'green',
+  update: 'yellow',
   delete: 'red',
   replace: 'yellow',
   forget: 'magenta',
@@ -57,6 +67,8 @@ function body(change: Change, paint: Paint): string[] {
       return signed('+', attributeLines(change.kind, change.after ?? {}), paint, 'green');
     case 'delete':
       return signed('-', attributeLines(change.kind, change.before ?? {}), paint, 'red');
+    case 'update':
+      return diffLines(change, paint);
     case 'replace': {
       // A forced replace (--replace) changes nothing: show what is created again.
       const diff = diffLines(change, paint);
@@ -98,6 +110,8 @@ export function renderText(plan: Plan, options: TextOptions): string {
 export function* renderTextChunks(plan: Plan, options: TextOptions): Generator<string> {
   const paint = painter(options.color);
   const shown = plan.changes.filter((c) => options.showNoOp === true || c.action !== 'no-op');
+  const profile = profileLine(plan);
+  if (profile) yield paint('bold', profile) + '\n\n';
   if (plan.drift) yield driftText(plan.drift, paint);
   if (shown.length > 0) {
     yield legend(new Set(shown.map((c) => c.action))) + '\n\n';

@@ -1,5 +1,5 @@
 import { formatAddress, kindOf, needsId, operationsFor, parseAddress } from '../resources/index.js';
-import type { DesiredResource, RecordedResource } from '../resources/index.js';
+import type { ApiProfile, DesiredResource, RecordedResource } from '../resources/index.js';
 import { PlanError } from './errors.js';
 import { shellQuote } from './reasons.js';
 
@@ -16,6 +16,8 @@ export interface PlanOptions {
   replace?: readonly string[];
   /** Plan the removal of everything the state records; the config is not consulted. */
   destroy?: boolean;
+  /** The API profile of the tenant: which operations the plan may use. Default 'spec'. */
+  api?: ApiProfile;
 }
 
 /** Edit distance between two strings (insert, delete, substitute: 1 each). */
@@ -116,7 +118,7 @@ export function selectChanges(
     if (!wanted.has(address)) throw refuse('it is no longer in the configuration, so the plan removes it');
     const kind = kindOf(record.kind);
     // A replace is the kind's delete, then its create: only kinds with a delete operation have one.
-    const remove = operationsFor(kind, 'spec').delete;
+    const remove = operationsFor(kind, options.api ?? 'spec').delete;
     if (!remove) throw refuse(`${kind.limitation}, and a replace starts with a delete`);
     if (record.id === null && needsId(remove)) {
       throw refuse(

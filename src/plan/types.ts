@@ -1,9 +1,12 @@
-import type { Attributes, KindName, SourcePosition } from '../resources/index.js';
+import type { ApiProfile, Attributes, KindName, SourcePosition } from '../resources/index.js';
 import type { Action, PlanSummary } from './actions.js';
 import type { Drift } from './drift.js';
 
-/** 2: saved plans record state_location and target. */
-export const PLAN_FORMAT_VERSION = 2;
+/** 2: saved plans record state_location and target. 3: plans record their API profile (`api`) and may update. */
+export const PLAN_FORMAT_VERSION = 3;
+
+/** Older format versions a saved plan may still have (read as spec plans). */
+export const READABLE_PLAN_VERSIONS: readonly number[] = [2, PLAN_FORMAT_VERSION];
 
 export type { Action, PlanSummary } from './actions.js';
 
@@ -16,7 +19,7 @@ export interface Change {
   before: Attributes | null;
   /** Desired attributes (null when not desired). */
   after: Attributes | null;
-  /** Recorded server id, needed by delete and replace; null when unknown or the kind has none. */
+  /** Recorded server id, needed by update, delete and replace; null when unknown or the kind has none. */
   id: string | null;
   /** The recorded resource was adopted through 409 (its settings were never verified). */
   adopted: boolean;
@@ -28,6 +31,8 @@ export interface Change {
 /** A plan: plain data, saved as JSON (schemas/plan.schema.json), applied exactly. */
 export interface Plan {
   format_version: typeof PLAN_FORMAT_VERSION;
+  /** The API profile the plan was made for: which operations apply may send. */
+  api: ApiProfile;
   /** The state the plan was made from; apply refuses a saved plan when these changed. null lineage = no state yet. */
   state: { lineage: string | null; serial: number };
   /**

@@ -29,9 +29,26 @@ export function adoptedFlag(kind: KindName): string {
   return `(${adoptedWords(kindOf(kind))})`;
 }
 
-/** "Plan: 2 to create, 1 to replace, 1 to delete, 1 to forget, 1 blocked." or the no-changes sentence. */
+/**
+ * The plan's API profile, for the top of a plan, or null under 'spec' (the
+ * default, whose plans read as they did before profiles existed).
+ */
+export function profileLine(plan: Plan): string | null {
+  if (plan.api === 'spec') return null;
+  return `API profile: ${plan.api} (changes are updated in place and removals deleted where the API allows)`;
+}
+
+/**
+ * "Plan: 2 to create, 1 to replace, 1 to delete, 1 to forget, 1 blocked." or
+ * the no-changes sentence; "to update" is listed for profile full only (spec has no update).
+ */
 export function summaryLine(plan: Plan): string {
-  const listed = ACTIONS.filter((a) => ACTION_INFO[a].summaryWords !== null);
+  const listed = ACTIONS.filter((a) => {
+    const info = ACTION_INFO[a];
+    return (
+      info.summaryWords !== null && (info.summaryProfile === undefined || info.summaryProfile === plan.api)
+    );
+  });
   const count = (a: Action): number => plan.summary[ACTION_INFO[a].summaryKey];
   if (listed.every((a) => count(a) === 0))
     return plan.destroy ? 'Nothing to destroy: the state records no resources.' : NO_CHANGES;

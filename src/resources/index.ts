@@ -41,7 +41,17 @@ export {
   profileIncludes,
 } from './operations.js';
 export { AddressError, formatAddress, isKindName, KIND_NAMES, parseAddress } from './address.js';
-export { identityOf, kindOf, kindOrder, KINDS, sharedUnverifiedReason, unverifiedReason } from './kinds.js';
+export {
+  canUpdate,
+  fixedAttributes,
+  identityOf,
+  kindOf,
+  kindOrder,
+  KINDS,
+  sharedUnverifiedReason,
+  unverifiedReason,
+  updateBody,
+} from './kinds.js';
 export type { LiveRead, LiveResource, LiveSnapshot } from './live.js';
 export { liveResource, snapshotCovers } from './live.js';
 export { rateLimitPolicy } from './rate-limit-policy.js';

@@ -20,6 +20,35 @@ export function identityOf(kind: KindModule, attributes: Attributes): string[] {
   return kind.identityFields.map((field) => String(attributes[field]));
 }
 
+/**
+ * True when the kind's update operation can change every one of `changed`
+ * (top-level attribute names); false when one of them is fixed at creation.
+ */
+export function canUpdate(kind: KindModule, changed: readonly string[]): boolean {
+  const updatable = kind.updatable ?? [];
+  return changed.length > 0 && changed.every((key) => updatable.includes(key));
+}
+
+/** The attributes of `changed` that the update operation cannot change, in the order given. */
+export function fixedAttributes(kind: KindModule, changed: readonly string[]): string[] {
+  const updatable = kind.updatable ?? [];
+  return changed.filter((key) => !updatable.includes(key));
+}
+
+/**
+ * The update request body for a change of `changed` (top-level attribute
+ * names) to the values in `after`: only those attributes. The same change
+ * gives the same body, so a re-sent update is idempotent.
+ */
+export function updateBody(kind: KindModule, after: Attributes, changed: readonly string[]): Attributes {
+  const updatable = kind.updatable ?? [];
+  const body: Attributes = {};
+  for (const key of changed) {
+    if (updatable.includes(key) && after[key] !== undefined) body[key] = after[key];
+  }
+  return body;
+}
+
 /** Index of a kind in KINDS, for stable ordering. */
 export function kindOrder(name: KindName): number {
   return KINDS.findIndex((k) => k.name === name);

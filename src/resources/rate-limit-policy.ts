@@ -94,6 +94,7 @@ export const rateLimitPolicy: KindModule = {
   operations: { create, update, delete: remove, list, get },
   requestBody: (resources: readonly Attributes[]) => resources[0],
   fromResponse: (body) => createdFields(body),
+  updatable: ['configuration'],
   fromLive: (item) => {
     const { id, resource, consumer, consumer_selector, configuration } = item as Attributes & { id: string };
     return { id, attributes: { resource, consumer, consumer_selector, configuration } };

@@ -87,6 +87,7 @@ export const tokenExchangeProfile: KindModule = {
   operations: { create, update, delete: remove, list, get },
   requestBody: (resources: readonly Attributes[]) => resources[0],
   fromResponse: (body) => createdFields(body),
+  updatable: ['name', 'subject_token_type'],
   fromLive: (item) => {
     const { id, name, subject_token_type, action_id, type } = item as Attributes & { id: string };
     return { id, attributes: { name, subject_token_type, action_id, type } };

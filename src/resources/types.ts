@@ -88,6 +88,11 @@ export interface KindModule {
     item: unknown,
     params: Readonly<Record<string, string>>,
   ): { id: string | null; attributes: Attributes };
-  /** What the API cannot do for this kind, for the plan's reason text. */
+  /** What the spec profile's API cannot do for this kind, for the plan's reason text. */
   limitation: string;
+  /**
+   * The attributes the kind's update operation can change (API profile full);
+   * a change to any other attribute needs a replace. Absent: no update.
+   */
+  updatable?: readonly string[];
 }

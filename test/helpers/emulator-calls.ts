@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, expect } from 'vitest';
 import { matchesSchema } from '../../src/schemas/index.js';
 import { startEmulator } from '../../src/emulator/server.js';
-import type { EmulatorHandle } from '../../src/emulator/types.js';
+import type { EmulatorHandle, EmulatorOptions } from '../../src/emulator/types.js';
 
 export interface CallOptions {
   json?: unknown;
@@ -16,11 +16,11 @@ export interface CallOptions {
   token?: string | null;
 }
 
-/** Starts an emulator before each test and stops it after; `current()` returns it. */
-export function useEmulator(users: string[]) {
+/** Starts an emulator (with `options` besides the users) before each test and stops it after; `current()` returns it. */
+export function useEmulator(users: string[], options: EmulatorOptions = {}) {
   let emu: EmulatorHandle;
   beforeEach(async () => {
-    emu = await startEmulator({ users });
+    emu = await startEmulator({ ...options, users });
   });
   afterEach(async () => {
     await emu.stop();

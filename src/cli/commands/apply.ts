@@ -9,6 +9,7 @@ import { createProgress } from '../progress.js';
 import { createJsonProgress } from '../apply-json.js';
 import { keepUnrecorded, reportApply } from '../apply-report.js';
 import {
+  environmentApi,
   environmentCredentials,
   environmentStateFlags,
   environmentTargetFlags,
@@ -162,6 +163,7 @@ export async function applyAction(
         targets: flags.target,
         replace: flags.replace,
         destroy: flags.destroy,
+        api: environmentApi(flags.api, input),
       });
     targetFlags = environmentTargetFlags(flags, input);
   }

@@ -19,6 +19,7 @@ export function emulatorAction(flags: EmulatorFlags, _cmd: unknown, io: CommandI
       json: flags.json ?? false,
       tenants: flags.tenants,
       tls: flags.tls ?? false,
+      api: flags.api,
     },
     io,
   );

@@ -75,6 +75,37 @@ describe('tenantform emulator', () => {
     await expect(fetch(`${info.base_url}/token-exchange-profiles`, { method: 'POST' })).rejects.toThrow();
   });
 
+  it('with --api full says so in the JSON line and serves PATCH; by default PATCH is 405 as before', async () => {
+    const patch = (baseUrl: string, token: string) =>
+      fetch(`${baseUrl}/rate-limit-policies/rlp_unknown`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ configuration: { action: 'allow' } }),
+      });
+    const full = makeIO();
+    running = runEmulator({ ...base, api: 'full' }, full.io);
+    await Promise.race([full.ready, running]);
+    const info = JSON.parse(full.out.stdout.trimEnd()) as Record<string, string>;
+    expect(info.api).toBe('full');
+    expect((await patch(info.base_url!, info.token!)).status).toBe(404);
+    controller.abort();
+    expect(await running).toBe(0);
+
+    controller = new AbortController();
+    const spec = makeIO();
+    running = runEmulator(base, spec.io);
+    await Promise.race([spec.ready, running]);
+    const plain = JSON.parse(spec.out.stdout.trimEnd()) as Record<string, string>;
+    expect(plain.api).toBeUndefined();
+    expect((await patch(plain.base_url!, plain.token!)).status).toBe(405);
+  });
+
+  it('refuses an unknown --api', async () => {
+    const { io, out } = makeIO();
+    expect(await runEmulator({ ...base, api: 'everything' }, io)).toBe(1);
+    expect(out.stderr).toBe('Error: --api must be spec or full (got everything)\n');
+  });
+
   it('prints the base URL, credentials and export lines for people', async () => {
     const { io, out, ready } = makeIO();
     running = runEmulator({ ...base, json: false, rateLimit: 5, faults: 'error=0.1', latency: '10:5' }, io);
@@ -223,6 +254,21 @@ describe('tenantform emulator --tenants', () => {
     expect(await running).toBe(0);
     // --data is a directory with one file per tenant.
     expect((await stat(join(dir, 'data', 'eu.json'))).isFile()).toBe(true);
+  });
+
+  it('with --tenants and --tls prints one CA file for every tenant, removed on stop', async () => {
+    const { io, out, ready } = makeIO();
+    running = runEmulator({ ...base, tenants: '2', tls: true }, io);
+    await Promise.race([ready, running]);
+    const info = JSON.parse(out.stdout) as { ca_file: string; tenants: { base_url: string }[] };
+    expect(info.tenants.map((t) => t.base_url)).toEqual([
+      expect.stringMatching(/^https:\/\//),
+      expect.stringMatching(/^https:\/\//),
+    ]);
+    expect((await stat(info.ca_file)).isFile()).toBe(true);
+    controller.abort();
+    expect(await running).toBe(0);
+    await expect(stat(info.ca_file)).rejects.toThrow();
   });
 
   it('prints export lines per tenant for people', async () => {

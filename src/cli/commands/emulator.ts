@@ -23,6 +23,7 @@ import {
   type EmulatorHandle,
   type EmulatorOptions,
 } from '../../emulator/index.js';
+import { isApiProfile } from '../../resources/index.js';
 import type { CommandIO } from '../io.js';
 
 export { parseFaultSpec, parseLatencySpec };
@@ -44,6 +45,8 @@ export interface EmulatorCommandOptions {
   json: boolean;
   /** "N" or "a,b,c": several tenants, each with its own port, data, credentials and rate limit. */
   tenants?: string;
+  /** API profile: 'spec' (default) or 'full'. */
+  api?: string;
   /** Serve HTTPS with a certificate of a CA made at start. */
   tls?: boolean;
 }
@@ -93,6 +96,10 @@ export async function emulatorOptions(opts: EmulatorCommandOptions, io: CommandI
     port: opts.port,
     log: (line) => io.stderr.write(`${line}\n`),
   };
+  if (opts.api !== undefined) {
+    if (!isApiProfile(opts.api)) fail(`--api must be spec or full (got ${opts.api})`);
+    options.api = opts.api;
+  }
   if (opts.rateLimit !== undefined) {
     if (!(Number.isFinite(opts.rateLimit) && opts.rateLimit > 0)) {
       fail(`--rate-limit must be a positive number (got ${opts.rateLimit})`);
@@ -138,6 +145,7 @@ function describeSettings(o: EmulatorOptions): string[] {
   const burst = rate ? (rate.burst ?? Math.max(1, Math.ceil(rate.perSecond))) : 0;
   const per = rate?.scope === 'client' ? 'per client' : 'per tenant, shared by its clients';
   const lines = [
+    row('API profile', o.api === 'full' ? "full (the spec's operations and those beyond it)" : 'spec'),
     row(
       'rate limit',
       rate
@@ -242,7 +250,10 @@ async function runTenants(opts: EmulatorCommandOptions, io: CommandIO): Promise<
     }));
     // The pid lets a script stop this process even when it was started through a wrapper such as npx.
     const ca = handles[0]?.caFile;
-    io.stdout.write(`${JSON.stringify({ pid: process.pid, ...(ca ? { ca_file: ca } : {}), tenants })}\n`);
+    const full = handles[0]?.api === 'full' ? { api: 'full' } : {};
+    io.stdout.write(
+      `${JSON.stringify({ pid: process.pid, ...full, ...(ca ? { ca_file: ca } : {}), tenants })}\n`,
+    );
   } else {
     printTenants(handles, options, io);
   }
@@ -281,6 +292,7 @@ export async function runEmulator(opts: EmulatorCommandOptions, io: CommandIO): 
       token: handle.token,
       client_id: handle.clientId,
       client_secret: handle.clientSecret,
+      ...(handle.api === 'full' ? { api: 'full' } : {}),
       ...(handle.caFile ? { ca_file: handle.caFile } : {}),
     };
     io.stdout.write(`${JSON.stringify(line)}\n`);

@@ -3,6 +3,7 @@ import { CliError, type CommandIO } from '../io.js';
 import { writePlan } from '../plan-output.js';
 import { absolute, openStore, readStateForPlan, resolveStateLocation } from '../context.js';
 import {
+  environmentApi,
   environmentStateFlags,
   environmentTargetFlags,
   loadDesiredOrReport,
@@ -90,7 +91,12 @@ export async function planAction(
   where.write(
     whereLines(state, await targetFor(input, io, { domain: flags.domain, baseUrl: flags.baseUrl })),
   );
-  const options = { targets: flags.target, replace: flags.replace, destroy: flags.destroy };
+  const options = {
+    targets: flags.target,
+    replace: flags.replace,
+    destroy: flags.destroy,
+    api: environmentApi(flags.api, input),
+  };
   let result;
   if (live) {
     const client = await live.openClient(flags, input, io);
