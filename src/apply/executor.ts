@@ -1,18 +1,21 @@
 import { applicableChanges } from '../plan/index.js';
 import type { Plan } from '../plan/types.js';
 import { buildTasks, entryAddress, outcomeOf, UnrecordedError, type Task } from './tasks.js';
-import type { ApplyOptions, ApplyResult, ExecutorClient } from './types.js';
+import type { ApplyOptions, ApplyResult, ExecutorClient, Recorder } from './types.js';
 
 /** Errors after which no further request can succeed, so scheduling stops. */
 const FATAL_CODES = new Set(['API_UNAUTHORIZED', 'API_FORBIDDEN', 'API_ABORTED', 'API_UNREACHABLE']);
 
-/** The client, noting the HTTP status of each answer (the api client reports it; a test double may not). */
-function observing(client: ExecutorClient, note: (status: number) => void): ExecutorClient {
+/**
+ * The client, noting each answer and its HTTP status (the api client reports
+ * the status; a test double may not).
+ */
+function observing(client: ExecutorClient, note: (status: number | undefined) => void): ExecutorClient {
   return {
     call: async (op, params, body) => {
       const answer = await client.call(op, params, body);
       const status = (answer as { status?: unknown }).status;
-      if (typeof status === 'number') note(status);
+      note(typeof status === 'number' ? status : undefined);
       return answer;
     },
     ...(client.lookup ? { lookup: client.lookup.bind(client) } : {}),
@@ -86,13 +89,29 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     return false;
   };
 
-  const runTask = async (task: Task): Promise<void> => {
+  /**
+   * Runs one task; `answered` is called when the task starts recording after
+   * its last request (and any lookup) was answered: what is left is the write
+   * to the state.
+   */
+  const runTask = async (task: Task, answered: () => void): Promise<void> => {
     const first = task.changes[0]!;
     emit({ type: 'start', address: first.address, action: first.action, count: task.changes.length });
     let status: number | undefined;
+    let calls = 0;
     try {
-      const client = observing(options.client, (s) => (status = s));
-      const done = await task.run(client, options.recorder);
+      const client = observing(options.client, (s) => {
+        if (s !== undefined) status = s;
+        calls += 1;
+      });
+      const recorder: Recorder = {
+        record: (entry) => {
+          if (calls >= task.requests) answered();
+          return options.recorder.record(entry);
+        },
+        failure: () => options.recorder.failure?.() ?? null,
+      };
+      const done = await task.run(client, recorder);
       const outcome = outcomeOf(done);
       const adoption = typeof done === 'string' ? undefined : done.adoption;
       for (const change of task.changes) {
@@ -175,11 +194,26 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     });
   };
 
+  /**
+   * A worker sends its next request while the previous task's record is being
+   * made durable (the journal's fsync), so the disk's latency overlaps the
+   * network's instead of adding to it. At most one task per worker is in that
+   * state: before a third task starts, the first must have finished recording.
+   * Nothing counts as done before it is recorded, and a record failure still
+   * stops scheduling; the request in flight then finishes like any other.
+   */
   const worker = async (): Promise<void> => {
+    let recording: Promise<void> | null = null;
     while (next < tasks.length && !mustStop()) {
       const task = tasks[next++]!;
-      await runTask(task);
+      let answered!: () => void;
+      const whenAnswered = new Promise<void>((resolve) => (answered = resolve));
+      const running = runTask(task, answered);
+      await Promise.race([running, whenAnswered]);
+      if (recording) await recording;
+      recording = running;
     }
+    if (recording) await recording;
   };
   await Promise.all(Array.from({ length: Math.min(parallelism, tasks.length) }, worker));
 

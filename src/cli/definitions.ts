@@ -16,6 +16,11 @@ export type FlagsOf<D extends (parent: Command) => { opts(): OptionValues }> = R
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
+/** --format, one of `choices`; text unless given. */
+function formatOption<const T extends readonly ['text', ...string[]]>(choices: T) {
+  return new Option('--format <FORMAT>', 'output format').choices(choices).default('text' as const);
+}
+
 const ENV_HELP = 'environment from the tenantform.yaml project file in PATH';
 
 /** --var and --var-file. */
@@ -105,7 +110,9 @@ function selectionOptions<A extends unknown[], O extends OptionValues, G extends
 }
 
 /** A state subcommand's config path (which locates the default state file), --env and the state options. */
-function locatedState<O extends OptionValues, G extends OptionValues>(cmd: Command<[], O, G>) {
+function locatedState<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  cmd: Command<A, O, G>,
+) {
   return stateOptions(envOption(cmd.argument('[path]', 'config path (locates the default state file)', '.')));
 }
 
@@ -157,11 +164,7 @@ export const validateCommand = (parent: Command) =>
         .command('validate')
         .description('check the config against the API schemas; print every error as file:line:col')
         .argument('[paths...]', 'config files or directories, merged (default: .)')
-        .addOption(
-          new Option('--format <FORMAT>', 'output format')
-            .choices(['text', 'json', 'github'])
-            .default('text'),
-        ),
+        .addOption(formatOption(['text', 'json', 'github'])),
     ),
   ).addHelpText(
     'after',
@@ -203,11 +206,7 @@ export const planCommand = (parent: Command) =>
                   'plan the removal of everything the state records (what destroy would do)',
                 )
                 .option('--refresh', `${REFRESH_HELP}; the only plan that sends requests (reads)`)
-                .addOption(
-                  new Option('--format <FORMAT>', 'output format')
-                    .choices(['text', 'json', 'markdown'])
-                    .default('text'),
-                ),
+                .addOption(formatOption(['text', 'json', 'markdown'])),
             ),
           ),
         ),
@@ -390,11 +389,7 @@ export const showCommand = (parent: Command) =>
           '[planfile-or-path]',
           'a plan file saved by plan --out, or a config path locating the state (default: .)',
         )
-        .addOption(
-          new Option('--format <FORMAT>', 'output format')
-            .choices(['text', 'json', 'markdown'])
-            .default('text'),
-        ),
+        .addOption(formatOption(['text', 'json', 'markdown'])),
     ),
   ).addHelpText(
     'after',
@@ -424,14 +419,11 @@ export const stateListCommand = (parent: Command) =>
 export type StateListFlags = FlagsOf<typeof stateListCommand>;
 
 export const stateShowCommand = (parent: Command) =>
-  stateOptions(
-    envOption(
-      parent
-        .command('show')
-        .description('show one recorded resource')
-        .argument('<address>', 'e.g. token_exchange_profile["urn:partner:token"]')
-        .argument('[path]', 'config path (locates the default state file)', '.'),
-    ),
+  locatedState(
+    parent
+      .command('show')
+      .description('show one recorded resource')
+      .argument('<address>', 'e.g. token_exchange_profile["urn:partner:token"]'),
   ).addHelpText(
     'after',
     `\nExample:\n  $ tenantform state show 'token_exchange_profile["urn:partner:token"]'`,
@@ -440,14 +432,11 @@ export type StateShowFlags = FlagsOf<typeof stateShowCommand>;
 
 export const stateRmCommand = (parent: Command) =>
   lockOption(
-    stateOptions(
-      envOption(
-        parent
-          .command('rm')
-          .description('stop tracking a resource (it stays on the tenant)')
-          .argument('<address>', 'the resource address')
-          .argument('[path]', 'config path (locates the default state file)', '.'),
-      ),
+    locatedState(
+      parent
+        .command('rm')
+        .description('stop tracking a resource (it stays on the tenant)')
+        .argument('<address>', 'the resource address'),
     ),
   ).addHelpText(
     'after',
@@ -457,16 +446,13 @@ export type StateRmFlags = FlagsOf<typeof stateRmCommand>;
 
 export const stateRescueCommand = (parent: Command) =>
   lockOption(
-    stateOptions(
-      envOption(
-        parent
-          .command('rescue')
-          .description(
-            'record operations the tenant acknowledged but a failed apply could not record (a rescue file, or a log with tenantform-rescue: lines)',
-          )
-          .argument('<file>', 'the rescue file the failed apply named, or a saved CI log')
-          .argument('[path]', 'config path (locates the default state file)', '.'),
-      ),
+    locatedState(
+      parent
+        .command('rescue')
+        .description(
+          'record operations the tenant acknowledged but a failed apply could not record (a rescue file, or a log with tenantform-rescue: lines)',
+        )
+        .argument('<file>', 'the rescue file the failed apply named, or a saved CI log'),
     ),
   ).addHelpText(
     'after',
@@ -551,11 +537,7 @@ export const envsCommand = (parent: Command) =>
     .command('envs')
     .description('list the environments of tenantform.yaml, or those that changed files affect')
     .argument('[path]', 'the project directory (holding tenantform.yaml)', '.')
-    .addOption(
-      new Option('--format <FORMAT>', 'output format')
-        .choices(['text', 'json', 'github-matrix'])
-        .default('text'),
-    )
+    .addOption(formatOption(['text', 'json', 'github-matrix']))
     .option(
       '--changed [files...]',
       'only the environments these changed files affect (paths from the current directory)',

@@ -168,17 +168,21 @@ describe('files tenantform writes are mode 0600', () => {
     ];
     expect((await t.children.run(args, { cwd: t.dir, env })).code).toBe(0);
 
-    // A second apply killed at its third request: its lock and journal are on disk.
-    const more = small().token_exchange_profiles.map((p) => ({
-      ...p,
-      subject_token_type: `${p.subject_token_type}:v2`,
-    }));
+    // A second apply killed at its third request: its lock and journal are on disk (a worker
+    // may send its next request while the last record is being synced, so by the third
+    // request the first is recorded).
+    const more = ['v2', 'v3'].flatMap((suffix) =>
+      small().token_exchange_profiles.map((p) => ({
+        ...p,
+        subject_token_type: `${p.subject_token_type}:${suffix}`,
+      })),
+    );
     writeConfig(configPath(), {
       ...config,
       token_exchange_profiles: [...config.token_exchange_profiles, ...more],
     });
     const victim = t.children.start(args, { cwd: t.dir, env });
-    t.trap.arm(2, () => victim.process.kill('SIGKILL'));
+    t.trap.arm(3, () => victim.process.kill('SIGKILL'));
     expect((await victim.result).signal).toBe('SIGKILL');
     for (const file of [`${statePath()}.journal`, `${statePath()}.lock`]) {
       expect(existsSync(file), file).toBe(true);

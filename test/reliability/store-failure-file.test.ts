@@ -17,6 +17,7 @@ import { main } from '../../src/cli/main.js';
 import type { CommandIO } from '../../src/cli/io.js';
 import { startEmulator, type EmulatorHandle } from '../../src/emulator/index.js';
 import { runCli, tempDir, type CliRun } from '../helpers/cli.js';
+import { OPEN_PER_WORKER } from './harness.js';
 import {
   adminSnapshot,
   adoptedCount,
@@ -96,7 +97,7 @@ describe('apply when the journal disk fills up', () => {
     const { rescueLines } = expectFailedApply(failed, PARALLELISM);
     const sent = emulator.snapshot().rateLimitPolicies.length;
     // Nothing is sent after the first failure: the tenant holds what was recorded plus what was in flight.
-    expect(sent).toBeLessThanOrEqual(ROOM_ENTRIES + PARALLELISM);
+    expect(sent).toBeLessThanOrEqual(ROOM_ENTRIES + OPEN_PER_WORKER * PARALLELISM);
     expect(rescueLines).toBeGreaterThanOrEqual(1);
     const { rescuePath } = failedApplyReport(failed);
     expect(rescuePath).not.toBeNull();
@@ -111,7 +112,7 @@ describe('apply when the journal disk fills up', () => {
     expect(again.stderr).toContain(`Rescue file ${rescuePath}`);
     expect(existsSync(rescuePath!)).toBe(false);
     const adopted = adoptedCount(again);
-    expect(adopted).toBeLessThanOrEqual(PARALLELISM);
+    expect(adopted).toBeLessThanOrEqual(OPEN_PER_WORKER * PARALLELISM);
     console.log(`disk full (seam, short write): ${rescueLines} rescued, ${adopted} adopted on re-apply`);
 
     const snapshot = await adminSnapshot(emulator.origin, emulator.adminKey);

@@ -17,7 +17,7 @@ import { readStateSnapshot } from '../../src/state/index.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import { privatePgUnavailable, startPrivatePg, type PrivatePg } from '../helpers/private-pg.js';
 import { runCli, tempDir, type CliRun } from '../helpers/cli.js';
-import { RequestTrap } from './harness.js';
+import { OPEN_PER_WORKER, RequestTrap } from './harness.js';
 import {
   adminSnapshot,
   adoptedCount,
@@ -113,7 +113,7 @@ suite('apply when the PostgreSQL state store fails mid-apply (private server)', 
         const { rescueLines } = expectFailedApply(failed, PARALLELISM);
         const sent = emulator.snapshot().rateLimitPolicies.length;
         // After the trigger, at most the requests in flight complete; nothing new is sent.
-        expect(sent).toBeLessThanOrEqual(sentAtTrigger + PARALLELISM);
+        expect(sent).toBeLessThanOrEqual(sentAtTrigger + OPEN_PER_WORKER * PARALLELISM);
         expect(rescueLines).toBeGreaterThanOrEqual(1);
         const { rescuePath } = failedApplyReport(failed);
         expect(rescuePath).not.toBeNull();
@@ -124,7 +124,7 @@ suite('apply when the PostgreSQL state store fails mid-apply (private server)', 
         expect(again.code, again.stderr).toBe(0);
         expect(again.stderr).toContain(`Rescue file ${rescuePath}`);
         const adopted = adoptedCount(again);
-        expect(adopted).toBeLessThanOrEqual(PARALLELISM);
+        expect(adopted).toBeLessThanOrEqual(OPEN_PER_WORKER * PARALLELISM);
         console.log(
           `pg ${trigger}: ${sentAtTrigger} created when it hit, ${sent} in all, ${rescueLines} rescued, ${adopted} adopted on re-apply`,
         );
@@ -180,7 +180,7 @@ suite('apply when the PostgreSQL state store fails mid-apply (private server)', 
       expect(first.stderr).toMatch(/lock on pg workspace .* was lost/);
       // Every operation the first apply saw answered: at most those in flight when it lost the lock.
       const firstOps = first.stdout.split('\n').filter((l) => /: (created|failed: )/.test(l)).length;
-      expect(firstOps).toBeLessThanOrEqual(atLoss + PARALLELISM);
+      expect(firstOps).toBeLessThanOrEqual(atLoss + OPEN_PER_WORKER * PARALLELISM);
       expect(secondRun.code, secondRun.stderr).toBe(0);
 
       const third = await runCli(args, { cwd: work.dir, env });
@@ -195,7 +195,9 @@ suite('apply when the PostgreSQL state store fails mid-apply (private server)', 
         const snapshot = await adminSnapshot(emulator.origin, emulator.adminKey);
         expect(snapshot.rateLimitPolicies).toHaveLength(POLICIES);
         expectStateKnowsTenant(snapshot, doc!.resources);
-        expect(doc!.resources.filter((r) => r.id === null).length).toBeLessThanOrEqual(PARALLELISM);
+        expect(doc!.resources.filter((r) => r.id === null).length).toBeLessThanOrEqual(
+          OPEN_PER_WORKER * PARALLELISM,
+        );
       } finally {
         await store.close();
       }

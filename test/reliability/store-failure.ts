@@ -6,6 +6,7 @@
  * then shows no changes.
  */
 import { expect } from 'vitest';
+import { OPEN_PER_WORKER } from './harness.js';
 import { ADMIN_KEY_HEADER, ADMIN_PREFIX, type EmulatorSnapshot } from '../../src/emulator/index.js';
 import type { CliRun } from '../helpers/cli.js';
 import { policy, writeConfig, type TenantConfig } from './tenant-config.js';
@@ -54,7 +55,7 @@ export function expectFailedApply(run: CliRun, parallelism: number): { rescueLin
   const errorAt = run.stderr.search(/^Error: /m);
   if (errorAt >= 0) expect(errorAt).toBeGreaterThan(summaryAt);
   const { rescueLines } = failedApplyReport(run);
-  expect(rescueLines).toBeLessThanOrEqual(parallelism);
+  expect(rescueLines).toBeLessThanOrEqual(OPEN_PER_WORKER * parallelism);
   return { rescueLines };
 }
 
