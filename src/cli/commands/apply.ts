@@ -95,8 +95,8 @@ function destroyNote(result: ApplyResult, io: CommandIO): void {
   const forgotten = result.done.filter((d) => d.outcome === 'forgotten').length;
   if (forgotten === 0) return;
   io.stdout.write(
-    `${forgotten} resource${forgotten === 1 ? ' was' : 's were'} forgotten, not deleted: the API has no operation to remove ${forgotten === 1 ? 'it' : 'them'}, ` +
-      `so ${forgotten === 1 ? 'it stays' : 'they stay'} on the tenant. Remove ${forgotten === 1 ? 'it' : 'them'} by hand if needed.\n`,
+    `${forgotten} resource${forgotten === 1 ? ' was' : 's were'} forgotten, not deleted (the plan gave the reason for each): ` +
+      `${forgotten === 1 ? 'it stays' : 'they stay'} on the tenant. Remove ${forgotten === 1 ? 'it' : 'them'} by hand if needed.\n`,
   );
 }
 
