@@ -20,6 +20,7 @@ beforeEach(() => {
     state: { backend: pg, workspace: eu }
   us:
     paths: [common, us]
+    api: full
 `,
   );
 });
@@ -49,6 +50,7 @@ describe('tenantform envs', () => {
       credentials: { client_id: 'EU_ID', client_secret: 'EU_SECRET' },
       state: { backend: 'pg', workspace: 'eu' },
     });
+    expect(json.environments[1]).toMatchObject({ name: 'us', api: 'full' });
   });
 
   it.each([

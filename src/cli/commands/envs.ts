@@ -64,6 +64,8 @@ function asJson(env: Environment) {
         ? { base_url: env.target.baseUrl }
         : { domain: env.target.domain }
       : null,
+    // Only when tenantform.yaml names one: an environment without `api:` is spec.
+    ...(env.api ? { api: env.api } : {}),
     credentials: c
       ? {
           ...(c.token ? { token: c.token } : {}),

@@ -119,6 +119,9 @@ export function workflowYaml(): string {
 #   TENANTFORM_CLIENT_ID      a machine-to-machine client of the tenant with the
 #   TENANTFORM_CLIENT_SECRET  create:rate_limit_policies, delete:rate_limit_policies,
 #                             update:users and create:token_exchange_profiles scopes
+#                             (with api: full in tenantform.yaml also update:rate_limit_policies,
+#                             update:token_exchange_profiles, delete:token_exchange_profiles and,
+#                             for reads, read:rate_limit_policies, read:token_exchange_profiles, read:users)
 name: tenantform
 
 on:
