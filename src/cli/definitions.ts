@@ -194,7 +194,7 @@ export const planCommand = (parent: Command) =>
             varOptions(
               parent
                 .command('plan')
-                .description('show what apply would change; sends no request')
+                .description('show what apply would change; sends no request (with --refresh, only reads)')
                 .argument(
                   '[paths...]',
                   'config files or directories, merged (default: .); state lives beside the last',
