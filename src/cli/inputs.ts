@@ -7,7 +7,8 @@
 import type { ApiProfile, DesiredResource } from '../resources/index.js';
 import { loadConfig, VARIABLE_NAME, type LoadResult } from '../config/index.js';
 import { readProject, type Environment, type Project } from '../config/project.js';
-import { absolute, type StateFlags } from './context.js';
+import { absolute, openStore, type StateFlags } from './context.js';
+import type { StateStore } from '../state/types.js';
 import { reportIssues } from './config-issues.js';
 import { CliError, type CommandIO } from './io.js';
 
@@ -92,6 +93,11 @@ export function environmentStateFlags<F extends StateFlags>(flags: F, input: Con
   return s.backend === 'pg'
     ? { ...flags, backend: 'pg', workspace: s.workspace }
     : { ...flags, backend: 'file', ...(s.path !== undefined ? { state: s.path } : {}) };
+}
+
+/** The state store of one config input: the flags, else its environment's state, beside its last path by default. */
+export function openInputStore(flags: StateFlags, input: ConfigInput, io: CommandIO): Promise<StateStore> {
+  return openStore(environmentStateFlags(flags, input), input.paths[input.paths.length - 1]!, io);
 }
 
 /** The API profile of a run: --api when given, else the environment's `api:`, else spec. */

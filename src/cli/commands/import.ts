@@ -1,6 +1,6 @@
 import { CliError, type CommandIO } from '../io.js';
-import { openStore, withLockedState } from '../context.js';
-import { environmentStateFlags, loadDesiredOrReport, resolveInputs, type ConfigInput } from '../inputs.js';
+import { withLockedState } from '../context.js';
+import { loadDesiredOrReport, openInputStore, resolveInputs, type ConfigInput } from '../inputs.js';
 import type { KindModule } from '../../resources/index.js';
 import type { ImportFlags } from '../definitions.js';
 
@@ -55,11 +55,7 @@ export async function importAction(
   if (id === null) return importLookedUp(address, kind, input, flags, io);
   const desired = await loadDesiredOrReport(input.paths, { vars: flags.var, varFiles: input.varFiles }, io);
   if (!desired) return 1;
-  const store = await openStore(
-    environmentStateFlags(flags, input),
-    input.paths[input.paths.length - 1]!,
-    io,
-  );
+  const store = await openInputStore(flags, input, io);
   try {
     return await withLockedState(store, 'import', { ...flags, io }, async (session) => {
       const recorded = session.doc.resources.find((r) => r.address === address);
@@ -112,11 +108,7 @@ async function importLookedUp(
   const attributes = Object.fromEntries(kind.identityFields.map((field, i) => [field, identity[i]]));
   const list = operationsFor(kind, 'full').list;
   if (!list) throw new CliError(`${kind.title}s cannot be listed, so they cannot be looked up; give the id`);
-  const store = await openStore(
-    environmentStateFlags(flags, input),
-    input.paths[input.paths.length - 1]!,
-    io,
-  );
+  const store = await openInputStore(flags, input, io);
   try {
     return await withLockedState(store, 'import', { ...flags, io }, async (session) => {
       const client = await live.openClient(flags, input, io);

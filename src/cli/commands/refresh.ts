@@ -1,7 +1,7 @@
 import type { CommandIO } from '../io.js';
-import { openStore, parseCount, withLockedState } from '../context.js';
+import { parseCount, withLockedState } from '../context.js';
 import type { RefreshFlags } from '../definitions.js';
-import { environmentStateFlags, loadDesiredOrReport, resolveInputs } from '../inputs.js';
+import { loadDesiredOrReport, openInputStore, resolveInputs } from '../inputs.js';
 import { openClient, profileOf, readLive, readSummary, requireFull, usersOf } from '../live.js';
 import { describeState } from '../where.js';
 
@@ -27,11 +27,7 @@ export async function refreshAction(
   const parallelism = parseCount(flags.parallelism, '--parallelism', 1, 256) ?? 10;
   const desired = await loadDesiredOrReport(input.paths, { vars: flags.var, varFiles: input.varFiles }, io);
   if (!desired) return 1;
-  const store = await openStore(
-    environmentStateFlags(flags, input),
-    input.paths[input.paths.length - 1]!,
-    io,
-  );
+  const store = await openInputStore(flags, input, io);
   try {
     return await withLockedState(store, 'refresh', { ...flags, io }, async (session) => {
       io.stdout.write(`State: ${describeState(store, io)}\n`);

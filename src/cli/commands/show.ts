@@ -9,8 +9,8 @@
  */
 import { readFileSync } from 'node:fs';
 import type { CommandIO } from '../io.js';
-import { absolute, openStore } from '../context.js';
-import { environmentStateFlags, resolveInputs } from '../inputs.js';
+import { absolute } from '../context.js';
+import { openInputStore, resolveInputs } from '../inputs.js';
 import { writePlan } from '../plan-output.js';
 import { looksLikePlanFile } from './apply.js';
 import type { ShowFlags } from '../definitions.js';
@@ -29,11 +29,7 @@ export async function showAction(
   }
   const { readStateSnapshot } = await import('../../state/index.js');
   const input = resolveInputs([target ?? '.'], flags.env, [], io, 'one')[0]!;
-  const store = await openStore(
-    environmentStateFlags(flags, input),
-    input.paths[input.paths.length - 1]!,
-    io,
-  );
+  const store = await openInputStore(flags, input, io);
   let doc;
   try {
     doc = await readStateSnapshot(store);

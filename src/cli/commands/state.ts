@@ -8,7 +8,7 @@ import {
   withLockedState,
   type StateFlags,
 } from '../context.js';
-import { environmentStateFlags, resolveInputs } from '../inputs.js';
+import { openInputStore, resolveInputs } from '../inputs.js';
 import type { StateStore } from '../../state/types.js';
 import type {
   ForceUnlockFlags,
@@ -27,11 +27,7 @@ async function withStore<T>(
   fn: (store: StateStore) => Promise<T>,
 ): Promise<T> {
   const input = resolveInputs([path], flags.env, [], io, 'one')[0]!;
-  const store = await openStore(
-    environmentStateFlags(flags, input),
-    input.paths[input.paths.length - 1]!,
-    io,
-  );
+  const store = await openInputStore(flags, input, io);
   try {
     return await fn(store);
   } finally {
