@@ -16,7 +16,7 @@ export { InvalidPathIdError, encodeSegment } from './paths.js';
 export { createRedactor, redact, MASK } from './redact.js';
 export type { Redactor } from './redact.js';
 export { agentOptions } from './transport.js';
-export { MAX_PAGE_SIZE, readList, type ListCall, type ListRead, type ReadListOptions } from './pages.js';
+export { readList, type ListCall, type ListRead, type ReadListOptions } from './pages.js';
 export { findLive, readTenant, type ReadTenantOptions, type TenantRead } from './read-tenant.js';
 export type {
   ApiClient,

@@ -8,7 +8,10 @@ import {
 } from '../resources/index.js';
 import { createApiClient } from './client.js';
 import { resolveTarget } from './target.js';
-import { MAX_PAGE_SIZE, readList, type ListCall } from './pages.js';
+import { LIST_PAGE_SIZE } from '../resources/index.js';
+import { readList, type ListCall } from './pages.js';
+
+const MAX_PAGE_SIZE = LIST_PAGE_SIZE.max;
 import type { Query } from './types.js';
 
 const checkpointList = {
@@ -22,6 +25,7 @@ const checkpointList = {
   outcomes: {},
   pagination: 'checkpoint',
   itemsKey: 'things',
+  pageSize: LIST_PAGE_SIZE,
 } as OperationDescriptor;
 
 const offsetList = {
@@ -70,6 +74,14 @@ describe('readList, checkpoint pages', () => {
       expect(t.queries.slice(1).every((q) => typeof q.from === 'string')).toBe(true);
     },
   );
+
+  it("asks for the largest page the operation's descriptor allows, and never more", async () => {
+    const small = { ...checkpointList, pageSize: { default: 5, max: 20 } } as OperationDescriptor;
+    const t = tenant(45);
+    const read = await readList(t.call, small, {}, { pageSize: 1000 });
+    expect(read.items).toEqual(t.all);
+    expect(t.queries.map((q) => q.take)).toEqual([20, 20, 20]);
+  });
 
   it('sends the filters with every page', async () => {
     const t = tenant(150);

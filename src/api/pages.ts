@@ -13,9 +13,6 @@ import type { OperationDescriptor } from '../resources/index.js';
 import { ApiError } from './errors.js';
 import type { CallResult, Query } from './types.js';
 
-/** The most items per page the service returns (`take` and `per_page` alike). */
-export const MAX_PAGE_SIZE = 100;
-
 /** The client's call, with a query string. */
 export type ListCall = (
   op: OperationDescriptor,
@@ -25,7 +22,7 @@ export type ListCall = (
 ) => Promise<CallResult>;
 
 export interface ReadListOptions {
-  /** Items per page; default (and at most) MAX_PAGE_SIZE. */
+  /** Items per page; default (and at most) the largest the operation allows (`op.pageSize.max`). */
   pageSize?: number;
   /** Extra query parameters sent with every page (e.g. a filter). */
   filters?: Query;
@@ -68,9 +65,10 @@ export async function readList(
   params: Readonly<Record<string, string>>,
   options: ReadListOptions = {},
 ): Promise<ListRead> {
-  const size = Math.max(1, Math.min(MAX_PAGE_SIZE, Math.floor(options.pageSize ?? MAX_PAGE_SIZE)));
   const key = op.itemsKey;
-  if (!op.pagination || !key) throw new Error(`internal: ${op.name} is not a list operation`);
+  if (!op.pagination || !key || !op.pageSize) throw new Error(`internal: ${op.name} is not a list operation`);
+  const max = op.pageSize.max;
+  const size = Math.max(1, Math.min(max, Math.floor(options.pageSize ?? max)));
   const filters = options.filters ?? {};
   const items: unknown[] = [];
   let pages = 0;

@@ -169,7 +169,7 @@ export function runOperation(
     case 'getProfile':
       return {
         status: 200,
-        body: runRead(req.route, req.params, req.query, store, nowMs, SERVED_OPERATIONS[req.route].filters),
+        body: runRead(req.route, req.params, req.query, store, nowMs, SERVED_OPERATIONS[req.route]),
       };
     case 'createProfile': {
       const body = parseBody(req.contentType, req.body, ['json']);

@@ -3,23 +3,25 @@
  * (management-api-beyond-spec.md), over items in creation order:
  *
  * - checkpoint (rate limit policies, token exchange profiles): `take` (1 to
- *   MAX_PAGE_SIZE, default 50) and `from`, an opaque cursor from the previous
+ *   the list descriptor's `pageSize.max`, default its `pageSize.default`) and `from`, an opaque cursor from the previous
  *   answer's `next`. The answer is `{<itemsKey>: […], next}`; `next` is absent
  *   on the last page. A cursor names the last item served, so items created or
  *   deleted between pages neither repeat nor shift the rest; it is valid for 24
  *   hours.
- * - offset (a user's permissions): `per_page` (1 to MAX_PAGE_SIZE, default
- *   50), 0-based `page` and `include_totals`: false (the default) answers the
+ * - offset (a user's permissions): `per_page` (1 to `pageSize.max`, default
+ *   `pageSize.default`), 0-based `page` and `include_totals`: false (the default) answers the
  *   bare array, true `{start, limit, total, <itemsKey>: […]}`.
  *
  * A malformed parameter is a 400 (`invalid_query_string`) naming it; a
  * parameter given twice is one too. Parameters a list does not know are
  * ignored.
  */
+import type { OperationDescriptor } from '../resources/index.js';
 import { badRequest } from './errors.js';
 
-export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_PAGE_SIZE = 100;
+/** A list descriptor's page sizes. */
+export type PageSize = NonNullable<OperationDescriptor['pageSize']>;
+
 /** How long a checkpoint cursor stays valid, as the real service documents for profiles. */
 export const CURSOR_LIFETIME_MS = 24 * 3_600_000;
 
@@ -97,8 +99,9 @@ export function checkpointPage<T>(
   items: readonly Ordered<T>[],
   query: URLSearchParams,
   nowMs: number,
+  size: PageSize,
 ): { items: T[]; next?: string } {
-  const take = wholeNumber(query, 'take', 1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE);
+  const take = wholeNumber(query, 'take', 1, size.max, size.default);
   const from = single(query, 'from');
   const after = from === undefined || from === '' ? -Infinity : decodeCursor(list, from, nowMs);
   const rest = items.filter((o) => o.seq > after);
@@ -111,8 +114,13 @@ export function checkpointPage<T>(
 }
 
 /** One offset page: the bare array, or with include_totals=true the object with the totals. */
-export function offsetPage<T>(itemsKey: string, items: readonly T[], query: URLSearchParams): unknown {
-  const perPage = wholeNumber(query, 'per_page', 1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE);
+export function offsetPage<T>(
+  itemsKey: string,
+  items: readonly T[],
+  query: URLSearchParams,
+  size: PageSize,
+): unknown {
+  const perPage = wholeNumber(query, 'per_page', 1, size.max, size.default);
   const page = wholeNumber(query, 'page', 0, Number.MAX_SAFE_INTEGER, 0);
   const totals = flag(query, 'include_totals');
   const start = page * perPage;

@@ -6,6 +6,7 @@
  * (400), the path id (400 for a policy id too long, 404 for an unknown one)
  * and the answer, always 200.
  */
+import type { OperationDescriptor } from '../resources/index.js';
 import { HttpError } from './errors.js';
 import { checkpointPage, offsetPage, single } from './pages.js';
 import type { TenantStore } from './store.js';
@@ -33,24 +34,33 @@ export function runRead(
   query: URLSearchParams,
   store: TenantStore,
   nowMs: number,
-  filters?: readonly string[],
+  op: OperationDescriptor,
 ): unknown {
+  /** A list descriptor's array key and page sizes (the served descriptor is always a list here). */
+  const list = () => {
+    if (!op.itemsKey || !op.pageSize) throw new Error(`internal: ${op.name} is not a list operation`);
+    return { key: op.itemsKey, size: op.pageSize };
+  };
   switch (route) {
     case 'listPolicies': {
       // The filters the list descriptor names, each matching its attribute exactly.
-      const filter = Object.fromEntries((filters ?? []).map((name) => [name, single(query, name)]));
-      const page = checkpointPage('rate_limit_policies', store.listPolicies(filter), query, nowMs);
-      return { rate_limit_policies: page.items, ...(page.next ? { next: page.next } : {}) };
+      const { key, size } = list();
+      const filter = Object.fromEntries((op.filters ?? []).map((name) => [name, single(query, name)]));
+      const page = checkpointPage(key, store.listPolicies(filter), query, nowMs, size);
+      return { [key]: page.items, ...(page.next ? { next: page.next } : {}) };
     }
     case 'getPolicy':
       return store.getPolicy(checkPolicyId(params[0]!));
     case 'listProfiles': {
-      const page = checkpointPage('token_exchange_profiles', store.listProfiles(), query, nowMs);
-      return { token_exchange_profiles: page.items, ...(page.next ? { next: page.next } : {}) };
+      const { key, size } = list();
+      const page = checkpointPage(key, store.listProfiles(), query, nowMs, size);
+      return { [key]: page.items, ...(page.next ? { next: page.next } : {}) };
     }
     case 'getProfile':
       return store.getProfile(params[0]!);
-    case 'listPermissions':
-      return offsetPage('permissions', store.listPermissions(params[0]!), query);
+    case 'listPermissions': {
+      const { key, size } = list();
+      return offsetPage(key, store.listPermissions(params[0]!), query, size);
+    }
   }
 }

@@ -34,6 +34,7 @@ export {
   API_PROFILES,
   descriptorsOf,
   isApiProfile,
+  LIST_PAGE_SIZE,
   needsId,
   operationsFor,
   paramsFor,

@@ -80,7 +80,12 @@ export interface OperationDescriptor {
   itemsKey?: string;
   /** List operations: attributes the list can be filtered by (query parameters of the same name). */
   filters?: readonly string[];
+  /** List operations: items per page when the request names none, and the most it may ask for. */
+  pageSize?: { default: number; max: number };
 }
+
+/** Page sizes of the real service's list operations: 50 unless asked, at most 100. */
+export const LIST_PAGE_SIZE = { default: 50, max: 100 } as const;
 
 /**
  * The operations the API has for one kind. A kind without `delete` cannot be

@@ -1,4 +1,4 @@
-import type { OperationDescriptor } from './operations.js';
+import { LIST_PAGE_SIZE, type OperationDescriptor } from './operations.js';
 import type { Attributes, KindModule } from './types.js';
 
 /**
@@ -57,6 +57,7 @@ const list: OperationDescriptor = {
   success: [200],
   outcomes: {},
   pagination: 'checkpoint',
+  pageSize: LIST_PAGE_SIZE,
   itemsKey: 'rate_limit_policies',
   filters: ['resource', 'consumer', 'consumer_selector'],
 };

@@ -1,5 +1,5 @@
 import { createdFields } from './rate-limit-policy.js';
-import type { OperationDescriptor } from './operations.js';
+import { LIST_PAGE_SIZE, type OperationDescriptor } from './operations.js';
 import type { Attributes, KindModule } from './types.js';
 
 /**
@@ -59,6 +59,7 @@ const list: OperationDescriptor = {
   success: [200],
   outcomes: {},
   pagination: 'checkpoint',
+  pageSize: LIST_PAGE_SIZE,
   itemsKey: 'token_exchange_profiles',
 };
 

@@ -1,4 +1,4 @@
-import type { OperationDescriptor } from './operations.js';
+import { LIST_PAGE_SIZE, type OperationDescriptor } from './operations.js';
 import type { Attributes, KindModule } from './types.js';
 
 /**
@@ -48,6 +48,7 @@ const list: OperationDescriptor = {
   success: [200],
   outcomes: {},
   pagination: 'offset',
+  pageSize: LIST_PAGE_SIZE,
   itemsKey: 'permissions',
 };
 
