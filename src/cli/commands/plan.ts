@@ -14,39 +14,31 @@ import { TOOL_VERSION } from '../version.js';
 import type { PlanFlags } from '../definitions.js';
 import { describeState, noStateWarning, targetGiven, whereLines } from '../where.js';
 
-/** The target apply would use (plan takes no target flags and sends nothing): tenantform.yaml's, else the environment's. */
-async function targetFor(
+/**
+ * The target apply would use: --domain/--base-url, else the environment's in
+ * tenantform.yaml, else TENANTFORM_BASE_URL, TENANTFORM_DOMAIN or
+ * AUTH0_DOMAIN. `baseUrl` is what a saved plan records so that apply refuses
+ * another (null when none is set or it is invalid); `line` is what the plan's
+ * Target: line says.
+ */
+async function plannedTarget(
   input: ConfigInput,
   io: CommandIO,
   given: { domain?: string; baseUrl?: string },
-): Promise<string> {
+): Promise<{ baseUrl: string | null; line: string }> {
   const t = environmentTargetFlags<{ domain?: string; baseUrl?: string }>(given, input);
-  if (!targetGiven(t, io.env))
-    return 'not set (apply takes --domain or --base-url, or TENANTFORM_DOMAIN or TENANTFORM_BASE_URL)';
+  if (!targetGiven(t, io.env)) {
+    return {
+      baseUrl: null,
+      line: 'not set (apply takes --domain or --base-url, or TENANTFORM_DOMAIN or TENANTFORM_BASE_URL)',
+    };
+  }
   const { resolveTarget } = await import('../../api/target.js');
   try {
-    return resolveTarget({ domain: t.domain, baseUrl: t.baseUrl }, io.env).baseUrl;
+    const { baseUrl } = resolveTarget({ domain: t.domain, baseUrl: t.baseUrl }, io.env);
+    return { baseUrl, line: baseUrl };
   } catch (err) {
-    return `invalid: ${err instanceof Error ? err.message : String(err)}`;
-  }
-}
-
-/**
- * The API base URL an apply of this config would use without flags (the
- * environment's target in tenantform.yaml, else TENANTFORM_BASE_URL,
- * TENANTFORM_DOMAIN or AUTH0_DOMAIN), or null when none is known or valid:
- * a saved plan records it so that apply refuses another.
- */
-async function knownTarget(
-  input: ConfigInput,
-  io: CommandIO,
-  given: { domain?: string; baseUrl?: string },
-): Promise<string | null> {
-  const { resolveTarget } = await import('../../api/index.js');
-  try {
-    return resolveTarget(environmentTargetFlags(given, input), io.env).baseUrl;
-  } catch {
-    return null;
+    return { baseUrl: null, line: `invalid: ${err instanceof Error ? err.message : String(err)}` };
   }
 }
 
@@ -88,9 +80,8 @@ export async function planAction(
   // plan alone in every format (piped into files, comments and show's output).
   const state = describeState(store, io);
   const where = io.stderr;
-  where.write(
-    whereLines(state, await targetFor(input, io, { domain: flags.domain, baseUrl: flags.baseUrl })),
-  );
+  const target = await plannedTarget(input, io, { domain: flags.domain, baseUrl: flags.baseUrl });
+  where.write(whereLines(state, target.line));
   const options = {
     targets: flags.target,
     replace: flags.replace,
@@ -125,7 +116,7 @@ export async function planAction(
       toolVersion: TOOL_VERSION,
       configPaths: paths,
       stateLocation: await resolveStateLocation(stateFlags, path, io),
-      target: await knownTarget(input, io, { domain: flags.domain, baseUrl: flags.baseUrl }),
+      target: target.baseUrl,
     });
     // The mode given to open applies only to a new file: fchmod an existing one before writing.
     let fd: number;
