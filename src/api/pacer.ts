@@ -193,9 +193,9 @@ export class Pacer {
       this.bounds.forget();
     }
     this.updateRate();
-    if (this.refill === 'bucket' && remaining === this.limit! - 1 && this.rate !== undefined) {
-      // The bucket was full before this request: refill went to waste, so the
-      // rate may be higher than proven. Probe upward, below any rate that got a 429.
+    if (this.refill === 'bucket' && this.limit === 1 && this.rate !== undefined) {
+      // A bucket of one was full before every request: its answers prove no more
+      // than the rate we paced at. Probe upward, below any rate that got a 429.
       const probe = Math.min(
         this.rate * PROBE_STEP,
         this.bounds.upper ?? Infinity,
