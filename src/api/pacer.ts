@@ -21,7 +21,9 @@
  * grows at the largest rate the answers prove (never above the truth, so the
  * bucket is never overdrawn), and requests go out as the level reaches one.
  * The proofs tighten as the run goes on, so the rate rises towards the
- * tenant's. A 429 empties the level and forgets the proven rate but the
+ * tenant's. A bucket of one proves nothing between requests (every answer
+ * says 0 left): there each answer raises the rate by a tenth, below any rate
+ * that got a 429. A 429 empties the level and forgets the proven rate but the
  * lower of the growth rate and a fraction of the old rate, which the answers
  * then raise again: 0.9 when the rate was a probe above the proven one, half
  * when it was proven (another client drew on the shared bucket). Until a full

@@ -55,7 +55,8 @@ describe('RefillBounds', () => {
     const shots: Shot[] = [{ sentAt: start, servedAt: start + 1, recvAt: start + 2 }];
     // The other nine of the bucket at once, after the first answer; then one per
     // 1.15 s, as a client pacing at a rate it underestimates.
-    for (let i = 0; i < 9; i++) shots.push({ sentAt: start + 3, servedAt: start + 4 + i, recvAt: start + 20 });
+    for (let i = 0; i < 9; i++)
+      shots.push({ sentAt: start + 3, servedAt: start + 4 + i, recvAt: start + 20 });
     for (let i = 1; i <= 6; i++) {
       const at = start + 4 + 1150 * i;
       shots.push({ sentAt: at, servedAt: at + 1, recvAt: at + 2 });
