@@ -69,8 +69,16 @@ function gridTable(figures) {
   const row = (head, items) => `${head.padEnd(8)}${items.map((x) => x.padEnd(width + 2)).join('')}`;
   return [
     'grid: wall ÷ ((N−B)/R) / 429 share (targets ≤ 1.10, B=50 ≤ 1.05; < 1%)',
-    row('R \\ B', BURSTS.map((b) => `B=${b}`)),
-    ...RATES.map((r) => row(`R=${r}/s`, BURSTS.map((b) => cells.get(`${r}/${b}`) ?? '-'))),
+    row(
+      'R \\ B',
+      BURSTS.map((b) => `B=${b}`),
+    ),
+    ...RATES.map((r) =>
+      row(
+        `R=${r}/s`,
+        BURSTS.map((b) => cells.get(`${r}/${b}`) ?? '-'),
+      ),
+    ),
   ];
 }
 
