@@ -157,7 +157,8 @@ async function deleteOne(
 
 /**
  * Updates in place: sends the changed updatable attributes and records the
- * new attributes under the same id. A 404 means the resource was deleted
+ * new attributes under the same id, with the created_at of the answer or else
+ * of the record. A 404 means the resource was deleted
  * outside tenantform: the record is removed, so the next plan creates it.
  * A kill between the answer and the record is repaired by the next run
  * sending the same update again (same body: idempotent).
@@ -178,9 +179,10 @@ async function updateOne(
     await recordAcknowledged(recorder, { op: 'remove', address: change.address }, 'already-gone');
     return 'already-gone';
   }
-  const created =
+  const answered =
     answer.outcome === 'done' && answer.body !== undefined ? kind.fromResponse(answer.body) : null;
-  const extra: Partial<RecordedResource> = created?.created_at ? { created_at: created.created_at } : {};
+  const createdAt = answered?.created_at ?? recorder.recorded?.(change.address)?.created_at;
+  const extra: Partial<RecordedResource> = createdAt ? { created_at: createdAt } : {};
   await recordAcknowledged(
     recorder,
     { op: 'put', resource: recordedFrom(change, change.id, extra) },
