@@ -72,7 +72,7 @@ describe('apply --json against the emulator', () => {
     expect(run.code).toBe(1); // the unknown user's permission failed
     const lines = events(run.stdout);
     for (const line of lines) expect(checkSchema('applyEvent', line), JSON.stringify(line)).toEqual([]);
-    expect(lines[0]).toMatchObject({ type: 'plan', partial: false, destroy: false });
+    expect(lines[0]).toMatchObject({ type: 'plan', api: 'spec', partial: false, destroy: false });
     expect((lines[0]!.changes as unknown[]).length).toBe(5);
     expect(lines[lines.length - 1]).toMatchObject({
       type: 'summary',

@@ -313,7 +313,7 @@ describe('apply --api full --json', () => {
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, unknown>);
     for (const line of lines) expect(checkSchema('applyEvent', line)).toEqual([]);
-    expect(lines[0]).toMatchObject({ type: 'plan', summary: { update: 1 } });
+    expect(lines[0]).toMatchObject({ type: 'plan', api: 'full', summary: { update: 1 } });
     expect(lines.find((l) => l.type === 'done')).toMatchObject({
       action: 'update',
       outcome: 'updated',
