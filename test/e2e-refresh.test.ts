@@ -202,6 +202,12 @@ describe('tenantform refresh', () => {
 
     const refresh = await cli('refresh', 'config', ...api());
     expect(refresh.code).toBe(0);
+    // The header plan and apply start with, aligned the same way.
+    expect(refresh.stdout.split('\n').slice(0, 3)).toEqual([
+      'State:  config/.tenantform/state.json',
+      `Target: ${emulator.baseUrl}`,
+      '',
+    ]);
     expect(refresh.stdout).toContain('Drift, read from the tenant: 1 changed, 2 deleted.');
     expect(refresh.stdout).toContain(
       'changed outside tenantform: id, configuration.action, configuration.limit',
