@@ -21,7 +21,9 @@
  * grows at the largest rate the answers prove (never above the truth, so the
  * bucket is never overdrawn), and requests go out as the level reaches one.
  * The proofs tighten as the run goes on, so the rate rises towards the
- * tenant's. A 429 empties the level and forgets the proven rate but the
+ * tenant's. A bucket of one proves nothing between requests (every answer
+ * says 0 left): there each answer raises the rate by a tenth, below any rate
+ * that got a 429. A 429 empties the level and forgets the proven rate but the
  * lower of the growth rate and a fraction of the old rate, which the answers
  * then raise again: 0.9 when the rate was a probe above the proven one, half
  * when it was proven (another client drew on the shared bucket). Until a full
@@ -193,9 +195,9 @@ export class Pacer {
       this.bounds.forget();
     }
     this.updateRate();
-    if (this.refill === 'bucket' && remaining === this.limit! - 1 && this.rate !== undefined) {
-      // The bucket was full before this request: refill went to waste, so the
-      // rate may be higher than proven. Probe upward, below any rate that got a 429.
+    if (this.refill === 'bucket' && this.limit === 1 && this.rate !== undefined) {
+      // A bucket of one was full before every request: its answers prove no more
+      // than the rate we paced at. Probe upward, below any rate that got a 429.
       const probe = Math.min(
         this.rate * PROBE_STEP,
         this.bounds.upper ?? Infinity,

@@ -19,6 +19,16 @@
  *   rate left for us.
  * - Ceiling: a full bucket answering a Reset more than a second after its
  *   arrival refills slower than 1 ÷ (Reset − 1 s − arrival).
+ * - Drain: the bucket is full again once it has refilled what it lacked
+ *   after an earlier answer (the anchor) and what it served since. Of the
+ *   answers to requests sent after the anchor arrived, the one served last
+ *   follows at least all of them, and its Reset is no later than the latest
+ *   of theirs; so the rate is at least (what the anchor lacked + their
+ *   count) ÷ (that latest Reset − the anchor's sending). A bucket that was
+ *   full in between, or other clients' requests, only make it later. The
+ *   rounding of Reset is spread over every token served since the anchor,
+ *   so the bound tightens as a long run drains the bucket, whatever the
+ *   order in which concurrent requests were served.
  */
 
 const ANCHOR_SPACING_MS = 200;
@@ -41,6 +51,8 @@ interface Anchor extends Answered {
   /** Accepted answers since, to requests sent after it arrived. */
   after: number;
   resetAt: number | undefined;
+  /** The latest Reset of those answers. */
+  lastReset: number | undefined;
 }
 
 export interface BucketAnswer extends Answered {
@@ -136,7 +148,15 @@ export class RefillBounds {
         if (anchor.resetAt !== undefined && a.recvAt < anchor.resetAt) this.refilled = true;
       }
     }
-    for (const anchor of this.anchors) if (a.sentAt >= anchor.recvAt) anchor.after += 1;
+    for (const anchor of this.anchors) {
+      if (a.sentAt < anchor.recvAt) continue;
+      anchor.after += 1;
+      if (a.resetAt === undefined) continue;
+      anchor.lastReset = Math.max(anchor.lastReset ?? a.resetAt, a.resetAt);
+      const lacked = anchor.exact ? 1 : a.limit - anchor.remaining - 1;
+      const span = anchor.lastReset - anchor.sentAt;
+      if (span > 0) this.fromReset = max(this.fromReset, (lacked + anchor.after) / span);
+    }
     this.tail.push({ sentAt: a.sentAt, recvAt: a.recvAt });
     if (this.tail.length > TAIL) this.tail.splice(0, this.tail.length - TAIL);
     const last = this.anchors[this.anchors.length - 1];
@@ -148,6 +168,7 @@ export class RefillBounds {
         exact,
         after: 0,
         resetAt: a.resetAt,
+        lastReset: undefined,
       });
       // Keep the oldest (the longest baseline) and the newest.
       if (this.anchors.length > MAX_ANCHORS) this.anchors.splice(1, 1);

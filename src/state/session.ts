@@ -70,6 +70,8 @@ export interface StateSession {
   readonly rescued: RescueOutcome;
   /** The first reason this session cannot record any more (a failed append, a lost lock), or null. */
   failure(): Error | null;
+  /** The record at `address` in `doc`, or null (do not mutate). */
+  recorded(address: string): RecordedResource | null;
   /** Appends the entry to the journal (durable when this resolves), then applies it to `doc`. O(1); never rewrites the state. */
   record(entry: RecordEntry): Promise<void>;
   /** Writes `doc` with serial + 1 (compare-and-set on the serial read) and clears the journal; no write when nothing changed. */
@@ -222,6 +224,9 @@ function createSession(
     rescued,
     failure() {
       return broken ?? store.failure?.() ?? null;
+    },
+    recorded(address) {
+      return index.get(address) ?? null;
     },
     async record(entry) {
       usable();
