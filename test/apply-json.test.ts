@@ -1,9 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type EmulatorHandle } from '../src/emulator/index.js';
+import { describe, expect, it } from 'vitest';
 import { checkSchema } from '../src/schemas/index.js';
-import { runCli, tempDir } from './helpers/cli.js';
+import { PARTNER_PROFILE, useEmulatorWorkspace } from './helpers/e2e.js';
 
 const CONFIG = `rate_limit_policies:
   - resource: oauth_authentication_api
@@ -21,19 +18,11 @@ user_permissions:
   - user_id: "auth0|nobody"
     permissions:
       - { resource_server_identifier: "https://api.example.com/", permission_name: "read:reports" }
-token_exchange_profiles:
-  - name: Partner SSO
-    subject_token_type: urn:partner:legacy-token
-    action_id: 6a7d8b1c-0d3e-4f5a-8b9c-0d1e2f3a4b5c
-    type: custom_authentication
-`;
+${PARTNER_PROFILE}`;
 
-let emulator: EmulatorHandle;
-let dir: string;
-let cleanup: () => void;
-
-const cli = (...args: string[]) =>
-  runCli([...args, '--base-url', emulator.baseUrl], { cwd: dir, env: { TENANTFORM_TOKEN: emulator.token } });
+// auth0|nobody does not exist: its permission fails with 404
+const ws = useEmulatorWorkspace({ 'tenant.yaml': CONFIG }, { users: ['auth0|alice'] });
+const cli = (...args: string[]) => ws.cli(...args, '--base-url', ws.emulator.baseUrl);
 
 function events(stdout: string): Record<string, unknown>[] {
   return stdout
@@ -42,37 +31,15 @@ function events(stdout: string): Record<string, unknown>[] {
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
-beforeEach(async () => {
-  ({ dir, cleanup } = tempDir());
-  mkdirSync(join(dir, 'config'));
-  writeFileSync(join(dir, 'config', 'tenant.yaml'), CONFIG);
-  // auth0|nobody does not exist: its permission fails with 404
-  emulator = await startEmulator({ users: ['auth0|alice'] });
-});
-
-afterEach(async () => {
-  await emulator.stop();
-  cleanup();
-});
-
 describe('apply --json against the emulator', () => {
   it('prints only schema-valid JSON lines: plan, each operation, summary; statuses from the API', async () => {
     // someone created the default policy by hand: the create answers 409 (adopted)
-    await fetch(`${emulator.baseUrl}/rate-limit-policies`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${emulator.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        resource: 'oauth_authentication_api',
-        consumer: 'client',
-        consumer_selector: 'default',
-        configuration: { action: 'block', limit: 100 },
-      }),
-    });
+    await ws.createDefaultPolicy({ action: 'block', limit: 100 });
     const run = await cli('apply', 'config', '--auto-approve', '--json');
     expect(run.code).toBe(1); // the unknown user's permission failed
     const lines = events(run.stdout);
     for (const line of lines) expect(checkSchema('applyEvent', line), JSON.stringify(line)).toEqual([]);
-    expect(lines[0]).toMatchObject({ type: 'plan', partial: false, destroy: false });
+    expect(lines[0]).toMatchObject({ type: 'plan', api: 'spec', partial: false, destroy: false });
     expect((lines[0]!.changes as unknown[]).length).toBe(5);
     expect(lines[lines.length - 1]).toMatchObject({
       type: 'summary',
@@ -99,10 +66,7 @@ describe('apply --json against the emulator', () => {
   });
 
   it('destroy --json reports forgets with no status, and --json without --auto-approve is refused', async () => {
-    writeFileSync(
-      join(dir, 'config', 'tenant.yaml'),
-      CONFIG.replace(/ {2}- user_id: "auth0\|nobody"[^]*?(?=token_exchange)/, ''),
-    );
+    ws.write('tenant.yaml', CONFIG.replace(/ {2}- user_id: "auth0\|nobody"[^]*?(?=token_exchange)/, ''));
     expect((await cli('apply', 'config', '--auto-approve')).code).toBe(0);
 
     const refused = await cli('destroy', 'config', '--json');

@@ -1,8 +1,8 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type EmulatorHandle } from '../src/emulator/index.js';
-import { runCli, tempDir } from './helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './helpers/cli.js';
+import { PARTNER_PROFILE, useEmulatorWorkspace } from './helpers/e2e.js';
 
 const POLICIES = `
 rate_limit_policies:
@@ -22,62 +22,24 @@ user_permissions:
       - { resource_server_identifier: "https://api.example.com/", permission_name: "read:reports" }
       - { resource_server_identifier: "https://api.example.com/", permission_name: "write:reports" }
 `;
-const PROFILES = `
-token_exchange_profiles:
-  - name: Partner SSO
-    subject_token_type: urn:partner:legacy-token
-    action_id: 6a7d8b1c-0d3e-4f5a-8b9c-0d1e2f3a4b5c
-    type: custom_authentication
-`;
+const ws = useEmulatorWorkspace({
+  'policies.yaml': POLICIES,
+  'permissions.yaml': PERMISSIONS,
+  'profiles.yaml': PARTNER_PROFILE,
+});
+const { cli, write } = ws;
 
-let emulator: EmulatorHandle;
-let dir: string;
-let cleanup: () => void;
-
-function write(name: string, text: string): void {
-  writeFileSync(join(dir, 'config', name), text);
-}
-
-async function cli(...args: string[]) {
-  return runCli(args, { cwd: dir, env: { TENANTFORM_TOKEN: emulator.token } });
-}
-
-const applyArgs = () => ['apply', 'config', '--auto-approve', '--base-url', emulator.baseUrl];
-const statePath = () => join(dir, 'config', '.tenantform', 'state.json');
+/** The emulator's "default" policy, if it has one. */
+const defaultPolicy = () =>
+  ws.emulator.snapshot().rateLimitPolicies.find((p) => p.consumer_selector === 'default');
+const applyArgs = () => ['apply', 'config', '--auto-approve', '--base-url', ws.emulator.baseUrl];
+const statePath = () => join(ws.dir, 'config', '.tenantform', 'state.json');
 const readState = () =>
   JSON.parse(readFileSync(statePath(), 'utf8')) as {
     serial: number;
     lineage: string;
     resources: { address: string; id: string | null; adopted?: boolean }[];
   };
-
-/** Creates the "default" policy directly on the emulator, as someone outside tenantform would. */
-function createOutOfBand(configuration: Record<string, unknown>): Promise<Response> {
-  return fetch(`${emulator.baseUrl}/rate-limit-policies`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${emulator.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      resource: 'oauth_authentication_api',
-      consumer: 'client',
-      consumer_selector: 'default',
-      configuration,
-    }),
-  });
-}
-
-beforeEach(async () => {
-  ({ dir, cleanup } = tempDir());
-  mkdirSync(join(dir, 'config'));
-  write('policies.yaml', POLICIES);
-  write('permissions.yaml', PERMISSIONS);
-  write('profiles.yaml', PROFILES);
-  emulator = await startEmulator();
-});
-
-afterEach(async () => {
-  await emulator.stop();
-  cleanup();
-});
 
 describe('plan and apply against the emulator', () => {
   it('creates everything, then plans no changes and applies with zero requests', async () => {
@@ -88,12 +50,12 @@ describe('plan and apply against the emulator', () => {
     const apply1 = await cli(...applyArgs());
     expect(apply1.stderr).toBe('');
     expect(apply1.code).toBe(0);
-    const snap = emulator.snapshot();
+    const snap = ws.emulator.snapshot();
     expect(snap.rateLimitPolicies).toHaveLength(2);
     expect(snap.userPermissions['auth0|alice']).toHaveLength(2);
     expect(snap.tokenExchangeProfiles).toHaveLength(1);
     // one POST per policy and profile, one per user for permissions
-    expect(emulator.requestCount()).toBe(4);
+    expect(ws.emulator.requestCount()).toBe(4);
 
     const state = readState();
     expect(state.resources).toHaveLength(5);
@@ -103,15 +65,15 @@ describe('plan and apply against the emulator', () => {
     expect(plan2.code).toBe(0);
     expect(plan2.stdout).toContain('No changes');
 
-    const before = emulator.requestCount();
+    const before = ws.emulator.requestCount();
     const apply2 = await cli(...applyArgs());
     expect(apply2.code).toBe(0);
-    expect(emulator.requestCount()).toBe(before);
+    expect(ws.emulator.requestCount()).toBe(before);
   });
 
   it('replaces a changed policy (delete, then create) and shows the diff', async () => {
     await cli(...applyArgs());
-    const oldId = emulator.snapshot().rateLimitPolicies.find((p) => p.consumer_selector === 'default')?.id;
+    const oldId = defaultPolicy()?.id;
     write('policies.yaml', POLICIES.replace('limit: 100', 'limit: 250'));
 
     const plan = await cli('plan', 'config', '--detailed-exitcode');
@@ -122,7 +84,9 @@ describe('plan and apply against the emulator', () => {
     expect(plan.stdout).toContain('1 to replace');
 
     expect((await cli(...applyArgs())).code).toBe(0);
-    const policies = emulator.snapshot().rateLimitPolicies.filter((p) => p.consumer_selector === 'default');
+    const policies = ws.emulator
+      .snapshot()
+      .rateLimitPolicies.filter((p) => p.consumer_selector === 'default');
     expect(policies).toHaveLength(1);
     expect(policies[0]?.id).not.toBe(oldId);
     expect(policies[0]?.configuration).toEqual({ action: 'block', limit: 250 });
@@ -144,14 +108,14 @@ describe('plan and apply against the emulator', () => {
 
     const apply = await cli(...applyArgs());
     expect(apply.code).toBe(0);
-    expect(emulator.snapshot().rateLimitPolicies).toHaveLength(1);
-    expect(emulator.snapshot().tokenExchangeProfiles).toHaveLength(1);
+    expect(ws.emulator.snapshot().rateLimitPolicies).toHaveLength(1);
+    expect(ws.emulator.snapshot().tokenExchangeProfiles).toHaveLength(1);
     expect(readState().resources.some((r) => r.address.startsWith('token_exchange_profile'))).toBe(false);
     expect((await cli('plan', 'config', '--detailed-exitcode')).code).toBe(0);
   });
 
   it('adopts a policy created out of band (409) and says its settings were not verified', async () => {
-    expect((await createOutOfBand({ action: 'log', limit: 1 })).status).toBe(201);
+    expect((await ws.createDefaultPolicy({ action: 'log', limit: 1 })).status).toBe(201);
     const apply = await cli(...applyArgs());
     expect(apply.code).toBe(0);
     expect(apply.stdout).toMatch(/already present \(adopted; settings not verified/);
@@ -162,10 +126,10 @@ describe('plan and apply against the emulator', () => {
 
   it('treats 404 on delete as already gone', async () => {
     await cli(...applyArgs());
-    const id = emulator.snapshot().rateLimitPolicies.find((p) => p.consumer_selector === 'default')!.id;
-    const del = await fetch(`${emulator.baseUrl}/rate-limit-policies/${id}`, {
+    const id = defaultPolicy()!.id;
+    const del = await fetch(`${ws.emulator.baseUrl}/rate-limit-policies/${id}`, {
       method: 'DELETE',
-      headers: { authorization: `Bearer ${emulator.token}` },
+      headers: { authorization: `Bearer ${ws.emulator.token}` },
     });
     expect(del.status).toBe(204);
     write('policies.yaml', 'rate_limit_policies: []\n');
@@ -176,8 +140,7 @@ describe('plan and apply against the emulator', () => {
   });
 
   it('reports a partial failure with counts, keeps what was done, and converges on re-run', async () => {
-    await emulator.stop();
-    emulator = await startEmulator({ users: ['auth0|someone-else'] });
+    await ws.restartEmulator({ users: ['auth0|someone-else'] });
     const apply = await cli(...applyArgs());
     expect(apply.code).toBe(1);
     expect(apply.stderr).toMatch(/\d+ done, 2 failed, 0 not attempted/);
@@ -188,11 +151,11 @@ describe('plan and apply against the emulator', () => {
     const again = await cli(...applyArgs());
     expect(again.code).toBe(0);
     expect(readState().resources).toHaveLength(5);
-    expect(emulator.snapshot().rateLimitPolicies).toHaveLength(2);
+    expect(ws.emulator.snapshot().rateLimitPolicies).toHaveLength(2);
   });
 
   it('applies a saved plan exactly, and refuses it once the state has moved on', async () => {
-    const planFile = join(dir, 'release.tfplan');
+    const planFile = join(ws.dir, 'release.tfplan');
     const plan = await cli('plan', 'config', '--out', planFile);
     expect(plan.code).toBe(0);
     expect(statMode(planFile)).toBe(0o600);
@@ -204,19 +167,19 @@ describe('plan and apply against the emulator', () => {
       planFile,
       '--auto-approve',
       '--base-url',
-      emulator.baseUrl,
+      ws.emulator.baseUrl,
       '--state',
       statePath(),
     );
     expect(apply.code).toBe(0);
-    expect(emulator.snapshot().tokenExchangeProfiles).toHaveLength(1);
+    expect(ws.emulator.snapshot().tokenExchangeProfiles).toHaveLength(1);
 
     const again = await cli(
       'apply',
       planFile,
       '--auto-approve',
       '--base-url',
-      emulator.baseUrl,
+      ws.emulator.baseUrl,
       '--state',
       statePath(),
     );
@@ -225,10 +188,10 @@ describe('plan and apply against the emulator', () => {
   });
 
   it('refuses to apply unattended without --auto-approve, sending nothing', async () => {
-    const apply = await cli('apply', 'config', '--base-url', emulator.baseUrl);
+    const apply = await cli('apply', 'config', '--base-url', ws.emulator.baseUrl);
     expect(apply.code).toBe(1);
     expect(apply.stderr).toContain('--auto-approve');
-    expect(emulator.requestCount()).toBe(0);
+    expect(ws.emulator.requestCount()).toBe(0);
   });
 
   it('checks the target and credentials before asking, and asks nothing when they are missing', async () => {
@@ -237,52 +200,52 @@ describe('plan and apply against the emulator', () => {
       asked++;
       return true;
     };
-    const noTarget = await runCli(['apply', 'config'], { cwd: dir, env: {}, confirm });
+    const noTarget = await runCli(['apply', 'config'], { cwd: ws.dir, env: {}, confirm });
     expect(noTarget.code).toBe(1);
     expect(noTarget.stderr).toContain('no API target');
     const remote = await runCli(['apply', 'config', '--base-url', 'http://example.com/api/v2'], {
-      cwd: dir,
+      cwd: ws.dir,
       env: { TENANTFORM_TOKEN: 'x' },
       confirm,
     });
     expect(remote.code).toBe(1);
     expect(remote.stderr).toContain('only https:// is allowed');
     expect(asked).toBe(0);
-    expect(emulator.requestCount()).toBe(0);
+    expect(ws.emulator.requestCount()).toBe(0);
   });
 
   it('asks on a terminal and applies only after "yes"', async () => {
-    const no = await runCli(['apply', 'config', '--base-url', emulator.baseUrl], {
-      cwd: dir,
-      env: { TENANTFORM_TOKEN: emulator.token },
+    const no = await runCli(['apply', 'config', '--base-url', ws.emulator.baseUrl], {
+      cwd: ws.dir,
+      env: { TENANTFORM_TOKEN: ws.emulator.token },
       confirm: async () => false,
     });
     expect(no.code).toBe(1);
     expect(no.stdout).toContain('nothing was sent');
-    expect(emulator.requestCount()).toBe(0);
-    const yes = await runCli(['apply', 'config', '--base-url', emulator.baseUrl], {
-      cwd: dir,
-      env: { TENANTFORM_TOKEN: emulator.token },
+    expect(ws.emulator.requestCount()).toBe(0);
+    const yes = await runCli(['apply', 'config', '--base-url', ws.emulator.baseUrl], {
+      cwd: ws.dir,
+      env: { TENANTFORM_TOKEN: ws.emulator.token },
       confirm: async () => true,
     });
     expect(yes.code).toBe(0);
-    expect(emulator.snapshot().rateLimitPolicies).toHaveLength(2);
+    expect(ws.emulator.snapshot().rateLimitPolicies).toHaveLength(2);
   });
 
   it('needs no target or credentials for an apply with nothing to send', async () => {
     await cli(...applyArgs());
-    const noop = await runCli(['apply', 'config', '--auto-approve'], { cwd: dir, env: {} });
+    const noop = await runCli(['apply', 'config', '--auto-approve'], { cwd: ws.dir, env: {} });
     expect(noop.code).toBe(0);
     expect(noop.stdout).toContain('No changes');
   });
 
   it('refuses a plan with blocked changes before asking', async () => {
     await cli(...applyArgs());
-    write('profiles.yaml', PROFILES.replace('Partner SSO', 'Partner SSO v2'));
+    write('profiles.yaml', PARTNER_PROFILE.replace('Partner SSO', 'Partner SSO v2'));
     let asked = false;
-    const result = await runCli(['apply', 'config', '--base-url', emulator.baseUrl], {
-      cwd: dir,
-      env: { TENANTFORM_TOKEN: emulator.token },
+    const result = await runCli(['apply', 'config', '--base-url', ws.emulator.baseUrl], {
+      cwd: ws.dir,
+      env: { TENANTFORM_TOKEN: ws.emulator.token },
       confirm: async () => (asked = true),
     });
     expect(result.code).toBe(1);
@@ -292,26 +255,21 @@ describe('plan and apply against the emulator', () => {
 
   it('refuses blocked changes unless --skip-blocked', async () => {
     await cli(...applyArgs());
-    write('profiles.yaml', PROFILES.replace('Partner SSO', 'Partner SSO v2'));
+    write('profiles.yaml', PARTNER_PROFILE.replace('Partner SSO', 'Partner SSO v2'));
     write('policies.yaml', POLICIES.replace('limit: 100', 'limit: 101'));
-    const before = emulator.requestCount();
+    const before = ws.emulator.requestCount();
     const refused = await cli(...applyArgs());
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/blocked/);
-    expect(emulator.requestCount()).toBe(before);
+    expect(ws.emulator.requestCount()).toBe(before);
 
     const skipped = await cli(...applyArgs(), '--skip-blocked');
     expect(skipped.code).toBe(0);
-    expect(
-      emulator.snapshot().rateLimitPolicies.find((p) => p.consumer_selector === 'default')?.configuration,
-    ).toEqual({
-      action: 'block',
-      limit: 101,
-    });
+    expect(defaultPolicy()?.configuration).toEqual({ action: 'block', limit: 101 });
   });
 
   it('imports an id for an adopted policy so that it can be replaced later', async () => {
-    const created = await createOutOfBand({ action: 'block', limit: 100 });
+    const created = await ws.createDefaultPolicy({ action: 'block', limit: 100 });
     const { id } = (await created.json()) as { id: string };
     await cli(...applyArgs());
     write('policies.yaml', POLICIES.replace('limit: 100', 'limit: 7'));
@@ -340,12 +298,7 @@ describe('plan and apply against the emulator', () => {
     const plan = await cli('plan', 'config');
     expect(plan.stdout).toContain('1 to replace');
     expect((await cli(...applyArgs())).code).toBe(0);
-    expect(
-      emulator.snapshot().rateLimitPolicies.find((p) => p.consumer_selector === 'default')?.configuration,
-    ).toEqual({
-      action: 'block',
-      limit: 7,
-    });
+    expect(defaultPolicy()?.configuration).toEqual({ action: 'block', limit: 7 });
   });
 
   it('lists, shows and removes state entries', async () => {

@@ -58,6 +58,14 @@ const apply = (...extra: string[]) =>
   cli('apply', 'config', '--auto-approve', '--base-url', emulator.baseUrl, ...extra);
 const plan = (...extra: string[]) => cli('plan', 'config', ...extra);
 
+/** The state's record of the one resource of `kind`. */
+function recordOf(kind: string): Record<string, unknown> | undefined {
+  const state = JSON.parse(readFileSync(join(dir, 'config', '.tenantform', 'state.json'), 'utf8')) as {
+    resources: { kind: string }[];
+  };
+  return state.resources.find((r) => r.kind === kind);
+}
+
 async function expectSettled(...extra: string[]): Promise<void> {
   const p = await plan(...extra);
   expect(p.code, p.stderr).toBe(0);
@@ -106,12 +114,10 @@ describe('apply --api full against the emulator --api full', () => {
     expect(updated!.id).toBe(created!.id);
     expect(updated!.configuration).toEqual({ action: 'block', limit: 500 });
     expect(updated!.updated_at > created!.updated_at).toBe(true);
-    const state = JSON.parse(readFileSync(join(dir, 'config', '.tenantform', 'state.json'), 'utf8')) as {
-      resources: { kind: string; id: string; attributes: { configuration: unknown } }[];
-    };
-    expect(state.resources.find((r) => r.kind === 'rate_limit_policy')).toMatchObject({
+    expect(recordOf('rate_limit_policy')).toMatchObject({
       id: created!.id,
       attributes: { configuration: { action: 'block', limit: 500 } },
+      created_at: created!.created_at,
     });
     await expectSettled('--api', 'full');
   });
@@ -131,6 +137,12 @@ describe('apply --api full against the emulator --api full', () => {
     expect(emulator.snapshot().tokenExchangeProfiles).toEqual([
       expect.objectContaining({ id: original.id, name: 'Partner SSO v2', action_id: 'act_1' }),
     ]);
+    // The PATCH answers no body: the record keeps the created_at of the create.
+    expect(recordOf('token_exchange_profile')).toMatchObject({
+      id: original.id,
+      attributes: { name: 'Partner SSO v2' },
+      created_at: original.created_at,
+    });
     await expectSettled('--api', 'full');
 
     writeConfig({ profile: ['Partner SSO v2', 'act_2'] });
@@ -301,7 +313,7 @@ describe('apply --api full --json', () => {
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, unknown>);
     for (const line of lines) expect(checkSchema('applyEvent', line)).toEqual([]);
-    expect(lines[0]).toMatchObject({ type: 'plan', summary: { update: 1 } });
+    expect(lines[0]).toMatchObject({ type: 'plan', api: 'full', summary: { update: 1 } });
     expect(lines.find((l) => l.type === 'done')).toMatchObject({
       action: 'update',
       outcome: 'updated',

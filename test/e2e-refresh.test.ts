@@ -4,12 +4,11 @@
  * tenantform's back: drift in plan --refresh, apply --refresh converging,
  * tenantform refresh, adoption with ids, import by lookup.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ManagementClient } from 'auth0';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type EmulatorHandle } from '../src/emulator/index.js';
-import { runCli, tempDir } from './helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { PARTNER_PROFILE, useEmulatorWorkspace } from './helpers/e2e.js';
 
 const POLICIES = `
 rate_limit_policies:
@@ -28,38 +27,24 @@ user_permissions:
     permissions:
       - { resource_server_identifier: "https://api.example.com/", permission_name: "read:reports" }
 `;
-const PROFILES = `
-token_exchange_profiles:
-  - name: Partner SSO
-    subject_token_type: urn:partner:legacy-token
-    action_id: 6a7d8b1c-0d3e-4f5a-8b9c-0d1e2f3a4b5c
-    type: custom_authentication
-`;
+const ws = useEmulatorWorkspace(
+  { 'policies.yaml': POLICIES, 'permissions.yaml': PERMISSIONS, 'profiles.yaml': PARTNER_PROFILE },
+  { api: 'full', users: ['auth0|alice'] },
+);
+const { cli } = ws;
 
-let emulator: EmulatorHandle;
-let dir: string;
-let cleanup: () => void;
-
-function write(name: string, text: string): void {
-  writeFileSync(join(dir, 'config', name), text);
-}
-
-function cli(...args: string[]) {
-  return runCli(args, { cwd: dir, env: { TENANTFORM_TOKEN: emulator.token } });
-}
-
-const api = () => ['--api', 'full', '--base-url', emulator.baseUrl];
+const api = () => ['--api', 'full', '--base-url', ws.emulator.baseUrl];
 
 /** The official SDK, pointed at the emulator (client credentials of its demo client). */
 function sdk(): ManagementClient {
   return new ManagementClient({
     domain: 'tenant.example.com',
-    clientId: emulator.clientId,
-    clientSecret: emulator.clientSecret,
-    audience: `${emulator.origin}/api/v2/`,
+    clientId: ws.emulator.clientId,
+    clientSecret: ws.emulator.clientSecret,
+    audience: `${ws.emulator.origin}/api/v2/`,
     fetch: (input, init) => {
       const url = new URL(input instanceof Request ? input.url : String(input));
-      return fetch(`${emulator.origin}${url.pathname}${url.search}`, init);
+      return fetch(`${ws.emulator.origin}${url.pathname}${url.search}`, init);
     },
     maxRetries: 0,
     telemetry: false,
@@ -82,11 +67,11 @@ async function changeOutOfBand(client: ManagementClient, selector: string, confi
 }
 
 const policyOf = (selector: string) =>
-  emulator.snapshot().rateLimitPolicies.find((p) => p.consumer_selector === selector);
+  ws.emulator.snapshot().rateLimitPolicies.find((p) => p.consumer_selector === selector);
 
 const stateResources = () =>
   (
-    JSON.parse(readFileSync(join(dir, 'config', '.tenantform', 'state.json'), 'utf8')) as {
+    JSON.parse(readFileSync(join(ws.dir, 'config', '.tenantform', 'state.json'), 'utf8')) as {
       resources: {
         address: string;
         id: string | null;
@@ -95,20 +80,6 @@ const stateResources = () =>
       }[];
     }
   ).resources;
-
-beforeEach(async () => {
-  ({ dir, cleanup } = tempDir());
-  mkdirSync(join(dir, 'config'));
-  write('policies.yaml', POLICIES);
-  write('permissions.yaml', PERMISSIONS);
-  write('profiles.yaml', PROFILES);
-  emulator = await startEmulator({ api: 'full', users: ['auth0|alice'] });
-});
-
-afterEach(async () => {
-  await emulator.stop();
-  cleanup();
-});
 
 describe('drift: plan --refresh and apply --refresh (API profile full)', () => {
   it('shows a policy changed and another deleted out of band, converges, and plans nothing afterwards', async () => {
@@ -125,10 +96,10 @@ describe('drift: plan --refresh and apply --refresh (API profile full)', () => {
     });
 
     // Without --refresh: the state is all plan knows, and it sends nothing.
-    const before = emulator.requestCount();
+    const before = ws.emulator.requestCount();
     const blind = await cli('plan', 'config', '--detailed-exitcode', ...api());
     expect(blind.code).toBe(0);
-    expect(emulator.requestCount()).toBe(before);
+    expect(ws.emulator.requestCount()).toBe(before);
 
     const plan = await cli('plan', 'config', '--refresh', '--detailed-exitcode', ...api());
     expect(plan.stderr).toContain('Read 3 lists from the tenant in 3 requests.');
@@ -173,11 +144,11 @@ describe('drift: plan --refresh and apply --refresh (API profile full)', () => {
   });
 
   it('refuses --refresh under the spec profile before sending anything', async () => {
-    const before = emulator.requestCount();
-    const plan = await cli('plan', 'config', '--refresh', '--base-url', emulator.baseUrl);
+    const before = ws.emulator.requestCount();
+    const plan = await cli('plan', 'config', '--refresh', '--base-url', ws.emulator.baseUrl);
     expect(plan.code).toBe(1);
     expect(plan.stderr).toContain('the spec API profile has no read operation');
-    expect(emulator.requestCount()).toBe(before);
+    expect(ws.emulator.requestCount()).toBe(before);
   });
 
   it('refuses plan --refresh --out: a saved plan is checked against the stored state', async () => {
@@ -198,16 +169,22 @@ describe('tenantform refresh', () => {
         { resource_server_identifier: 'https://api.example.com/', permission_name: 'read:reports' },
       ],
     });
-    const snapshot = JSON.stringify(emulator.snapshot());
+    const snapshot = JSON.stringify(ws.emulator.snapshot());
 
     const refresh = await cli('refresh', 'config', ...api());
     expect(refresh.code).toBe(0);
+    // The header plan and apply start with, aligned the same way.
+    expect(refresh.stdout.split('\n').slice(0, 3)).toEqual([
+      'State:  config/.tenantform/state.json',
+      `Target: ${ws.emulator.baseUrl}`,
+      '',
+    ]);
     expect(refresh.stdout).toContain('Drift, read from the tenant: 1 changed, 2 deleted.');
     expect(refresh.stdout).toContain(
       'changed outside tenantform: id, configuration.action, configuration.limit',
     );
     expect(refresh.stdout).toContain('Refreshed the state: 1 record written, 2 records removed.');
-    expect(JSON.stringify(emulator.snapshot())).toBe(snapshot);
+    expect(JSON.stringify(ws.emulator.snapshot())).toBe(snapshot);
 
     const resources = stateResources();
     expect(resources.find((r) => r.address.includes('"default"'))!.attributes.configuration).toEqual({

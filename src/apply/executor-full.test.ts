@@ -140,6 +140,52 @@ describe('applyPlan under API profile full', () => {
     ]);
   });
 
+  it('keeps the recorded created_at when the PATCH answers without a body (profiles)', async () => {
+    const { client } = fakeClient();
+    const { recorder, entries } = memoryRecorder();
+    const c = change('token_exchange_profile', {}, 'update', {
+      id: 'tep_1',
+      before: profileAttrs('old'),
+      after: profileAttrs('new'),
+    });
+    const record: RecordedResource = {
+      kind: c.kind,
+      address: c.address,
+      identity: c.identity,
+      attributes: profileAttrs('old'),
+      id: 'tep_1',
+      created_at: '2026-01-01T00:00:00.000Z',
+    };
+    await applyPlan(plan([c]), {
+      client,
+      recorder: { ...recorder, recorded: (a) => (a === c.address ? record : null) },
+    });
+    expect(entries).toEqual([{ op: 'put', resource: { ...record, attributes: profileAttrs('new') } }]);
+  });
+
+  it('takes created_at from the PATCH answer over the record when the answer has one (policies)', async () => {
+    const policyBody = { id: 'rlp_1', ...policyAttrs(500), created_at: '2026-02-02T00:00:00.000Z' };
+    const { client } = fakeClient({ updateRateLimitPolicy: { outcome: 'done', body: policyBody } });
+    const { recorder, entries } = memoryRecorder();
+    const c = change('rate_limit_policy', {}, 'update', {
+      id: 'rlp_1',
+      before: policyAttrs(100),
+      after: policyAttrs(500),
+    });
+    const recorded = (): RecordedResource => ({
+      kind: c.kind,
+      address: c.address,
+      identity: c.identity,
+      attributes: policyAttrs(100),
+      id: 'rlp_1',
+      created_at: '2026-01-01T00:00:00.000Z',
+    });
+    await applyPlan(plan([c]), { client, recorder: { ...recorder, recorded } });
+    expect(entries).toEqual([
+      { op: 'put', resource: expect.objectContaining({ created_at: '2026-02-02T00:00:00.000Z' }) },
+    ]);
+  });
+
   it('sends the same PATCH again for the same change (a re-run after a kill is idempotent)', async () => {
     const { client, calls } = fakeClient();
     const change1 = change('token_exchange_profile', {}, 'update', {

@@ -110,6 +110,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
           return options.recorder.record(entry);
         },
         failure: () => options.recorder.failure?.() ?? null,
+        recorded: (address) => options.recorder.recorded?.(address) ?? null,
       };
       const done = await task.run(client, recorder);
       const outcome = outcomeOf(done);

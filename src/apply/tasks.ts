@@ -4,6 +4,7 @@ import {
   paramsFor,
   updateBody,
   type ApiProfile,
+  type Attributes,
   type KindModule,
   type OperationDescriptor,
   type RecordedResource,
@@ -98,6 +99,11 @@ function batchedOperation(change: Change, api: ApiProfile): OperationDescriptor 
   return op?.batchKey ? op : null;
 }
 
+/** What a batched change's request lists: the desired attributes of a create, the recorded ones of a delete. */
+function batchAttributes(change: Change): Attributes | null {
+  return change.action === 'create' ? change.after : change.before;
+}
+
 /** The path parameters of `op` for this change; throws when the change lacks the recorded id the path needs. */
 function paramsOf(op: OperationDescriptor, change: Change, verb: string): Record<string, string> {
   const params = paramsFor(op, { id: change.id, attributes: change.after ?? change.before ?? {} });
@@ -157,7 +163,8 @@ async function deleteOne(
 
 /**
  * Updates in place: sends the changed updatable attributes and records the
- * new attributes under the same id. A 404 means the resource was deleted
+ * new attributes under the same id, with the created_at of the answer or else
+ * of the record. A 404 means the resource was deleted
  * outside tenantform: the record is removed, so the next plan creates it.
  * A kill between the answer and the record is repaired by the next run
  * sending the same update again (same body: idempotent).
@@ -178,9 +185,10 @@ async function updateOne(
     await recordAcknowledged(recorder, { op: 'remove', address: change.address }, 'already-gone');
     return 'already-gone';
   }
-  const created =
+  const answered =
     answer.outcome === 'done' && answer.body !== undefined ? kind.fromResponse(answer.body) : null;
-  const extra: Partial<RecordedResource> = created?.created_at ? { created_at: created.created_at } : {};
+  const createdAt = answered?.created_at ?? recorder.recorded?.(change.address)?.created_at;
+  const extra: Partial<RecordedResource> = createdAt ? { created_at: createdAt } : {};
   await recordAcknowledged(
     recorder,
     { op: 'put', resource: recordedFrom(change, change.id, extra) },
@@ -238,8 +246,7 @@ function batchTasks(changes: Change[], batchSize: number, api: ApiProfile): Task
   const groups = new Map<string, Change[]>();
   for (const change of changes) {
     const key = batchedOperation(change, api)!.batchKey!;
-    const attributes = change.action === 'create' ? change.after : change.before;
-    const group = `${change.action}\u0000${change.kind}\u0000${String(attributes?.[key])}`;
+    const group = `${change.action}\u0000${change.kind}\u0000${String(batchAttributes(change)?.[key])}`;
     const list = groups.get(group);
     if (list) list.push(change);
     else groups.set(group, [change]);
@@ -251,10 +258,7 @@ function batchTasks(changes: Change[], batchSize: number, api: ApiProfile): Task
       tasks.push({
         changes: batch,
         requests: 1,
-        run: (client, recorder) =>
-          batch[0]!.action === 'create'
-            ? assignBatch(batch, client, recorder, api)
-            : removeBatch(batch, client, recorder, api),
+        run: (client, recorder) => runBatch(batch, client, recorder, api),
       });
     }
   }
@@ -271,34 +275,30 @@ async function recordBatch(entries: RecordEntry[], outcome: Outcome, recorder: R
   }
 }
 
-async function assignBatch(
+/**
+ * Sends a batch (creates or deletes sharing a batch key value) as one request
+ * listing every member, then records every member: an assignment under the
+ * id the answer gave (none for permissions), a removal by its address.
+ */
+async function runBatch(
   batch: Change[],
   client: ExecutorClient,
   recorder: Recorder,
   api: ApiProfile,
 ): Promise<Outcome> {
   const first = batch[0]!;
-  const { kind, op } = createOperation(first, api);
-  const body = kind.requestBody(batch.map((ch) => ch.after ?? {}));
-  const answer = await client.call(op, paramsOf(op, first, 'create'), body);
-  const id = answer.outcome === 'done' ? kind.fromResponse(answer.body).id : null;
-  const entries: RecordEntry[] = batch.map((ch) => ({ op: 'put', resource: recordedFrom(ch, id, {}) }));
-  await recordBatch(entries, 'assigned', recorder);
-  return 'assigned';
-}
-
-async function removeBatch(
-  batch: Change[],
-  client: ExecutorClient,
-  recorder: Recorder,
-  api: ApiProfile,
-): Promise<Outcome> {
-  const first = batch[0]!;
-  const { kind, op } = deleteOperation(first, api);
-  const body = kind.requestBody(batch.map((ch) => ch.before ?? {}));
-  await client.call(op, paramsOf(op, first, 'delete'), body);
-  const entries: RecordEntry[] = batch.map((ch) => ({ op: 'remove', address: ch.address }));
-  await recordBatch(entries, 'deleted', recorder);
+  const op = batchedOperation(first, api)!;
+  const kind = kindOf(first.kind);
+  const body = kind.requestBody(batch.map((ch) => batchAttributes(ch) ?? {}));
+  const answer = await client.call(op, paramsOf(op, first, first.action), body);
+  if (first.action === 'create') {
+    const id = answer.outcome === 'done' ? kind.fromResponse(answer.body).id : null;
+    const puts = batch.map((ch): RecordEntry => ({ op: 'put', resource: recordedFrom(ch, id, {}) }));
+    await recordBatch(puts, 'assigned', recorder);
+    return 'assigned';
+  }
+  const removals = batch.map((ch): RecordEntry => ({ op: 'remove', address: ch.address }));
+  await recordBatch(removals, 'deleted', recorder);
   return 'deleted';
 }
 

@@ -42,6 +42,12 @@ export interface Recorder {
    * Asked before every new task, so that nothing is sent that could not be recorded.
    */
   failure?(): Error | null;
+  /**
+   * What the state records at `address` now, or null. An update keeps the
+   * record's created_at from it when the tenant's answer does not repeat it
+   * (a profile's PATCH answers no body).
+   */
+  recorded?(address: string): RecordedResource | null;
 }
 
 /** What happened to one resource, as reported to the user. */

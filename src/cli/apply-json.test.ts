@@ -8,7 +8,8 @@ const B = 'token_exchange_profile["urn:x:token"]';
 
 function plan(): Plan {
   return {
-    format_version: 1,
+    format_version: 3,
+    api: 'full',
     state: { lineage: null, serial: 0 },
     targets: [A, B],
     changes: [],
@@ -57,6 +58,7 @@ describe('apply --json lines', () => {
     expect(lines).toEqual([
       {
         type: 'plan',
+        api: 'full',
         summary: { create: 1, update: 0, replace: 1, delete: 0, forget: 0, blocked: 0, no_op: 0 },
         changes: [
           { address: A, action: 'replace' },

@@ -23,6 +23,7 @@ export function createJsonProgress(out: OutputStream, now: () => number = () => 
     plan(plan: Plan, applicable: readonly { address: string; action: string }[]): void {
       line({
         type: 'plan',
+        api: plan.api,
         summary: plan.summary,
         changes: applicable.map((c) => ({ address: c.address, action: c.action })),
         partial: plan.targets !== undefined,

@@ -5,7 +5,7 @@
  * client sends), and the lookup a 409 on create uses. Plan stays pure: it
  * gets the result as data.
  */
-import type { ApiClient, TenantRead } from '../api/index.js';
+import type { ApiClient, Target, TenantRead } from '../api/index.js';
 import type { ExecutorClient } from '../apply/index.js';
 import type { ApiProfile, Attributes, DesiredResource, KindName } from '../resources/index.js';
 import type { StateDocument } from '../state/types.js';
@@ -31,6 +31,13 @@ export async function profileOf(flags: { api?: ApiProfile }, input: ConfigInput)
   return environmentApi(flags.api, input);
 }
 
+/** The API target of the flags, else the environment's in tenantform.yaml, else the process environment's. */
+export async function readTarget(flags: ReadFlags, input: ConfigInput, io: CommandIO): Promise<Target> {
+  const { resolveTarget } = await import('../api/index.js');
+  const t = environmentTargetFlags(flags, input);
+  return resolveTarget({ domain: t.domain, baseUrl: t.baseUrl, audience: flags.audience }, io.env);
+}
+
 /** An API client for the target and credentials of the flags, the environment and the process environment. */
 export async function openClient(
   flags: ReadFlags,
@@ -40,11 +47,7 @@ export async function openClient(
 ): Promise<ApiClient> {
   const api = await import('../api/index.js');
   const { parseRate } = await import('./context.js');
-  const t = environmentTargetFlags(flags, input);
-  const target = api.resolveTarget(
-    { domain: t.domain, baseUrl: t.baseUrl, audience: flags.audience },
-    io.env,
-  );
+  const target = await readTarget(flags, input, io);
   const credentials = api.resolveCredentials(
     { tokenFile: flags.tokenFile ? absolute(flags.tokenFile, io) : undefined },
     environmentCredentials(io.env, input),

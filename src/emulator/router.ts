@@ -35,87 +35,34 @@ export interface RouteDef {
   label: string;
 }
 
+/**
+ * A route from its label, "METHOD /path" with {id} where a parameter stands;
+ * `path` when the route also answers at another spelling of the same path.
+ */
+function route(name: RouteName, label: string, path = label.slice(label.indexOf(' ') + 1)): RouteDef {
+  const pattern = path
+    .split('/')
+    .slice(1)
+    .map((segment) => (segment === '{id}' ? ':' : segment));
+  return { route: name, method: label.slice(0, label.indexOf(' ')), pattern, label };
+}
+
 export const ROUTES: readonly RouteDef[] = [
-  {
-    route: 'createPolicy',
-    method: 'POST',
-    pattern: ['api', 'v2', 'rate-limit-policies'],
-    label: 'POST /api/v2/rate-limit-policies',
-  },
-  {
-    route: 'updatePolicy',
-    method: 'PATCH',
-    pattern: ['api', 'v2', 'rate-limit-policies', ':'],
-    label: 'PATCH /api/v2/rate-limit-policies/{id}',
-  },
-  {
-    route: 'deletePolicy',
-    method: 'DELETE',
-    pattern: ['api', 'v2', 'rate-limit-policies', ':'],
-    label: 'DELETE /api/v2/rate-limit-policies/{id}',
-  },
-  {
-    route: 'assignPermissions',
-    method: 'POST',
-    pattern: ['api', 'v2', 'users', ':', 'permissions'],
-    label: 'POST /api/v2/users/{id}/permissions',
-  },
-  {
-    route: 'removePermissions',
-    method: 'DELETE',
-    pattern: ['api', 'v2', 'users', ':', 'permissions'],
-    label: 'DELETE /api/v2/users/{id}/permissions',
-  },
-  {
-    route: 'createProfile',
-    method: 'POST',
-    pattern: ['api', 'v2', 'token-exchange-profiles'],
-    label: 'POST /api/v2/token-exchange-profiles',
-  },
-  {
-    route: 'updateProfile',
-    method: 'PATCH',
-    pattern: ['api', 'v2', 'token-exchange-profiles', ':'],
-    label: 'PATCH /api/v2/token-exchange-profiles/{id}',
-  },
-  {
-    route: 'deleteProfile',
-    method: 'DELETE',
-    pattern: ['api', 'v2', 'token-exchange-profiles', ':'],
-    label: 'DELETE /api/v2/token-exchange-profiles/{id}',
-  },
-  {
-    route: 'listPolicies',
-    method: 'GET',
-    pattern: ['api', 'v2', 'rate-limit-policies'],
-    label: 'GET /api/v2/rate-limit-policies',
-  },
-  {
-    route: 'getPolicy',
-    method: 'GET',
-    pattern: ['api', 'v2', 'rate-limit-policies', ':'],
-    label: 'GET /api/v2/rate-limit-policies/{id}',
-  },
-  {
-    route: 'listPermissions',
-    method: 'GET',
-    pattern: ['api', 'v2', 'users', ':', 'permissions'],
-    label: 'GET /api/v2/users/{id}/permissions',
-  },
-  {
-    route: 'listProfiles',
-    method: 'GET',
-    pattern: ['api', 'v2', 'token-exchange-profiles'],
-    label: 'GET /api/v2/token-exchange-profiles',
-  },
-  {
-    route: 'getProfile',
-    method: 'GET',
-    pattern: ['api', 'v2', 'token-exchange-profiles', ':'],
-    label: 'GET /api/v2/token-exchange-profiles/{id}',
-  },
-  { route: 'token', method: 'POST', pattern: ['oauth', 'token'], label: 'POST /oauth/token' },
-  { route: 'token', method: 'POST', pattern: ['oauth', 'token', ''], label: 'POST /oauth/token' },
+  route('createPolicy', 'POST /api/v2/rate-limit-policies'),
+  route('updatePolicy', 'PATCH /api/v2/rate-limit-policies/{id}'),
+  route('deletePolicy', 'DELETE /api/v2/rate-limit-policies/{id}'),
+  route('assignPermissions', 'POST /api/v2/users/{id}/permissions'),
+  route('removePermissions', 'DELETE /api/v2/users/{id}/permissions'),
+  route('createProfile', 'POST /api/v2/token-exchange-profiles'),
+  route('updateProfile', 'PATCH /api/v2/token-exchange-profiles/{id}'),
+  route('deleteProfile', 'DELETE /api/v2/token-exchange-profiles/{id}'),
+  route('listPolicies', 'GET /api/v2/rate-limit-policies'),
+  route('getPolicy', 'GET /api/v2/rate-limit-policies/{id}'),
+  route('listPermissions', 'GET /api/v2/users/{id}/permissions'),
+  route('listProfiles', 'GET /api/v2/token-exchange-profiles'),
+  route('getProfile', 'GET /api/v2/token-exchange-profiles/{id}'),
+  route('token', 'POST /oauth/token'),
+  route('token', 'POST /oauth/token', '/oauth/token/'),
 ];
 
 function fits(pattern: readonly string[], segments: readonly string[]): boolean {

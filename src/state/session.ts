@@ -5,6 +5,7 @@ import type { RecordedResource } from '../resources/index.js';
 import {
   applyEntry,
   applyJournal,
+  copyJson,
   emptyState,
   indexByAddress,
   newLineage,
@@ -69,6 +70,8 @@ export interface StateSession {
   readonly rescued: RescueOutcome;
   /** The first reason this session cannot record any more (a failed append, a lost lock), or null. */
   failure(): Error | null;
+  /** The record at `address` in `doc`, or null (do not mutate). */
+  recorded(address: string): RecordedResource | null;
   /** Appends the entry to the journal (durable when this resolves), then applies it to `doc`. O(1); never rewrites the state. */
   record(entry: RecordEntry): Promise<void>;
   /** Writes `doc` with serial + 1 (compare-and-set on the serial read) and clears the journal; no write when nothing changed. */
@@ -82,7 +85,7 @@ export interface StateSession {
 /** The journal entry of lineage `lineage` that records `entry` (a copy). */
 export function toJournalEntry(lineage: string, entry: RecordEntry): JournalEntry {
   return entry.op === 'put'
-    ? { v: JOURNAL_FORMAT_VERSION, lineage, op: 'put', resource: structuredClone(entry.resource) }
+    ? { v: JOURNAL_FORMAT_VERSION, lineage, op: 'put', resource: copyJson(entry.resource) }
     : { v: JOURNAL_FORMAT_VERSION, lineage, op: 'remove', address: entry.address };
 }
 
@@ -221,6 +224,9 @@ function createSession(
     rescued,
     failure() {
       return broken ?? store.failure?.() ?? null;
+    },
+    recorded(address) {
+      return index.get(address) ?? null;
     },
     async record(entry) {
       usable();

@@ -2,8 +2,8 @@ import type { CommandIO } from '../io.js';
 import { parseCount, withLockedState } from '../context.js';
 import type { RefreshFlags } from '../definitions.js';
 import { loadDesiredOrReport, openInputStore, resolveInputs } from '../inputs.js';
-import { openClient, profileOf, readLive, readSummary, requireFull, usersOf } from '../live.js';
-import { describeState } from '../where.js';
+import { openClient, profileOf, readLive, readSummary, readTarget, requireFull, usersOf } from '../live.js';
+import { describeState, whereLines } from '../where.js';
 
 function plural(n: number, one: string): string {
   return `${n} ${one}${n === 1 ? '' : 's'}`;
@@ -30,7 +30,7 @@ export async function refreshAction(
   const store = await openInputStore(flags, input, io);
   try {
     return await withLockedState(store, 'refresh', { ...flags, io }, async (session) => {
-      io.stdout.write(`State: ${describeState(store, io)}\n`);
+      io.stdout.write(whereLines(describeState(store, io), (await readTarget(flags, input, io)).baseUrl));
       const client = await openClient(flags, input, io, { parallelism });
       let read;
       try {
