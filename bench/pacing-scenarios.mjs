@@ -44,7 +44,15 @@ export async function pacingGridFigures(work, log, { runs = Number(process.env.B
       const target = burst >= 50 ? 1.05 : 1.1;
       const cell = `R=${rate}/s B=${burst} N=${n}`;
       figures.push(
-        figure(`pacing grid ${cell}: wall ÷ ((N−B)/R)`, 'ratio', ratios, { op: '<=', value: target }),
+        figure(
+          `pacing grid ${cell}: wall ÷ ((N−B)/R)`,
+          'ratio',
+          ratios,
+          { op: '<=', value: target },
+          burst === 1
+            ? 'a bucket of one says 0 left after every request, so only a Reset rounded to whole seconds or a 429 tells its rate (README, Pacing and failures)'
+            : '',
+        ),
         figure(`pacing grid ${cell}: 429 share`, '%', shares, { op: '<', value: 1 }),
       );
       log(
