@@ -49,8 +49,8 @@ export async function pacingGridFigures(work, log, { runs = Number(process.env.B
           'ratio',
           ratios,
           { op: '<=', value: target },
-          burst === 1
-            ? 'a bucket of one says 0 left after every request, so only a Reset rounded to whole seconds or a 429 tells its rate (README, Pacing and failures)'
+          burst === 1 && rate === RATES[0]
+            ? 'every B=1 row: a bucket of one says 0 left after every request, so only a Reset rounded to whole seconds or a 429 tells its rate (README, Pacing and failures)'
             : '',
         ),
         figure(`pacing grid ${cell}: 429 share`, '%', shares, { op: '<', value: 1 }),
