@@ -33,7 +33,43 @@ function longOptions(cmd: CommandUnknownOpts, out = new Set<string>()): Set<stri
   return out;
 }
 
-export function buildProgram(io: CommandIO, setExit: (code: number) => void): Command {
+/** The commands, by the word that names them on the command line. */
+const COMMAND_WORDS = new Set([
+  'validate',
+  'fmt',
+  'plan',
+  'apply',
+  'destroy',
+  'import',
+  'refresh',
+  'export',
+  'show',
+  'state',
+  'force-unlock',
+  'emulator',
+  'envs',
+  'init',
+]);
+
+/**
+ * The command a run names (argv[2]) when it is one of ours: only that one
+ * needs defining. Anything else (no command, an option such as --help or
+ * --version, `help`, a mistyped word) gets the whole program, so that help
+ * and suggestions list every command.
+ */
+function namedCommand(argv: readonly string[]): string | undefined {
+  const word = argv[2];
+  return word !== undefined && COMMAND_WORDS.has(word) ? word : undefined;
+}
+
+/** The program; with `argv`, only the command it names is defined (start-up). */
+export function buildProgram(
+  io: CommandIO,
+  setExit: (code: number) => void,
+  argv: readonly string[] = [],
+): Command {
+  const only = namedCommand(argv);
+  const want = (word: string): boolean => only === undefined || only === word;
   const program = new Command('tenantform');
   const run =
     <A extends unknown[]>(load: () => Promise<(...args: [...A, CommandIO]) => Promise<number>>) =>
@@ -67,40 +103,61 @@ Examples:
 Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode), 3 not formatted (fmt --check).`,
     );
 
-  def
-    .validateCommand(program)
-    .action(run(async () => (await import('./commands/validate-cli.js')).validateAction));
-  def.fmtCommand(program).action(run(async () => (await import('./commands/fmt.js')).fmtAction));
-  def.planCommand(program).action(run(async () => (await import('./commands/plan.js')).planAction));
-  def.applyCommand(program).action(run(async () => (await import('./commands/apply.js')).applyAction));
-  def.destroyCommand(program).action(run(async () => (await import('./commands/apply.js')).destroyAction));
-  def.importCommand(program).action(run(async () => (await import('./commands/import.js')).importAction));
-  def.refreshCommand(program).action(run(async () => (await import('./commands/refresh.js')).refreshAction));
-  def.exportCommand(program).action(run(async () => (await import('./commands/export.js')).exportAction));
-  def.showCommand(program).action(run(async () => (await import('./commands/show.js')).showAction));
+  if (want('validate'))
+    def
+      .validateCommand(program)
+      .action(run(async () => (await import('./commands/validate-cli.js')).validateAction));
+  if (want('fmt'))
+    def.fmtCommand(program).action(run(async () => (await import('./commands/fmt.js')).fmtAction));
+  if (want('plan'))
+    def.planCommand(program).action(run(async () => (await import('./commands/plan.js')).planAction));
+  if (want('apply'))
+    def.applyCommand(program).action(run(async () => (await import('./commands/apply.js')).applyAction));
+  if (want('destroy'))
+    def.destroyCommand(program).action(run(async () => (await import('./commands/apply.js')).destroyAction));
+  if (want('import'))
+    def.importCommand(program).action(run(async () => (await import('./commands/import.js')).importAction));
+  if (want('refresh'))
+    def
+      .refreshCommand(program)
+      .action(run(async () => (await import('./commands/refresh.js')).refreshAction));
+  if (want('export'))
+    def.exportCommand(program).action(run(async () => (await import('./commands/export.js')).exportAction));
+  if (want('show'))
+    def.showCommand(program).action(run(async () => (await import('./commands/show.js')).showAction));
 
-  const state = def.stateCommand(program);
-  def.stateListCommand(state).action(run(async () => (await import('./commands/state.js')).stateListAction));
-  def.stateShowCommand(state).action(run(async () => (await import('./commands/state.js')).stateShowAction));
-  def.stateRmCommand(state).action(run(async () => (await import('./commands/state.js')).stateRmAction));
-  def
-    .stateRescueCommand(state)
-    .action(run(async () => (await import('./commands/state.js')).stateRescueAction));
-  def
-    .stateRepairCommand(state)
-    .action(run(async () => (await import('./commands/state.js')).stateRepairAction));
-  def
-    .stateMigrateCommand(state)
-    .action(run(async () => (await import('./commands/state.js')).stateMigrateAction));
-  def
-    .forceUnlockCommand(program)
-    .action(run(async () => (await import('./commands/state.js')).forceUnlockAction));
+  if (want('state')) {
+    const state = def.stateCommand(program);
+    def
+      .stateListCommand(state)
+      .action(run(async () => (await import('./commands/state.js')).stateListAction));
+    def
+      .stateShowCommand(state)
+      .action(run(async () => (await import('./commands/state.js')).stateShowAction));
+    def.stateRmCommand(state).action(run(async () => (await import('./commands/state.js')).stateRmAction));
+    def
+      .stateRescueCommand(state)
+      .action(run(async () => (await import('./commands/state.js')).stateRescueAction));
+    def
+      .stateRepairCommand(state)
+      .action(run(async () => (await import('./commands/state.js')).stateRepairAction));
+    def
+      .stateMigrateCommand(state)
+      .action(run(async () => (await import('./commands/state.js')).stateMigrateAction));
+  }
+  if (want('force-unlock'))
+    def
+      .forceUnlockCommand(program)
+      .action(run(async () => (await import('./commands/state.js')).forceUnlockAction));
 
-  def
-    .emulatorCommand(program)
-    .action(run(async () => (await import('./commands/emulator-cli.js')).emulatorAction));
-  def.envsCommand(program).action(run(async () => (await import('./commands/envs.js')).envsAction));
-  def.initCommand(program).action(run(async () => (await import('./commands/init.js')).initAction));
+  if (want('emulator'))
+    def
+      .emulatorCommand(program)
+      .action(run(async () => (await import('./commands/emulator-cli.js')).emulatorAction));
+  if (want('envs'))
+    def.envsCommand(program).action(run(async () => (await import('./commands/envs.js')).envsAction));
+  if (want('init'))
+    def.initCommand(program).action(run(async () => (await import('./commands/init.js')).initAction));
 
   return program;
 }
@@ -135,7 +192,7 @@ export async function main(argv: string[], io?: CommandIO): Promise<number> {
   // A crash (uncaught exception, unhandled rejection) releases held state locks on its way out.
   const stopCrashRelease = io ? null : releaseLocksOnCrash(process.stderr);
   let code = 0;
-  const program = buildProgram(realIO, (c) => (code = c));
+  const program = buildProgram(realIO, (c) => (code = c), argv);
   try {
     await program.parseAsync(argv);
     return code;
