@@ -1,4 +1,5 @@
-import { structuredPatch } from 'diff';
+// Only the module that makes patches: the package index loads every kind of diff (about 20 modules).
+import { structuredPatch } from 'diff/lib/patch/create.js';
 import { kindOf, type Attributes, type KindName } from '../resources/index.js';
 import { canonicalize } from './canonical.js';
 
@@ -8,8 +9,16 @@ import { canonicalize } from './canonical.js';
  * Shared by the text and markdown renderers.
  */
 
+/** Attribute names are few and repeat in every block of a plan: each is worked out once. */
+const keyText = new Map<string, string>();
+
 function key(name: string): string {
-  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : JSON.stringify(name);
+  let text = keyText.get(name);
+  if (text === undefined) {
+    text = /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : JSON.stringify(name);
+    keyText.set(name, text);
+  }
+  return text;
 }
 
 function scalar(value: unknown): string {
