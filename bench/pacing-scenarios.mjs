@@ -52,7 +52,34 @@ export async function pacingGridFigures(work, log, { runs = Number(process.env.B
       );
     }
   }
+  for (const line of gridTable(figures)) log(line);
   return figures;
+}
+
+/** The grid as a table, R down and B across: median ratio / 429 share, and whether both meet their targets. */
+function gridTable(figures) {
+  const cells = new Map();
+  for (let i = 0; i < figures.length; i += 2) {
+    const [ratio, share] = [figures[i], figures[i + 1]];
+    const [, rate, burst] = /R=(\d+)\/s B=(\d+)/.exec(ratio.name);
+    const ok = ratio.pass && share.pass ? 'ok' : 'MISS';
+    cells.set(`${rate}/${burst}`, `${ratio.value.toFixed(3)} / ${share.value.toFixed(1)}% ${ok}`);
+  }
+  const width = Math.max(...[...cells.values()].map((c) => c.length));
+  const row = (head, items) => `${head.padEnd(8)}${items.map((x) => x.padEnd(width + 2)).join('')}`;
+  return [
+    'grid: wall ÷ ((N−B)/R) / 429 share (targets ≤ 1.10, B=50 ≤ 1.05; < 1%)',
+    row(
+      'R \\ B',
+      BURSTS.map((b) => `B=${b}`),
+    ),
+    ...RATES.map((r) =>
+      row(
+        `R=${r}/s`,
+        BURSTS.map((b) => cells.get(`${r}/${b}`) ?? '-'),
+      ),
+    ),
+  ];
 }
 
 /** Another client of the same tenant sending `perSecond` creates until stopped; counts its answers. */

@@ -4,6 +4,7 @@
  * the debug lines.
  */
 import { spawnSync } from 'node:child_process';
+import { Readable } from 'node:stream';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import nock from 'nock';
@@ -89,6 +90,17 @@ describe('transport', () => {
     for (let i = 0; i < 3; i++) await t.client.createRateLimitPolicy(POLICY_BODY);
     expect(s.isDone()).toBe(true);
     expect(nock.pendingMocks()).toEqual([]);
+  });
+
+  it('refuses a body larger than 1 MiB as a bad response, whatever its chunks', async () => {
+    t = testClient();
+    const chunk = Buffer.alloc(600 * 1024, 0x20);
+    nock(ORIGIN)
+      .post('/api/v2/rate-limit-policies')
+      .reply(201, () => Readable.from([chunk, chunk]));
+    const err = await failure(t.client.createRateLimitPolicy(POLICY_BODY));
+    expect(err).toMatchObject({ code: 'API_BAD_RESPONSE', retryable: false });
+    expect(err.message).toContain('a body too large to read');
   });
 
   it('keeps TLS verification on, sizes connections to the parallelism and sets timeouts', () => {

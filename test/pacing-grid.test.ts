@@ -9,13 +9,21 @@ import { simulate } from './pacing-sim.js';
 const cells = [1, 2, 10, 16, 50].flatMap((rate) => [3, 10, 50].map((burst) => [rate, burst] as const));
 
 describe('pacing a token bucket', () => {
-  // The target is 1.10; at 1/s, ten requests leave too few answers to learn from.
-  it.each(cells)('R=%i/s B=%i: within a tenth of (N − B)/R with no 429', async (rate, burst) => {
-    const requests = burst + Math.max(10, rate * 8);
-    const r = await simulate({ rate, burst, requests, latencyMs: 3, jitterMs: 4 });
-    expect(r.status429).toBe(0);
-    expect(r.ratio).toBeLessThanOrEqual(rate === 1 ? 1.15 : 1.1);
-  });
+  // Where the run starts within a second decides how far the whole-second Reset
+  // is from the truth: four starts, each within a tenth of (N − B)/R. A large
+  // bucket leaves time to learn the rate exactly (the bench's 1.05 adds start-up).
+  const starts = [1_700_000_000_437, 1_700_000_000_050, 1_700_000_000_620, 1_700_000_000_800];
+  it.each(cells)(
+    'R=%i/s B=%i: within a tenth of (N − B)/R with no 429, wherever in the second it starts',
+    async (rate, burst) => {
+      const requests = burst + Math.max(10, rate * 8);
+      for (const start of starts) {
+        const r = await simulate({ rate, burst, requests, latencyMs: 3, jitterMs: 4, start });
+        expect(r.status429).toBe(0);
+        expect(r.ratio).toBeLessThanOrEqual(burst >= 50 ? 1.03 : 1.1);
+      }
+    },
+  );
 
   it('learns a one-request bucket from its answers and probes upward: far faster than its Reset', async () => {
     const r = await simulate({ rate: 50, burst: 1, requests: 400, latencyMs: 3, jitterMs: 4 });

@@ -87,19 +87,31 @@ export class BodyTooLargeError extends Error {
   readonly code = 'BODY_TOO_LARGE';
 }
 
-async function readBody(body: Dispatcher.ResponseData['body']): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
-    size += buf.length;
-    if (size > MAX_BODY_BYTES) {
-      body.destroy();
-      throw new BodyTooLargeError(`response body larger than ${MAX_BODY_BYTES} bytes`);
-    }
-    chunks.push(buf);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/**
+ * The whole body as text, refused past MAX_BODY_BYTES. Read with 'data' and
+ * 'end' listeners: an async iterator over the stream costs several times more
+ * per answer (bench: latency-bound apply), and most answers are one chunk.
+ */
+function readBody(body: Dispatcher.ResponseData['body']): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    body.on('data', (chunk: Buffer | Uint8Array) => {
+      const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+      size += buf.length;
+      if (size > MAX_BODY_BYTES) {
+        body.destroy();
+        reject(new BodyTooLargeError(`response body larger than ${MAX_BODY_BYTES} bytes`));
+        return;
+      }
+      chunks.push(buf);
+    });
+    body.on('end', () => {
+      const whole = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+      resolve(whole.toString('utf8'));
+    });
+    body.on('error', reject);
+  });
 }
 
 /** Sends one request and reads the whole answer. Throws undici's errors for network trouble. */

@@ -5,7 +5,7 @@
  * writes it. What these files declare is exactly what was read, so a plan
  * right after (with the export recorded in the state) has nothing to do.
  */
-import { stringify } from 'yaml';
+import { YAML } from './yaml-lib.js';
 import { formatConfigText } from './format.js';
 import { KINDS, type Attributes, type KindName, type LiveResource } from '../resources/index.js';
 
@@ -61,7 +61,7 @@ export function exportConfigFiles(resources: readonly LiveResource[], schemaPath
   for (const kind of KINDS) {
     const mine = resources.filter((r) => r.kind === kind.name);
     if (mine.length === 0) continue;
-    const body = stringify({ [kind.configKey]: entries(kind.name, mine) }, { lineWidth: 0 });
+    const body = YAML.stringify({ [kind.configKey]: entries(kind.name, mine) }, { lineWidth: 0 });
     const text = `# yaml-language-server: $schema=${schemaPath}\n${body}`;
     const name = FILE_NAMES[kind.name];
     const formatted = formatConfigText(text, name);

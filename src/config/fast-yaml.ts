@@ -27,11 +27,19 @@ export interface FastResult {
   itemPositions: WeakMap<unknown[], FastPosition[]>;
 }
 
-interface Line {
-  indent: number;
-  text: string;
+/**
+ * The lines that carry content (blank and comment-only lines left out), as
+ * offsets into the text: no string is made for a line, only for the keys and
+ * values read from it. A line's content runs from `start` (after its
+ * indentation) to `end` (before trailing spaces).
+ */
+interface Lines {
+  count: number;
+  indent: Int32Array;
+  start: Int32Array;
+  end: Int32Array;
   /** 1-based line number. */
-  no: number;
+  no: Int32Array;
 }
 
 class GiveUp extends Error {}
@@ -96,31 +104,6 @@ function plainScalar(raw: string, flow: boolean): string | number {
   return text;
 }
 
-function quotedScalar(rest: string): { value: string; after: string } {
-  const quote = rest[0]!;
-  if (quote === '"') {
-    const end = rest.indexOf('"', 1);
-    if (end < 0) giveUp();
-    const value = rest.slice(1, end);
-    if (value.includes('\\') || value.includes('$')) giveUp();
-    return { value, after: rest.slice(end + 1) };
-  }
-  let value = '';
-  let i = 1;
-  for (;;) {
-    const end = rest.indexOf("'", i);
-    if (end < 0) giveUp();
-    value += rest.slice(i, end);
-    if (rest[end + 1] === "'") {
-      value += "'";
-      i = end + 2;
-      continue;
-    }
-    if (value.includes('$')) giveUp();
-    return { value, after: rest.slice(end + 1) };
-  }
-}
-
 function flowMapping(rest: string): Record<string, unknown> {
   const close = rest.indexOf('}');
   if (close < 0) giveUp();
@@ -139,114 +122,208 @@ function flowMapping(rest: string): Record<string, unknown> {
   return out;
 }
 
-function inlineValue(rest: string): unknown {
-  if (rest.startsWith('{')) return flowMapping(rest);
-  if (rest.startsWith('"') || rest.startsWith("'")) {
-    const { value, after } = quotedScalar(rest);
-    expectEnd(after);
+const SPACE = 0x20;
+const HASH = 0x23;
+const DASH = 0x2d;
+const COLON = 0x3a;
+
+/** Letters and underscore: what a key starts with. */
+function isKeyStart(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f;
+}
+
+function isKeyChar(c: number): boolean {
+  return isKeyStart(c) || (c >= 0x30 && c <= 0x39);
+}
+
+/**
+ * Where the colon of `key:` or `key: value` is in text[s, e), or -1 when the
+ * content is not a key (KEY, read without making strings).
+ */
+function keyColon(text: string, s: number, e: number): number {
+  if (s >= e || !isKeyStart(text.charCodeAt(s))) return -1;
+  let k = s + 1;
+  while (k < e && isKeyChar(text.charCodeAt(k))) k++;
+  if (k >= e || text.charCodeAt(k) !== COLON) return -1;
+  if (k + 1 < e && text.charCodeAt(k + 1) !== SPACE) return -1;
+  return k;
+}
+
+/** expectEnd for text[from, e): nothing, or spaces and a comment. */
+function expectEndAt(text: string, from: number, e: number): void {
+  let t = from;
+  while (t < e && text.charCodeAt(t) === SPACE) t++;
+  if (t < e && (text.charCodeAt(t) !== HASH || t === from)) giveUp();
+}
+
+/** A quoted scalar starting at text[s] and closed before e, with what follows it checked. */
+function quotedAt(text: string, s: number, e: number): string {
+  const quote = text[s]!;
+  if (quote === '"') {
+    const close = text.indexOf('"', s + 1);
+    if (close < 0 || close >= e) giveUp();
+    const value = text.slice(s + 1, close);
+    if (value.includes('\\') || value.includes('$')) giveUp();
+    expectEndAt(text, close + 1, e);
     return value;
   }
-  return plainScalar(rest, false);
+  let value = '';
+  let i = s + 1;
+  for (;;) {
+    const close = text.indexOf("'", i);
+    if (close < 0 || close >= e) giveUp();
+    value += text.slice(i, close);
+    if (close + 1 < e && text.charCodeAt(close + 1) === 0x27) {
+      value += "'";
+      i = close + 2;
+      continue;
+    }
+    if (value.includes('$')) giveUp();
+    expectEndAt(text, close + 1, e);
+    return value;
+  }
+}
+
+function inlineValue(text: string, s: number, e: number): unknown {
+  const c = text[s];
+  if (c === '{') return flowMapping(text.slice(s, e));
+  if (c === '"' || c === "'") return quotedAt(text, s, e);
+  return plainScalar(text.slice(s, e), false);
 }
 
 class Reader {
   private pos = 0;
   readonly itemPositions = new WeakMap<unknown[], FastPosition[]>();
 
-  constructor(private readonly lines: Line[]) {}
+  constructor(
+    private readonly text: string,
+    private readonly lines: Lines,
+  ) {}
 
   get done(): boolean {
-    return this.pos >= this.lines.length;
+    return this.pos >= this.lines.count;
   }
 
-  private peek(): Line | undefined {
-    return this.lines[this.pos];
+  /** The indentation of the current line, or -1 past the last one. */
+  private indentHere(): number {
+    return this.pos < this.lines.count ? this.lines.indent[this.pos]! : -1;
+  }
+
+  /** Whether the line at `i` is a sequence item: `-` alone or `- ` and more. */
+  private isItem(i: number): boolean {
+    const s = this.lines.start[i]!;
+    const e = this.lines.end[i]!;
+    return this.text.charCodeAt(s) === DASH && (e - s === 1 || this.text.charCodeAt(s + 1) === SPACE);
   }
 
   block(indent: number, depth: number): unknown {
     if (depth > MAX_DEPTH) giveUp();
-    const line = this.peek()!;
-    if (line.indent !== indent) giveUp();
-    return line.text === '-' || line.text.startsWith('- ')
-      ? this.sequence(indent, depth)
-      : this.mapping(indent, depth);
+    if (this.indentHere() !== indent) giveUp();
+    return this.isItem(this.pos) ? this.sequence(indent, depth) : this.mapping(indent, depth);
   }
 
   private mapping(indent: number, depth: number): Record<string, unknown> {
+    const { text, lines } = this;
     const out: Record<string, unknown> = {};
-    for (let line = this.peek(); line && line.indent === indent; line = this.peek()) {
-      if (line.text.startsWith('-')) giveUp();
-      const match = KEY.exec(line.text);
-      if (!match) giveUp();
-      const key = match[1]!;
+    while (this.indentHere() === indent) {
+      const s = lines.start[this.pos]!;
+      const e = lines.end[this.pos]!;
+      if (text.charCodeAt(s) === DASH) giveUp();
+      const colon = keyColon(text, s, e);
+      if (colon < 0) giveUp();
+      const key = text.slice(s, colon);
       if (FORBIDDEN.has(key) || Object.prototype.hasOwnProperty.call(out, key)) giveUp();
       this.pos++;
-      const rest = match[2];
-      if (rest !== undefined && rest !== '' && !rest.startsWith('#')) {
-        out[key] = inlineValue(rest);
+      let r = colon + 1;
+      while (r < e && text.charCodeAt(r) === SPACE) r++;
+      if (r < e && text.charCodeAt(r) !== HASH) {
+        out[key] = inlineValue(text, r, e);
         continue;
       }
-      const next = this.peek();
-      if (next && next.indent > indent) out[key] = this.block(next.indent, depth + 1);
-      else if (next && next.indent === indent && (next.text === '-' || next.text.startsWith('- ')))
-        out[key] = this.sequence(indent, depth + 1);
+      const next = this.indentHere();
+      if (next > indent) out[key] = this.block(next, depth + 1);
+      else if (next === indent && this.isItem(this.pos)) out[key] = this.sequence(indent, depth + 1);
       else giveUp(); // an empty value: leave its typing (null) and its reporting to the full parser
     }
-    const after = this.peek();
-    if (after && after.indent > indent) giveUp();
+    if (this.indentHere() > indent) giveUp();
     return out;
   }
 
   private sequence(indent: number, depth: number): unknown[] {
+    const { text, lines } = this;
     const out: unknown[] = [];
     const positions: FastPosition[] = [];
-    for (let line = this.peek(); line && line.indent === indent; line = this.peek()) {
-      if (!line.text.startsWith('- ')) break;
-      const body = line.text.slice(2);
-      const lead = body.length - trimSpacesStart(body).length;
-      const rest = body.slice(lead);
-      if (rest === '' || rest.startsWith('#') || rest.startsWith('-')) giveUp();
-      const col = indent + 2 + lead;
-      positions.push({ line: line.no, col: col + 1 });
-      if (KEY.test(rest)) {
+    while (this.indentHere() === indent) {
+      const s = lines.start[this.pos]!;
+      const e = lines.end[this.pos]!;
+      if (!(e - s >= 2 && text.charCodeAt(s) === DASH && text.charCodeAt(s + 1) === SPACE)) break;
+      let r = s + 2;
+      while (r < e && text.charCodeAt(r) === SPACE) r++;
+      const first = text.charCodeAt(r);
+      if (r >= e || first === HASH || first === DASH) giveUp();
+      const col = indent + (r - s);
+      positions.push({ line: lines.no[this.pos]!, col: col + 1 });
+      if (keyColon(text, r, e) >= 0) {
         // "- key: value": a mapping whose keys line up with this first one.
-        this.lines[this.pos] = { indent: col, text: rest, no: line.no };
+        lines.indent[this.pos] = col;
+        lines.start[this.pos] = r;
         out.push(this.mapping(col, depth + 1));
       } else {
         this.pos++;
-        out.push(inlineValue(rest));
+        out.push(inlineValue(text, r, e));
       }
     }
-    const after = this.peek();
-    if (after && after.indent > indent) giveUp();
+    if (this.indentHere() > indent) giveUp();
     this.itemPositions.set(out, positions);
     return out;
   }
 }
 
-function splitLines(text: string): Line[] | null {
-  const lines: Line[] = [];
-  const raw = text.split('\n');
-  for (let i = 0; i < raw.length; i++) {
-    const line = raw[i]!;
-    const trimmed = trimSpacesStart(line);
-    if (trimmed === '' || trimmed.startsWith('#')) continue;
-    if (line.includes('\t') || line.includes('\r')) return null;
-    if (line.startsWith('---') || line.startsWith('...') || line.startsWith('%')) return null;
-    lines.push({ indent: line.length - trimmed.length, text: trimSpacesEnd(trimmed), no: i + 1 });
+/** The content lines of `text`, or null when a line starts a document marker or directive. */
+function splitLines(text: string): Lines | null {
+  let capacity = 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) capacity++;
+  const lines: Lines = {
+    count: 0,
+    indent: new Int32Array(capacity),
+    start: new Int32Array(capacity),
+    end: new Int32Array(capacity),
+    no: new Int32Array(capacity),
+  };
+  let no = 0;
+  for (let from = 0; from <= text.length;) {
+    let to = text.indexOf('\n', from);
+    if (to === -1) to = text.length;
+    no++;
+    let s = from;
+    while (s < to && text.charCodeAt(s) === SPACE) s++;
+    if (s < to && text.charCodeAt(s) !== HASH) {
+      if (s === from && (text.startsWith('---', s) || text.startsWith('...', s) || text[s] === '%')) {
+        return null;
+      }
+      let e = to;
+      while (e > s && text.charCodeAt(e - 1) === SPACE) e--;
+      const n = lines.count++;
+      lines.indent[n] = s - from;
+      lines.start[n] = s;
+      lines.end[n] = e;
+      lines.no[n] = no;
+    }
+    from = to + 1;
   }
   return lines;
 }
 
 /** The value of `text` with item positions, or null when it is not in the plain subset. */
 export function parseFastYaml(text: string): FastResult | null {
+  // Tabs and carriage returns are among what this refuses: lines split on \n alone, indentation is spaces.
   if (NOT_PLAIN_ASCII.test(text)) return null;
   const lines = splitLines(text);
   if (lines === null) return null;
-  const reader = new Reader(lines);
+  const reader = new Reader(text, lines);
   try {
     if (reader.done) return { value: null, itemPositions: reader.itemPositions };
-    if (lines[0]!.indent !== 0) return null;
+    if (lines.indent[0] !== 0) return null;
     const value = reader.block(0, 0);
     if (!reader.done) return null;
     return { value, itemPositions: reader.itemPositions };

@@ -12,19 +12,8 @@
  * Pure text in, text out; the result always parses to the same data (checked).
  */
 import { isDeepStrictEqual } from 'node:util';
-import {
-  isMap,
-  isScalar,
-  isSeq,
-  LineCounter,
-  parseAllDocuments,
-  Scalar,
-  visit,
-  type Document,
-  type Pair,
-  type YAMLMap,
-  type YAMLError,
-} from 'yaml';
+import type { Document, LineCounter, Pair, Scalar, YAMLMap, YAMLError } from 'yaml';
+import { YAML } from './yaml-lib.js';
 import { configKeyOrder, type KeyOrder } from '../schemas/key-order.js';
 import type { ConfigIssue } from './types.js';
 
@@ -39,14 +28,14 @@ const TO_STRING = { lineWidth: 0, indent: 2, indentSeq: true, flowCollectionPadd
 
 function formatScalar(scalar: Scalar): void {
   if (typeof scalar.value !== 'string') return;
-  if (scalar.type === Scalar.BLOCK_LITERAL || scalar.type === Scalar.BLOCK_FOLDED) return;
+  if (scalar.type === YAML.Scalar.BLOCK_LITERAL || scalar.type === YAML.Scalar.BLOCK_FOLDED) return;
   // Quoting decides whether "${LIMIT}" is a string or takes the variable's type: keep it.
   if (scalar.value.includes('${')) return;
   scalar.type = undefined; // plain where the value reads back the same, quoted otherwise
 }
 
 function keyRank(order: KeyOrder | null, pair: Pair): number {
-  if (!order || !isScalar(pair.key)) return Number.MAX_SAFE_INTEGER;
+  if (!order || !YAML.isScalar(pair.key)) return Number.MAX_SAFE_INTEGER;
   const index = order.keys.indexOf(String(pair.key.value));
   return index === -1 ? Number.MAX_SAFE_INTEGER : index;
 }
@@ -57,7 +46,8 @@ function keyRank(order: KeyOrder | null, pair: Pair): number {
  */
 function keepTrailingComment(pair: Pair): void {
   const value = pair.value;
-  if (!(isMap(value) || isSeq(value)) || !value.flow || value.items.length === 0 || !value.comment) return;
+  if (!(YAML.isMap(value) || YAML.isSeq(value)) || !value.flow || value.items.length === 0 || !value.comment)
+    return;
   value.commentBefore = value.commentBefore ? `${value.commentBefore}\n${value.comment}` : value.comment;
   value.comment = '';
 }
@@ -68,7 +58,7 @@ function sortKeys(node: YAMLMap, order: KeyOrder | null, isRoot: boolean): void 
   // Array.prototype.sort is stable: unknown keys keep their relative order.
   node.items.sort((a, b) => keyRank(order, a) - keyRank(order, b));
   const head = node.items[0];
-  if (!isRoot || !first || head === first || !isScalar(first.key) || !isScalar(head?.key)) return;
+  if (!isRoot || !first || head === first || !YAML.isScalar(first.key) || !YAML.isScalar(head?.key)) return;
   const header = first.key.commentBefore;
   if (!header) return;
   first.key.commentBefore = undefined;
@@ -76,18 +66,18 @@ function sortKeys(node: YAMLMap, order: KeyOrder | null, isRoot: boolean): void 
 }
 
 function formatNode(node: unknown, order: KeyOrder | null, isRoot = false): void {
-  if (isScalar(node)) {
+  if (YAML.isScalar(node)) {
     formatScalar(node);
-  } else if (isMap(node)) {
+  } else if (YAML.isMap(node)) {
     sortKeys(node, order, isRoot);
     node.flow = node.items.length === 0;
     for (const pair of node.items) {
       keepTrailingComment(pair);
       formatNode(pair.key, null);
-      const child = isScalar(pair.key) ? (order?.children.get(String(pair.key.value)) ?? null) : null;
+      const child = YAML.isScalar(pair.key) ? (order?.children.get(String(pair.key.value)) ?? null) : null;
       formatNode(pair.value, child);
     }
-  } else if (isSeq(node)) {
+  } else if (YAML.isSeq(node)) {
     node.flow = node.items.length === 0;
     for (const item of node.items) formatNode(item, order);
   }
@@ -95,20 +85,20 @@ function formatNode(node: unknown, order: KeyOrder | null, isRoot = false): void
 
 /** The key order for a document: the config's when every top-level key is a config key, else none. */
 function documentOrder(doc: Document): KeyOrder | null {
-  if (!isMap(doc.contents)) return null;
+  if (!YAML.isMap(doc.contents)) return null;
   const order = configKeyOrder();
   const isConfig = doc.contents.items.every(
-    (pair) => isScalar(pair.key) && order.keys.includes(String(pair.key.value)),
+    (pair) => YAML.isScalar(pair.key) && order.keys.includes(String(pair.key.value)),
   );
   return isConfig ? order : null;
 }
 
 function hasAlias(doc: Document): boolean {
   let found = false;
-  visit(doc, {
+  YAML.visit(doc, {
     Alias() {
       found = true;
-      return visit.BREAK;
+      return YAML.visit.BREAK;
     },
   });
   return found;
@@ -127,7 +117,7 @@ function issueAt(file: string, lineCounter: LineCounter, error: YAMLError): Conf
 }
 
 function parse(text: string, lineCounter?: LineCounter) {
-  return parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: false, strict: true });
+  return YAML.parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: false, strict: true });
 }
 
 /**
@@ -137,10 +127,10 @@ function parse(text: string, lineCounter?: LineCounter) {
 function dataOf(text: string): unknown[] {
   const docs = parse(text);
   return docs.map((doc) => {
-    visit(doc, {
+    YAML.visit(doc, {
       Scalar(_key, node) {
         if (typeof node.value === 'string' && node.value.includes('${'))
-          node.value = `${node.type === Scalar.PLAIN ? 'plain' : 'quoted'} ${node.value}`;
+          node.value = `${node.type === YAML.Scalar.PLAIN ? 'plain' : 'quoted'} ${node.value}`;
       },
     });
     return doc.toJS({ maxAliasCount: -1 }) as unknown;
@@ -152,7 +142,7 @@ function dataOf(text: string): unknown[] {
  * file in issues. A file with syntax errors comes back unchanged with the errors.
  */
 export function formatConfigText(text: string, file: string): FormatResult {
-  const lineCounter = new LineCounter();
+  const lineCounter = new YAML.LineCounter();
   const parsed = parse(text, lineCounter);
   const docs = parsed;
   const issues: ConfigIssue[] = [];

@@ -6,7 +6,8 @@
  * as its own config mapping and their lists are concatenated, as for files of
  * a directory. An empty document (or file) declares nothing and is valid.
  */
-import { isScalar, LineCounter, parseAllDocuments, YAMLWarning, type Node, type YAMLError } from 'yaml';
+import type { Node, YAMLError } from 'yaml';
+import { YAML } from './yaml-lib.js';
 import type { DesiredResource } from '../resources/index.js';
 import { DEFAULT_LIMITS, type ConfigIssue, type ParseContext, type ParsedFile } from './types.js';
 import { lookupFromRecord } from './variables.js';
@@ -44,7 +45,7 @@ function syntaxIssues(index: DocumentIndex, text: string, problems: YAMLError[])
   const out: ConfigIssue[] = [];
   const explained = new Set<number>();
   for (const problem of problems) {
-    const variables = problem instanceof YAMLWarning ? [] : flowVariableOffsets(text, problem.pos[0]);
+    const variables = problem instanceof YAML.YAMLWarning ? [] : flowVariableOffsets(text, problem.pos[0]);
     if (variables.length === 0) out.push(yamlIssue(index, problem));
     for (const at of variables) {
       if (explained.has(at)) continue;
@@ -56,7 +57,7 @@ function syntaxIssues(index: DocumentIndex, text: string, problems: YAMLError[])
 }
 
 function yamlIssue(index: DocumentIndex, error: YAMLError): ConfigIssue {
-  const warning = error instanceof YAMLWarning;
+  const warning = error instanceof YAML.YAMLWarning;
   const message = warning ? `unsupported YAML: ${error.message}` : `YAML syntax error: ${error.message}`;
   return issueAt(index, error.pos[0], message, warning ? 'YAML_UNSUPPORTED' : 'YAML_SYNTAX');
 }
@@ -87,7 +88,7 @@ export function parseConfigText(text: string, file: string, ctx: ParseContext = 
 export function parseWithYaml(text: string, file: string, ctx: ParseContext = {}): ParsedFile {
   const limits = { ...DEFAULT_LIMITS, ...ctx.limits };
   const lookup = typeof ctx.vars === 'function' ? ctx.vars : lookupFromRecord(ctx.vars ?? {});
-  const lineCounter = new LineCounter();
+  const lineCounter = new YAML.LineCounter();
   const issues: ConfigIssue[] = [];
   const resources: DesiredResource[] = [];
   const deep = tooDeepOffset(text);
@@ -98,7 +99,7 @@ export function parseWithYaml(text: string, file: string, ctx: ParseContext = {}
   }
   let documents;
   try {
-    documents = parseAllDocuments(text, {
+    documents = YAML.parseAllDocuments(text, {
       lineCounter,
       prettyErrors: false,
       uniqueKeys: false,
@@ -135,7 +136,7 @@ export function parseWithYaml(text: string, file: string, ctx: ParseContext = {}
     }
     // A document with no content (`---` alone) is empty, like an empty file.
     const contents = (doc.contents as Node | null) ?? null;
-    const root = isScalar(contents) && contents.value === null ? null : contents;
+    const root = YAML.isScalar(contents) && contents.value === null ? null : contents;
     const conversion = convertDocument(index, root, lookup, limits);
     issues.push(...conversion.issues, ...schemaIssues(index, root, conversion));
     resources.push(...collectResources(index, root, conversion.value));

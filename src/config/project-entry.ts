@@ -4,7 +4,8 @@
  * message: a user may have pasted a secret where a variable name belongs.
  */
 import { join } from 'node:path';
-import { isMap, isScalar, isSeq, type Node, type YAMLMap } from 'yaml';
+import type { Node, YAMLMap } from 'yaml';
+import { YAML } from './yaml-lib.js';
 import { isApiProfile } from '../resources/index.js';
 import type { Environment, EnvironmentCredentials, EnvironmentState, EnvironmentTarget } from './project.js';
 
@@ -30,13 +31,13 @@ const CREDENTIAL_KEYS: Record<string, keyof EnvironmentCredentials> = {
 function entries(map: YAMLMap): [string, Node, Node | null][] {
   return map.items.map((pair) => {
     const key = pair.key as Node;
-    const text = isScalar(key) ? String(key.value) : String(key);
+    const text = YAML.isScalar(key) ? String(key.value) : String(key);
     return [text, key, (pair.value as Node | null) ?? null];
   });
 }
 
 function stringValue(node: Node | null): string | null {
-  return isScalar(node) && typeof node.value === 'string' && node.value !== '' ? node.value : null;
+  return YAML.isScalar(node) && typeof node.value === 'string' && node.value !== '' ? node.value : null;
 }
 
 function relativePath(node: Node | null, where: string, ctx: EntryContext): string | null {
@@ -53,7 +54,7 @@ function relativePath(node: Node | null, where: string, ctx: EntryContext): stri
 }
 
 function pathList(node: Node | null, where: string, ctx: EntryContext): string[] {
-  if (!isSeq(node) || node.items.length === 0) {
+  if (!YAML.isSeq(node) || node.items.length === 0) {
     ctx.at(node, `${where} must be a non-empty list of relative paths`);
     return [];
   }
@@ -88,7 +89,7 @@ function checkCredentials(
   where: string,
   ctx: EntryContext,
 ): EnvironmentCredentials | undefined {
-  if (!isMap(node)) {
+  if (!YAML.isMap(node)) {
     ctx.at(
       node,
       `${where} must map token, or client_id and client_secret, to names of environment variables`,
@@ -122,7 +123,7 @@ function checkCredentials(
 }
 
 function checkState(node: Node | null, where: string, ctx: EntryContext): EnvironmentState | undefined {
-  if (!isMap(node)) {
+  if (!YAML.isMap(node)) {
     ctx.at(node, `${where} must be {path: FILE} or {backend: pg, workspace: NAME}`);
     return undefined;
   }
@@ -159,13 +160,13 @@ function checkState(node: Node | null, where: string, ctx: EntryContext): Enviro
 
 /** One environment from its key and value nodes; null (with issues) when its name or shape is wrong. */
 export function checkEnvironment(keyNode: Node, value: Node | null, ctx: EntryContext): Environment | null {
-  const name = isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
+  const name = YAML.isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
   const where = `environments.${name}`;
   if (!ENV_NAME.test(name)) {
     ctx.at(keyNode, `"${name}" is not a valid environment name (letters, digits, ., _ and -)`);
     return null;
   }
-  if (!isMap(value)) {
+  if (!YAML.isMap(value)) {
     ctx.at(
       value ?? keyNode,
       `${where} must be a mapping with paths (and var_files, domain, credentials, state)`,
@@ -232,7 +233,7 @@ export function checkSharedState(environments: Environment[], envs: YAMLMap, ctx
       owner.set(key, env.name);
       continue;
     }
-    const pair = envs.items.find((p) => isScalar(p.key) && String(p.key.value) === env.name);
+    const pair = envs.items.find((p) => YAML.isScalar(p.key) && String(p.key.value) === env.name);
     const what = s?.backend === 'pg' ? `pg workspace "${s.workspace}"` : `state file ${key.slice(5)}`;
     ctx.at(
       (pair?.key as Node | undefined) ?? null,

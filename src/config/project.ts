@@ -22,7 +22,8 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { isMap, LineCounter, parseDocument, type Node } from 'yaml';
+import type { Node } from 'yaml';
+import { YAML } from './yaml-lib.js';
 import type { ApiProfile } from '../resources/index.js';
 import type { ConfigIssue } from './types.js';
 import { checkEnvironment, checkSharedState, type EntryContext } from './project-entry.js';
@@ -96,8 +97,8 @@ const parsed = new Map<string, { text: string; project: Project }>();
 
 /** Parses the text of a project file; `dir` is the project directory as given (paths are joined to it). */
 export function parseProject(text: string, file: string, dir: string): Project {
-  const lines = new LineCounter();
-  const doc = parseDocument(text, {
+  const lines = new YAML.LineCounter();
+  const doc = YAML.parseDocument(text, {
     uniqueKeys: true,
     lineCounter: lines,
     prettyErrors: false,
@@ -122,7 +123,7 @@ export function parseProject(text: string, file: string, dir: string): Project {
     throw new ProjectError(issues);
   }
   const root = doc.contents;
-  if (!isMap(root)) {
+  if (!YAML.isMap(root)) {
     at(root, 'must be a mapping with an "environments" key');
     throw new ProjectError(issues);
   }
@@ -132,7 +133,7 @@ export function parseProject(text: string, file: string, dir: string): Project {
     if (key === 'environments') envs = (pair.value as Node | null) ?? null;
     else at(pair.key as Node, `unknown key "${key}" (allowed: environments)`);
   }
-  if (!isMap(envs) || envs.items.length === 0) {
+  if (!YAML.isMap(envs) || envs.items.length === 0) {
     at(envs ?? root, 'environments must map each environment name to {paths, var_files, …}');
     throw new ProjectError(issues);
   }

@@ -3,7 +3,8 @@
  * strings as they are, numbers and true/false as written in the file, an empty
  * value as the empty string. Lists and mappings are refused.
  */
-import { isMap, isScalar, LineCounter, parseAllDocuments, type Node } from 'yaml';
+import type { Node } from 'yaml';
+import { YAML } from './yaml-lib.js';
 import type { ConfigIssue, ConfigLimits } from './types.js';
 import { VARIABLE_NAME } from './variables.js';
 import { indexDocument, issueAt, keyString, nodeOffset, resolveAlias } from './yaml-nodes.js';
@@ -16,8 +17,8 @@ export interface VarFileResult {
 
 /** Reads the variables in a var file's text; `file` names it in issues. */
 export function parseVarFileText(text: string, file: string): VarFileResult {
-  const lineCounter = new LineCounter();
-  const documents = parseAllDocuments(text, {
+  const lineCounter = new YAML.LineCounter();
+  const documents = YAML.parseAllDocuments(text, {
     lineCounter,
     prettyErrors: false,
     uniqueKeys: true,
@@ -39,7 +40,7 @@ export function parseVarFileText(text: string, file: string): VarFileResult {
       return;
     }
     if (root === null) return;
-    if (!isMap(root)) {
+    if (!YAML.isMap(root)) {
       issues.push(
         issueAt(
           index,
@@ -66,12 +67,12 @@ export function parseVarFileText(text: string, file: string): VarFileResult {
         continue;
       }
       const value = resolveAlias(index, (pair.value as Node | null) ?? null);
-      if (value === null || (isScalar(value) && value.value === null)) {
+      if (value === null || (YAML.isScalar(value) && value.value === null)) {
         vars.set(name, '');
-      } else if (isScalar(value) && typeof value.value === 'string') {
+      } else if (YAML.isScalar(value) && typeof value.value === 'string') {
         vars.set(name, value.value);
       } else if (
-        isScalar(value) &&
+        YAML.isScalar(value) &&
         value.range &&
         (typeof value.value === 'number' || typeof value.value === 'boolean')
       ) {

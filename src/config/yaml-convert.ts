@@ -4,17 +4,8 @@
  * prototype, alias cycles and expansion, unsupported scalar types, and ${NAME}
  * interpolation with the reference's position.
  */
-import {
-  isAlias,
-  isMap,
-  isScalar,
-  isSeq,
-  type Alias,
-  type Node,
-  type Scalar,
-  type YAMLMap,
-  type YAMLSeq,
-} from 'yaml';
+import type { Alias, Node, Scalar, YAMLMap, YAMLSeq } from 'yaml';
+import { YAML } from './yaml-lib.js';
 import type { ConfigIssue, ConfigLimits, VariableLookup } from './types.js';
 import { coreScalar, interpolate } from './variables.js';
 import { issueAt, keyString, nodeOffset, pathKey, type DocumentIndex, type JsonPath } from './yaml-nodes.js';
@@ -80,14 +71,14 @@ class Converter {
       this.report(node, `nested more than ${MAX_DEPTH} levels deep`, 'YAML_TOO_DEEP');
       return null;
     }
-    if (isAlias(node)) return this.convertAlias(node, depth);
-    if (isMap(node) || isSeq(node)) {
+    if (YAML.isAlias(node)) return this.convertAlias(node, depth);
+    if (YAML.isMap(node) || YAML.isSeq(node)) {
       this.open.add(node);
-      const value = isMap(node) ? this.convertMap(node, depth) : this.convertSeq(node, depth);
+      const value = YAML.isMap(node) ? this.convertMap(node, depth) : this.convertSeq(node, depth);
       this.open.delete(node);
       return value;
     }
-    if (isScalar(node)) return this.convertScalar(node);
+    if (YAML.isScalar(node)) return this.convertScalar(node);
     return null;
   }
 

@@ -2,17 +2,8 @@
  * Finding YAML nodes and their positions: anchors resolved once per document,
  * JSON paths walked back to the node that produced the value.
  */
-import {
-  isAlias,
-  isMap,
-  isScalar,
-  isSeq,
-  visit,
-  type Alias,
-  type Document,
-  type LineCounter,
-  type Node,
-} from 'yaml';
+import type { Alias, Document, LineCounter, Node } from 'yaml';
+import { YAML } from './yaml-lib.js';
 import type { ConfigIssue } from './types.js';
 
 export type JsonPath = (string | number)[];
@@ -47,9 +38,9 @@ export function indexDocument(
   const anchors = new Map<string, Node>();
   const aliasTargets = new Map<Alias, Node | undefined>();
   const aliases: Alias[] = [];
-  visit(doc, {
+  YAML.visit(doc, {
     Node(_key, node) {
-      if (isAlias(node)) {
+      if (YAML.isAlias(node)) {
         aliases.push(node);
         aliasTargets.set(node, anchors.get(node.source));
       } else if (node.anchor) {
@@ -62,14 +53,14 @@ export function indexDocument(
 
 /** The node an alias stands for, or the node itself when it is not an alias. */
 export function resolveAlias(index: DocumentIndex, node: Node | null): Node | null {
-  if (node && isAlias(node)) return index.aliasTargets.get(node) ?? null;
+  if (node && YAML.isAlias(node)) return index.aliasTargets.get(node) ?? null;
   return node;
 }
 
 /** The string a mapping key stands for, or undefined for keys that are not scalars. */
 export function keyString(index: DocumentIndex, key: unknown): string | undefined {
-  const node = isAlias(key) ? resolveAlias(index, key) : key;
-  if (!isScalar(node)) return undefined;
+  const node = YAML.isAlias(key) ? resolveAlias(index, key) : key;
+  if (!YAML.isScalar(node)) return undefined;
   const value = node.value;
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value);
@@ -82,12 +73,12 @@ export function locate(index: DocumentIndex, root: Node | null, path: JsonPath):
   let key: Node | null = null;
   for (const step of path) {
     const current = resolveAlias(index, node);
-    if (isMap(current) && typeof step === 'string') {
+    if (YAML.isMap(current) && typeof step === 'string') {
       const pair = current.items.find((p) => keyString(index, p.key) === step);
       if (!pair) return { node, key, complete: false };
       key = pair.key as Node;
       node = (pair.value as Node | null) ?? null;
-    } else if (isSeq(current) && typeof step === 'number' && step < current.items.length) {
+    } else if (YAML.isSeq(current) && typeof step === 'number' && step < current.items.length) {
       key = null;
       node = current.items[step] as Node;
     } else {
@@ -99,7 +90,9 @@ export function locate(index: DocumentIndex, root: Node | null, path: JsonPath):
 
 /** True for a value written as nothing at all (`key:`), which has no place of its own to point at. */
 function isEmptyScalar(node: Node): boolean {
-  return isScalar(node) && node.range !== undefined && node.range !== null && node.range[0] === node.range[1];
+  return (
+    YAML.isScalar(node) && node.range !== undefined && node.range !== null && node.range[0] === node.range[1]
+  );
 }
 
 /** Offset to report for a located value: the value, or its key when the value is absent or empty. */

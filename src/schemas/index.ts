@@ -190,9 +190,13 @@ export function describeErrors(errors: readonly AjvError[]): SchemaIssue[] {
   return out;
 }
 
-/** The spec's named string formats, as the validators use them (src/schemas/formats.cjs). */
+/**
+ * The spec's named string formats, as the validators use them (src/schemas/formats.cjs).
+ * Named from one level up, like the validators do, so that the CLI's bundle
+ * (dist/bundle/, beside dist/schemas/) finds the same file.
+ */
 const require = createRequire(import.meta.url);
-const formats = require('./formats.cjs') as Record<string, RegExp | ((value: string) => boolean)>;
+const formats = require('../schemas/formats.cjs') as Record<string, RegExp | ((value: string) => boolean)>;
 
 /** True when `value` is in the named format, e.g. matchesFormat('rate-limit-policy-id', 'rlp_…'). */
 export function matchesFormat(name: string, value: string): boolean {

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { profile, putEntry, stateDoc } from './contract.js';
-import { applyJournal, checkCompareAndSet, emptyState, indexByAddress, newLineage } from './document.js';
+import {
+  applyJournal,
+  checkCompareAndSet,
+  copyJson,
+  emptyState,
+  indexByAddress,
+  newLineage,
+} from './document.js';
 import { StateError } from './errors.js';
 import type { JournalEntry } from './types.js';
 
@@ -109,5 +116,26 @@ describe('compare-and-set rule', () => {
     expect((caught as StateError).code).toBe('STATE_CONFLICT');
     expect((caught as StateError).message).toContain(message);
     expect((caught as StateError).message).toContain('/tmp/state.json');
+  });
+});
+
+describe('copyJson', () => {
+  it('copies JSON data deeply: nothing of the copy is shared with the original', () => {
+    const original = { a: [1, { b: 'x' }], c: { d: null, e: true }, f: undefined };
+    const copy = copyJson(original);
+    expect(copy).toEqual(original);
+    expect(Object.keys(copy)).toEqual(['a', 'c', 'f']);
+    expect(copy.a).not.toBe(original.a);
+    expect(copy.a[1]).not.toBe(original.a[1]);
+    expect(copy.c).not.toBe(original.c);
+  });
+
+  it('copies a "__proto__" key as a key, never as the prototype', () => {
+    const parsed = JSON.parse('{"__proto__": {"polluted": 1}, "x": 2}') as Record<string, unknown>;
+    const copy = copyJson(parsed);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Object.keys(copy)).toEqual(['__proto__', 'x']);
+    expect((copy as { polluted?: number }).polluted).toBeUndefined();
+    expect(JSON.stringify(copy)).toBe('{"__proto__":{"polluted":1},"x":2}');
   });
 });

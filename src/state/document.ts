@@ -23,6 +23,24 @@ export function sortResources(resources: Iterable<RecordedResource>): RecordedRe
   return [...resources].sort((x, y) => compareAddresses(x.address, y.address));
 }
 
+/**
+ * A deep copy of JSON data (what a recorded resource is made of). Several
+ * times cheaper than structuredClone for the small objects recorded once per
+ * acknowledged operation; a "__proto__" key is copied as a key, as JSON.parse makes it.
+ */
+export function copyJson<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(copyJson) as T;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item = copyJson((value as Record<string, unknown>)[key]);
+    if (key === '__proto__')
+      Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else out[key] = item;
+  }
+  return out as T;
+}
+
 /** Resources keyed by address. */
 export function indexByAddress(doc: StateDocument): Map<string, RecordedResource> {
   return new Map(doc.resources.map((r) => [r.address, r]));

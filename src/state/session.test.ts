@@ -186,6 +186,17 @@ describe('state session', () => {
     expect(session.doc.resources[0]?.id).toBe('tep_1');
     await session.release();
   });
+
+  it('keeps its own copy of nested attributes and identity too', async () => {
+    const session = await openState(createMemoryStateStore(), options);
+    const resource = profile(1);
+    const before = structuredClone(resource);
+    await session.record({ op: 'put', resource });
+    resource.identity[0] = 'urn:mutated';
+    (resource.attributes as Record<string, unknown>).name = 'mutated';
+    expect(session.doc.resources[0]).toEqual(before);
+    await session.release();
+  });
 });
 
 describe('state snapshot for plan', () => {

@@ -5,6 +5,7 @@ import type { RecordedResource } from '../resources/index.js';
 import {
   applyEntry,
   applyJournal,
+  copyJson,
   emptyState,
   indexByAddress,
   newLineage,
@@ -84,7 +85,7 @@ export interface StateSession {
 /** The journal entry of lineage `lineage` that records `entry` (a copy). */
 export function toJournalEntry(lineage: string, entry: RecordEntry): JournalEntry {
   return entry.op === 'put'
-    ? { v: JOURNAL_FORMAT_VERSION, lineage, op: 'put', resource: structuredClone(entry.resource) }
+    ? { v: JOURNAL_FORMAT_VERSION, lineage, op: 'put', resource: copyJson(entry.resource) }
     : { v: JOURNAL_FORMAT_VERSION, lineage, op: 'remove', address: entry.address };
 }
 

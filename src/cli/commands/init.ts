@@ -1,9 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { CommandIO } from '../io.js';
 import { absolute } from '../context.js';
-import { TOOL_VERSION } from '../version.js';
+import { PACKAGE_SCHEMAS_DIR, TOOL_VERSION } from '../version.js';
 import {
   GITIGNORE,
   PROJECT_YAML,
@@ -17,16 +16,12 @@ import {
 import type { InitFlags } from '../definitions.js';
 
 /** One file of the scaffold: a path relative to the target directory (with `/`) and its text. */
+export { PACKAGE_SCHEMAS_DIR };
+
 export interface ScaffoldFile {
   path: string;
   content: string;
 }
-
-/**
- * The package's schemas/ directory. Both src/cli/commands and dist/cli/commands
- * sit three levels below the package root, so one relative URL serves both.
- */
-export const PACKAGE_SCHEMAS_DIR = fileURLToPath(new URL('../../../schemas/', import.meta.url));
 
 /** Every file `tenantform init` writes, in the order it reports them. */
 export function scaffoldFiles(

@@ -1,0 +1,35 @@
+/**
+ * Bundles the compiled CLI (dist/cli/main.js and everything it imports, our
+ * modules and dependencies alike) into dist/bundle/, split at the lazy
+ * command imports: a run resolves and loads a handful of files instead of a
+ * few hundred, which is most of the start-up before the first request. The
+ * chunks sit two levels below the package root like dist/cli/, so paths read
+ * at run time (package.json, schemas/) stay the same. bin/tenantform.js runs
+ * the bundle; tests and library users import dist/ as before.
+ */
+import { build } from 'esbuild';
+import { rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const outdir = `${root}dist/bundle`;
+rmSync(outdir, { recursive: true, force: true });
+
+await build({
+  entryPoints: [`${root}dist/cli/main.js`],
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node22',
+  // pg is only for the PostgreSQL backend and looks for an optional native
+  // module; it loads from node_modules when that backend is used.
+  external: ['pg', 'pg-native'],
+  // Bundled CommonJS dependencies call require() for Node's own modules.
+  banner: {
+    js: "import { createRequire as __tenantformRequire } from 'node:module'; const require = __tenantformRequire(import.meta.url);",
+  },
+  logLevel: 'warning',
+  legalComments: 'linked',
+});
