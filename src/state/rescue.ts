@@ -195,8 +195,15 @@ export async function findRescueFiles(
       if (!name.startsWith(place.prefix) || !name.endsWith('.json')) continue;
       const path = join(place.dir, name);
       try {
-        const file = await readRescueFile(path);
-        if (place.prefix === TEMP_PREFIX && file.state !== store.description) continue;
+        const temp = place.prefix === TEMP_PREFIX;
+        const bytes = await readBytes(path);
+        if (bytes === null) continue;
+        const text = bytes.toString('utf8');
+        // The temp directory holds other states' rescue files too: one that never
+        // names this store is passed over without being parsed and checked.
+        if (temp && !text.includes(JSON.stringify(store.description))) continue;
+        const file = parseRescueText(text, path);
+        if (temp && file.state !== store.description) continue;
         files.push(file);
       } catch (err) {
         if (place.prefix !== TEMP_PREFIX) problems.push(err instanceof Error ? err.message : String(err));
