@@ -43,7 +43,7 @@ export const pick = (list, key) => list.map((r) => r[key]);
 function fmt(value, unit) {
   if (value === null || value === undefined) return '-';
   if (unit === 'count') return String(Math.round(value));
-  if (unit === 'ms') return value.toFixed(0);
+  if (unit === 'ms') return value < 10 ? value.toFixed(2) : value.toFixed(0);
   if (unit === 'MB') return value.toFixed(0);
   if (unit === 's') return value.toFixed(2);
   if (unit === '%') return value.toFixed(2);

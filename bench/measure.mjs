@@ -74,6 +74,15 @@ export async function runCliOk(args, options = {}, okCodes = [0]) {
   return result;
 }
 
+/** The q-quantile (0 to 1) of `values`, interpolating between the two nearest. */
+export function quantile(values, q) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = q * (sorted.length - 1);
+  const low = Math.floor(at);
+  const high = Math.min(low + 1, sorted.length - 1);
+  return sorted[low] + (sorted[high] - sorted[low]) * (at - low);
+}
+
 export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);

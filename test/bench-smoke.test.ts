@@ -92,12 +92,22 @@ describe('bench/cli-entry.mjs (the durability figure runs apply through it)', ()
     const emulator = await startEmulator({});
     try {
       const statePath = join(dir, 'state.json');
+      const stats = join(dir, 'sync-stats.json');
       const args = ['apply', dir, '--state', statePath, '--auto-approve', '--base-url', emulator.baseUrl];
       await promisify(execFile)(process.execPath, ['bench/cli-entry.mjs', ...args], {
-        env: { ...process.env, TENANTFORM_TOKEN: emulator.token, BENCH_JOURNAL_FSYNC: fsync },
+        env: {
+          ...process.env,
+          TENANTFORM_TOKEN: emulator.token,
+          BENCH_JOURNAL_FSYNC: fsync,
+          BENCH_SYNC_STATS: stats,
+        },
       });
       const state = JSON.parse(readFileSync(statePath, 'utf8')) as { resources: unknown[] };
       expect(state.resources).toHaveLength(2);
+      // The journal's fsyncs, timed: at least one for two records when synced, none when not.
+      const synced = JSON.parse(readFileSync(stats, 'utf8')) as { count: number; p50Ms: number };
+      if (fsync === '1') expect(synced.count).toBeGreaterThanOrEqual(1);
+      else expect(synced).toMatchObject({ count: 0, p50Ms: 0 });
     } finally {
       await emulator.stop();
     }

@@ -71,11 +71,8 @@ export function parseConfigText(text: string, file: string, ctx: ParseContext = 
     // points at exact positions; a valid file gives the same resources either way.
     if (fast.value === null) return { file, issues: [], resources: [] };
     if (matchesSchema('config', fast.value)) {
-      const resources = collectFromValue(fast.value, (path) => {
-        const list = path
-          .slice(0, -1)
-          .reduce<unknown>((v, step) => (v as Record<string, unknown>)[step], fast.value);
-        const at = fast.itemPositions.get(list as unknown[])?.[path[path.length - 1] as number];
+      const resources = collectFromValue(fast.value, (_path, list, index) => {
+        const at = fast.itemPositions.get(list)?.[index];
         return { file, line: at?.line ?? 1, col: at?.col ?? 1 };
       });
       return { file, issues: [], resources };

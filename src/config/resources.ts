@@ -51,8 +51,15 @@ function policyAttributes(item: Item): Attributes {
   return attributes;
 }
 
-/** Where the list item at a path (e.g. ["rate_limit_policies", 3]) is declared. */
-export type PositionOf = (path: readonly (string | number)[]) => SourcePosition;
+/**
+ * Where the list item at a path (e.g. ["rate_limit_policies", 3]) is declared;
+ * `list` and `index` are the same item as the array that holds it and its place.
+ */
+export type PositionOf = (
+  path: readonly (string | number)[],
+  list: unknown[],
+  index: number,
+) => SourcePosition;
 
 /**
  * Every item whose identity fields are strings, valid or not, in document
@@ -63,29 +70,32 @@ export function collectFromValue(data: unknown, positionOf: PositionOf): Desired
   const out: DesiredResource[] = [];
   const items = (key: string): unknown[] => (Array.isArray(data[key]) ? (data[key] as unknown[]) : []);
 
-  items(rateLimitPolicy.configKey).forEach((item, i) => {
+  items(rateLimitPolicy.configKey).forEach((item, i, list) => {
     if (isItem(item) && hasStrings(item, rateLimitPolicy.identityFields)) {
-      out.push(make(rateLimitPolicy, policyAttributes(item), positionOf([rateLimitPolicy.configKey, i])));
+      out.push(
+        make(rateLimitPolicy, policyAttributes(item), positionOf([rateLimitPolicy.configKey, i], list, i)),
+      );
     }
   });
 
   items(userPermission.configKey).forEach((entry, i) => {
     if (!isItem(entry) || typeof entry.user_id !== 'string' || !Array.isArray(entry.permissions)) return;
     const fields = keysAt(userPermission.configKey, 'permissions');
-    entry.permissions.forEach((permission: unknown, j: number) => {
+    entry.permissions.forEach((permission: unknown, j: number, list: unknown[]) => {
       if (!isItem(permission) || !hasStrings(permission, fields)) return;
       const attributes = { user_id: entry.user_id, ...pick(permission, fields) };
-      out.push(make(userPermission, attributes, positionOf([userPermission.configKey, i, 'permissions', j])));
+      const at = positionOf([userPermission.configKey, i, 'permissions', j], list, j);
+      out.push(make(userPermission, attributes, at));
     });
   });
 
-  items(tokenExchangeProfile.configKey).forEach((item, i) => {
+  items(tokenExchangeProfile.configKey).forEach((item, i, list) => {
     if (isItem(item) && hasStrings(item, tokenExchangeProfile.identityFields)) {
       out.push(
         make(
           tokenExchangeProfile,
           pick(item, keysAt(tokenExchangeProfile.configKey)),
-          positionOf([tokenExchangeProfile.configKey, i]),
+          positionOf([tokenExchangeProfile.configKey, i], list, i),
         ),
       );
     }

@@ -1,6 +1,7 @@
-import { structuredPatch } from 'diff';
+// Only the module that makes patches: the package index loads every kind of diff (about 20 modules).
+import { structuredPatch } from 'diff/lib/patch/create.js';
 import { kindOf, type Attributes, type KindName } from '../resources/index.js';
-import { canonicalize } from './canonical.js';
+import { canonicalKeys } from './canonical.js';
 
 /**
  * Attributes as YAML-like lines for people: identity fields first, other keys
@@ -8,8 +9,16 @@ import { canonicalize } from './canonical.js';
  * Shared by the text and markdown renderers.
  */
 
+/** Attribute names are few and repeat in every block of a plan: each is worked out once. */
+const keyText = new Map<string, string>();
+
 function key(name: string): string {
-  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : JSON.stringify(name);
+  let text = keyText.get(name);
+  if (text === undefined) {
+    text = /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : JSON.stringify(name);
+    keyText.set(name, text);
+  }
+  return text;
 }
 
 function scalar(value: unknown): string {
@@ -17,8 +26,14 @@ function scalar(value: unknown): string {
   return JSON.stringify(value) ?? String(value);
 }
 
+type JsonObject = Record<string, unknown>;
+
+/** An object with at least one defined value, or a non-empty array: shown on lines of its own. */
 function isNested(value: unknown): value is object {
-  return typeof value === 'object' && value !== null && Object.keys(value).length > 0;
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value !== 'object' || value === null) return false;
+  for (const k in value) if (Object.hasOwn(value, k) && (value as JsonObject)[k] !== undefined) return true;
+  return false;
 }
 
 function emptyOrScalar(value: unknown): string {
@@ -27,7 +42,8 @@ function emptyOrScalar(value: unknown): string {
   return scalar(value);
 }
 
-function pushValue(out: string[], value: unknown, indent: string): void {
+/** Lines of `value`, its keys in canonical order (`first` at the top level): no sorted copy is made. */
+function pushValue(out: string[], value: unknown, indent: string, first: readonly string[] = []): void {
   if (Array.isArray(value)) {
     for (const item of value) {
       if (isNested(item)) {
@@ -41,7 +57,9 @@ function pushValue(out: string[], value: unknown, indent: string): void {
     }
     return;
   }
-  for (const [name, item] of Object.entries(value as Record<string, unknown>)) {
+  const object = value as JsonObject;
+  for (const name of canonicalKeys(object, first)) {
+    const item = object[name];
     if (isNested(item)) {
       out.push(`${indent}${key(name)}:`);
       pushValue(out, item, `${indent}  `);
@@ -53,9 +71,8 @@ function pushValue(out: string[], value: unknown, indent: string): void {
 
 /** The attributes of a resource as lines, in display order (no trailing newline on any line). */
 export function attributeLines(kind: KindName, attributes: Attributes): string[] {
-  const ordered = canonicalize(attributes, kindOf(kind).identityFields);
   const out: string[] = [];
-  pushValue(out, ordered, '');
+  pushValue(out, attributes, '', kindOf(kind).identityFields);
   return out;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalize, changedPaths, compareStrings, deepEqual } from './canonical.js';
+import { canonicalize, canonicalKeys, changedPaths, compareStrings, deepEqual } from './canonical.js';
 
 describe('deepEqual', () => {
   it.each<[string, unknown, unknown, boolean]>([
@@ -38,6 +38,17 @@ describe('canonicalize', () => {
   it('puts the given keys first, then sorts the rest at every level', () => {
     const out = canonicalize({ z: 1, b: { y: 1, x: 2 }, id: 3, a: undefined }, ['id', 'z']);
     expect(JSON.stringify(out)).toBe('{"id":3,"z":1,"b":{"x":2,"y":1}}');
+  });
+});
+
+describe('canonicalKeys', () => {
+  it('lists the given keys it has first, in their order, then the rest sorted; undefined values left out', () => {
+    expect(canonicalKeys({ z: 1, b: 2, id: 3, a: undefined, y: undefined }, ['id', 'y', 'z', 'q'])).toEqual([
+      'id',
+      'z',
+      'b',
+    ]);
+    expect(canonicalKeys({ b: 1, B: 2, a: 3 })).toEqual(['B', 'a', 'b']);
   });
 });
 

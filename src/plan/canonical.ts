@@ -60,6 +60,24 @@ export function compareStrings(a: string, b: string): number {
 }
 
 /**
+ * The keys of `value` in canonical order: those of `first` that it has (in
+ * that order), then every other key sorted. Keys whose value is undefined are left out.
+ */
+export function canonicalKeys(value: JsonObject, first: readonly string[] = []): string[] {
+  const keys: string[] = [];
+  for (const key of first) if (Object.hasOwn(value, key) && value[key] !== undefined) keys.push(key);
+  const head = keys.length;
+  for (const key of Object.keys(value)) {
+    if (value[key] !== undefined && (head === 0 || !first.includes(key))) keys.push(key);
+  }
+  if (keys.length - head > 1) {
+    const rest = keys.splice(head).sort(compareStrings);
+    for (const key of rest) keys.push(key);
+  }
+  return keys;
+}
+
+/**
  * A copy with object keys in a stable order: `first` (when present, in that
  * order) at the top level, then every other key sorted. Nested objects are sorted.
  * Undefined values are dropped.
@@ -67,15 +85,7 @@ export function compareStrings(a: string, b: string): number {
 export function canonicalize(value: unknown, first: readonly string[] = []): unknown {
   if (Array.isArray(value)) return value.map((item) => canonicalize(item));
   if (!isObject(value)) return value;
-  const keys = Object.keys(value)
-    .filter((key) => value[key] !== undefined)
-    .sort((a, b) => {
-      const ia = first.indexOf(a);
-      const ib = first.indexOf(b);
-      if (ia >= 0 || ib >= 0) return (ia < 0 ? Infinity : ia) - (ib < 0 ? Infinity : ib);
-      return compareStrings(a, b);
-    });
   const out: JsonObject = {};
-  for (const key of keys) out[key] = canonicalize(value[key]);
+  for (const key of canonicalKeys(value, first)) out[key] = canonicalize(value[key]);
   return out;
 }

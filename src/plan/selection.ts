@@ -82,6 +82,10 @@ export function selectChanges(
   recorded: readonly RecordedResource[],
   options: PlanOptions,
 ): Selection {
+  // Nothing named: nothing to check, and no index of every address to build.
+  if ((options.targets ?? []).length === 0 && (options.replace ?? []).length === 0) {
+    return { targets: null, replace: new Set() };
+  }
   const wanted = new Set(options.destroy ? [] : desired.map((d) => d.address));
   const byAddress = new Map(recorded.map((r) => [r.address, r]));
   const known = new Set([...wanted, ...byAddress.keys()]);

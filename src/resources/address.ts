@@ -8,7 +8,10 @@ const KIND_NAMES: readonly KindName[] = ['rate_limit_policy', 'user_permission',
  * Unambiguous for any characters in the parts, and parseAddress reverses it.
  */
 export function formatAddress(kind: KindName, identity: readonly string[]): string {
-  return `${kind}[${identity.map((part) => JSON.stringify(part)).join(',')}]`;
+  // Made for every resource of every config and state read: a loop, not map and join.
+  let out = `${kind}[`;
+  for (let i = 0; i < identity.length; i++) out += (i === 0 ? '' : ',') + JSON.stringify(identity[i]);
+  return out + ']';
 }
 
 export class AddressError extends Error {

@@ -19,8 +19,25 @@ function strictHttpsUri(value) {
   return url.protocol === 'https:' && url.hostname.length > 0 && url.username === '' && url.password === '';
 }
 
+/** Values remembered by uri(); past this many, new values are checked every time. */
+const URI_MEMO_SIZE = 1000;
+const uriMemo = new Map();
+
+/**
+ * ajv-formats' uri, remembered per value: a config names the same few API
+ * identifiers on thousands of permissions, and the check is a long regex.
+ */
+function uri(value) {
+  let ok = uriMemo.get(value);
+  if (ok === undefined) {
+    ok = fullFormats.uri(value);
+    if (uriMemo.size < URI_MEMO_SIZE) uriMemo.set(value, ok);
+  }
+  return ok;
+}
+
 module.exports = {
-  uri: fullFormats.uri,
+  uri,
   'date-time': fullFormats['date-time'],
   'strict-https-uri': strictHttpsUri,
   // Observed ids: "rlp_" followed by 21 characters (length capped at 26 by the schema).

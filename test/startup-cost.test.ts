@@ -1,8 +1,9 @@
 /**
- * Start-up cost of reading a config: a file in the plain subset that the fast
- * reader takes is read without loading the YAML library (dozens of modules,
- * paid by every plan and apply); a file that needs the full parser loads it.
- * Runs the built dist/ in a fresh process, whose module cache is the evidence.
+ * Start-up cost: modules that plan and apply must not load. A config file in
+ * the plain subset that the fast reader takes is read without the YAML
+ * library (dozens of modules); a file that needs the full parser loads it.
+ * The plan renderer loads the diff package's patch module, not its index.
+ * Runs the built dist/ in a fresh process, whose loaded modules are the evidence.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -62,5 +63,30 @@ describe('config start-up cost', () => {
 
   it('loads the YAML library when a file needs the full parser', () => {
     expect(loadInFreshProcess('full.yaml', FULL)).toEqual({ yamlLoaded: true, resources: 2 });
+  });
+});
+
+describe('plan start-up cost', () => {
+  it("renders a replace's diff without loading the diff package's index", () => {
+    const plan = pathToFileURL(join(ROOT, 'dist', 'plan', 'index.js')).href;
+    const script = [
+      `import { registerHooks } from 'node:module';`,
+      `const loaded = [];`,
+      `registerHooks({ load(url, context, next) { loaded.push(url); return next(url, context); } });`,
+      `const { planChanges, renderText } = await import(${JSON.stringify(plan)});`,
+      `const policy = (limit) => ({ resource: 'oauth_authentication_api', consumer: 'client', consumer_selector: 'default', configuration: { action: 'block', limit } });`,
+      `const address = 'rate_limit_policy["oauth_authentication_api","client","default"]';`,
+      `const identity = ['oauth_authentication_api', 'client', 'default'];`,
+      `const desired = [{ kind: 'rate_limit_policy', address, identity, attributes: policy(20) }];`,
+      `const doc = { format_version: 1, lineage: 'l', serial: 1, resources: [{ kind: 'rate_limit_policy', address, identity, attributes: policy(10), id: 'rlp_1' }] };`,
+      `const text = renderText(planChanges(desired, doc), { color: false });`,
+      `const diff = loaded.filter((url) => url.includes('/node_modules/diff/'));`,
+      `console.log(JSON.stringify({ diffShown: text.includes('-   limit: 10'), index: diff.some((url) => url.endsWith('/libesm/index.js')), modules: diff.length }));`,
+    ].join('\n');
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    const seen = JSON.parse(run.stdout) as { diffShown: boolean; index: boolean; modules: number };
+    expect(seen).toMatchObject({ diffShown: true, index: false });
+    expect(seen.modules).toBeGreaterThan(0);
   });
 });
