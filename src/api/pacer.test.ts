@@ -212,6 +212,20 @@ function clockedPacer() {
   return { pacer, sleeps, advance: (ms: number) => (t += ms), now: () => t };
 }
 
+describe('Pacer with a bucket of one request', () => {
+  it('paces it as a bucket from the first answer instead of waiting for each Reset like a fixed window', async () => {
+    const f = fixture();
+    // Limit 1, 0 left, full again within the next second: 1/s proven, and no refill can show.
+    f.pacer.release(await f.pacer.acquire(), f.rate(0, 1, 1));
+    expect(f.pacer.ratePerSecond).toBeGreaterThan(0);
+    const second = await f.pacer.acquire();
+    expect(f.reasons).toEqual([WAIT_REASON.pace]);
+    expect(f.sleeps[0]).toBeLessThanOrEqual(1000);
+    f.pacer.release(second, f.rate(0, 1, 1));
+    expect(f.pacer.ratePerSecond).toBeGreaterThan(0);
+  });
+});
+
 describe('Pacer with a refilling bucket', () => {
   it('after seeing a refill, sends one request per estimated token interval instead of waiting for the reset', async () => {
     const { pacer, sleeps, advance } = clockedPacer();

@@ -184,6 +184,10 @@ export class Pacer {
     }
     // A refill: the answers prove the bucket gained tokens.
     if (this.refill !== 'bucket' && this.bounds.refillSeen) this.refill = 'bucket';
+    // A budget of one request shows no refill between requests, and a window of
+    // one differs from a bucket of one only in how often it refills: pace it as a
+    // bucket (the real service's model) from the first answer.
+    if (this.refill === 'unknown' && this.limit === 1) this.refill = 'bucket';
     // The probe went out when the last answer left nothing and nothing else was in
     // flight: accepted before the reset, the budget refilled (a fixed window says 429).
     if (wasProbe && this.refill !== 'bucket') {
