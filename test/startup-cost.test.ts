@@ -90,3 +90,21 @@ describe('plan start-up cost', () => {
     expect(seen.modules).toBeGreaterThan(0);
   });
 });
+
+describe('state start-up cost', () => {
+  it('opens no ES module facade of node:crypto (it loads Web Crypto), and still makes random ids', () => {
+    const state = pathToFileURL(join(ROOT, 'dist', 'state', 'index.js')).href;
+    const script = [
+      `import { registerHooks } from 'node:module';`,
+      `const loaded = [];`,
+      `registerHooks({ load(url, context, next) { loaded.push(url); return next(url, context); } });`,
+      `const { newLineage } = await import(${JSON.stringify(state)});`,
+      `console.log(JSON.stringify({ crypto: loaded.includes('node:crypto'), lineage: newLineage() }));`,
+    ].join('\n');
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    const seen = JSON.parse(run.stdout) as { crypto: boolean; lineage: string };
+    expect(seen.crypto).toBe(false);
+    expect(seen.lineage).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+});

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from './random.js';
 import type { RecordedResource } from '../resources/index.js';
 import { StateError } from './errors.js';
 import { STATE_FORMAT_VERSION, type JournalEntry, type StateDocument } from './types.js';

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from './random.js';
 import { mkdir, open, readdir, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { ioError } from './errors.js';
 

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from './random.js';
 import { link, open, unlink } from 'node:fs/promises';
 import { ioError, unknownHolder } from './errors.js';
 import { readBytes, syncDirectory, tempPathFor, type SyncFn } from './file-io.js';

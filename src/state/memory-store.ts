@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from './random.js';
 import { checkCompareAndSet } from './document.js';
 import { StateError } from './errors.js';
 import { waitForLock } from './lock-wait.js';

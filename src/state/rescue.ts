@@ -8,7 +8,7 @@
  * together with the journal; `tenantform state rescue FILE` replays one file
  * (or the lines of a log) explicitly.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from './random.js';
 import { open, readdir, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
