@@ -82,6 +82,18 @@ function lockOption<A extends unknown[], O extends OptionValues, G extends Optio
   );
 }
 
+/** What apply and destroy share about running the operations. */
+function runOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  cmd: Command<A, O, G>,
+) {
+  return cmd
+    .option('--auto-approve', 'do not ask for confirmation (required when not on a terminal)')
+    .addOption(new Option('--parallelism <N>', 'concurrent operations').default('10', '10'))
+    .addOption(
+      new Option('--permission-batch-size <N>', 'permissions per request for one user').default('100', '100'),
+    );
+}
+
 const JSON_HELP =
   'print the plan summary, each operation and the outcome as JSON lines (schemas/apply-event.schema.json); needs --auto-approve';
 
@@ -226,21 +238,15 @@ export const applyCommand = (parent: Command) =>
           envsOptions(
             varOptions(
               selectionOptions(
-                parent
-                  .command('apply')
-                  .description('make the changes through the API and record them in state')
-                  .argument(
-                    '[paths...]',
-                    'config files or directories (default: .), or one plan file saved by plan --out',
-                  )
-                  .option('--auto-approve', 'do not ask for confirmation (required when not on a terminal)')
-                  .addOption(new Option('--parallelism <N>', 'concurrent operations').default('10', '10'))
-                  .addOption(
-                    new Option('--permission-batch-size <N>', 'permissions per request for one user').default(
-                      '100',
-                      '100',
+                runOptions(
+                  parent
+                    .command('apply')
+                    .description('make the changes through the API and record them in state')
+                    .argument(
+                      '[paths...]',
+                      'config files or directories (default: .), or one plan file saved by plan --out',
                     ),
-                  )
+                )
                   .option('--skip-blocked', 'apply the other changes when some are blocked')
                   .option('--refresh', REFRESH_HELP)
                   .option('--json', JSON_HELP),
@@ -264,18 +270,17 @@ export const destroyCommand = (parent: Command) =>
           envOption(
             varOptions(
               targetOption(
-                parent
-                  .command('destroy')
-                  .description(
-                    'remove everything the state records: delete what the API can delete, forget (and leave on the tenant) the rest',
-                  )
-                  .argument(
-                    '[paths...]',
-                    'config path that locates the state (default: .); the config itself is not read',
-                  )
-                  .option('--auto-approve', 'do not ask for confirmation (required when not on a terminal)')
-                  .option('--parallelism <N>', 'concurrent operations', '10')
-                  .option('--permission-batch-size <N>', 'permissions per request for one user', '100')
+                runOptions(
+                  parent
+                    .command('destroy')
+                    .description(
+                      'remove everything the state records: delete what the API can delete, forget (and leave on the tenant) the rest',
+                    )
+                    .argument(
+                      '[paths...]',
+                      'config path that locates the state (default: .); the config itself is not read',
+                    ),
+                )
                   .option('--skip-blocked', 'remove the rest when some removals are blocked (no recorded id)')
                   .option('--json', JSON_HELP),
               ),

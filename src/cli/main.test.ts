@@ -26,4 +26,15 @@ describe('buildProgram', () => {
   it('defines only the command a run names (start-up), for every command', () => {
     for (const name of names()) expect(names(['node', 'tenantform', name, '--x'])).toEqual([name]);
   });
+
+  it('gives apply and destroy the same run options, defaults shown as numbers', () => {
+    for (const name of ['apply', 'destroy']) {
+      const help = buildProgram(io, () => {}, ['node', 'tenantform', name]).commands[0]!.helpInformation();
+      expect(help).toContain('--auto-approve');
+      expect(help).toMatch(/--parallelism <N> +concurrent operations \(default: 10\)/);
+      expect(help).toMatch(
+        /--permission-batch-size <N> +permissions per request for one user[\s\S]*?\(default:\s+100\)/,
+      );
+    }
+  });
 });
