@@ -8,7 +8,8 @@ import { formatAddress, type Attributes, type KindName, type RecordedResource } 
 import type { Action, Change, Plan } from '../plan/types.js';
 import { PLAN_FORMAT_VERSION, summarize } from '../plan/index.js';
 import { applyPlan } from './executor.js';
-import type { ExecutorClient, Recorder } from './types.js';
+import type { ExecutorClient } from './types.js';
+import { memoryRecorder } from '../../test/helpers/recorder.js';
 
 const policyAttrs = (limit: number): Attributes => ({
   resource: 'oauth_authentication_api',
@@ -71,16 +72,6 @@ function fakeClient(answers: Record<string, Answer> = {}) {
     },
   };
   return { client, calls };
-}
-
-function memoryRecorder() {
-  const entries: ({ op: 'put'; resource: RecordedResource } | { op: 'remove'; address: string })[] = [];
-  const recorder: Recorder = {
-    async record(entry) {
-      entries.push(entry);
-    },
-  };
-  return { recorder, entries };
 }
 
 describe('applyPlan under API profile full', () => {

@@ -3,7 +3,8 @@ import { formatAddress, type Attributes, type KindName, type RecordedResource } 
 import type { Action, Change, Plan } from '../plan/types.js';
 import { PLAN_FORMAT_VERSION, PlanError } from '../plan/index.js';
 import { applyPlan, countRequests } from './executor.js';
-import type { ExecutorClient, Recorder } from './types.js';
+import type { ExecutorClient } from './types.js';
+import { memoryRecorder } from '../../test/helpers/recorder.js';
 
 const policyAttrs = (selector: string, limit = 10): Attributes => ({
   resource: 'oauth_authentication_api',
@@ -67,16 +68,6 @@ function fakeClient(overrides: Record<string, Handler> = {}) {
   };
   const client: ExecutorClient = { call: (op, params, body) => handlers[op.name]!(params, body) };
   return { client, calls };
-}
-
-function memoryRecorder() {
-  const entries: ({ op: 'put'; resource: RecordedResource } | { op: 'remove'; address: string })[] = [];
-  const recorder: Recorder = {
-    async record(entry) {
-      entries.push(entry);
-    },
-  };
-  return { recorder, entries };
 }
 
 describe('applyPlan', () => {
