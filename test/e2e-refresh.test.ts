@@ -6,9 +6,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ManagementClient } from 'auth0';
+import type { ManagementClient } from 'auth0';
 import { describe, expect, it } from 'vitest';
 import { PARTNER_PROFILE, useEmulatorWorkspace } from './helpers/e2e.js';
+import { sdkClient } from './helpers/sdk.js';
 
 const POLICIES = `
 rate_limit_policies:
@@ -37,18 +38,7 @@ const api = () => ['--api', 'full', '--base-url', ws.emulator.baseUrl];
 
 /** The official SDK, pointed at the emulator (client credentials of its demo client). */
 function sdk(): ManagementClient {
-  return new ManagementClient({
-    domain: 'tenant.example.com',
-    clientId: ws.emulator.clientId,
-    clientSecret: ws.emulator.clientSecret,
-    audience: `${ws.emulator.origin}/api/v2/`,
-    fetch: (input, init) => {
-      const url = new URL(input instanceof Request ? input.url : String(input));
-      return fetch(`${ws.emulator.origin}${url.pathname}${url.search}`, init);
-    },
-    maxRetries: 0,
-    telemetry: false,
-  });
+  return sdkClient(ws.emulator);
 }
 
 /**

@@ -5,9 +5,11 @@
  * `fetch` that sends each request unchanged (method, headers, body, path and
  * query) to the emulator's origin instead; nothing else is adapted.
  */
-import { ManagementClient, ManagementError } from 'auth0';
+import type { ManagementClient } from 'auth0';
+import { ManagementError } from 'auth0';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../src/emulator/index.js';
+import { SDK_DOMAIN, sdkClient } from './helpers/sdk.js';
 
 let emu: EmulatorHandle;
 
@@ -18,16 +20,7 @@ afterEach(async () => {
   await emu.stop();
 });
 
-const DOMAIN = 'tenant.example.com';
-
-/** fetch for the SDK: same request, the emulator's origin in place of https://DOMAIN. */
-function toEmulator(): typeof fetch {
-  return (input, init) => {
-    const url = new URL(input instanceof Request ? input.url : String(input));
-    expect(url.origin).toBe(`https://${DOMAIN}`);
-    return fetch(`${emu.origin}${url.pathname}${url.search}`, init);
-  };
-}
+const DOMAIN = SDK_DOMAIN;
 
 const policy = {
   resource: 'oauth_authentication_api',
@@ -47,15 +40,7 @@ const profile = {
 
 describe('official auth0 SDK', () => {
   function client(): ManagementClient {
-    return new ManagementClient({
-      domain: DOMAIN,
-      clientId: emu.clientId,
-      clientSecret: emu.clientSecret,
-      audience: `${emu.origin}/api/v2/`,
-      fetch: toEmulator(),
-      maxRetries: 0,
-      telemetry: false,
-    });
+    return sdkClient(emu, { onUrl: (url) => expect(url.origin).toBe(`https://${DOMAIN}`) });
   }
 
   it('gets a token by client credentials and runs all four operations', async () => {
@@ -111,8 +96,7 @@ describe('official auth0 SDK', () => {
   });
 
   it('sees 401 with a token of another signer and 403 with a token lacking the scope', async () => {
-    const withToken = (token: string) =>
-      new ManagementClient({ domain: DOMAIN, token, fetch: toEmulator(), maxRetries: 0, telemetry: false });
+    const withToken = (token: string) => sdkClient(emu, { token });
     const foreign = `${emu.token.slice(0, emu.token.lastIndexOf('.'))}.c2lnbmF0dXJl`;
     await expect(withToken(foreign).rateLimitPolicies.create(policy)).rejects.toMatchObject({
       statusCode: 401,
@@ -134,18 +118,7 @@ describe('official auth0 SDK against --api full: list and get', () => {
   });
 
   function client(): ManagementClient {
-    return new ManagementClient({
-      domain: DOMAIN,
-      clientId: full.clientId,
-      clientSecret: full.clientSecret,
-      audience: `${full.origin}/api/v2/`,
-      fetch: (input, init) => {
-        const url = new URL(input instanceof Request ? input.url : String(input));
-        return fetch(`${full.origin}${url.pathname}${url.search}`, init);
-      },
-      maxRetries: 0,
-      telemetry: false,
-    });
+    return sdkClient(full);
   }
 
   async function all<T>(page: AsyncIterable<T>): Promise<T[]> {

@@ -6,11 +6,12 @@
  * emulator-independent-client.test.ts, the SDK's fetch only sends each
  * request unchanged to the emulator's origin (the SDK has no baseUrl option).
  */
-import { ManagementClient, ManagementError } from 'auth0';
+import type { ManagementClient } from 'auth0';
+import { ManagementError } from 'auth0';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../src/emulator/index.js';
+import { sdkClient } from './helpers/sdk.js';
 
-const DOMAIN = 'tenant.example.com';
 const USER = 'auth0|5f7c8ec7c33c6c004bbafe82';
 
 let emu: EmulatorHandle;
@@ -24,16 +25,7 @@ afterEach(async () => {
 });
 
 function sdk(): ManagementClient {
-  return new ManagementClient({
-    domain: DOMAIN,
-    token: emu.token,
-    fetch: (input, init) => {
-      const url = new URL(input instanceof Request ? input.url : String(input));
-      return fetch(`${emu.origin}${url.pathname}${url.search}`, init);
-    },
-    maxRetries: 0,
-    telemetry: false,
-  });
+  return sdkClient(emu, { token: emu.token });
 }
 
 const policy = {
@@ -119,16 +111,7 @@ describe('the same SDK calls against the default emulator (spec)', () => {
   it('are refused as routes that do not exist: 405 or 404', async () => {
     const spec = await startEmulator({ users: [USER] });
     try {
-      const client = new ManagementClient({
-        domain: DOMAIN,
-        token: spec.token,
-        fetch: (input, init) => {
-          const url = new URL(input instanceof Request ? input.url : String(input));
-          return fetch(`${spec.origin}${url.pathname}${url.search}`, init);
-        },
-        maxRetries: 0,
-        telemetry: false,
-      });
+      const client = sdkClient(spec, { token: spec.token });
       const created = await client.rateLimitPolicies.create(policy);
       const made = await client.tokenExchangeProfiles.create(profile);
       expect(
