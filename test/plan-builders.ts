@@ -13,6 +13,7 @@ import {
   type SourcePosition,
 } from '../src/resources/index.js';
 import type { StateDocument } from '../src/state/types.js';
+import type { Action, Change } from '../src/plan/types.js';
 
 export function policy(
   selector: string,
@@ -119,4 +120,26 @@ function everyActionState(): StateDocument {
     ],
     { lineage: 'L1', serial: 4 },
   );
+}
+
+/** A plan change of `kind` at `identity` with nothing before or after; `extra` sets the rest. */
+export function planChange(
+  kind: KindName,
+  identity: string[],
+  action: Action,
+  extra: Partial<Change> = {},
+): Change {
+  return {
+    address: formatAddress(kind, identity),
+    kind,
+    identity,
+    action,
+    before: null,
+    after: null,
+    id: null,
+    adopted: false,
+    reason: '',
+    source: null,
+    ...extra,
+  };
 }

@@ -4,12 +4,13 @@
  * permissions batched per user, through the operations of the plan's profile.
  */
 import { describe, expect, it } from 'vitest';
-import { formatAddress, type Attributes, type KindName, type RecordedResource } from '../resources/index.js';
+import { type Attributes, type KindName, type RecordedResource } from '../resources/index.js';
 import type { Action, Change, Plan } from '../plan/types.js';
 import { PLAN_FORMAT_VERSION, summarize } from '../plan/index.js';
 import { applyPlan } from './executor.js';
 import type { ExecutorClient } from './types.js';
 import { memoryRecorder } from '../../test/helpers/recorder.js';
+import { planChange } from '../../test/plan-builders.js';
 
 const policyAttrs = (limit: number): Attributes => ({
   resource: 'oauth_authentication_api',
@@ -36,19 +37,7 @@ function change(kind: KindName, attributes: Attributes, action: Action, extra: P
       : kind === 'token_exchange_profile'
         ? ['urn:x:token']
         : [String(attributes.user_id), 'https://api', String(attributes.permission_name)];
-  return {
-    address: formatAddress(kind, identity),
-    kind,
-    identity,
-    action,
-    before: null,
-    after: null,
-    id: null,
-    adopted: false,
-    reason: '',
-    source: null,
-    ...extra,
-  };
+  return planChange(kind, identity, action, extra);
 }
 
 function plan(changes: Change[], api: 'spec' | 'full' = 'full'): Plan {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { formatAddress, type Attributes, type KindName, type RecordedResource } from '../resources/index.js';
-import type { Action, Change, Plan } from '../plan/types.js';
+import { formatAddress, type Attributes, type RecordedResource } from '../resources/index.js';
+import type { Change, Plan } from '../plan/types.js';
 import { PLAN_FORMAT_VERSION, PlanError } from '../plan/index.js';
 import { applyPlan, countRequests } from './executor.js';
 import type { ExecutorClient } from './types.js';
 import { memoryRecorder } from '../../test/helpers/recorder.js';
+import { planChange } from '../../test/plan-builders.js';
 
 const policyAttrs = (selector: string, limit = 10): Attributes => ({
   resource: 'oauth_authentication_api',
@@ -13,21 +14,7 @@ const policyAttrs = (selector: string, limit = 10): Attributes => ({
   configuration: { action: 'block', limit },
 });
 
-function change(kind: KindName, identity: string[], action: Action, extra: Partial<Change> = {}): Change {
-  return {
-    address: formatAddress(kind, identity),
-    kind,
-    identity,
-    action,
-    before: null,
-    after: null,
-    id: null,
-    adopted: false,
-    reason: '',
-    source: null,
-    ...extra,
-  };
-}
+const change = planChange;
 
 function plan(changes: Change[]): Plan {
   return {
