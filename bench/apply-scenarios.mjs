@@ -114,10 +114,48 @@ export async function rateBoundFigures(work, log, { n = 300, rate = 50, burst = 
 }
 
 /**
+ * When requests reach `emulator` (this process's event loop, polled every
+ * millisecond): the first and last arrival, on performance.now(). The poll
+ * runs alike for the apply and for the bare loop it is compared with.
+ */
+function watchArrivals(emulator) {
+  const marks = { first: undefined, last: undefined };
+  let seen = emulator.requestCount();
+  const timer = setInterval(() => {
+    const count = emulator.requestCount();
+    if (count === seen) return;
+    seen = count;
+    const now = performance.now();
+    marks.first ??= now;
+    marks.last = now;
+  }, 1);
+  return () => {
+    clearInterval(timer);
+    return marks;
+  };
+}
+
+/** Runs `fn` (one process against `emulator`) and splits its wall: to the first request, first to last, last to exit. */
+async function phased(emulator, fn) {
+  const stop = watchArrivals(emulator);
+  const started = performance.now();
+  const result = await fn();
+  const ended = performance.now();
+  const { first, last } = stop();
+  return {
+    result,
+    phases: { start: first - started, requests: last - first, end: ended - last },
+  };
+}
+
+/**
  * Latency-bound: every response delayed L ms, no limit, N creates at
  * parallelism P. Each run is paired with bench/raw-client.mjs (a bare undici
  * loop in its own process) against a like emulator: the floor this machine
  * reaches right now, whose ratio shows how much of the gap is not tenantform's.
+ * The gap is split by when requests reach the emulator: before the first
+ * (start-up, config, plan), from first to last (the learning request's round
+ * and the work on each answer), after the last (the last answers, state, exit).
  */
 export async function latencyBoundFigures(work, log, { n = 400, latencyMs = 50, parallelism = 10 } = {}) {
   const dir = configDir(work, 'latency-bound', policiesOnly(n));
@@ -126,20 +164,25 @@ export async function latencyBoundFigures(work, log, { n = 400, latencyMs = 50, 
   const runs = await repeat(
     async () => ({
       apply: await withEmulator({ latencyMs }, (emu) =>
-        applyOnce(emu, dir, { statePath: freshState(work), args: ['--parallelism', String(parallelism)] }),
+        phased(emu, () =>
+          applyOnce(emu, dir, { statePath: freshState(work), args: ['--parallelism', String(parallelism)] }),
+        ),
       ),
-      raw: await withEmulator({ latencyMs }, async (emu) => {
-        const result = await runNode([raw, emu.baseUrl, String(n), String(parallelism)], {
-          env: { TENANTFORM_TOKEN: emu.token },
-        });
-        if (result.code !== 0) throw new Error(`raw client failed:\n${result.stderr}`);
-        return result;
-      }),
+      raw: await withEmulator({ latencyMs }, (emu) =>
+        phased(emu, async () => {
+          const result = await runNode([raw, emu.baseUrl, String(n), String(parallelism)], {
+            env: { TENANTFORM_TOKEN: emu.token },
+          });
+          if (result.code !== 0) throw new Error(`raw client failed:\n${result.stderr}`);
+          return result;
+        }),
+      ),
     }),
     { maxRuns: 3 },
   );
-  const walls = runs.map((r) => r.apply.wallMs / 1000);
-  const rawWalls = runs.map((r) => r.raw.wallMs / 1000);
+  const walls = runs.map((r) => r.apply.result.wallMs / 1000);
+  const rawWalls = runs.map((r) => r.raw.result.wallMs / 1000);
+  const gap = (phase) => runs.map((r) => r.apply.phases[phase] - r.raw.phases[phase]);
   const figures = [
     figure(
       `latency-bound apply: wall ÷ (N·L/P), N=${n} L=${latencyMs}ms P=${parallelism}`,
@@ -159,10 +202,24 @@ export async function latencyBoundFigures(work, log, { n = 400, latencyMs = 50, 
       's',
       walls.map((w, i) => w - rawWalls[i]),
     ),
+    info(
+      'latency-bound gap: before the first request',
+      'ms',
+      gap('start'),
+      'this and the next two rows split the row above by when requests reach the emulator (polled every ms)',
+    ),
+    info(
+      'latency-bound gap: first to last request',
+      'ms',
+      gap('requests'),
+      `includes the learning request's round: the apply sends one request alone before the other ${parallelism - 1}`,
+    ),
+    info('latency-bound gap: last request to exit', 'ms', gap('end')),
   ];
   log(
     `${figures[0].name} ${figures[0].value.toFixed(3)} (${figures[1].value.toFixed(2)} s, floor ${floorS} s, ` +
-      `bare loop ${figures[2].value.toFixed(3)})`,
+      `bare loop ${figures[2].value.toFixed(3)}; gap ${figures[4].value.toFixed(0)} + ${figures[5].value.toFixed(0)} + ` +
+      `${figures[6].value.toFixed(0)} ms before / during / after the requests)`,
   );
   return figures;
 }
