@@ -139,7 +139,12 @@ function watchArrivals(emulator) {
 async function phased(emulator, fn) {
   const stop = watchArrivals(emulator);
   const started = performance.now();
-  const result = await fn();
+  let result;
+  try {
+    result = await fn();
+  } finally {
+    stop();
+  }
   const ended = performance.now();
   const { first, last } = stop();
   return {
