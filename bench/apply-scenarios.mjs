@@ -139,18 +139,14 @@ function watchArrivals(emulator) {
 async function phased(emulator, fn) {
   const stop = watchArrivals(emulator);
   const started = performance.now();
-  let result;
   try {
-    result = await fn();
+    const result = await fn();
+    const ended = performance.now();
+    const { first, last } = stop();
+    return { result, phases: { start: first - started, requests: last - first, end: ended - last } };
   } finally {
-    stop();
+    stop(); // also when fn fails: no poll outlives its run
   }
-  const ended = performance.now();
-  const { first, last } = stop();
-  return {
-    result,
-    phases: { start: first - started, requests: last - first, end: ended - last },
-  };
 }
 
 /**
