@@ -33,23 +33,59 @@ function longOptions(cmd: CommandUnknownOpts, out = new Set<string>()): Set<stri
   return out;
 }
 
-/** The commands, by the word that names them on the command line. */
-const COMMAND_WORDS = new Set([
-  'validate',
-  'fmt',
-  'plan',
-  'apply',
-  'destroy',
-  'import',
-  'refresh',
-  'export',
-  'show',
-  'state',
-  'force-unlock',
-  'emulator',
-  'envs',
-  'init',
-]);
+/** Wraps a lazily loaded action: runs it with the CommandIO and sets the exit code. */
+type Runner = <A extends unknown[]>(
+  load: () => Promise<(...args: [...A, CommandIO]) => Promise<number>>,
+) => (...args: A) => Promise<void>;
+
+/**
+ * Every command, by the word that names it on the command line, in the order
+ * help lists them: each defines itself (src/cli/definitions.ts) with an
+ * action that loads its module only when it runs.
+ */
+const COMMANDS: Record<string, (program: Command, run: Runner) => void> = {
+  validate: (p, run) =>
+    def
+      .validateCommand(p)
+      .action(run(async () => (await import('./commands/validate-cli.js')).validateAction)),
+  fmt: (p, run) => def.fmtCommand(p).action(run(async () => (await import('./commands/fmt.js')).fmtAction)),
+  plan: (p, run) =>
+    def.planCommand(p).action(run(async () => (await import('./commands/plan.js')).planAction)),
+  apply: (p, run) =>
+    def.applyCommand(p).action(run(async () => (await import('./commands/apply.js')).applyAction)),
+  destroy: (p, run) =>
+    def.destroyCommand(p).action(run(async () => (await import('./commands/apply.js')).destroyAction)),
+  import: (p, run) =>
+    def.importCommand(p).action(run(async () => (await import('./commands/import.js')).importAction)),
+  refresh: (p, run) =>
+    def.refreshCommand(p).action(run(async () => (await import('./commands/refresh.js')).refreshAction)),
+  export: (p, run) =>
+    def.exportCommand(p).action(run(async () => (await import('./commands/export.js')).exportAction)),
+  show: (p, run) =>
+    def.showCommand(p).action(run(async () => (await import('./commands/show.js')).showAction)),
+  state: (p, run) => {
+    const state = def.stateCommand(p);
+    const load = () => import('./commands/state.js');
+    def.stateListCommand(state).action(run(async () => (await load()).stateListAction));
+    def.stateShowCommand(state).action(run(async () => (await load()).stateShowAction));
+    def.stateRmCommand(state).action(run(async () => (await load()).stateRmAction));
+    def.stateRescueCommand(state).action(run(async () => (await load()).stateRescueAction));
+    def.stateRepairCommand(state).action(run(async () => (await load()).stateRepairAction));
+    def.stateMigrateCommand(state).action(run(async () => (await load()).stateMigrateAction));
+  },
+  'force-unlock': (p, run) =>
+    def
+      .forceUnlockCommand(p)
+      .action(run(async () => (await import('./commands/state.js')).forceUnlockAction)),
+  emulator: (p, run) =>
+    def
+      .emulatorCommand(p)
+      .action(run(async () => (await import('./commands/emulator-cli.js')).emulatorAction)),
+  envs: (p, run) =>
+    def.envsCommand(p).action(run(async () => (await import('./commands/envs.js')).envsAction)),
+  init: (p, run) =>
+    def.initCommand(p).action(run(async () => (await import('./commands/init.js')).initAction)),
+};
 
 /**
  * The command a run names (argv[2]) when it is one of ours: only that one
@@ -59,7 +95,7 @@ const COMMAND_WORDS = new Set([
  */
 function namedCommand(argv: readonly string[]): string | undefined {
   const word = argv[2];
-  return word !== undefined && COMMAND_WORDS.has(word) ? word : undefined;
+  return word !== undefined && Object.hasOwn(COMMANDS, word) ? word : undefined;
 }
 
 /** The program; with `argv`, only the command it names is defined (start-up). */
@@ -71,7 +107,7 @@ export function buildProgram(
   const only = namedCommand(argv);
   const want = (word: string): boolean => only === undefined || only === word;
   const program = new Command('tenantform');
-  const run =
+  const run: Runner =
     <A extends unknown[]>(load: () => Promise<(...args: [...A, CommandIO]) => Promise<number>>) =>
     async (...args: A) => {
       const fn = await load();
@@ -103,61 +139,7 @@ Examples:
 Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode), 3 not formatted (fmt --check).`,
     );
 
-  if (want('validate'))
-    def
-      .validateCommand(program)
-      .action(run(async () => (await import('./commands/validate-cli.js')).validateAction));
-  if (want('fmt'))
-    def.fmtCommand(program).action(run(async () => (await import('./commands/fmt.js')).fmtAction));
-  if (want('plan'))
-    def.planCommand(program).action(run(async () => (await import('./commands/plan.js')).planAction));
-  if (want('apply'))
-    def.applyCommand(program).action(run(async () => (await import('./commands/apply.js')).applyAction));
-  if (want('destroy'))
-    def.destroyCommand(program).action(run(async () => (await import('./commands/apply.js')).destroyAction));
-  if (want('import'))
-    def.importCommand(program).action(run(async () => (await import('./commands/import.js')).importAction));
-  if (want('refresh'))
-    def
-      .refreshCommand(program)
-      .action(run(async () => (await import('./commands/refresh.js')).refreshAction));
-  if (want('export'))
-    def.exportCommand(program).action(run(async () => (await import('./commands/export.js')).exportAction));
-  if (want('show'))
-    def.showCommand(program).action(run(async () => (await import('./commands/show.js')).showAction));
-
-  if (want('state')) {
-    const state = def.stateCommand(program);
-    def
-      .stateListCommand(state)
-      .action(run(async () => (await import('./commands/state.js')).stateListAction));
-    def
-      .stateShowCommand(state)
-      .action(run(async () => (await import('./commands/state.js')).stateShowAction));
-    def.stateRmCommand(state).action(run(async () => (await import('./commands/state.js')).stateRmAction));
-    def
-      .stateRescueCommand(state)
-      .action(run(async () => (await import('./commands/state.js')).stateRescueAction));
-    def
-      .stateRepairCommand(state)
-      .action(run(async () => (await import('./commands/state.js')).stateRepairAction));
-    def
-      .stateMigrateCommand(state)
-      .action(run(async () => (await import('./commands/state.js')).stateMigrateAction));
-  }
-  if (want('force-unlock'))
-    def
-      .forceUnlockCommand(program)
-      .action(run(async () => (await import('./commands/state.js')).forceUnlockAction));
-
-  if (want('emulator'))
-    def
-      .emulatorCommand(program)
-      .action(run(async () => (await import('./commands/emulator-cli.js')).emulatorAction));
-  if (want('envs'))
-    def.envsCommand(program).action(run(async () => (await import('./commands/envs.js')).envsAction));
-  if (want('init'))
-    def.initCommand(program).action(run(async () => (await import('./commands/init.js')).initAction));
+  for (const [word, define] of Object.entries(COMMANDS)) if (want(word)) define(program, run);
 
   return program;
 }
