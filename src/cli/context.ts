@@ -151,9 +151,16 @@ function reportRescued(rescued: RescueOutcome, io: CommandIO | undefined, replay
  * The state as plan and state list/show see it: stored document, pending
  * journal and rescue files applied in memory, nothing written.
  */
-export async function readStateForPlan(store: StateStore, io: CommandIO): Promise<StateDocument | null> {
+export async function readStateForPlan(
+  store: StateStore,
+  io: CommandIO,
+  options: { skipRecordChecks?: boolean } = {},
+): Promise<StateDocument | null> {
   const { readStateSnapshotWithRescue } = await import('../state/index.js');
-  const snapshot = await readStateSnapshotWithRescue(store, { rescue: await rescueFilesFor(store, io) });
+  const snapshot = await readStateSnapshotWithRescue(store, {
+    rescue: await rescueFilesFor(store, io),
+    skipRecordChecks: options.skipRecordChecks,
+  });
   reportRescued(snapshot.rescued, io, 'included (the next apply records them)');
   return snapshot.doc;
 }
@@ -171,6 +178,8 @@ export async function withLockedState<T>(
     io?: CommandIO;
     /** A rescue file named on the command line, replayed with those found. */
     rescue?: RescueFile;
+    /** Opens a state with records that fail the integrity checks (state rm). */
+    skipRecordChecks?: boolean;
   },
   fn: (session: StateSession) => Promise<T>,
 ): Promise<T> {
@@ -183,6 +192,7 @@ export async function withLockedState<T>(
     command,
     lockTimeoutMs,
     rescue,
+    skipRecordChecks: flags.skipRecordChecks,
     onTakeover: (stale, replayed) => io?.stderr.write(takeoverNote(stale, replayed)),
   });
   heldLocks.count += 1;

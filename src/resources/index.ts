@@ -41,6 +41,7 @@ export {
   pathParams,
   profileIncludes,
 } from './operations.js';
+export { attributeProblems, idProblem } from './check.js';
 export { AddressError, formatAddress, isKindName, KIND_NAMES, parseAddress } from './address.js';
 export {
   canUpdate,
