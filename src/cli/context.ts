@@ -52,9 +52,10 @@ export async function resolveStateLocation(
   if (flags.backendConfig && flags.backendConfig.length > 0) {
     throw new CliError('--backend-config applies to --backend pg only');
   }
+  const { realFilePath } = await import('../state/index.js');
   return {
     backend: 'file',
-    path: flags.state ? absolute(flags.state, io) : defaultStatePath(configPath, io),
+    path: realFilePath(flags.state ? absolute(flags.state, io) : defaultStatePath(configPath, io)),
   };
 }
 
