@@ -1,6 +1,6 @@
 import { checkSchema, matchesFormat } from '../schemas/index.js';
 import { identityOf } from './kinds.js';
-import type { Attributes, KindModule } from './types.js';
+import type { Attributes, KindModule } from './kind.js';
 
 /**
  * Whether a resource read back from a file (a state record, a journal or
@@ -20,11 +20,12 @@ function pathText(path: readonly (string | number)[]): string {
   );
 }
 
-/** The config item a resource's attributes come from: the shape config.schema.json checks. */
+/** The config item a resource's attributes come from: the shape config.schema.json checks (an entry of its own for a grouped kind). */
 function configItem(kind: KindModule, attributes: Attributes): unknown {
-  if (kind.name !== 'user_permission') return attributes;
-  const { user_id, ...permission } = attributes;
-  return { user_id, permissions: [permission] };
+  const group = kind.config.group;
+  if (!group) return attributes;
+  const { [group.by]: owner, ...member } = attributes;
+  return { [group.by]: owner, [group.list]: [member] };
 }
 
 /**
@@ -47,10 +48,11 @@ export function attributeProblems(
     }
   });
   if (problems.length > 0) return problems;
-  for (const issue of checkSchema('config', { [kind.configKey]: [configItem(kind, attributes)] })) {
-    // Paths start with [configKey, 0]; a permission's fields sit under permissions[0].
+  const group = kind.config.group;
+  for (const issue of checkSchema('config', { [kind.config.key]: [configItem(kind, attributes)] })) {
+    // Paths start with [key, 0]; a grouped kind's member fields sit under its list's [0] (permissions[0]).
     let rest = issue.path.slice(2);
-    if (kind.name === 'user_permission' && rest[0] === 'permissions') rest = rest.slice(2);
+    if (group && rest[0] === group.list) rest = rest.slice(2);
     problems.push(`${label}${pathText(rest)}: ${issue.message}`);
   }
   // identityOf is how the executor reads the identity; it must agree too.
@@ -64,8 +66,8 @@ export function attributeProblems(
 /** What is wrong with `id` as a server id of `kind` (null is always allowed: adopted, or a kind without ids). */
 export function idProblem(kind: KindModule, id: string | null): string | null {
   if (id === null) return null;
-  if (kind.id === null) return `id ${quote(id)} is set, but a ${kind.title} has no server id`;
+  if (kind.id === null) return `id ${quote(id)} is set, but a ${kind.title.one} has no server id`;
   return matchesFormat(kind.id.format, id)
     ? null
-    : `id ${quote(id)} is not a ${kind.title} id (${kind.id.description})`;
+    : `id ${quote(id)} is not a ${kind.title.one} id (${kind.id.description})`;
 }
