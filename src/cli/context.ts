@@ -6,6 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { CliError, heldLocks, type CommandIO } from './io.js';
 import type { ApplyFlags } from './definitions.js';
+import type { ApiClientOptions } from '../api/types.js';
 import type { LockInfo, StateLocation, StateStore } from '../state/types.js';
 import type { RescueFile, RescueOutcome, StateDocument, StateSession } from '../state/index.js';
 
@@ -116,6 +117,40 @@ export function parseRate(value: string | undefined, flag: string): number | und
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new CliError(`${flag} must be a positive number (got "${value}")`);
   return n;
+}
+
+/** Parses a percentage such as 30% or 12.5% into a fraction in (0, 1], naming the flag when it is not one. */
+export function parsePercent(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const match = /^(\d+(?:\.\d+)?)\s*%$/.exec(value.trim());
+  const n = match ? Number(match[1]) : NaN;
+  if (!(n > 0 && n <= 100)) {
+    throw new CliError(
+      `${flag} must be a percentage above 0% and at most 100%, with its % sign, such as 30% (got "${value}")`,
+    );
+  }
+  return n / 100;
+}
+
+/** The flags of the commands that send requests about how fast to go and how long to wait out 429s. */
+export interface PacingFlags {
+  maxRps?: string;
+  maxRate?: string;
+  rateLimitTimeout?: string;
+}
+
+/** The API client's pacing options from those flags; throws a CliError naming a bad one. */
+export function pacingOptions(flags: PacingFlags): Pick<ApiClientOptions, 'maxRps' | 'share' | 'retry'> {
+  const maxRps = parseRate(flags.maxRps, '--max-rps');
+  const share = parsePercent(flags.maxRate, '--max-rate');
+  const timeout = flags.rateLimitTimeout;
+  return {
+    ...(maxRps !== undefined ? { maxRps } : {}),
+    ...(share !== undefined ? { share } : {}),
+    ...(timeout !== undefined
+      ? { retry: { rateLimitTimeoutMs: parseDuration(timeout, '--rate-limit-timeout') } }
+      : {}),
+  };
 }
 
 /** What apply and friends say when they took over the lock of a holder that is gone. */
