@@ -117,6 +117,15 @@ export function parseRate(value: string | undefined, flag: string): number | und
   return n;
 }
 
+/** Parses a number (negative and fractional allowed), naming the flag when it is not one. */
+export function parseNumber(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n))
+    throw new CliError(`${flag} must be a number (got "${value}")`);
+  return n;
+}
+
 /** What apply and friends say when they took over the lock of a holder that is gone. */
 function takeoverNote(stale: LockInfo, replayed: number): string {
   const journal =
