@@ -8,6 +8,7 @@ import type { ApplyResult } from '../apply/index.js';
 import type { StateSession, StateStore } from '../state/index.js';
 import { EXIT_INTERRUPTED, type CommandIO } from './io.js';
 import { withoutHint } from './progress.js';
+import { plural } from './words.js';
 
 /** Where the unrecorded operations went: a rescue file, or only the stderr lines. */
 export interface RescueNote {
@@ -37,10 +38,6 @@ export async function keepUnrecorded(
   } catch (err) {
     return { path: null, problem: err instanceof Error ? err.message : String(err) };
   }
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 function summarize(result: ApplyResult): string {

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:https';
 import { setTimeout as delay } from 'node:timers/promises';
-import { emulatorScopes, routesFor } from './api.js';
+import { emulatorScopes } from './api.js';
 import { Authority } from './auth.js';
 import { LocalAuthority } from './certificates.js';
 import { checkFaults, EmulatorOptionError } from './faults.js';
@@ -15,8 +15,11 @@ import { DataFileWriter, loadDataFile } from './persistence.js';
 import { seededSnapshot } from './seed.js';
 import { createRequestHandler } from './pipeline.js';
 import { createLimiter, resolveRateLimit } from './rate-limit-options.js';
+import { routesFor } from './router.js';
 import { StatsRecorder } from './stats.js';
-import { randomAlphanumeric, TenantStore } from './store.js';
+import { randomAlphanumeric } from './ids.js';
+import { EMULATOR_KINDS } from './kinds/index.js';
+import { TenantStore } from './store.js';
 import { isApiProfile } from '../resources/index.js';
 import type { EmulatorClient, EmulatorHandle, EmulatorOptions } from './types.js';
 
@@ -103,6 +106,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const rateLimit = options.rateLimit ? resolveRateLimit(options.rateLimit) : null;
   const api = options.api ?? 'spec';
   const host = options.host ?? '127.0.0.1';
+  const kinds = options.kinds ?? EMULATOR_KINDS;
   const clockSkewMs = options.clockSkewMs ?? 0;
   const now = tenantClock(options.now ?? Date.now, clockSkewMs);
   const stopping = new AbortController();
@@ -112,13 +116,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const demo: EmulatorClient = {
     clientId: randomAlphanumeric(32),
     clientSecret: randomBytes(48).toString('base64url'),
-    scopes: emulatorScopes(api),
+    scopes: emulatorScopes(api, kinds),
     global: true,
   };
-  const store = new TenantStore(options.users ? new Set(options.users) : null, now);
+  const store = new TenantStore(kinds, options.users ? new Set(options.users) : null, now);
   let writer: DataFileWriter | undefined;
   if (options.dataFile !== undefined) {
-    const loaded = await loadDataFile(options.dataFile);
+    const loaded = await loadDataFile(options.dataFile, kinds);
     if (loaded) store.load(loaded);
     const file = options.dataFile;
     const log = options.log ?? (() => {});
@@ -179,7 +183,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     },
     snapshot: () => store.snapshot(),
     replaceState: (doc) => {
-      store.load(seededSnapshot(doc, now()));
+      store.load(seededSnapshot(doc, now(), kinds));
       store.onChange();
       return store.snapshot();
     },
@@ -212,7 +216,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         stats: handle.stats,
       },
       stats,
-      routes: routesFor(api),
+      routes: routesFor(kinds, api),
       audiences: (hostHeader) => {
         const list = [authority.audience, '/api/v2/'];
         if (hostHeader) list.push(`${scheme}://${hostHeader}/api/v2/`);

@@ -1,4 +1,4 @@
-import { identityOf, kindOf, type Attributes, type RecordedResource } from '../resources/index.js';
+import { identityOf, kindOf, type Attributes, type Kind, type RecordedResource } from '../resources/index.js';
 import { checkSchema } from '../schemas/index.js';
 import type { StateDocument } from '../state/types.js';
 import { deepEqual } from './canonical.js';
@@ -29,11 +29,12 @@ function pathText(path: readonly (string | number)[]): string {
   );
 }
 
-/** The config item a desired resource comes from: the shape config.schema.json checks. */
-function configItem(change: Change, after: Attributes): unknown {
-  if (change.kind !== 'user_permission') return after;
-  const { user_id, ...permission } = after;
-  return { user_id, permissions: [permission] };
+/** The config item a desired resource comes from: the shape config.schema.json checks (an entry of its own for a grouped kind). */
+function configItem(kind: Kind, after: Attributes): unknown {
+  const group = kind.config.group;
+  if (!group) return after;
+  const { [group.by]: owner, ...member } = after;
+  return { [group.by]: owner, [group.list]: [member] };
 }
 
 /** What is wrong with `after`: identity parts other than the address's, or a value the API refuses. */
@@ -47,10 +48,11 @@ function afterProblems(change: Change, after: Attributes): string[] {
     }
   });
   if (problems.length > 0) return problems;
-  for (const issue of checkSchema('config', { [kind.configKey]: [configItem(change, after)] })) {
-    // Paths start with [configKey, 0]; a permission's fields sit under permissions[0].
+  const group = kind.config.group;
+  for (const issue of checkSchema('config', { [kind.config.key]: [configItem(kind, after)] })) {
+    // Paths start with [key, 0]; a grouped kind's member fields sit under its list's [0] (permissions[0]).
     let rest = issue.path.slice(2);
-    if (change.kind === 'user_permission' && rest[0] === 'permissions') rest = rest.slice(2);
+    if (group && rest[0] === group.list) rest = rest.slice(2);
     problems.push(`after${pathText(rest)}: ${issue.message}`);
   }
   // identityOf is how the executor reads the identity; it must agree too.

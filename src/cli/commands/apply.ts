@@ -199,7 +199,7 @@ export async function applyAction(
             onWait: (ms, reason) => waitSink(ms, reason, 'rate-limit'),
           });
           // The same client sends the apply's requests afterwards: one pacer for reads and writes.
-          const read = await live.readLive(early, live.usersOf(desiredFor(), session.doc), parallelism);
+          const read = await live.readLive(early, live.listParams(desiredFor(), session.doc), parallelism);
           const refreshed = planModule.refreshState(session.doc, read, desiredFor());
           for (const entry of refreshed.entries) await session.record(entry);
           drift = refreshed.drift;
