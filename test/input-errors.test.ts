@@ -180,9 +180,7 @@ describe('flags', () => {
   it('lists the published tiers and the documented meaning of the headers in emulator --help', async () => {
     const { stdout } = await cli('emulator', '--help');
     expect(stdout).toMatch(/\n {2}enterprise-nonprod +burst 10, 2\/s +Enterprise, non-production\n/);
-    expect(stdout).toMatch(
-      /\n {2}users-read-per-minute +burst 40, 500 per 60 s +an endpoint limit per minute/,
-    );
+    expect(stdout).toMatch(/\n {2}users-read-per-minute +burst 40, 500 per 60 s +reads of users, per minute/);
     expect(stdout).toMatch(
       /X-RateLimit-Reset the Unix second \(tenant's time\) at which requests are next\s+added/,
     );
