@@ -18,19 +18,18 @@ import {
   type KindName,
 } from '../resources/index.js';
 import type { StateDocument } from '../state/types.js';
-import { absolute } from './context.js';
+import { absolute, type PacingFlags } from './context.js';
 import { environmentCredentials, environmentTargetFlags, type ConfigInput } from './inputs.js';
 import { CliError, type CommandIO } from './io.js';
 
 /** The API flags of the commands that read the tenant. */
-export interface ReadFlags {
+export interface ReadFlags extends PacingFlags {
   /** --api: the tenant's API profile (else the environment's, else spec). */
   api?: ApiProfile;
   domain?: string;
   baseUrl?: string;
   tokenFile?: string;
   audience?: string;
-  maxRps?: string;
   debug?: boolean;
 }
 
@@ -55,7 +54,8 @@ export async function openClient(
   options: { parallelism?: number; onWait?: (ms: number, reason: string) => void } = {},
 ): Promise<ApiClient> {
   const api = await import('../api/index.js');
-  const { parseRate } = await import('./context.js');
+  const { pacingOptions } = await import('./context.js');
+  const pacing = pacingOptions(flags);
   const target = await readTarget(flags, input, io);
   const credentials = api.resolveCredentials(
     { tokenFile: flags.tokenFile ? absolute(flags.tokenFile, io) : undefined },
@@ -65,7 +65,7 @@ export async function openClient(
     target,
     credentials,
     parallelism: options.parallelism ?? 10,
-    maxRps: parseRate(flags.maxRps, '--max-rps'),
+    ...pacing,
     signal: io.signal,
     logger: flags.debug ? (line: string) => io.stderr.write(`[debug] ${line}\n`) : undefined,
     ...(options.onWait ? { onWait: options.onWait } : {}),

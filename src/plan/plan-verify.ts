@@ -1,5 +1,4 @@
-import { identityOf, kindOf, type Attributes, type Kind, type RecordedResource } from '../resources/index.js';
-import { checkSchema } from '../schemas/index.js';
+import { attributeProblems, kindOf, type RecordedResource } from '../resources/index.js';
 import type { StateDocument } from '../state/types.js';
 import { deepEqual } from './canonical.js';
 import { PlanError } from './errors.js';
@@ -20,46 +19,6 @@ const MAX_LISTED = 10;
 
 function quote(value: unknown): string {
   return JSON.stringify(value) ?? 'undefined';
-}
-
-function pathText(path: readonly (string | number)[]): string {
-  return path.reduce<string>(
-    (out, part) => (typeof part === 'number' ? `${out}[${part}]` : `${out}.${part}`),
-    '',
-  );
-}
-
-/** The config item a desired resource comes from: the shape config.schema.json checks (an entry of its own for a grouped kind). */
-function configItem(kind: Kind, after: Attributes): unknown {
-  const group = kind.config.group;
-  if (!group) return after;
-  const { [group.by]: owner, ...member } = after;
-  return { [group.by]: owner, [group.list]: [member] };
-}
-
-/** What is wrong with `after`: identity parts other than the address's, or a value the API refuses. */
-function afterProblems(change: Change, after: Attributes): string[] {
-  const kind = kindOf(change.kind);
-  const problems: string[] = [];
-  kind.identityFields.forEach((field, i) => {
-    const value = after[field];
-    if (value !== change.identity[i]) {
-      problems.push(`after.${field} is ${quote(value)} but the address says ${quote(change.identity[i])}`);
-    }
-  });
-  if (problems.length > 0) return problems;
-  const group = kind.config.group;
-  for (const issue of checkSchema('config', { [kind.config.key]: [configItem(kind, after)] })) {
-    // Paths start with [key, 0]; a grouped kind's member fields sit under its list's [0] (permissions[0]).
-    let rest = issue.path.slice(2);
-    if (group && rest[0] === group.list) rest = rest.slice(2);
-    problems.push(`after${pathText(rest)}: ${issue.message}`);
-  }
-  // identityOf is how the executor reads the identity; it must agree too.
-  if (problems.length === 0 && !deepEqual(identityOf(kind, after), change.identity)) {
-    problems.push('after does not name the resource of its address');
-  }
-  return problems;
 }
 
 /** Differences between a saved change and the one the planner makes from its `after` and the state. */
@@ -112,7 +71,7 @@ export function verifySavedPlan(plan: Plan, doc: StateDocument | null, fileName:
       );
       return;
     }
-    const bad = after === null ? [] : afterProblems(change, after);
+    const bad = after === null ? [] : attributeProblems(kindOf(change.kind), change.identity, after, 'after');
     if (bad.length > 0) {
       problems.push(...bad.map((p) => `${where}: ${p}`));
       return;
