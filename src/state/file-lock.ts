@@ -2,30 +2,17 @@ import { createHash, randomUUID } from './random.js';
 import { link, open, unlink } from 'node:fs/promises';
 import { ioError, unknownHolder } from './errors.js';
 import { readBytes, syncDirectory, tempPathFor, type SyncFn } from './file-io.js';
-import { holderStatus } from './lock-holder.js';
+import { holderStatus, toLockInfo } from './lock-holder.js';
 import { waitForLock } from './lock-wait.js';
 import type { LockInfo, LockOptions } from './types.js';
 
 /** Reads a lock record; a record that cannot be parsed is held by "unknown". */
 export function parseLockInfo(bytes: Buffer): LockInfo {
   try {
-    const v = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
-    if (
-      typeof v.id === 'string' &&
-      typeof v.pid === 'number' &&
-      typeof v.host === 'string' &&
-      typeof v.command === 'string' &&
-      typeof v.since === 'string'
-    ) {
-      const info: LockInfo = { id: v.id, pid: v.pid, host: v.host, command: v.command, since: v.since };
-      if (typeof v.start === 'string') info.start = v.start;
-      if (typeof v.pidNamespace === 'string') info.pidNamespace = v.pidNamespace;
-      return info;
-    }
+    return toLockInfo(JSON.parse(bytes.toString('utf8')));
   } catch {
-    // fall through: unreadable record
+    return unknownHolder();
   }
-  return unknownHolder();
 }
 
 /**

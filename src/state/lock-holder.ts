@@ -1,5 +1,6 @@
 import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { unknownHolder } from './errors.js';
 import type { LockInfo } from './types.js';
 
 /**
@@ -8,6 +9,27 @@ import type { LockInfo } from './types.js';
  * namespace and start time, so that a pid reused by another process, or seen
  * from another container, is never mistaken for the holder.
  */
+
+/**
+ * A lock record as a backend read it back (the file lock's JSON, the pg
+ * lock's jsonb): a LockInfo when it has every field, else held by "unknown".
+ */
+export function toLockInfo(value: unknown): LockInfo {
+  const v = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+  if (
+    typeof v.id === 'string' &&
+    typeof v.pid === 'number' &&
+    typeof v.host === 'string' &&
+    typeof v.command === 'string' &&
+    typeof v.since === 'string'
+  ) {
+    const info: LockInfo = { id: v.id, pid: v.pid, host: v.host, command: v.command, since: v.since };
+    if (typeof v.start === 'string') info.start = v.start;
+    if (typeof v.pidNamespace === 'string') info.pidNamespace = v.pidNamespace;
+    return info;
+  }
+  return unknownHolder();
+}
 
 /** What identifies the running process beyond its pid: start time and pid namespace, when known. */
 export interface ProcessIdentity {

@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client, type ClientBase, type Pool } from 'pg';
 import { LockError, StateError, unknownHolder } from '../errors.js';
+import { toLockInfo } from '../lock-holder.js';
 import { waitForLock } from '../lock-wait.js';
 import type { LockInfo, LockOptions } from '../types.js';
 import type { PgLogger } from './config.js';
@@ -50,24 +51,6 @@ const UNRECORDED_ID = 'backend-';
 
 function isUnrecorded(holder: LockInfo): boolean {
   return holder.id.startsWith(UNRECORDED_ID);
-}
-
-/** A holder record read back from jsonb; an unreadable one is held by "unknown". */
-function toLockInfo(value: unknown): LockInfo {
-  const v = (value ?? {}) as Record<string, unknown>;
-  if (
-    typeof v.id === 'string' &&
-    typeof v.pid === 'number' &&
-    typeof v.host === 'string' &&
-    typeof v.command === 'string' &&
-    typeof v.since === 'string'
-  ) {
-    const info: LockInfo = { id: v.id, pid: v.pid, host: v.host, command: v.command, since: v.since };
-    if (typeof v.start === 'string') info.start = v.start;
-    if (typeof v.pidNamespace === 'string') info.pidNamespace = v.pidNamespace;
-    return info;
-  }
-  return unknownHolder();
 }
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
