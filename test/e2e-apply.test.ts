@@ -71,6 +71,18 @@ describe('plan and apply against the emulator', () => {
     expect(ws.emulator.requestCount()).toBe(before);
   });
 
+  it.each([['--batch-size'], ['--permission-batch-size']])(
+    'sends a batched kind %s resources per request (the old name works too)',
+    async (flag) => {
+      const apply = await cli(...applyArgs(), flag, '1');
+      expect(apply.code, apply.stderr).toBe(0);
+      expect(ws.emulator.stats().byRoute['POST /api/v2/users/{id}/permissions']).toBe(2);
+      expect((await cli(...applyArgs(), '--state', 'other.json', flag, '0')).stderr).toContain(
+        `${flag} must be`,
+      );
+    },
+  );
+
   it('replaces a changed policy (delete, then create) and shows the diff', async () => {
     await cli(...applyArgs());
     const oldId = defaultPolicy()?.id;

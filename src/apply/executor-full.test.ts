@@ -211,7 +211,7 @@ describe('applyPlan under API profile full', () => {
       grant('auth0|a', 'r3'),
       grant('auth0|b', 'r1'),
     ].map((g) => change('user_permission', g, 'delete', { before: g }));
-    const result = await applyPlan(plan(removed), { client, recorder, permissionBatchSize: 2 });
+    const result = await applyPlan(plan(removed), { client, recorder, batchSize: 2 });
     expect(
       calls.map((c) => [
         c.op,

@@ -165,8 +165,8 @@ describe('applyPlan', () => {
       }
     }
     const p = plan(changes);
-    expect(countRequests(p, { permissionBatchSize: 2 })).toBe(6);
-    await applyPlan(p, { client, recorder, permissionBatchSize: 2 });
+    expect(countRequests(p, { batchSize: 2 })).toBe(6);
+    await applyPlan(p, { client, recorder, batchSize: 2 });
     expect(calls.sort()).toEqual(
       [
         'POST perms auth0|a x2',

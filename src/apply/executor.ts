@@ -247,7 +247,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
 }
 
 /** Requests an apply of this plan would send at most, before retries. */
-export function countRequests(plan: Plan, options: Pick<ApplyOptions, 'permissionBatchSize'> = {}): number {
+export function countRequests(plan: Plan, options: Pick<ApplyOptions, 'batchSize'> = {}): number {
   return buildTasks(plan, options).reduce((sum, t) => sum + t.requests, 0);
 }
 

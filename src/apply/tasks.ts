@@ -303,8 +303,8 @@ async function runBatch(
 }
 
 /** Turns a plan's applicable changes into tasks. Blocked and no-op changes produce none. */
-export function buildTasks(plan: Plan, options: Pick<ApplyOptions, 'permissionBatchSize'>): Task[] {
-  const batchSize = Math.max(1, options.permissionBatchSize ?? 100);
+export function buildTasks(plan: Plan, options: Pick<ApplyOptions, 'batchSize'>): Task[] {
+  const batchSize = Math.max(1, options.batchSize ?? 100);
   const tasks: Task[] = [];
   const batched: Change[] = [];
   for (const change of plan.changes) {

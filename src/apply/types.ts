@@ -125,8 +125,8 @@ export interface ApplyOptions {
   recorder: Recorder;
   /** Concurrent operations, default 10. */
   parallelism?: number;
-  /** Permissions per POST /users/{id}/permissions, default 100. */
-  permissionBatchSize?: number;
+  /** Resources per request of an operation with a batchKey (a user's permissions per POST), default 100. */
+  batchSize?: number;
   /** Leave blocked changes out instead of refusing the plan. */
   skipBlocked?: boolean;
   onEvent?: (event: ApplyEvent) => void;

@@ -87,12 +87,21 @@ function lockOption<A extends unknown[], O extends OptionValues, G extends Optio
 function runOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
   cmd: Command<A, O, G>,
 ) {
-  return cmd
+  const run = cmd
     .option('--auto-approve', 'do not ask for confirmation (required when not on a terminal)')
     .addOption(new Option('--parallelism <N>', 'concurrent operations').default('10', '10'))
     .addOption(
-      new Option('--permission-batch-size <N>', 'permissions per request for one user').default('100', '100'),
-    );
+      new Option(
+        '--batch-size <N>',
+        "resources per request where one request carries several (a user's permissions)",
+      ).default('100', '100'),
+    )
+    .addOption(new Option('--permission-batch-size <N>', 'the former name of --batch-size').hideHelp());
+  // The former name still works: it sets --batch-size, the later of the two winning.
+  run.on('option:permission-batch-size', (value: string) =>
+    run.setOptionValueWithSource('batchSize', value, 'cli'),
+  );
+  return run;
 }
 
 const JSON_HELP =

@@ -33,8 +33,9 @@ describe('buildProgram', () => {
       expect(help).toContain('--auto-approve');
       expect(help).toMatch(/--parallelism <N> +concurrent operations \(default: 10\)/);
       expect(help).toMatch(
-        /--permission-batch-size <N> +permissions per request for one user[\s\S]*?\(default:\s+100\)/,
+        /--batch-size <N> +resources per request[\s\S]*?carries several[\s\S]*?\(default:\s+100\)/,
       );
+      expect(help).not.toContain('--permission-batch-size');
     }
   });
 });

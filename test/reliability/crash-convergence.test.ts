@@ -44,7 +44,7 @@ async function plannedRequests(configPath: string, statePath: string): Promise<n
   const store = createFileStateStore(statePath);
   try {
     const plan = planChanges(loaded.desired, await readStateSnapshot(store));
-    return countRequests(plan, { permissionBatchSize: BATCH });
+    return countRequests(plan, { batchSize: BATCH });
   } finally {
     await store.close();
   }
@@ -79,7 +79,7 @@ describe('apply killed with SIGKILL at a seeded request converges on re-run', ()
       statePath,
       '--parallelism',
       String(PARALLELISM),
-      '--permission-batch-size',
+      '--batch-size',
       String(BATCH),
     ];
     const env = childEnv({ TENANTFORM_TOKEN: t.emulator.token });

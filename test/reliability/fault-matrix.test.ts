@@ -198,7 +198,7 @@ describe('apply under faults ends orderly and a follow-up converges', () => {
       statePath,
       '--parallelism',
       '4',
-      '--permission-batch-size',
+      '--batch-size',
       '2',
     ];
     const env = childEnv(scenario.credentials(emulator));

@@ -116,8 +116,9 @@ export async function applyAction(
   }
   const planArg = pathArgs.find((p) => looksLikePlanFile(absolute(p, io)));
   const parallelism = parseCount(flags.parallelism, '--parallelism', 1, 256) ?? 10;
-  const permissionBatchSize =
-    parseCount(flags.permissionBatchSize, '--permission-batch-size', 1, 1000) ?? 100;
+  const formerName = flags.permissionBatchSize !== undefined && flags.permissionBatchSize === flags.batchSize;
+  const batchSize =
+    parseCount(flags.batchSize, formerName ? '--permission-batch-size' : '--batch-size', 1, 1000) ?? 100;
   const pacing = pacingOptions(flags);
   const planModule = await import('../../plan/index.js');
 
@@ -229,7 +230,7 @@ export async function applyAction(
           return 0;
         }
         const apply = await import('../../apply/index.js');
-        const needsApi = apply.countRequests(plan, { permissionBatchSize }) > 0;
+        const needsApi = apply.countRequests(plan, { batchSize }) > 0;
         // Target and credentials are resolved before the question, so that a
         // mistake in them never comes after a "yes"; a plan that needs no request needs neither.
         const api = needsApi ? await connectApi(flags, input, target, io) : null;
@@ -282,7 +283,7 @@ export async function applyAction(
               : apply.offlineClient,
             recorder: session,
             parallelism,
-            permissionBatchSize,
+            batchSize,
             skipBlocked: flags.skipBlocked,
             onEvent: progress.onEvent,
             signal: io.signal,
