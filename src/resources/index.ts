@@ -52,8 +52,8 @@ export {
   unverifiedReason,
   updateBody,
 } from './kinds.js';
-export type { LiveRead, LiveResource, LiveSnapshot } from './live.js';
-export { liveResource, snapshotCovers } from './live.js';
+export type { LiveRead, LiveResource, LiveSnapshot } from './live-snapshot.js';
+export { liveResource, snapshotCovers } from './live-snapshot.js';
 export { rateLimitPolicy } from './rate-limit-policy.js';
 export { tokenExchangeProfile } from './token-exchange-profile.js';
 export { userPermission } from './user-permission.js';

@@ -168,7 +168,7 @@ export async function applyAction(
       });
     targetFlags = environmentTargetFlags(flags, input);
   }
-  const live = await import('../live.js');
+  const live = await import('../tenant-read.js');
   if (flags.refresh) live.requireFull(await live.profileOf(flags, input), 'apply --refresh');
   // Checked even when the plan turns out to need no request: a mistyped --base-url is an error either way.
   let target: Target | null;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { CliError, type CommandIO } from '../io.js';
 import { absolute, openStore, parseCount, withLockedState, type StateFlags } from '../context.js';
 import type { ConfigInput } from '../inputs.js';
-import { openClient, profileOf, readLive, readSummary, requireFull } from '../live.js';
+import { openClient, profileOf, readLive, readSummary, requireFull } from '../tenant-read.js';
 import type { ExportFlags } from '../definitions.js';
 import { KINDS, operationsFor, pathParams, type Kind, type LiveResource } from '../../resources/index.js';
 import { listed, plural } from '../words.js';

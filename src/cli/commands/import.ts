@@ -101,7 +101,7 @@ async function importLookedUp(
   flags: ImportFlags,
   io: CommandIO,
 ): Promise<number> {
-  const live = await import('../live.js');
+  const live = await import('../tenant-read.js');
   live.requireFull(await live.profileOf(flags, input), 'import without an id');
   const { parseAddress, operationsFor } = await import('../../resources/index.js');
   const { identity } = parseAddress(address);

@@ -53,7 +53,7 @@ export async function planAction(
   if (fleet.isFleetRun(flags)) return fleet.runFleet('plan', pathArgs, flags, io);
   const input = resolveInputs(pathArgs, flags.env, flags.varFile, io, 'one')[0]!;
   const paths = input.paths;
-  const live = flags.refresh ? await import('../live.js') : null;
+  const live = flags.refresh ? await import('../tenant-read.js') : null;
   if (live) {
     live.requireFull(await live.profileOf(flags, input), 'plan --refresh');
     if (flags.out)

@@ -10,7 +10,7 @@ import {
   readTarget,
   requireFull,
   listParams,
-} from '../live.js';
+} from '../tenant-read.js';
 import { describeState, whereLines } from '../where.js';
 import { plural } from '../words.js';
 
