@@ -4,12 +4,14 @@
  * is linted in memory with eslint.config.js, as a file placed in a folder of
  * src/ that imports one module of every other folder.
  */
-import { readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ALLOWED, FOLDERS } from '../scripts/dependency-rule.mjs';
+import { importCycles } from '../scripts/import-cycles.mjs';
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const RULE = 'tenantform/dependency-rule';
@@ -100,4 +102,27 @@ describe('dependency rule (eslint.config.js)', () => {
       if (folder !== 'cli') expect(expected.length).toBeGreaterThan(0);
     },
   );
+});
+
+describe('import cycles', () => {
+  it('has none among the modules of src/cli (fleet gets the command it runs; commands do not call fleet)', () => {
+    expect(importCycles(join(ROOT, 'src', 'cli'))).toEqual([]);
+  });
+
+  it('finds a cycle through a lazy import() or a type-only import', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tenantform-cycles-'));
+    try {
+      mkdirSync(join(dir, 'commands'));
+      writeFileSync(join(dir, 'fleet.ts'), `export const run = () => import('./commands/plan.js');\n`);
+      writeFileSync(
+        join(dir, 'commands', 'plan.ts'),
+        `import type { X } from '../fleet.js';\nexport type Y = X;\n`,
+      );
+      writeFileSync(join(dir, 'main.ts'), `import { run } from './fleet.js';\nexport const go = run;\n`);
+      writeFileSync(join(dir, 'fleet.test.ts'), `import './main.js';\n`);
+      expect(importCycles(dir)).toEqual([['commands/plan.ts', 'fleet.ts', 'commands/plan.ts']]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

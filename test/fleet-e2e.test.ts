@@ -138,6 +138,16 @@ describe('apply --all-envs', () => {
     }
     expect(tenants.map((t) => t.requestCount())).toEqual([0, 0, 0]);
   });
+
+  it('refuses --json, which applies one environment at a time, before any environment runs', async () => {
+    project();
+    const run = await cli(['apply', '.', '--env', 'dev', '--env', 'prod', '--auto-approve', '--json']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('Error: --json applies one environment at a time: give one --env\n');
+    const unapproved = await cli(['apply', '.', '--all-envs', '--json']);
+    expect(unapproved.stderr).toContain('--json needs --auto-approve');
+    expect(tenants.map((t) => t.requestCount())).toEqual([0, 0, 0]);
+  });
 });
 
 describe('plan over several environments', () => {

@@ -4,7 +4,8 @@
  * so it gets its own config, state (and lock), API client and pacer; up to
  * --env-parallelism run at once, and one failing environment does not stop
  * the others. This module only schedules, collects and prints
- * (fleet-output.ts); the work is the commands' own.
+ * (fleet-output.ts); the work is the commands' own: the command table
+ * (main.ts) hands it the one-environment action to run.
  */
 import { CliError, type CommandIO, type RunFigures } from './io.js';
 import { parseCount } from './context.js';
@@ -25,7 +26,8 @@ export type FleetFlags = Pick<PlanFlags, 'varFile'> &
     allEnvs?: boolean;
   };
 
-type Command = (paths: string[], flags: never, cmd: unknown, io: CommandIO) => Promise<number>;
+/** A one-environment action: plan's, apply's or destroy's. */
+export type SingleRun<F> = (paths: string[], flags: F, cmd: unknown, io: CommandIO) => Promise<number>;
 
 /** True when the flags ask for more than one environment (or all of them). */
 export function isFleetRun(flags: Pick<FleetFlags, 'env' | 'allEnvs'>): boolean {
@@ -92,15 +94,19 @@ function configuredTarget(input: ConfigInput): string {
 }
 
 /**
- * tenantform plan|apply with several environments. Exit codes aggregate: 1
- * when any environment failed; otherwise, for plan --detailed-exitcode, 2
- * when any has changes; else 0.
+ * tenantform plan|apply|destroy with several environments: `runOne` once per
+ * environment, output as plan (`command` 'plan': each environment's output
+ * buffered, then printed in turn) or apply ('apply': lines prefixed with the
+ * environment as they come, then a table). Exit codes aggregate: 1 when any
+ * environment failed; otherwise, for plan --detailed-exitcode, 2 when any has
+ * changes; else 0.
  */
-export async function runFleet(
+export async function runFleet<F extends FleetFlags>(
   command: 'plan' | 'apply',
   pathArgs: string[],
-  flags: FleetFlags,
+  flags: F,
   io: CommandIO,
+  runOne: SingleRun<F>,
 ): Promise<number> {
   refuseSingleTargetFlags(flags);
   const parallelism = parseCount(flags.envParallelism ?? '4', '--env-parallelism', 1, 256) ?? 4;
@@ -109,10 +115,6 @@ export async function runFleet(
     throw new CliError(`--all-envs needs a directory with a tenantform.yaml that names environments`);
   }
   const projectDir = pathArgs.length > 0 ? pathArgs[0]! : '.';
-  const run: Command =
-    command === 'plan'
-      ? ((await import('./commands/plan.js')).planAction as Command)
-      : ((await import('./commands/apply.js')).applyAction as Command);
   const confirm = serialConfirm(io);
   const width = Math.max(...inputs.map((i) => i.env!.length));
 
@@ -132,11 +134,11 @@ export async function runFleet(
       report: (f) => Object.assign(figures, f),
     };
     // Plan always learns whether there are changes (exit 2); the aggregate decides what to return.
-    const envFlags = { ...flags, env: [name], allEnvs: false, detailedExitcode: true } as never;
+    const envFlags = { ...flags, env: [name], allEnvs: false, detailedExitcode: true } as F;
     const started = performance.now();
     let code: number;
     try {
-      code = await run([projectDir], envFlags, undefined, envIO);
+      code = await runOne([projectDir], envFlags, undefined, envIO);
     } catch (e) {
       const { reportError } = await import('./errors.js');
       code = reportError(e, envIO);

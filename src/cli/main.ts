@@ -10,6 +10,7 @@ import { EXIT_INTERRUPTED, heldLocks, type CommandIO } from './io.js';
 import { releaseLocksOnCrash } from './crash.js';
 import { reportError } from './errors.js';
 import * as def from './definitions.js';
+import type { FleetFlags, SingleRun } from './fleet.js';
 
 const require = createRequire(import.meta.url);
 const { version } = require('../../package.json') as { version: string };
@@ -39,6 +40,25 @@ type Runner = <A extends unknown[]>(
 ) => (...args: A) => Promise<void>;
 
 /**
+ * plan and apply: with several environments (--env A --env B, --all-envs)
+ * fleet.ts runs `single` once per environment, with output `style`;
+ * otherwise `single` runs. `check` refuses flags before either (apply's
+ * --json, which takes one environment).
+ */
+function perEnvironment<F extends FleetFlags>(
+  style: 'plan' | 'apply',
+  single: SingleRun<F>,
+  check: (flags: F, several: boolean) => void = () => {},
+): SingleRun<F> {
+  return async (paths, flags, cmd, io) => {
+    const fleet = await import('./fleet.js');
+    const several = fleet.isFleetRun(flags);
+    check(flags, several);
+    return several ? fleet.runFleet(style, paths, flags, io, single) : single(paths, flags, cmd, io);
+  };
+}
+
+/**
  * Every command, by the word that names it on the command line, in the order
  * help lists them: each defines itself (src/cli/definitions.ts) with an
  * action that loads its module only when it runs.
@@ -50,9 +70,16 @@ const COMMANDS: Record<string, (program: Command, run: Runner) => void> = {
       .action(run(async () => (await import('./commands/validate-cli.js')).validateAction)),
   fmt: (p, run) => def.fmtCommand(p).action(run(async () => (await import('./commands/fmt.js')).fmtAction)),
   plan: (p, run) =>
-    def.planCommand(p).action(run(async () => (await import('./commands/plan.js')).planAction)),
+    def
+      .planCommand(p)
+      .action(run(async () => perEnvironment('plan', (await import('./commands/plan.js')).planAction))),
   apply: (p, run) =>
-    def.applyCommand(p).action(run(async () => (await import('./commands/apply.js')).applyAction)),
+    def.applyCommand(p).action(
+      run(async () => {
+        const { applyAction, checkJsonFlags } = await import('./commands/apply.js');
+        return perEnvironment('apply', applyAction, checkJsonFlags);
+      }),
+    ),
   destroy: (p, run) =>
     def.destroyCommand(p).action(run(async () => (await import('./commands/apply.js')).destroyAction)),
   import: (p, run) =>

@@ -100,20 +100,24 @@ function destroyNote(result: ApplyResult, io: CommandIO): void {
   );
 }
 
-/** tenantform apply [PATH | PLANFILE]. */
+/** --json needs --auto-approve (the plan is not shown for a question) and one environment (`several`: more were asked for). */
+export function checkJsonFlags(flags: Pick<ApplyRunFlags, 'json' | 'autoApprove'>, several: boolean): void {
+  if (flags.json && !flags.autoApprove) {
+    throw new CliError('--json needs --auto-approve: the plan is printed as JSON, not shown for a question');
+  }
+  if (flags.json && several) {
+    throw new CliError('--json applies one environment at a time: give one --env');
+  }
+}
+
+/** tenantform apply [PATH | PLANFILE]: one environment (main.ts sends several to fleet.ts). */
 export async function applyAction(
   pathArgs: string[],
   flags: ApplyRunFlags,
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
-  const fleet = await import('../fleet.js');
-  if (flags.json && !flags.autoApprove) {
-    throw new CliError('--json needs --auto-approve: the plan is printed as JSON, not shown for a question');
-  }
-  if (flags.json && fleet.isFleetRun(flags)) {
-    throw new CliError('--json applies one environment at a time: give one --env');
-  }
+  checkJsonFlags(flags, false);
   const planArg = pathArgs.find((p) => looksLikePlanFile(absolute(p, io)));
   const parallelism = parseCount(flags.parallelism, '--parallelism', 1, 256) ?? 10;
   const formerName = flags.permissionBatchSize !== undefined && flags.permissionBatchSize === flags.batchSize;
@@ -149,7 +153,6 @@ export async function applyAction(
     input = { env: null, paths: [], varFiles: [] };
     ({ store, planFor, targetFlags } = saved);
   } else {
-    if (fleet.isFleetRun(flags)) return fleet.runFleet('apply', pathArgs, flags, io);
     input = resolveInputs(pathArgs, flags.env, flags.varFile, io, 'one')[0]!;
     const paths = input.paths;
     // A destroy plans the removal of everything recorded: the config only locates the state.

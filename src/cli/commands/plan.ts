@@ -49,8 +49,6 @@ export async function planAction(
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
-  const fleet = await import('../fleet.js');
-  if (fleet.isFleetRun(flags)) return fleet.runFleet('plan', pathArgs, flags, io);
   const input = resolveInputs(pathArgs, flags.env, flags.varFile, io, 'one')[0]!;
   const paths = input.paths;
   const live = flags.refresh ? await import('../tenant-read.js') : null;
