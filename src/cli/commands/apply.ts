@@ -2,15 +2,15 @@ import { readFileSync, statSync } from 'node:fs';
 import type { Plan } from '../../plan/types.js';
 import type { StateDocument, StateStore } from '../../state/types.js';
 import type { ApplyResult } from '../../apply/index.js';
-import type { WaitKind } from '../../api/index.js';
-import { CliError, writeChunks, type CommandIO } from '../io.js';
+import type { StateSession } from '../../state/index.js';
+import { ApiConnection } from '../api-connection.js';
+import { CliError, writeChunks, type CommandIO, type OutputStream } from '../io.js';
 import { absolute, openStore, withLockedState, parseCount, pacingOptions } from '../context.js';
 import { createProgress } from '../progress.js';
 import { createJsonProgress } from '../apply-json.js';
 import { keepUnrecorded, reportApply } from '../apply-report.js';
 import {
   environmentApi,
-  environmentCredentials,
   environmentStateFlags,
   environmentTargetFlags,
   loadDesiredOrReport,
@@ -18,6 +18,8 @@ import {
   type ConfigInput,
 } from '../inputs.js';
 import type { ApplyFlags, DestroyFlags } from '../definitions.js';
+import type { DesiredResource } from '../../resources/index.js';
+import { describeState, noStateWarning, targetGiven, whereLines } from '../where.js';
 
 /** apply's flags as apply and destroy run them: destroy has no --replace and plans the removal of everything. */
 export type ApplyRunFlags = Omit<ApplyFlags, 'replace' | 'env' | 'allEnvs' | 'envParallelism'> &
@@ -26,9 +28,6 @@ export type ApplyRunFlags = Omit<ApplyFlags, 'replace' | 'env' | 'allEnvs' | 'en
     replace?: string[];
     destroy?: boolean;
   };
-import type { Target } from '../../api/types.js';
-import type { DesiredResource } from '../../resources/index.js';
-import { describeState, noStateWarning, targetGiven, whereLines } from '../where.js';
 
 /**
  * A saved plan is a JSON object with format_version and changes. A config
@@ -68,20 +67,6 @@ async function resolveGivenTarget(
   return resolveTarget({ domain: t.domain, baseUrl: t.baseUrl, audience: flags.audience }, io.env);
 }
 
-/**
- * The API client module with the target and credentials resolved. Throws a
- * clear error for a missing target or missing credentials.
- */
-async function connectApi(flags: ApplyRunFlags, input: ConfigInput, given: Target | null, io: CommandIO) {
-  const api = await import('../../api/index.js');
-  const target = given ?? api.resolveTarget({ audience: flags.audience }, io.env);
-  const credentials = api.resolveCredentials(
-    { tokenFile: flags.tokenFile ? absolute(flags.tokenFile, io) : undefined },
-    environmentCredentials(io.env, input),
-  );
-  return { createApiClient: api.createApiClient, target, credentials };
-}
-
 /** The result of an apply that had nothing to send: only blocked changes, skipped. */
 function nothingApplied(plan: Plan): ApplyResult {
   const skipped = plan.changes
@@ -110,13 +95,77 @@ export function checkJsonFlags(flags: Pick<ApplyRunFlags, 'json' | 'autoApprove'
   }
 }
 
-/** tenantform apply [PATH | PLANFILE]: one environment (main.ts sends several to fleet.ts). */
-export async function applyAction(
-  pathArgs: string[],
-  flags: ApplyRunFlags,
-  _cmd: unknown,
-  io: CommandIO,
-): Promise<number> {
+/** Apply's progress output: a line per operation or a live line (progress.ts), or JSON lines (apply-json.ts). */
+type Progress = Pick<ReturnType<typeof createProgress>, 'live' | 'onEvent' | 'finish'>;
+type JsonProgress = ReturnType<typeof createJsonProgress>;
+
+/** What an apply needs once its inputs are read, before the lock. */
+interface ApplyRun {
+  flags: ApplyRunFlags;
+  io: CommandIO;
+  input: ConfigInput;
+  store: StateStore;
+  /** The plan against the locked state's document. */
+  planFor(doc: StateDocument): Plan;
+  /** What the config asks for (none for a saved plan or a destroy): --refresh compares it too. */
+  desired: readonly DesiredResource[];
+  parallelism: number;
+  batchSize: number;
+  /** The one API client, made when first needed. */
+  connection: ApiConnection;
+}
+
+/** A saved plan's store, planFor and target flags, after every check it needs (saved-plan.ts). */
+async function preparePlanFile(planArg: string, pathArgs: string[], flags: ApplyRunFlags, io: CommandIO) {
+  if (flags.destroy)
+    throw new CliError(
+      'destroy takes config paths, not a plan file; to apply a saved destroy plan use tenantform apply PLANFILE',
+    );
+  if ((flags.target?.length ?? 0) > 0 || (flags.replace?.length ?? 0) > 0) {
+    throw new CliError(
+      'a saved plan is applied exactly as it was made: give --target and --replace to tenantform plan --out instead',
+    );
+  }
+  if (flags.refresh) {
+    throw new CliError(
+      'a saved plan is applied exactly as it was made: --refresh takes config paths (or run tenantform refresh before plan --out)',
+    );
+  }
+  // Checked in full (paths, flags, state location, target, changes) before any state directory or lock.
+  const { openSavedPlan } = await import('../saved-plan.js');
+  const saved = await openSavedPlan(planArg, pathArgs, flags, io);
+  const input: ConfigInput = { env: null, paths: [], varFiles: [] };
+  return { ...saved, input, desired: [] };
+}
+
+/** The config's store, planFor and target flags; null when the config has problems (reported). */
+async function prepareConfig(pathArgs: string[], flags: ApplyRunFlags, io: CommandIO) {
+  const input = resolveInputs(pathArgs, flags.env, flags.varFile, io, 'one')[0]!;
+  const paths = input.paths;
+  // A destroy plans the removal of everything recorded: the config only locates the state.
+  const desired = flags.destroy
+    ? []
+    : await loadDesiredOrReport(paths, { vars: flags.var, varFiles: input.varFiles }, io);
+  if (!desired) return null;
+  const { planChanges } = await import('../../plan/index.js');
+  const store = await openStore(environmentStateFlags(flags, input), paths[paths.length - 1]!, io);
+  const options = {
+    targets: flags.target,
+    replace: flags.replace,
+    destroy: flags.destroy,
+    api: environmentApi(flags.api, input),
+  };
+  const planFor = (doc: StateDocument) => planChanges(desired, doc, options);
+  return { input, store, planFor, desired, targetFlags: environmentTargetFlags(flags, input) };
+}
+
+/**
+ * Step 1, prepare: the flags, the saved plan or the config, the state store
+ * and the target (checked even when the plan turns out to need no request: a
+ * mistyped --base-url is an error either way). A number is the exit code of
+ * a config with problems.
+ */
+async function prepare(pathArgs: string[], flags: ApplyRunFlags, io: CommandIO): Promise<ApplyRun | number> {
   checkJsonFlags(flags, false);
   const planArg = pathArgs.find((p) => looksLikePlanFile(absolute(p, io)));
   const parallelism = parseCount(flags.parallelism, '--parallelism', 1, 256) ?? 10;
@@ -124,223 +173,229 @@ export async function applyAction(
   const batchSize =
     parseCount(flags.batchSize, formerName ? '--permission-batch-size' : '--batch-size', 1, 1000) ?? 100;
   const pacing = pacingOptions(flags);
-  const planModule = await import('../../plan/index.js');
-
-  let input: ConfigInput;
-  let store: StateStore;
-  let planFor: (doc: StateDocument) => Plan;
-  let targetFlags: { domain?: string; baseUrl?: string };
-  let desiredList: DesiredResource[] = [];
-  const desiredFor = () => desiredList;
-  if (planArg !== undefined) {
-    if (flags.destroy)
-      throw new CliError(
-        'destroy takes config paths, not a plan file; to apply a saved destroy plan use tenantform apply PLANFILE',
-      );
-    if ((flags.target?.length ?? 0) > 0 || (flags.replace?.length ?? 0) > 0) {
-      throw new CliError(
-        'a saved plan is applied exactly as it was made: give --target and --replace to tenantform plan --out instead',
-      );
-    }
-    if (flags.refresh) {
-      throw new CliError(
-        'a saved plan is applied exactly as it was made: --refresh takes config paths (or run tenantform refresh before plan --out)',
-      );
-    }
-    // Checked in full (paths, flags, state location, target, changes) before any state directory or lock.
-    const { openSavedPlan } = await import('../saved-plan.js');
-    const saved = await openSavedPlan(planArg, pathArgs, flags, io);
-    input = { env: null, paths: [], varFiles: [] };
-    ({ store, planFor, targetFlags } = saved);
-  } else {
-    input = resolveInputs(pathArgs, flags.env, flags.varFile, io, 'one')[0]!;
-    const paths = input.paths;
-    // A destroy plans the removal of everything recorded: the config only locates the state.
-    const desired = flags.destroy
-      ? []
-      : await loadDesiredOrReport(paths, { vars: flags.var, varFiles: input.varFiles }, io);
-    if (!desired) return 1;
-    desiredList = desired;
-    store = await openStore(environmentStateFlags(flags, input), paths[paths.length - 1]!, io);
-    planFor = (doc) =>
-      planModule.planChanges(desired, doc, {
-        targets: flags.target,
-        replace: flags.replace,
-        destroy: flags.destroy,
-        api: environmentApi(flags.api, input),
-      });
-    targetFlags = environmentTargetFlags(flags, input);
-  }
-  const live = await import('../tenant-read.js');
-  if (flags.refresh) live.requireFull(await live.profileOf(flags, input), 'apply --refresh');
-  // Checked even when the plan turns out to need no request: a mistyped --base-url is an error either way.
-  let target: Target | null;
+  const inputs =
+    planArg !== undefined
+      ? await preparePlanFile(planArg, pathArgs, flags, io)
+      : await prepareConfig(pathArgs, flags, io);
+  if (!inputs) return 1;
+  const { input, store, planFor, desired } = inputs;
   try {
-    target = await resolveGivenTarget(targetFlags, flags, io);
+    const live = await import('../tenant-read.js');
+    if (flags.refresh) live.requireFull(await live.profileOf(flags, input), 'apply --refresh');
+    const given = await resolveGivenTarget(inputs.targetFlags, flags, io);
+    const connection = new ApiConnection({ flags, input, given, io, parallelism, pacing });
+    return { flags, io, input, store, planFor, desired, parallelism, batchSize, connection };
   } catch (err) {
     await store.close();
     throw err;
   }
+}
 
+/**
+ * Step 3, refresh (--refresh): the tenant read under the lock, through the
+ * client that then sends the apply's requests, and the state brought up to
+ * date with it (journaled); the drift found, for the plan.
+ */
+async function refresh(run: ApplyRun, session: StateSession, info: OutputStream): Promise<Plan['drift']> {
+  if (!run.flags.refresh) return undefined;
+  const live = await import('../tenant-read.js');
+  const { refreshState } = await import('../../plan/index.js');
+  const client = await run.connection.open();
+  const read = await live.readLive(client, live.listParams(run.desired, session.doc), run.parallelism);
+  const refreshed = refreshState(session.doc, read, run.desired);
+  for (const entry of refreshed.entries) await session.record(entry);
+  info.write(`${live.readSummary(read)}\n`);
+  return refreshed.drift;
+}
+
+/** The plan against the locked state, shown (as text, or JSON lines with --json), and the changes apply may make. */
+async function showPlan(run: ApplyRun, session: StateSession, drift: Plan['drift'], info: OutputStream) {
+  const { io, store, flags } = run;
+  const planModule = await import('../../plan/index.js');
+  const plan: Plan = drift ? { ...run.planFor(session.doc), drift } : run.planFor(session.doc);
+  if (session.doc.serial === 0 && plan.summary.create > 0)
+    info.write(noStateWarning(describeState(store, io)));
+  io.report?.({ state: store.description, changes: plan.changes.filter((c) => c.action !== 'no-op').length });
+  const json = flags.json ? createJsonProgress(io.stdout) : null;
+  if (!json)
+    writeChunks(
+      io.stdout,
+      planModule.renderTextChunks(plan, { color: planModule.shouldUseColor(io.stdout, io.env) }),
+    );
+  const hasChanges = planModule.hasChanges(plan);
+  // Refuses blocked changes unless --skip-blocked: before the question, and before any request.
+  const applicable = hasChanges
+    ? planModule.applicableChanges(plan, { skipBlocked: flags.skipBlocked ?? false })
+    : [];
+  json?.plan(plan, applicable);
+  return { plan, applicable, json, hasChanges };
+}
+
+/**
+ * Step 4, confirm: the target and credentials resolved when a request is
+ * needed (before the question), then --auto-approve or the question. False
+ * when the answer is no.
+ */
+async function confirm(run: ApplyRun, plan: Plan): Promise<boolean> {
+  const { io, flags, connection } = run;
+  const { countRequests } = await import('../../apply/index.js');
+  if (countRequests(plan, { batchSize: run.batchSize }) > 0) {
+    const { target } = await connection.endpoint();
+    io.report?.({ target: target.baseUrl });
+  }
+  if (flags.autoApprove) return true;
+  if (!io.confirm) {
+    throw new CliError(
+      'refusing to apply without confirmation: not on a terminal. Review the plan, then re-run with --auto-approve.',
+    );
+  }
+  return io.confirm(
+    plan.destroy
+      ? '\nDo you really want to destroy everything listed above? Deleted policies are gone; forgotten resources stay on the tenant.'
+      : '\nDo you want to make these changes?',
+  );
+}
+
+/**
+ * Step 5, execute: the plan's requests through the connection's client (made
+ * now when a request is needed and the refresh did not make it; none: the
+ * offline client), every acknowledged one recorded in the session.
+ */
+async function execute(
+  run: ApplyRun,
+  plan: Plan,
+  session: StateSession,
+  progress: Progress,
+): Promise<ApplyResult> {
+  const { connection } = run;
+  const apply = await import('../../apply/index.js');
+  const live = await import('../tenant-read.js');
+  const needed = connection.isOpen || apply.countRequests(plan, { batchSize: run.batchSize }) > 0;
+  connection.reportWaitsTo((ms, reason, kind) =>
+    progress.onEvent({ type: 'wait', waitMs: ms, message: reason, waitKind: kind }),
+  );
+  const client = needed ? await connection.open() : null;
   try {
-    return await withLockedState(store, 'apply', { ...flags, io }, async (session) => {
-      let early: Awaited<ReturnType<typeof live.openClient>> | null = null;
-      try {
-        // Said once the lock is held: a run refused by the lock prints only the holder.
-        const state = describeState(store, io);
-        // With --json, stdout carries JSON lines only: the header goes to stderr.
-        const info = flags.json ? io.stderr : io.stdout;
-        info.write(
-          whereLines(state, target ? target.baseUrl : 'not set (needed only if a request must be sent)'),
-        );
-        // --refresh: the tenant is read first (under the lock), the state brought
-        // up to date with it (journaled), and the plan made against that.
-        let waitSink: (ms: number, reason: string, kind: WaitKind) => void = () => {};
-        let drift: Plan['drift'];
-        if (flags.refresh) {
-          early = await live.openClient(flags, input, io, {
-            parallelism,
-            onWait: (ms, reason) => waitSink(ms, reason, 'rate-limit'),
-          });
-          // The same client sends the apply's requests afterwards: one pacer for reads and writes.
-          const read = await live.readLive(early, live.listParams(desiredFor(), session.doc), parallelism);
-          const refreshed = planModule.refreshState(session.doc, read, desiredFor());
-          for (const entry of refreshed.entries) await session.record(entry);
-          drift = refreshed.drift;
-          info.write(`${live.readSummary(read)}\n`);
-        }
-        const plan: Plan = drift ? { ...planFor(session.doc), drift } : planFor(session.doc);
-        if (session.doc.serial === 0 && plan.summary.create > 0) info.write(noStateWarning(state));
-        io.report?.({
-          state: store.description,
-          changes: plan.changes.filter((c) => c.action !== 'no-op').length,
-        });
-        const json = flags.json ? createJsonProgress(io.stdout) : null;
-        if (!json) {
-          const color = planModule.shouldUseColor(io.stdout, io.env);
-          writeChunks(io.stdout, planModule.renderTextChunks(plan, { color }));
-        }
-        // Refuses blocked changes unless --skip-blocked: before the question, and before any request.
-        const applicable = planModule.hasChanges(plan)
-          ? planModule.applicableChanges(plan, { skipBlocked: flags.skipBlocked ?? false })
-          : [];
-        if (json) json.plan(plan, applicable);
-        if (applicable.length === 0) {
-          if (early) await session.commit();
-          if (json) json.summary(nothingApplied(plan), early?.stats());
-          else if (planModule.hasChanges(plan))
-            io.stdout.write('\nOnly blocked changes remain; nothing to apply.\n');
-          return 0;
-        }
-        const apply = await import('../../apply/index.js');
-        const needsApi = apply.countRequests(plan, { batchSize }) > 0;
-        // Target and credentials are resolved before the question, so that a
-        // mistake in them never comes after a "yes"; a plan that needs no request needs neither.
-        const api = needsApi ? await connectApi(flags, input, target, io) : null;
-        if (api) io.report?.({ target: api.target.baseUrl });
-        if (!flags.autoApprove) {
-          if (!io.confirm) {
-            throw new CliError(
-              'refusing to apply without confirmation: not on a terminal. Review the plan, then re-run with --auto-approve.',
-            );
-          }
-          const question = plan.destroy
-            ? '\nDo you really want to destroy everything listed above? Deleted policies are gone; forgotten resources stay on the tenant.'
-            : '\nDo you want to make these changes?';
-          if (!(await io.confirm(question))) {
-            if (early) await session.commit();
-            io.stdout.write('Apply cancelled; nothing was sent.\n');
-            return 1;
-          }
-        }
+    return await apply.applyPlan(plan, {
+      // Under the full profile a 409 on create is looked up on the tenant (id and live settings).
+      client: !client ? apply.offlineClient : plan.api === 'full' ? await live.readingClient(client) : client,
+      recorder: session,
+      parallelism: run.parallelism,
+      batchSize: run.batchSize,
+      skipBlocked: run.flags.skipBlocked,
+      onEvent: progress.onEvent,
+      signal: run.io.signal,
+    });
+  } finally {
+    progress.finish();
+    await connection.close();
+  }
+}
 
-        const total = plan.changes.filter((c) => c.action !== 'no-op' && c.action !== 'blocked').length;
-        const progress = json ?? createProgress(io.stdout, total);
-        if (early) {
-          waitSink = (ms: number, reason: string, kind: WaitKind) =>
-            progress.onEvent({ type: 'wait', waitMs: ms, message: reason, waitKind: kind });
-        }
-        const client = early
-          ? early
-          : api
-            ? api.createApiClient({
-                target: api.target,
-                credentials: api.credentials,
-                parallelism,
-                ...pacing,
-                signal: io.signal,
-                logger: flags.debug ? (line: string) => io.stderr.write(`[debug] ${line}\n`) : undefined,
-                onWait: (ms: number, reason: string, kind: WaitKind) =>
-                  progress.onEvent({ type: 'wait', waitMs: ms, message: reason, waitKind: kind }),
-              })
-            : null;
-        if (!json) io.stdout.write('\n');
-        let result: ApplyResult;
-        try {
-          result = await apply.applyPlan(plan, {
-            // Under the full profile a 409 on create is looked up on the tenant (id and live settings).
-            client: client
-              ? plan.api === 'full'
-                ? await live.readingClient(client)
-                : client
-              : apply.offlineClient,
-            recorder: session,
-            parallelism,
-            batchSize,
-            skipBlocked: flags.skipBlocked,
-            onEvent: progress.onEvent,
-            signal: io.signal,
-          });
-        } finally {
-          progress.finish();
-          await client?.close();
-        }
-        const stats = client?.stats();
-        io.report?.({
-          done: result.done.length,
-          failed: result.failed.length + result.unrecorded.length,
-          notAttempted: result.notAttempted.length,
-          requests: stats?.requests ?? 0,
-          status429: stats?.status429 ?? 0,
-        });
-        // The summary comes first, whatever saving the state or releasing the lock says afterwards.
-        const rescue = await keepUnrecorded(result, session, store, io);
-        let code: number;
-        if (json) {
-          json.summary(result, stats);
-          code = result.failed.length > 0 || result.notAttempted.length > 0 ? 1 : 0;
-        } else {
-          code = reportApply(
-            result,
-            {
-              rescue,
-              interrupted:
-                io.signal?.aborted === true &&
-                (result.notAttempted.length > 0 || result.failed.some((f) => f.code === 'API_ABORTED')),
-              progressWasLive: progress.live,
-              status429: stats?.status429 ?? 0,
-              retried429: stats?.retried429 ?? 0,
-            },
-            io,
-          );
-          if (plan.destroy) destroyNote(result, io);
-        }
-        try {
-          await session.commit();
-        } catch (err) {
-          io.stderr.write(
-            `Error: ${err instanceof Error ? err.message : String(err)}\n` +
-              'Every operation recorded so far is in the journal of the state; the next plan or apply replays it.\n',
-          );
-          return code === 0 ? 1 : code;
-        }
-        return code;
+/**
+ * Step 6, report: the figures, what was done (text or the JSON summary), a
+ * rescue file for what could not be recorded, then the state committed. The
+ * summary comes first, whatever saving the state says afterwards.
+ */
+async function report(
+  run: ApplyRun,
+  plan: Plan,
+  result: ApplyResult,
+  session: StateSession,
+  progress: Progress,
+  json: JsonProgress | null,
+): Promise<number> {
+  const { io } = run;
+  const stats = run.connection.stats();
+  io.report?.({
+    done: result.done.length,
+    failed: result.failed.length + result.unrecorded.length,
+    notAttempted: result.notAttempted.length,
+    requests: stats?.requests ?? 0,
+    status429: stats?.status429 ?? 0,
+  });
+  const rescue = await keepUnrecorded(result, session, run.store, io);
+  let code: number;
+  if (json) {
+    json.summary(result, stats);
+    code = result.failed.length > 0 || result.notAttempted.length > 0 ? 1 : 0;
+  } else {
+    const interrupted =
+      io.signal?.aborted === true &&
+      (result.notAttempted.length > 0 || result.failed.some((f) => f.code === 'API_ABORTED'));
+    const figures = { status429: stats?.status429 ?? 0, retried429: stats?.retried429 ?? 0 };
+    code = reportApply(result, { rescue, interrupted, progressWasLive: progress.live, ...figures }, io);
+    if (plan.destroy) destroyNote(result, io);
+  }
+  return commitReported(session, code, io);
+}
+
+/** Commits the state; a failure is said (the journal keeps every operation) and fails the run. */
+async function commitReported(session: StateSession, code: number, io: CommandIO): Promise<number> {
+  try {
+    await session.commit();
+    return code;
+  } catch (err) {
+    io.stderr.write(
+      `Error: ${err instanceof Error ? err.message : String(err)}\n` +
+        'Every operation recorded so far is in the journal of the state; the next plan or apply replays it.\n',
+    );
+    return code === 0 ? 1 : code;
+  }
+}
+
+/** Under the lock (step 2): refresh, plan, confirm, execute, report. */
+async function applyLocked(run: ApplyRun, session: StateSession): Promise<number> {
+  const { io, flags } = run;
+  // Said once the lock is held: a run refused by the lock prints only the holder. With --json,
+  // stdout carries JSON lines only: the header goes to stderr.
+  const info = flags.json ? io.stderr : io.stdout;
+  const target = run.connection.given;
+  info.write(
+    whereLines(
+      describeState(run.store, io),
+      target ? target.baseUrl : 'not set (needed only if a request must be sent)',
+    ),
+  );
+  const drift = await refresh(run, session, info);
+  const { plan, applicable, json, hasChanges } = await showPlan(run, session, drift, info);
+  if (applicable.length === 0) {
+    if (flags.refresh) await session.commit();
+    if (json) json.summary(nothingApplied(plan), run.connection.stats());
+    else if (hasChanges) io.stdout.write('\nOnly blocked changes remain; nothing to apply.\n');
+    return 0;
+  }
+  if (!(await confirm(run, plan))) {
+    if (flags.refresh) await session.commit();
+    io.stdout.write('Apply cancelled; nothing was sent.\n');
+    return 1;
+  }
+  const total = plan.changes.filter((c) => c.action !== 'no-op' && c.action !== 'blocked').length;
+  const progress = json ?? createProgress(io.stdout, total);
+  if (!json) io.stdout.write('\n');
+  const result = await execute(run, plan, session, progress);
+  return report(run, plan, result, session, progress, json);
+}
+
+/** tenantform apply [PATH | PLANFILE]: one environment (main.ts sends several to fleet.ts). */
+export async function applyAction(
+  pathArgs: string[],
+  flags: ApplyRunFlags,
+  _cmd: unknown,
+  io: CommandIO,
+): Promise<number> {
+  const run = await prepare(pathArgs, flags, io);
+  if (typeof run === 'number') return run;
+  try {
+    return await withLockedState(run.store, 'apply', { ...flags, io }, async (session) => {
+      try {
+        return await applyLocked(run, session);
       } finally {
-        await early?.close();
+        await run.connection.close();
       }
     });
   } finally {
-    await store.close();
+    await run.store.close();
   }
 }
 
