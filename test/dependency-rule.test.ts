@@ -126,3 +126,23 @@ describe('import cycles', () => {
     }
   });
 });
+
+describe('function length in src/cli (eslint.config.js)', () => {
+  /** A function of `lines` lines in all. */
+  const fn = (lines: number) => `export function f(): void {\n${'  console.log(1);\n'.repeat(lines - 2)}}\n`;
+
+  async function tooLong(folder: string, file: string, lines: number): Promise<boolean> {
+    const [result] = await eslint.lintText(fn(lines), {
+      filePath: join(ROOT, 'src', ...folder.split('/'), file),
+    });
+    return result!.messages.some((m) => m.ruleId === 'max-lines-per-function');
+  }
+
+  it('fails a function over 80 lines in src/cli, and only there', async () => {
+    expect(await tooLong('cli', 'probe.ts', 80)).toBe(false);
+    expect(await tooLong('cli', 'probe.ts', 81)).toBe(true);
+    expect(await tooLong('cli/commands', 'probe.ts', 81)).toBe(true);
+    expect(await tooLong('cli', 'probe.test.ts', 81)).toBe(false);
+    expect(await tooLong('config', 'probe.ts', 81)).toBe(false);
+  });
+});

@@ -55,8 +55,7 @@ environments:
  * runs it with `npx --no`, which refuses to download a package that is not
  * installed (in CI, plain npx would).
  */
-export function workflowYaml(): string {
-  return `# tenantform: validate and plan on pull requests, apply on pushes to main,
+export const WORKFLOW_YAML = `# tenantform: validate and plan on pull requests, apply on pushes to main,
 # one job per environment of tenantform.yaml (a pull request plans only the
 # environments its changed files affect).
 #
@@ -183,7 +182,6 @@ jobs:
           ENVIRONMENT: \${{ matrix.environment }}
         run: npx --no tenantform apply . --env "$ENVIRONMENT" --backend pg --workspace "$ENVIRONMENT" --lock-timeout 5m --auto-approve
 `;
-}
 
 /** The config repository's README; `version` names the tarball of the install recipe. */
 export function readmeMd(version: string): string {

@@ -14,7 +14,7 @@ import { runCommentScript, type Comment } from '../../../test/helpers/github-scr
 import { parse } from 'yaml';
 import type { CommandIO } from '../io.js';
 import { initAction, PACKAGE_SCHEMAS_DIR, scaffoldFiles } from './init.js';
-import { workflowYaml } from './init-templates.js';
+import { WORKFLOW_YAML } from './init-templates.js';
 
 function bufferIO(cwd: string) {
   let stdout = '';
@@ -192,7 +192,7 @@ describe('the scaffold workflow', () => {
     concurrency?: { group: string; 'cancel-in-progress': boolean };
     steps: Step[];
   };
-  const text = workflowYaml();
+  const text = WORKFLOW_YAML;
   const workflow = parse(text) as {
     on: { pull_request: unknown; push: { branches: string[] } };
     permissions: Record<string, string>;

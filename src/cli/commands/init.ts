@@ -10,7 +10,7 @@ import {
   packageJson,
   readmeMd,
   SCHEMA_COMMENT,
-  workflowYaml,
+  WORKFLOW_YAML,
 } from './init-templates.js';
 import type { InitFlags } from '../definitions.js';
 
@@ -42,7 +42,7 @@ export function scaffoldFiles(
     })),
     { path: '.gitignore', content: GITIGNORE },
     { path: 'package.json', content: packageJson(version) },
-    { path: '.github/workflows/tenantform.yml', content: workflowYaml() },
+    { path: '.github/workflows/tenantform.yml', content: WORKFLOW_YAML },
     { path: 'README.md', content: readmeMd(version) },
     ...schemas,
   ];

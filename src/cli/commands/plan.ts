@@ -1,4 +1,5 @@
 import { closeSync, fchmodSync, openSync, writeFileSync } from 'node:fs';
+import type { Plan, PlanFileMeta } from '../../plan/index.js';
 import { CliError, type CommandIO } from '../io.js';
 import { writePlan } from '../plan-output.js';
 import { absolute, openStore, readStateForPlan, resolveStateLocation } from '../context.js';
@@ -40,6 +41,41 @@ async function plannedTarget(
   } catch (err) {
     return { baseUrl: null, line: `invalid: ${err instanceof Error ? err.message : String(err)}` };
   }
+}
+
+/**
+ * plan --out FILE: the plan, with where it was made, written to a file only
+ * its owner may read (mode 0600, also for a file that exists).
+ */
+async function savePlan(
+  result: Plan,
+  origin: Omit<PlanFileMeta, 'createdAt' | 'toolVersion'>,
+  flags: Pick<PlanFlags, 'out' | 'format'>,
+  io: CommandIO,
+): Promise<void> {
+  const { serializePlan } = await import('../../plan/index.js');
+  const file = flags.out!;
+  const text = serializePlan(result, {
+    createdAt: new Date().toISOString(),
+    toolVersion: TOOL_VERSION,
+    ...origin,
+  });
+  // The mode given to open applies only to a new file: fchmod an existing one before writing.
+  let fd: number;
+  try {
+    fd = openSync(absolute(file, io), 'w', 0o600);
+  } catch (err) {
+    const { ioReason } = await import('../../state/errors.js');
+    throw new CliError(`cannot write the plan to ${file}: ${ioReason(err)}`);
+  }
+  try {
+    fchmodSync(fd, 0o600);
+    writeFileSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
+  if (flags.format === 'text')
+    io.stdout.write(`\nSaved the plan to ${file}. Apply exactly this plan with: tenantform apply ${file}\n`);
 }
 
 /** tenantform plan [PATH]: desired (config) vs recorded (state). Sends no request. */
@@ -108,32 +144,8 @@ export async function planAction(
   await writePlan(result, flags.format, io);
 
   if (flags.out) {
-    const out = absolute(flags.out, io);
-    const text = plan.serializePlan(result, {
-      createdAt: new Date().toISOString(),
-      toolVersion: TOOL_VERSION,
-      configPaths: paths,
-      stateLocation: await resolveStateLocation(stateFlags, path, io),
-      target: target.baseUrl,
-    });
-    // The mode given to open applies only to a new file: fchmod an existing one before writing.
-    let fd: number;
-    try {
-      fd = openSync(out, 'w', 0o600);
-    } catch (err) {
-      const { ioReason } = await import('../../state/errors.js');
-      throw new CliError(`cannot write the plan to ${flags.out}: ${ioReason(err)}`);
-    }
-    try {
-      fchmodSync(fd, 0o600);
-      writeFileSync(fd, text);
-    } finally {
-      closeSync(fd);
-    }
-    if (flags.format === 'text')
-      io.stdout.write(
-        `\nSaved the plan to ${flags.out}. Apply exactly this plan with: tenantform apply ${flags.out}\n`,
-      );
+    const stateLocation = await resolveStateLocation(stateFlags, path, io);
+    await savePlan(result, { configPaths: paths, stateLocation, target: target.baseUrl }, flags, io);
   }
   if (flags.detailedExitcode && plan.hasChanges(result)) return 2;
   return 0;
