@@ -7,7 +7,7 @@ import { CliError, writeChunks, type CommandIO } from '../io.js';
 import { absolute, openStore, withLockedState, parseCount, parseRate } from '../context.js';
 import { createProgress } from '../progress.js';
 import { createJsonProgress } from '../apply-json.js';
-import { keepUnrecorded, reportApply } from '../apply-report.js';
+import { applyExitCode, keepUnrecorded, reportApply } from '../apply-report.js';
 import {
   environmentApi,
   environmentCredentials,
@@ -301,22 +301,15 @@ export async function applyAction(
         });
         // The summary comes first, whatever saving the state or releasing the lock says afterwards.
         const rescue = await keepUnrecorded(result, session, store, io);
+        const interrupted =
+          io.signal?.aborted === true &&
+          (result.notAttempted.length > 0 || result.failed.some((f) => f.code === 'API_ABORTED'));
         let code: number;
         if (json) {
           json.summary(result);
-          code = result.failed.length > 0 || result.notAttempted.length > 0 ? 1 : 0;
+          code = applyExitCode(result, interrupted, io);
         } else {
-          code = reportApply(
-            result,
-            {
-              rescue,
-              interrupted:
-                io.signal?.aborted === true &&
-                (result.notAttempted.length > 0 || result.failed.some((f) => f.code === 'API_ABORTED')),
-              progressWasLive: progress.live,
-            },
-            io,
-          );
+          code = reportApply(result, { rescue, interrupted, progressWasLive: progress.live }, io);
           if (plan.destroy) destroyNote(result, io);
         }
         try {
