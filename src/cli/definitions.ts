@@ -558,7 +558,10 @@ export const initCommand = (parent: Command) =>
     .command('init')
     .description('scaffold a config repository: an example per kind, .gitignore and a CI workflow')
     .argument('[dir]', 'directory to create or fill', '.')
-    .option('--force', 'overwrite files that exist')
+    .option(
+      '--force',
+      'overwrite files that exist, and add the examples to a directory that already holds config files',
+    )
     .addHelpText(
       'after',
       '\nExample:\n  $ tenantform init tenant-config && cd tenant-config && tenantform validate',
