@@ -143,7 +143,7 @@ function connectionOptions<A extends unknown[], O extends OptionValues, G extend
     )
     .option(
       '--token-file <FILE>',
-      'read the bearer token from a file (or env TENANTFORM_TOKEN, AUTH0_ACCESS_TOKEN)',
+      'read the bearer token from a file (or env TENANTFORM_TOKEN, AUTH0_ACCESS_TOKEN); there is no --token: a token on the command line ends up in shell history and `ps`',
     )
     .option('--audience <URL>', 'client-credentials audience (default https://DOMAIN/api/v2/)')
     .option('--max-rps <N>', 'never send more than N requests per second')

@@ -21,10 +21,25 @@ const { version } = require('../../package.json') as { version: string };
  * two-dash spelling.
  */
 function commanderMessage(text: string, known: ReadonlySet<string>): string {
-  const message = text.replace(/^error: /, 'Error: ');
+  const message = tokenOptionMessage(text.replace(/^error: /, 'Error: '));
   const single = /unknown option '-([a-z][a-z-]+)'/.exec(message);
   if (!single || !known.has(`--${single[1]}`)) return message;
   return message.replace(/\n?$/, ` (did you mean --${single[1]}? long options take two dashes)\n`);
+}
+
+/**
+ * There is no --token: a token on the command line ends up in the shell's
+ * history and in every process list. Its error says what to use instead,
+ * and never repeats a value given as --token=VALUE.
+ */
+function tokenOptionMessage(message: string): string {
+  if (!/unknown option '--token(?:=[^']*)?'/.test(message)) return message;
+  return message
+    .replace(/'--token=[^']*'/, "'--token=…'")
+    .replace(
+      /\n?$/,
+      ' (there is no --token: a token on the command line ends up in the shell history and in `ps`; put it in a file and pass --token-file FILE, or set TENANTFORM_TOKEN)\n',
+    );
 }
 
 /** Every long option of the program and its subcommands. */
