@@ -44,14 +44,22 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+/** A replace whose create answered 409 sent its delete too: counted apart from plain adoptions. */
+const REPLACED_ADOPTED = 'deleted, then adopted';
+
 function summarize(result: ApplyResult): string {
   const counts = new Map<string, number>();
-  for (const d of result.done) counts.set(d.outcome, (counts.get(d.outcome) ?? 0) + 1);
+  const key = (d: ApplyResult['done'][number]) =>
+    d.outcome === 'adopted' && d.action === 'replace' ? REPLACED_ADOPTED : d.outcome;
+  for (const d of result.done) counts.set(key(d), (counts.get(key(d)) ?? 0) + 1);
   const parts = [...counts].map(([outcome, n]) => {
     if (outcome === 'already-gone') return `${n} already gone`;
-    if (outcome === 'adopted') {
-      const unverified = result.done.filter((d) => d.outcome === 'adopted' && !d.adoption).length;
-      return unverified === n ? `${n} adopted (settings NOT verified)` : `${n} adopted`;
+    if (outcome === 'adopted' || outcome === REPLACED_ADOPTED) {
+      const mine = result.done.filter((d) => key(d) === outcome);
+      const why = outcome === REPLACED_ADOPTED ? 'the create after the delete answered 409' : '';
+      const unverified = mine.every((d) => !d.adoption) ? 'settings NOT verified' : '';
+      const notes = [why, unverified].filter(Boolean).join('; ');
+      return `${n} ${outcome}${notes ? ` (${notes})` : ''}`;
     }
     return `${n} ${outcome}`;
   });
