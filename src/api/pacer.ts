@@ -45,6 +45,8 @@ export interface PacerOptions {
   random: () => number;
   /** Requests per second ceiling; undefined = none. */
   maxRps?: number;
+  /** Share of the tenant's sustained rate to use (--max-rate), a fraction in (0, 1]; undefined = 1. */
+  share?: number;
   /** Longest single wait for a window reset. */
   maxDelayMs: number;
   /** Told about each timed wait before it starts. */
