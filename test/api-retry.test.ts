@@ -6,14 +6,17 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { resolveTarget, type ApiError } from '../src/api/index.js';
+import { readList, resolveTarget, type ApiError } from '../src/api/index.js';
+import { operationsFor, rateLimitPolicy } from '../src/resources/index.js';
 import {
   ORIGIN,
   POLICY_BODY,
   T0,
   errorBody,
+  PROFILE_BODY,
   policyResponse,
   testClient,
+  virtualClock,
   type TestClient,
   failure,
 } from './api-helpers.js';
@@ -57,7 +60,7 @@ describe('429', () => {
     nock(ORIGIN).post(PATH).reply(201, policyResponse());
     await expect(t.client.createRateLimitPolicy(POLICY_BODY)).resolves.toMatchObject({ outcome: 'created' });
     expect(retryWaits(t)).toEqual([2000]);
-    expect(t.client.stats()).toEqual({ requests: 2, retries: 1, status429: 1, waitsMs: 2000 });
+    expect(t.client.stats()).toEqual({ requests: 2, retries: 1, status429: 1, retried429: 1, waitsMs: 2000 });
   });
 
   it('waits until X-RateLimit-Reset when there is no Retry-After', async () => {
@@ -105,13 +108,129 @@ describe('429', () => {
     expect(retryWaits(t)[0]).toBe(expected);
   });
 
-  it('gives up after maxAttempts with API_RATE_LIMITED', async () => {
+  it('retries 20 consecutive 429s without a cap on attempts, then succeeds', async () => {
+    t = testClient();
+    for (let i = 0; i < 20; i++) reply429({ 'retry-after': '1' });
+    nock(ORIGIN).post(PATH).reply(201, policyResponse());
+    await expect(t.client.createRateLimitPolicy(POLICY_BODY)).resolves.toMatchObject({ outcome: 'created' });
+    expect(retryWaits(t)).toEqual(Array(20).fill(1000));
+    expect(t.client.stats()).toMatchObject({ requests: 21, retries: 20, status429: 20, retried429: 20 });
+    expect(nock.pendingMocks()).toEqual([]);
+  });
+
+  it('retries 429s that say nothing of when to come back after a growing backoff, without a cap', async () => {
+    t = testClient({ random: () => 0.999_999 });
+    for (let i = 0; i < 10; i++) reply429({});
+    nock(ORIGIN).post(PATH).reply(201, policyResponse());
+    await expect(t.client.createRateLimitPolicy(POLICY_BODY)).resolves.toMatchObject({ outcome: 'created' });
+    expect(retryWaits(t)).toEqual([500, 1000, 2000, 4000, 8000, 16_000, 30_000, 30_000, 30_000, 30_000]);
+  });
+
+  it('does not count 429s against the attempts of server errors', async () => {
     t = testClient({ retry: { maxAttempts: 3 } });
-    for (let i = 0; i < 3; i++) reply429({ 'retry-after': '1' });
+    for (let i = 0; i < 8; i++) reply429({ 'retry-after': '1' });
+    nock(ORIGIN)
+      .post(PATH)
+      .times(2)
+      .reply(503, errorBody(503, 'Service Unavailable', 'down'));
+    nock(ORIGIN).post(PATH).reply(201, policyResponse());
+    await expect(t.client.createRateLimitPolicy(POLICY_BODY)).resolves.toMatchObject({ outcome: 'created' });
+
+    for (let i = 0; i < 8; i++) reply429({ 'retry-after': '1' });
+    nock(ORIGIN)
+      .post(PATH)
+      .times(3)
+      .reply(503, errorBody(503, 'Service Unavailable', 'down'));
     const err = await failure(t.client.createRateLimitPolicy(POLICY_BODY));
-    expect(err).toMatchObject({ code: 'API_RATE_LIMITED', status: 429, attempts: 3, retryable: true });
-    expect(err.message).toMatch(/answered 429 Too Many Requests: slow down after 3 attempts/);
-    expect(t.client.stats()).toMatchObject({ requests: 3, retries: 2, status429: 3 });
+    expect(err).toMatchObject({ code: 'API_SERVER_ERROR', status: 503, attempts: 11 });
+  });
+});
+
+describe('the rate-limit timeout', () => {
+  const TIMEOUT_LINE =
+    `The tenant at ${ORIGIN}/api/v2 answered nothing but 429 (rate limited) for 10s, the rate-limit timeout, ` +
+    'so nothing more was sent; to wait longer, raise --rate-limit-timeout';
+
+  it('ends the call once the tenant has answered nothing but 429 for that long, and sends nothing more', async () => {
+    t = testClient({ retry: { rateLimitTimeoutMs: 10_000 } });
+    nock(ORIGIN)
+      .post(PATH)
+      .times(5)
+      .reply(429, errorBody(429, 'Too Many Requests', 'slow down'), { 'retry-after': '3' });
+    // 429s at 0, 3, 6 and 9 s are retried; the one at 12 s comes after 10 s of nothing but 429.
+    const err = await failure(t.client.createRateLimitPolicy(POLICY_BODY));
+    expect(t.clock.now() - T0).toBe(12_000);
+    expect(err).toMatchObject({ code: 'API_RATE_LIMITED', status: 429, attempts: 5, retryable: true });
+    expect(err.message).toBe(TIMEOUT_LINE);
+    expect(t.client.stats()).toMatchObject({ requests: 5, status429: 5, retried429: 4 });
+
+    const later = await failure(t.client.createTokenExchangeProfile(PROFILE_BODY));
+    expect(later).toMatchObject({ code: 'API_RATE_LIMITED', attempts: 0 });
+    expect(later.message).toBe(TIMEOUT_LINE);
+    expect(t.client.stats().requests).toBe(5);
+    expect(nock.pendingMocks()).toEqual([]);
+  });
+
+  it('counts from the first 429 after any other answer', async () => {
+    t = testClient({ retry: { rateLimitTimeoutMs: 10_000 } });
+    const twice = (n: number) => {
+      for (let i = 0; i < n; i++) reply429({ 'retry-after': '3' });
+      nock(ORIGIN).post(PATH).reply(201, policyResponse());
+    };
+    // 429s from 0 to 6 s, created at 9 s; 429s from 9 to 18 s, created at 21 s: never 10 s of only 429.
+    twice(3);
+    twice(4);
+    await t.client.createRateLimitPolicy(POLICY_BODY);
+    await expect(t.client.createRateLimitPolicy(POLICY_BODY)).resolves.toMatchObject({ outcome: 'created' });
+    expect(t.clock.now() - T0).toBe(21_000);
+  });
+
+  it('ends at once the calls waiting for their turn when it runs out', async () => {
+    // A sleep that never ends by itself when asked for a minute or more: only the halt can end it.
+    const clock = virtualClock();
+    const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+      ms < 60_000
+        ? clock.sleep(ms, signal)
+        : new Promise((_resolve, reject) =>
+            signal?.addEventListener('abort', () => reject(signal.reason as Error), { once: true }),
+          );
+    t = testClient({
+      now: clock.now,
+      sleep,
+      retry: { rateLimitTimeoutMs: 10_000, baseDelayMs: 120_000, maxDelayMs: 120_000 },
+    });
+    nock(ORIGIN)
+      .post('/api/v2/token-exchange-profiles')
+      .reply(503, errorBody(503, 'Service Unavailable', 'down'));
+    nock(ORIGIN)
+      .post(PATH)
+      .times(5)
+      .reply(429, errorBody(429, 'Too Many Requests', 'slow down'), { 'retry-after': '3' });
+    const waiting = failure(t.client.createTokenExchangeProfile(PROFILE_BODY));
+    const limited = failure(t.client.createRateLimitPolicy(POLICY_BODY));
+    expect(await limited).toMatchObject({ code: 'API_RATE_LIMITED', attempts: 5 });
+    expect(await waiting).toMatchObject({ code: 'API_RATE_LIMITED', attempts: 1, message: TIMEOUT_LINE });
+    expect(t.client.stats().requests).toBe(6);
+  });
+
+  it('holds for reads: a list read through 20 429s, then one the tenant only answers 429', async () => {
+    t = testClient({ retry: { rateLimitTimeoutMs: 10_000 } });
+    const list = operationsFor(rateLimitPolicy, 'full').list!;
+    const page = (from?: string) =>
+      nock(ORIGIN)
+        .get('/api/v2/rate-limit-policies')
+        .query((q) => q.from === from);
+    page().reply(200, { rate_limit_policies: [], next: 'c2' });
+    for (let i = 0; i < 20; i++)
+      page('c2').reply(429, errorBody(429, 'Too Many Requests', ''), { 'retry-after': '0' });
+    page('c2').reply(200, { rate_limit_policies: [] });
+    await expect(readList(t.client.call, list, {})).resolves.toMatchObject({ pages: 2 });
+
+    page()
+      .times(6)
+      .reply(429, errorBody(429, 'Too Many Requests', ''), { 'retry-after': '2' });
+    const err = await failure(readList(t.client.call, list, {}));
+    expect(err).toMatchObject({ code: 'API_RATE_LIMITED', message: TIMEOUT_LINE });
     expect(nock.pendingMocks()).toEqual([]);
   });
 });

@@ -9,12 +9,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createApiClient, resolveTarget } from '../src/api/index.js';
 import {
-  SERVED_OPERATIONS,
+  EMULATOR_KINDS,
+  routesFor,
   servedOperations,
   startEmulator,
   type EmulatorHandle,
 } from '../src/emulator/index.js';
-import { ROUTES } from '../src/emulator/router.js';
 import {
   API_PROFILES,
   descriptorsOf,
@@ -22,10 +22,19 @@ import {
   operationsFor,
   pathParams,
   profileIncludes,
+  rateLimitPolicy,
+  tokenExchangeProfile,
+  userPermission,
   type ApiProfile,
   type OperationDescriptor,
 } from '../src/resources/index.js';
 import { POLICY_BODY, PROFILE_BODY } from './api-helpers.js';
+
+const SERVED = {
+  createPolicy: operationsFor(rateLimitPolicy, 'spec').create,
+  assignPermissions: operationsFor(userPermission, 'spec').create,
+  createProfile: operationsFor(tokenExchangeProfile, 'spec').create,
+};
 
 function descriptors(profile: ApiProfile): OperationDescriptor[] {
   return KINDS.flatMap((kind) => descriptorsOf(operationsFor(kind, profile)));
@@ -39,7 +48,7 @@ const SAMPLES: Record<
   createRateLimitPolicy: async () => ({ params: {}, body: POLICY_BODY }),
   deleteRateLimitPolicy: async (client) => {
     const body = { ...POLICY_BODY, consumer_selector: 'third_party_clients' };
-    const made = await client.call(SERVED_OPERATIONS.createPolicy, {}, body);
+    const made = await client.call(SERVED.createPolicy, {}, body);
     return { params: { id: (made as { body: { id: string } }).body.id } };
   },
   assignUserPermissions: async () => ({
@@ -48,7 +57,7 @@ const SAMPLES: Record<
   }),
   createTokenExchangeProfile: async () => ({ params: {}, body: PROFILE_BODY }),
   updateRateLimitPolicy: async (client) => {
-    const made = await client.call(SERVED_OPERATIONS.createPolicy, {}, POLICY_BODY);
+    const made = await client.call(SERVED.createPolicy, {}, POLICY_BODY);
     return {
       params: { id: (made as { body: { id: string } }).body.id },
       body: { configuration: { action: 'block', limit: 5 } },
@@ -59,33 +68,33 @@ const SAMPLES: Record<
     body: { permissions: [{ resource_server_identifier: 'https://api.example', permission_name: 'read:x' }] },
   }),
   updateTokenExchangeProfile: async (client) => {
-    const made = await client.call(SERVED_OPERATIONS.createProfile, {}, PROFILE_BODY);
+    const made = await client.call(SERVED.createProfile, {}, PROFILE_BODY);
     return { params: { id: (made as { body: { id: string } }).body.id }, body: { name: 'renamed profile' } };
   },
   deleteTokenExchangeProfile: async (client) => {
-    const made = await client.call(SERVED_OPERATIONS.createProfile, {}, PROFILE_BODY);
+    const made = await client.call(SERVED.createProfile, {}, PROFILE_BODY);
     return { params: { id: (made as { body: { id: string } }).body.id } };
   },
   listRateLimitPolicies: async (client) => {
-    await client.call(SERVED_OPERATIONS.createPolicy, {}, POLICY_BODY);
+    await client.call(SERVED.createPolicy, {}, POLICY_BODY);
     return { params: {} };
   },
   getRateLimitPolicy: async (client) => {
-    const made = await client.call(SERVED_OPERATIONS.createPolicy, {}, POLICY_BODY);
+    const made = await client.call(SERVED.createPolicy, {}, POLICY_BODY);
     return { params: { id: (made as { body: { id: string } }).body.id } };
   },
   listUserPermissions: async (client) => {
     const params = { user_id: 'auth0|descriptor-test' };
     const grants = [{ resource_server_identifier: 'https://api.example', permission_name: 'read:x' }];
-    await client.call(SERVED_OPERATIONS.assignPermissions, params, { permissions: grants });
+    await client.call(SERVED.assignPermissions, params, { permissions: grants });
     return { params };
   },
   listTokenExchangeProfiles: async (client) => {
-    await client.call(SERVED_OPERATIONS.createProfile, {}, PROFILE_BODY);
+    await client.call(SERVED.createProfile, {}, PROFILE_BODY);
     return { params: {} };
   },
   getTokenExchangeProfile: async (client) => {
-    const made = await client.call(SERVED_OPERATIONS.createProfile, {}, PROFILE_BODY);
+    const made = await client.call(SERVED.createProfile, {}, PROFILE_BODY);
     return { params: { id: (made as { body: { id: string } }).body.id } };
   },
 };
@@ -111,13 +120,11 @@ function clientWith(emulator: EmulatorHandle, token: string) {
 }
 
 describe('emulator routes and operation descriptors', () => {
-  it('pair every emulator route (but the token endpoint) with one descriptor, same method and path', () => {
-    const apiRoutes = ROUTES.filter((r) => r.route !== 'token');
-    const served = Object.values(SERVED_OPERATIONS);
-    expect(new Set(served).size).toBe(apiRoutes.length);
+  it('serves each handled descriptor at its method and path, once', () => {
+    const apiRoutes = routesFor(EMULATOR_KINDS, 'full').filter((r) => r.route !== 'token');
+    expect(new Set(apiRoutes.map((r) => r.operation!.op)).size).toBe(apiRoutes.length);
     for (const route of apiRoutes) {
-      const op = SERVED_OPERATIONS[route.route as keyof typeof SERVED_OPERATIONS];
-      expect(op, route.label).toBeDefined();
+      const op = route.operation!.op;
       expect({ method: route.method, path: route.pattern.join('/') }).toEqual({
         method: op.method,
         path: routePattern(op.path),
@@ -202,12 +209,8 @@ describe.each(API_PROFILES.map((p) => [p] as const))('the emulator with API prof
       const client = clientWith(emulator, emulator.token);
       try {
         const a = POLICY_BODY as unknown as Record<string, string>;
-        await client.call(SERVED_OPERATIONS.createPolicy, {}, a);
-        await client.call(
-          SERVED_OPERATIONS.createPolicy,
-          {},
-          { ...a, consumer_selector: 'third_party_clients' },
-        );
+        await client.call(SERVED.createPolicy, {}, a);
+        await client.call(SERVED.createPolicy, {}, { ...a, consumer_selector: 'third_party_clients' });
         const list = async (query: string) => {
           const res = await fetch(`${emulator.baseUrl}${op.path}?${query}`, {
             headers: { authorization: `Bearer ${emulator.token}` },

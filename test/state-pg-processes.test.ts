@@ -29,7 +29,7 @@ const info = { pid: process.pid, host: hostname(), command: 'apply ' + process.e
 const profile = (n) => {
   const type = 'urn:example:token:' + n;
   return { kind: 'token_exchange_profile', address: formatAddress('token_exchange_profile', [type]), identity: [type],
-    attributes: { name: 'p' + n, subject_token_type: type, action_id: 'act_1', type: 'custom_authentication' }, id: 'tep_' + n };
+    attributes: { name: 'profile ' + n, subject_token_type: type, action_id: 'act_1', type: 'custom_authentication' }, id: 'tep_' + n };
 };
 await store.read();
 say({ ready: true });

@@ -1,16 +1,22 @@
 /**
  * One API call from first attempt to final answer: authorisation, pacing,
  * the attempt itself, the debug line, and the retry decisions (429 after
- * Retry-After or X-RateLimit-Reset; 408, 5xx and network errors after
- * exponential backoff; one token refresh after a 401). Returns the response
- * when it is a 2xx or a status the operation handles itself; otherwise throws
- * an ApiError.
+ * Retry-After or X-RateLimit-Reset, without a cap on attempts; 408, 5xx and
+ * network errors after exponential backoff, up to the policy's attempts; one
+ * token refresh after a 401). Returns the response when it is a 2xx or a
+ * status the operation handles itself; otherwise throws an ApiError.
+ *
+ * Every call of a client shares a Reachability: once a request finds the
+ * tenant unreachable, or the tenant has answered nothing but 429 for the
+ * rate-limit timeout, no call sends anything more and calls waiting to send
+ * give up at once.
  */
 import type { Dispatcher } from 'undici';
 import type { HttpMethod } from '../resources/index.js';
 import type { TokenSource } from './auth.js';
 import { ApiError, codeForStatus, describeInfo, errorInfoFromBody, type ApiErrorCode } from './errors.js';
 import type { Pacer } from './pacer.js';
+import type { Reachability } from './reach.js';
 import type { Redactor } from './redact.js';
 import {
   backoffMs,
@@ -26,12 +32,6 @@ import {
 import { sendOnce, type WireResponse } from './transport.js';
 import type { ApiStats, WaitKind } from './types.js';
 
-/** Shared by every call of a client: set once a request found the target unreachable. */
-export interface Reachability {
-  /** The connection failure code that made a request give up. */
-  unreachable?: string;
-}
-
 export interface CallContext {
   dispatcher: Dispatcher;
   origin: string;
@@ -41,7 +41,10 @@ export interface CallContext {
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   random: () => number;
   requestTimeoutMs: number;
+  /** The user's stop request. */
   signal?: AbortSignal;
+  /** Ends waits (token, pacer, retry delays): `signal` or `reach.halt`. */
+  waitSignal: AbortSignal;
   /** Pass `signal` to requests already sent, not only to waits. */
   abortInFlight: boolean;
   redactor: Redactor;
@@ -49,8 +52,6 @@ export interface CallContext {
   log?: (line: string) => void;
   /** Records a wait in stats, tells onWait and logs it. */
   noteWait: (ms: number, reason: string, kind: WaitKind) => void;
-  /** The API base URL, to name in messages about the connection. */
-  target: string;
   reach: Reachability;
   stats: ApiStats;
   tokens: TokenSource | null;
@@ -183,65 +184,60 @@ interface Retry {
   kind: WaitKind;
 }
 
-/** The target cannot be reached: a request gave up, or (notSent) a later one was not sent at all. */
-function unreachableError(ctx: CallContext, spec: CallSpec, code: string, attempts: number): ApiError {
-  const tries = attempts > 1 ? `, after ${attempts} attempts` : '';
-  const message =
-    attempts > 0
-      ? `Cannot reach the tenant at ${ctx.target}: ${describeFailure(code)}${tries}`
-      : `${spec.operation} not sent: the tenant at ${ctx.target} is unreachable (${describeFailure(code)})`;
-  return new ApiError(ctx.redactor.redact(message), {
-    code: 'API_UNREACHABLE',
-    status: 0,
-    error: 'Unreachable',
-    method: spec.method,
-    path: spec.path,
-    operation: spec.operation,
-    retryable: true,
-    attempts,
-  });
-}
-
 const WAIT_SOURCE = { 'retry-after': 'Retry-After', reset: 'X-RateLimit-Reset', backoff: 'backoff' } as const;
 
+/** Attempts of one call. */
+interface Attempts {
+  sent: number;
+  /** Those that count against the policy's cap: not 429s, nor the retry with a fresh token. */
+  counted: number;
+  /** Those answered 429. */
+  limited: number;
+}
+
 /** After a request failed without an answer: how long until the retry, or the error to throw. */
-function afterFailure(ctx: CallContext, spec: CallSpec, err: unknown, attempt: number, ms: number): Retry {
+function afterFailure(ctx: CallContext, spec: CallSpec, err: unknown, tries: Attempts, ms: number): Retry {
   const failure = classifyFailure(err);
+  const attempt = tries.sent;
   ctx.log?.(`${spec.method} ${spec.path} error=${failure.code} ${ms}ms attempt=${attempt}`);
   if (failure.kind === 'abort') throw abortedError(spec, attempt);
   if (failure.code === 'BODY_TOO_LARGE') throw badBodyError(spec, attempt);
   if (failure.kind === 'connect') {
-    if (ctx.reach.unreachable !== undefined) throw unreachableError(ctx, spec, ctx.reach.unreachable, 0);
-    if (attempt >= Math.min(CONNECT_ATTEMPTS, ctx.policy.maxAttempts)) {
-      ctx.reach.unreachable = failure.code;
-      throw unreachableError(ctx, spec, failure.code, attempt);
+    const stopped = ctx.reach.stopped(spec, attempt);
+    if (stopped) throw stopped;
+    if (tries.counted >= Math.min(CONNECT_ATTEMPTS, ctx.policy.maxAttempts)) {
+      throw ctx.reach.lost(failure.code, spec, attempt);
     }
     return {
-      delayMs: backoffMs(attempt, ctx.random, ctx.policy),
+      delayMs: backoffMs(tries.counted, ctx.random, ctx.policy),
       reason: `${describeFailure(failure.code)}; retrying`,
       kind: 'connection',
     };
   }
   const retryable = failure.kind === 'retry' || failure.kind === 'timeout';
-  if (!retryable || attempt >= ctx.policy.maxAttempts) {
+  if (!retryable || tries.counted >= ctx.policy.maxAttempts) {
     throw networkError(ctx, spec, failure.code, failure.kind === 'timeout', attempt);
   }
   const what = failure.kind === 'timeout' ? `no answer in time, ${failure.code}` : failure.code;
   return {
-    delayMs: backoffMs(attempt, ctx.random, ctx.policy),
+    delayMs: backoffMs(tries.counted, ctx.random, ctx.policy),
     reason: `${what}; retrying`,
     kind: 'connection',
   };
 }
 
-/** After an answer that is neither success nor accepted: how long until the retry, or undefined to give up. */
+/**
+ * After an answer that is neither success nor accepted: how long until the
+ * retry, or undefined to give up. A 429 is always retried (the rate-limit
+ * timeout, in Reachability, ends a run of them); the call's count of 429s is
+ * its backoff step when the answer says nothing about when to come back.
+ */
 function afterAnswer(
   ctx: CallContext,
   res: WireResponse,
-  attempt: number,
+  tries: Attempts,
   paced: boolean,
 ): Retry | undefined {
-  if (attempt >= ctx.policy.maxAttempts) return undefined;
   if (res.status === 429) {
     const now = ctx.now();
     // The pacer read this 429 and holds every request (this retry too) until the budget allows.
@@ -251,22 +247,45 @@ function afterAnswer(
     ) {
       return { delayMs: 0, reason: '', kind: 'rate-limit' };
     }
-    const wait = waitAfter429(res.headers, now, attempt, ctx.random, ctx.policy);
+    const wait = waitAfter429(res.headers, now, tries.limited, ctx.random, ctx.policy);
     return {
       delayMs: wait.ms,
       reason: `rate limited, 429; retrying after ${WAIT_SOURCE[wait.source]}`,
       kind: 'rate-limit',
     };
   }
-  if (isRetryableStatus(res.status)) {
+  if (isRetryableStatus(res.status) && tries.counted < ctx.policy.maxAttempts) {
     const info = errorInfoFromBody(res.status, res.body, ctx.redactor.redact);
     return {
-      delayMs: backoffMs(attempt, ctx.random, ctx.policy),
+      delayMs: backoffMs(tries.counted, ctx.random, ctx.policy),
       reason: `server error ${info.status} ${info.error}; retrying`,
       kind: 'server-error',
     };
   }
   return undefined;
+}
+
+/** Waits for the token and the pacer's turn; the ticket is 0 for an unpaced call. */
+async function turnToSend(
+  ctx: CallContext,
+  spec: CallSpec,
+  paced: boolean,
+  sent: number,
+): Promise<{ token: string | undefined; ticket: number }> {
+  let ticket = 0;
+  try {
+    if (ctx.signal?.aborted) throw ctx.signal.reason;
+    const token = ctx.tokens ? await ctx.tokens.get(ctx.waitSignal) : undefined;
+    if (paced) ticket = await ctx.pacer.acquire(ctx.waitSignal);
+    // The run may have ended before or while this call waited for its turn.
+    const stopped = ctx.reach.stopped(spec, sent);
+    if (stopped) throw stopped;
+    return { token, ticket };
+  } catch (err) {
+    if (ticket !== 0) ctx.pacer.release(ticket, null);
+    if (err instanceof ApiError) throw err;
+    throw ctx.reach.stopped(spec, sent) ?? abortedError(spec, sent);
+  }
 }
 
 /** Sends one API call with retries; see the module comment. */
@@ -275,22 +294,14 @@ export async function call(ctx: CallContext, spec: CallSpec): Promise<WireRespon
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'tenantform' };
   const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
   if (body !== undefined) headers['content-type'] = 'application/json';
-  let attempt = 0;
+  const tries: Attempts = { sent: 0, counted: 0, limited: 0 };
   let refreshed = false;
 
   for (;;) {
-    attempt += 1;
-    let token: string | undefined;
-    let ticket = 0;
-    if (ctx.reach.unreachable !== undefined) throw unreachableError(ctx, spec, ctx.reach.unreachable, 0);
-    try {
-      if (ctx.signal?.aborted) throw ctx.signal.reason;
-      token = ctx.tokens ? await ctx.tokens.get(ctx.signal) : undefined;
-      if (paced) ticket = await ctx.pacer.acquire(ctx.signal);
-    } catch (err) {
-      if (err instanceof ApiError) throw err;
-      throw abortedError(spec, attempt - 1);
-    }
+    const { token, ticket } = await turnToSend(ctx, spec, paced, tries.sent);
+    tries.sent += 1;
+    tries.counted += 1;
+    const attempt = tries.sent;
 
     const started = ctx.now();
     ctx.stats.requests += 1;
@@ -308,32 +319,39 @@ export async function call(ctx: CallContext, spec: CallSpec): Promise<WireRespon
       });
     } catch (err) {
       if (paced) ctx.pacer.release(ticket, null);
-      retry = afterFailure(ctx, spec, err, attempt, ctx.now() - started);
+      retry = afterFailure(ctx, spec, err, tries, ctx.now() - started);
     }
 
     if (res) {
       if (paced) ctx.pacer.release(ticket, res.headers, res.status);
       const ms = ctx.now() - started;
       ctx.log?.(`${spec.method} ${spec.path} ${res.status} ${ms}ms attempt=${attempt}${rateText(res)}`);
+      const timedOut = ctx.reach.answered(res.status, ctx.now(), spec, attempt);
       if ((res.status >= 200 && res.status < 300) || spec.accept?.includes(res.status)) return res;
       if (res.status === 401 && token !== undefined && !refreshed && ctx.tokens?.invalidate(token)) {
         refreshed = true;
-        attempt -= 1; // the one retry with a fresh token does not use up an attempt
+        tries.counted -= 1; // the one retry with a fresh token does not use up an attempt
         ctx.stats.retries += 1;
         continue;
       }
-      if (res.status === 429) ctx.stats.status429 += 1;
-      retry = afterAnswer(ctx, res, attempt, paced);
+      if (res.status === 429) {
+        ctx.stats.status429 += 1;
+        tries.counted -= 1; // 429s are retried without a cap
+        tries.limited += 1;
+        if (timedOut) throw timedOut;
+      }
+      retry = afterAnswer(ctx, res, tries, paced);
       if (!retry) throw httpError(ctx, spec, res, attempt, defaultHint(ctx, spec, res.status, refreshed));
     }
 
     ctx.stats.retries += 1;
+    if (res?.status === 429) ctx.stats.retried429 += 1;
     if (retry!.delayMs <= 0) continue;
     ctx.noteWait(retry!.delayMs, retry!.reason, retry!.kind);
     try {
-      await ctx.sleep(retry!.delayMs, ctx.signal);
+      await ctx.sleep(retry!.delayMs, ctx.waitSignal);
     } catch {
-      throw abortedError(spec, attempt);
+      throw ctx.reach.stopped(spec, attempt) ?? abortedError(spec, attempt);
     }
   }
 }

@@ -8,9 +8,10 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { cachingTokenSource, staticTokenSource, type TokenSource } from './auth.js';
 import { call, type CallContext, type CallSpec } from './caller.js';
-import { errorInfoFromBody } from './errors.js';
+import { ApiConfigError, errorInfoFromBody } from './errors.js';
 import { Pacer } from './pacer.js';
 import { encodeSegment } from './paths.js';
+import { Reachability } from './reach.js';
 import { createRedactor } from './redact.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import { parseCreated, parseToken } from './responses.js';
@@ -50,7 +51,17 @@ function retryPolicy(options: ApiClientOptions): RetryPolicy {
     maxAttempts: Math.max(1, Math.floor(r.maxAttempts ?? DEFAULT_RETRY.maxAttempts)),
     baseDelayMs: Math.max(0, r.baseDelayMs ?? DEFAULT_RETRY.baseDelayMs),
     maxDelayMs: Math.max(0, r.maxDelayMs ?? DEFAULT_RETRY.maxDelayMs),
+    rateLimitTimeoutMs: Math.max(0, r.rateLimitTimeoutMs ?? DEFAULT_RETRY.rateLimitTimeoutMs),
   };
+}
+
+/** The share of the tenant's rate the pacer may use: a fraction in (0, 1], or undefined for all of it. */
+function rateShare(share: number | undefined): number | undefined {
+  if (share === undefined) return undefined;
+  if (!(share > 0 && share <= 1)) {
+    throw new ApiConfigError(`the share of the tenant's rate must be above 0 and at most 1 (got ${share})`);
+  }
+  return share;
 }
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
@@ -59,6 +70,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const sleep = options.sleep ?? defaultSleep;
   const random = options.random ?? Math.random;
   const policy = retryPolicy(options);
+  const share = rateShare(options.share);
   const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
   const ownAgent = options.dispatcher
     ? null
@@ -72,7 +84,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const redactor = createRedactor(
     credentials.kind === 'token' ? [credentials.token] : [credentials.clientSecret],
   );
-  const stats: ApiStats = { requests: 0, retries: 0, status429: 0, waitsMs: 0 };
+  const stats: ApiStats = { requests: 0, retries: 0, status429: 0, retried429: 0, waitsMs: 0 };
   const logger = options.logger;
   // Without a logger no debug line is even built (the caller's optional calls skip their arguments).
   const log = logger ? (line: string): void => logger(redactor.redact(line)) : undefined;
@@ -89,7 +101,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     onWait: (ms, reason) => noteWait(ms, reason, reason.startsWith('--max-rps') ? 'max-rps' : 'rate-limit'),
     onBlocked: (ms) => (stats.waitsMs += ms),
     ...(options.maxRps !== undefined ? { maxRps: options.maxRps } : {}),
+    ...(share !== undefined ? { share } : {}),
   });
+  const reach = new Reachability(target.baseUrl, policy.rateLimitTimeoutMs, redactor.redact);
   const basePath = new URL(target.baseUrl).pathname.replace(/\/+$/, '');
 
   const ctx: CallContext = {
@@ -105,12 +119,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     redactor,
     ...(log ? { log } : {}),
     noteWait,
-    target: target.baseUrl,
-    reach: {},
+    reach,
     stats,
     tokens: null,
     unauthorizedHint: STATIC_TOKEN_HINT,
     ...(options.signal ? { signal: options.signal } : {}),
+    waitSignal: options.signal ? AbortSignal.any([options.signal, reach.halt]) : reach.halt,
   };
 
   let tokens: TokenSource;

@@ -53,7 +53,7 @@ export interface PacerOptions {
   random: () => number;
   /** Requests per second ceiling; undefined = none. */
   maxRps?: number;
-  /** Share of the learned sustained rate to use, in (0, 1]; undefined = all of it. */
+  /** Share of the tenant's sustained rate to use (--max-rate), a fraction in (0, 1]; undefined = 1. */
   share?: number;
   /** Longest single wait for a budget the answers cannot date. */
   maxDelayMs: number;

@@ -10,7 +10,7 @@ import {
   liveResource,
   pathParams,
   type Attributes,
-  type KindModule,
+  type Kind,
   type LiveRead,
   type LiveResource,
   type LiveSnapshot,
@@ -20,7 +20,7 @@ import { readList, type ListCall } from './pages.js';
 
 export interface ReadTenantOptions {
   /** The list operation of a kind under the tenant's API profile, or undefined when it has none. */
-  listOf: (kind: KindModule) => OperationDescriptor | undefined;
+  listOf: (kind: Kind) => OperationDescriptor | undefined;
   /** Values of the list paths' parameters: { user_id: [the users whose permissions to read] }. */
   values: Readonly<Record<string, readonly string[]>>;
   /** Lists read at the same time (the client paces them all together). Default 4. */
@@ -49,7 +49,7 @@ function combinations(
 
 /** The resources of one list answer. */
 function toLive(
-  kind: KindModule,
+  kind: Kind,
   items: readonly unknown[],
   params: Readonly<Record<string, string>>,
 ): LiveResource[] {
@@ -119,7 +119,7 @@ export async function readTenant(call: ListCall, options: ReadTenantOptions): Pr
  */
 export async function findLive(
   call: ListCall,
-  kind: KindModule,
+  kind: Kind,
   list: OperationDescriptor,
   attributes: Attributes,
 ): Promise<{ found: LiveResource | null; pages: number }> {

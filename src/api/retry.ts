@@ -6,12 +6,33 @@
 export type Headers = Record<string, string | string[] | undefined>;
 
 export interface RetryPolicy {
+  /** Attempts of one request that end in 408, 5xx or a network error (429s do not count). */
   maxAttempts: number;
   baseDelayMs: number;
   maxDelayMs: number;
+  /** The client stops once the tenant has answered nothing but 429 for this long. */
+  rateLimitTimeoutMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 6, baseDelayMs: 500, maxDelayMs: 30_000 };
+/**
+ * The rate-limit timeout is 5 minutes: five windows of the longest the service
+ * documents (per-minute limits), time enough for another client's burst on a
+ * shared tenant to pass, and short enough that a stuck CI job says so.
+ */
+export const DEFAULT_RETRY: RetryPolicy = {
+  maxAttempts: 6,
+  baseDelayMs: 500,
+  maxDelayMs: 30_000,
+  rateLimitTimeoutMs: 300_000,
+};
+
+/** "5m", "90s", "1.5s", "250ms": a duration as the duration flags take it. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${ms}ms`;
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
+  if (ms % 60_000 === 0) return `${ms / 60_000}m`;
+  return `${Math.round(ms / 100) / 10}s`;
+}
 
 /** Largest random extra added to waits derived from headers, so waiters do not wake together. */
 export const JITTER_MS = 250;
@@ -75,6 +96,9 @@ export function retryAfterMs(headers: Headers, now: number): number | undefined 
   return Math.max(0, at - clockOffsetMs(headers, now) - now);
 }
 
+/** The parts of a policy a wait is computed from. */
+export type Delays = Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>;
+
 export interface Wait {
   ms: number;
   source: 'retry-after' | 'reset' | 'backoff';
@@ -85,7 +109,7 @@ export interface Wait {
  * ceiling plus a random part of the other half, so retries spread out but
  * never come back at once.
  */
-export function backoffMs(attempt: number, random: () => number, policy: RetryPolicy): number {
+export function backoffMs(attempt: number, random: () => number, policy: Delays): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt - 1));
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
@@ -96,7 +120,7 @@ export function waitAfter429(
   now: number,
   attempt: number,
   random: () => number,
-  policy: RetryPolicy,
+  policy: Delays,
 ): Wait {
   const jitter = Math.round(random() * JITTER_MS);
   const after = retryAfterMs(headers, now);

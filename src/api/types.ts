@@ -47,12 +47,21 @@ export type Credentials =
   { kind: 'token'; token: string } | { kind: 'client_credentials'; clientId: string; clientSecret: string };
 
 export interface RetryOptions {
-  /** Attempts per request, the first included. Default 6. */
+  /**
+   * Attempts per request that end in 408, 5xx or a network error, the first
+   * included. Default 6. A 429 is retried without a cap: see rateLimitTimeoutMs.
+   */
   maxAttempts?: number;
   /** First backoff step for 408/5xx/network errors. Default 500 ms. */
   baseDelayMs?: number;
   /** Cap on any single wait (backoff, Retry-After, reset). Default 30000 ms. */
   maxDelayMs?: number;
+  /**
+   * Once the tenant has answered nothing but 429 for this long (on the client's
+   * clock), the client sends nothing more and every call ends with
+   * API_RATE_LIMITED (--rate-limit-timeout). Default 300000 ms (5 minutes).
+   */
+  rateLimitTimeoutMs?: number;
 }
 
 export interface ApiClientOptions {
@@ -70,6 +79,11 @@ export interface ApiClientOptions {
   random?: () => number;
   /** User ceiling on requests per second (fractions allowed). */
   maxRps?: number;
+  /**
+   * Share of the tenant's sustained rate, as the pacer learns it, that this
+   * client may use (--max-rate): a fraction in (0, 1]. Default: all of it.
+   */
+  share?: number;
   retry?: RetryOptions;
   /** TCP/TLS connect timeout of the built-in Agent. Default 10000 ms. */
   connectTimeoutMs?: number;
@@ -99,7 +113,10 @@ export interface ApiStats {
   requests: number;
   /** Attempts that repeated an earlier one (429, 408, 5xx, network, 401 refresh). */
   retries: number;
+  /** Answers 429 (rate limited). */
   status429: number;
+  /** Of those, the ones whose request was sent again (all but those the rate-limit timeout ended). */
+  retried429: number;
   /** Total milliseconds spent waiting (pacing and retry delays). */
   waitsMs: number;
 }

@@ -244,31 +244,37 @@ describe('applyPlan', () => {
     expect(result.notAttempted).toHaveLength(2);
   });
 
-  it('stops scheduling once the tenant is unreachable; the operations refused unsent are not attempted', async () => {
-    let calls = 0;
-    const { client } = fakeClient({
-      createRateLimitPolicy: async () => {
-        const mine = ++calls;
-        await new Promise((r) => setImmediate(r));
-        // The first call gave up on the connection; the others in flight were then refused unsent.
-        const attempts = mine === 1 ? 4 : 0;
-        throw Object.assign(new Error(mine === 1 ? 'Cannot reach the tenant at X' : 'not sent'), {
-          code: 'API_UNREACHABLE',
-          attempts,
-        });
-      },
-    });
-    const { recorder } = memoryRecorder();
-    const changes = Array.from({ length: 10 }, (_, i) =>
-      change('rate_limit_policy', ['r', 'c', `client_id:${i}`], 'create', {
-        after: policyAttrs(`client_id:${i}`),
-      }),
-    );
-    const result = await applyPlan(plan(changes), { client, recorder, parallelism: 3 });
-    expect(calls).toBe(3);
-    expect(result.failed.map((f) => f.message)).toEqual(['Cannot reach the tenant at X']);
-    expect(result.notAttempted).toHaveLength(9);
-  });
+  it.each([
+    ['API_UNREACHABLE', 'is unreachable'],
+    ['API_RATE_LIMITED', 'answered nothing but 429 for the rate-limit timeout'],
+  ])(
+    'stops scheduling on %s (the tenant %s); the operations refused unsent are not attempted',
+    async (code) => {
+      let calls = 0;
+      const { client } = fakeClient({
+        createRateLimitPolicy: async () => {
+          const mine = ++calls;
+          await new Promise((r) => setImmediate(r));
+          // The first call gave up on the connection; the others in flight were then refused unsent.
+          const attempts = mine === 1 ? 4 : 0;
+          throw Object.assign(new Error(mine === 1 ? 'Cannot reach the tenant at X' : 'not sent'), {
+            code,
+            attempts,
+          });
+        },
+      });
+      const { recorder } = memoryRecorder();
+      const changes = Array.from({ length: 10 }, (_, i) =>
+        change('rate_limit_policy', ['r', 'c', `client_id:${i}`], 'create', {
+          after: policyAttrs(`client_id:${i}`),
+        }),
+      );
+      const result = await applyPlan(plan(changes), { client, recorder, parallelism: 3 });
+      expect(calls).toBe(3);
+      expect(result.failed.map((f) => f.message)).toEqual(['Cannot reach the tenant at X']);
+      expect(result.notAttempted).toHaveLength(9);
+    },
+  );
 
   it('never runs more than `parallelism` operations at once', async () => {
     let inFlight = 0;

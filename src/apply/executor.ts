@@ -3,8 +3,21 @@ import type { Plan } from '../plan/types.js';
 import { buildTasks, entryAddress, outcomeOf, UnrecordedError, type Task } from './tasks.js';
 import type { ApplyOptions, ApplyResult, ExecutorClient, Recorder } from './types.js';
 
-/** Errors after which no further request can succeed, so scheduling stops. */
-const FATAL_CODES = new Set(['API_UNAUTHORIZED', 'API_FORBIDDEN', 'API_ABORTED', 'API_UNREACHABLE']);
+/**
+ * Errors after which no further request can succeed, so scheduling stops. The
+ * client retries a 429 until the tenant has answered nothing but 429 for its
+ * rate-limit timeout, so API_RATE_LIMITED means the tenant stopped letting
+ * anything through.
+ */
+const FATAL_CODES = new Set([
+  'API_UNAUTHORIZED',
+  'API_FORBIDDEN',
+  'API_ABORTED',
+  'API_UNREACHABLE',
+  'API_RATE_LIMITED',
+]);
+/** Of those, the codes whose error with 0 attempts means the client sent nothing for the task. */
+const NOT_SENT_CODES = new Set(['API_UNREACHABLE', 'API_RATE_LIMITED']);
 
 /**
  * The client, noting each answer and its HTTP status (the api client reports
@@ -30,8 +43,9 @@ function statusOf(err: unknown): number | undefined {
 function errorInfo(err: unknown): { message: string; code?: string; hint?: string; notSent?: boolean } {
   if (err instanceof Error) {
     const { code, hint, attempts } = err as { code?: unknown; hint?: unknown; attempts?: unknown };
-    // attempts 0: the client refused to send it (the target was already found unreachable).
-    const notSent = attempts === 0 && code === 'API_UNREACHABLE';
+    // attempts 0: the client refused to send it (the tenant was already found
+    // unreachable, or the rate-limit timeout had passed).
+    const notSent = attempts === 0 && typeof code === 'string' && NOT_SENT_CODES.has(code);
     return {
       message: err.message,
       ...(typeof code === 'string' ? { code, notSent } : {}),

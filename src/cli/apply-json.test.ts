@@ -41,14 +41,17 @@ describe('apply --json lines', () => {
       code: 'API_BAD_REQUEST',
       count: 1,
     });
-    json.summary({
-      done: [{ address: A, action: 'replace', outcome: 'replaced' }],
-      failed: [{ address: B, action: 'create', message: 'the API answered 400', code: 'API_BAD_REQUEST' }],
-      notAttempted: [],
-      unrecorded: [],
-      stoppedBy: null,
-      skipped: [],
-    });
+    json.summary(
+      {
+        done: [{ address: A, action: 'replace', outcome: 'replaced' }],
+        failed: [{ address: B, action: 'create', message: 'the API answered 400', code: 'API_BAD_REQUEST' }],
+        notAttempted: [],
+        unrecorded: [],
+        stoppedBy: null,
+        skipped: [],
+      },
+      { requests: 7, status429: 3, retried429: 3 },
+    );
 
     const lines = out
       .trimEnd()
@@ -97,6 +100,9 @@ describe('apply --json lines', () => {
         failed: [{ address: B, action: 'create', code: 'API_BAD_REQUEST', message: 'the API answered 400' }],
         not_attempted: [],
         skipped: [],
+        requests: 7,
+        answered_429: 3,
+        retried_429: 3,
       },
     ]);
   });

@@ -1,4 +1,5 @@
 import type { ApplyEvent, ApplyResult } from '../apply/index.js';
+import type { ApiStats } from '../api/types.js';
 import type { Plan } from '../plan/types.js';
 import type { OutputStream } from './io.js';
 
@@ -64,7 +65,8 @@ export function createJsonProgress(out: OutputStream, now: () => number = () => 
 
     finish(): void {},
 
-    summary(result: ApplyResult): void {
+    /** `stats`: the API client's figures; absent when no request was needed. */
+    summary(result: ApplyResult, stats?: Pick<ApiStats, 'requests' | 'status429' | 'retried429'>): void {
       const outcomes: Record<string, number> = {};
       for (const d of result.done) outcomes[d.outcome] = (outcomes[d.outcome] ?? 0) + 1;
       line({
@@ -80,6 +82,9 @@ export function createJsonProgress(out: OutputStream, now: () => number = () => 
         })),
         not_attempted: result.notAttempted.map((n) => n.address),
         skipped: result.skipped.map((s) => s.address),
+        requests: stats?.requests ?? 0,
+        answered_429: stats?.status429 ?? 0,
+        retried_429: stats?.retried429 ?? 0,
       });
     },
   };

@@ -8,6 +8,7 @@ import type { ApplyResult } from '../apply/index.js';
 import type { StateSession, StateStore } from '../state/index.js';
 import { EXIT_INTERRUPTED, type CommandIO } from './io.js';
 import { withoutHint } from './progress.js';
+import { plural } from './words.js';
 
 /** Where the unrecorded operations went: a rescue file, or only the stderr lines. */
 export interface RescueNote {
@@ -37,10 +38,6 @@ export async function keepUnrecorded(
   } catch (err) {
     return { path: null, problem: err instanceof Error ? err.message : String(err) };
   }
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 function summarize(result: ApplyResult): string {
@@ -104,6 +101,16 @@ function adoptionWarning(result: ApplyResult, io: CommandIO): void {
   );
 }
 
+/** "3 requests answered 429 (rate limited) and were retried." or null when none was. */
+export function rateLimitLine(answered: number, retried: number): string | null {
+  if (answered === 0) return null;
+  const requests = plural(answered, 'request');
+  if (retried === answered) {
+    return `${requests} answered 429 (rate limited) and ${answered === 1 ? 'was' : 'were'} retried.`;
+  }
+  return `${requests} answered 429 (rate limited); ${retried} ${retried === 1 ? 'was' : 'were'} retried.`;
+}
+
 /**
  * Prints the summary and returns the exit code. Each distinct failure
  * reason is printed once with its addresses (the first 5 without a live
@@ -112,7 +119,14 @@ function adoptionWarning(result: ApplyResult, io: CommandIO): void {
  */
 export function reportApply(
   result: ApplyResult,
-  options: { rescue: RescueNote | null; interrupted: boolean; progressWasLive: boolean },
+  options: {
+    rescue: RescueNote | null;
+    interrupted: boolean;
+    progressWasLive: boolean;
+    /** The API client's 429 answers, and how many of them were retried. */
+    status429?: number;
+    retried429?: number;
+  },
   io: CommandIO,
 ): number {
   const incomplete =
@@ -121,6 +135,8 @@ export function reportApply(
     result.unrecorded.length > 0 ||
     options.interrupted;
   io.stdout.write(`\nApply ${incomplete ? 'incomplete' : 'complete'}: ${summarize(result)}.\n`);
+  const limited = rateLimitLine(options.status429 ?? 0, options.retried429 ?? 0);
+  if (limited) io.stdout.write(`${limited}\n`);
   if (result.skipped.length > 0) io.stdout.write(`${result.skipped.length} blocked change(s) skipped.\n`);
   adoptionWarning(result, io);
   if (!incomplete) return 0;

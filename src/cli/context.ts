@@ -6,6 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { CliError, heldLocks, type CommandIO } from './io.js';
 import type { ApplyFlags } from './definitions.js';
+import type { ApiClientOptions } from '../api/types.js';
 import type { LockInfo, StateLocation, StateStore } from '../state/types.js';
 import type { RescueFile, RescueOutcome, StateDocument, StateSession } from '../state/index.js';
 
@@ -52,9 +53,10 @@ export async function resolveStateLocation(
   if (flags.backendConfig && flags.backendConfig.length > 0) {
     throw new CliError('--backend-config applies to --backend pg only');
   }
+  const { realFilePath } = await import('../state/index.js');
   return {
     backend: 'file',
-    path: flags.state ? absolute(flags.state, io) : defaultStatePath(configPath, io),
+    path: realFilePath(flags.state ? absolute(flags.state, io) : defaultStatePath(configPath, io)),
   };
 }
 
@@ -117,6 +119,40 @@ export function parseRate(value: string | undefined, flag: string): number | und
   return n;
 }
 
+/** Parses a percentage such as 30% or 12.5% into a fraction in (0, 1], naming the flag when it is not one. */
+export function parsePercent(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const match = /^(\d+(?:\.\d+)?)\s*%$/.exec(value.trim());
+  const n = match ? Number(match[1]) : NaN;
+  if (!(n > 0 && n <= 100)) {
+    throw new CliError(
+      `${flag} must be a percentage above 0% and at most 100%, with its % sign, such as 30% (got "${value}")`,
+    );
+  }
+  return n / 100;
+}
+
+/** The flags of the commands that send requests about how fast to go and how long to wait out 429s. */
+export interface PacingFlags {
+  maxRps?: string;
+  maxRate?: string;
+  rateLimitTimeout?: string;
+}
+
+/** The API client's pacing options from those flags; throws a CliError naming a bad one. */
+export function pacingOptions(flags: PacingFlags): Pick<ApiClientOptions, 'maxRps' | 'share' | 'retry'> {
+  const maxRps = parseRate(flags.maxRps, '--max-rps');
+  const share = parsePercent(flags.maxRate, '--max-rate');
+  const timeout = flags.rateLimitTimeout;
+  return {
+    ...(maxRps !== undefined ? { maxRps } : {}),
+    ...(share !== undefined ? { share } : {}),
+    ...(timeout !== undefined
+      ? { retry: { rateLimitTimeoutMs: parseDuration(timeout, '--rate-limit-timeout') } }
+      : {}),
+  };
+}
+
 /** What apply and friends say when they took over the lock of a holder that is gone. */
 function takeoverNote(stale: LockInfo, replayed: number): string {
   const journal =
@@ -151,9 +187,16 @@ function reportRescued(rescued: RescueOutcome, io: CommandIO | undefined, replay
  * The state as plan and state list/show see it: stored document, pending
  * journal and rescue files applied in memory, nothing written.
  */
-export async function readStateForPlan(store: StateStore, io: CommandIO): Promise<StateDocument | null> {
+export async function readStateForPlan(
+  store: StateStore,
+  io: CommandIO,
+  options: { skipRecordChecks?: boolean } = {},
+): Promise<StateDocument | null> {
   const { readStateSnapshotWithRescue } = await import('../state/index.js');
-  const snapshot = await readStateSnapshotWithRescue(store, { rescue: await rescueFilesFor(store, io) });
+  const snapshot = await readStateSnapshotWithRescue(store, {
+    rescue: await rescueFilesFor(store, io),
+    skipRecordChecks: options.skipRecordChecks,
+  });
   reportRescued(snapshot.rescued, io, 'included (the next apply records them)');
   return snapshot.doc;
 }
@@ -171,6 +214,8 @@ export async function withLockedState<T>(
     io?: CommandIO;
     /** A rescue file named on the command line, replayed with those found. */
     rescue?: RescueFile;
+    /** Opens a state with records that fail the integrity checks (state rm). */
+    skipRecordChecks?: boolean;
   },
   fn: (session: StateSession) => Promise<T>,
 ): Promise<T> {
@@ -183,6 +228,7 @@ export async function withLockedState<T>(
     command,
     lockTimeoutMs,
     rescue,
+    skipRecordChecks: flags.skipRecordChecks,
     onTakeover: (stale, replayed) => io?.stderr.write(takeoverNote(stale, replayed)),
   });
   heldLocks.count += 1;

@@ -148,6 +148,16 @@ function connectionOptions<A extends unknown[], O extends OptionValues, G extend
     .option('--audience <URL>', 'client-credentials audience (default https://DOMAIN/api/v2/)')
     .option('--max-rps <N>', 'never send more than N requests per second')
     .option(
+      '--max-rate <PERCENT>',
+      "use at most this share of the tenant's sustained rate limit, as learned from its answers, e.g. 30% to leave the rest to its other clients (default: 100%)",
+    )
+    .addOption(
+      new Option(
+        '--rate-limit-timeout <DURATION>',
+        'a 429 is waited out and retried without a cap on attempts; stop once the tenant has answered nothing but 429 for this long (e.g. 15m)',
+      ).default('5m', '5m'),
+    )
+    .option(
       '--debug',
       'log each request: method, path, status, duration, rate-limit headers (secrets redacted)',
     );

@@ -7,21 +7,29 @@
  */
 import type { ApiClient, Target, TenantRead } from '../api/index.js';
 import type { ExecutorClient } from '../apply/index.js';
-import type { ApiProfile, Attributes, DesiredResource, KindName } from '../resources/index.js';
+import {
+  kindOf,
+  KINDS,
+  operationsFor,
+  pathParams,
+  type ApiProfile,
+  type Attributes,
+  type DesiredResource,
+  type KindName,
+} from '../resources/index.js';
 import type { StateDocument } from '../state/types.js';
-import { absolute } from './context.js';
+import { absolute, type PacingFlags } from './context.js';
 import { environmentCredentials, environmentTargetFlags, type ConfigInput } from './inputs.js';
 import { CliError, type CommandIO } from './io.js';
 
 /** The API flags of the commands that read the tenant. */
-export interface ReadFlags {
+export interface ReadFlags extends PacingFlags {
   /** --api: the tenant's API profile (else the environment's, else spec). */
   api?: ApiProfile;
   domain?: string;
   baseUrl?: string;
   tokenFile?: string;
   audience?: string;
-  maxRps?: string;
   debug?: boolean;
 }
 
@@ -46,7 +54,8 @@ export async function openClient(
   options: { parallelism?: number; onWait?: (ms: number, reason: string) => void } = {},
 ): Promise<ApiClient> {
   const api = await import('../api/index.js');
-  const { parseRate } = await import('./context.js');
+  const { pacingOptions } = await import('./context.js');
+  const pacing = pacingOptions(flags);
   const target = await readTarget(flags, input, io);
   const credentials = api.resolveCredentials(
     { tokenFile: flags.tokenFile ? absolute(flags.tokenFile, io) : undefined },
@@ -56,7 +65,7 @@ export async function openClient(
     target,
     credentials,
     parallelism: options.parallelism ?? 10,
-    maxRps: parseRate(flags.maxRps, '--max-rps'),
+    ...pacing,
     signal: io.signal,
     logger: flags.debug ? (line: string) => io.stderr.write(`[debug] ${line}\n`) : undefined,
     ...(options.onWait ? { onWait: options.onWait } : {}),
@@ -72,26 +81,37 @@ export function requireFull(profile: ApiProfile, what: string): void {
   );
 }
 
-/** The users whose permissions a read covers: every user_id the config or the state names, sorted, once each. */
-export function usersOf(desired: readonly DesiredResource[], doc: StateDocument | null): string[] {
-  const users = new Set<string>();
-  for (const r of desired) if (r.kind === 'user_permission') users.add(String(r.attributes.user_id));
-  for (const r of doc?.resources ?? [])
-    if (r.kind === 'user_permission') users.add(String(r.attributes.user_id));
-  return [...users].sort();
+/**
+ * The values of the list paths' parameters a read covers: for a kind listed
+ * per owner (a user's permissions, `{user_id}`), every value of that
+ * attribute the config or the state names, sorted, once each.
+ */
+export function listParams(
+  desired: readonly DesiredResource[],
+  doc: StateDocument | null,
+): Record<string, string[]> {
+  const values: Record<string, Set<string>> = {};
+  for (const kind of KINDS) {
+    const list = operationsFor(kind, 'full').list;
+    for (const name of list ? pathParams(list.path) : []) {
+      const seen = (values[name] ??= new Set());
+      for (const r of [...desired, ...(doc?.resources ?? [])])
+        if (r.kind === kind.name) seen.add(String(r.attributes[name]));
+    }
+  }
+  return Object.fromEntries(Object.entries(values).map(([name, seen]) => [name, [...seen].sort()]));
 }
 
-/** Reads every list the full profile has: policies, profiles, and the permissions of `users`. */
+/** Reads every list the full profile has: each kind's, per value of its path parameters (`values`). */
 export async function readLive(
   client: Pick<ApiClient, 'call'>,
-  users: readonly string[],
+  values: Readonly<Record<string, readonly string[]>>,
   parallelism: number,
 ): Promise<TenantRead> {
   const api = await import('../api/index.js');
-  const { operationsFor } = await import('../resources/index.js');
   return api.readTenant(client.call, {
     listOf: (kind) => operationsFor(kind, 'full').list,
-    values: { user_id: users },
+    values,
     concurrency: Math.max(1, Math.min(parallelism, 8)),
   });
 }
@@ -99,7 +119,6 @@ export async function readLive(
 /** The executor's client with the 409 lookup of the full profile (by the kind's list, filtered by identity where it can be). */
 export async function readingClient(client: ApiClient): Promise<ExecutorClient> {
   const api = await import('../api/index.js');
-  const { kindOf, operationsFor } = await import('../resources/index.js');
   return {
     call: client.call,
     lookup: async (kindName: KindName, attributes: Attributes) => {

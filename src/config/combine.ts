@@ -2,7 +2,7 @@
  * Checks across files (duplicate identities), counts, and the final shape of
  * a load: issues sorted by file, line and column.
  */
-import type { DesiredResource } from '../resources/index.js';
+import { kindOf, KINDS, type DesiredResource } from '../resources/index.js';
 import type { ConfigCounts, ConfigIssue, LoadResult, ParsedFile } from './types.js';
 
 export function compareIssues(a: ConfigIssue, b: ConfigIssue): number {
@@ -18,15 +18,7 @@ function where(resource: DesiredResource): string {
 }
 
 function duplicateMessage(resource: DesiredResource, first: DesiredResource): string {
-  const [a, b, c] = resource.identity;
-  switch (resource.kind) {
-    case 'rate_limit_policy':
-      return `duplicate rate limit policy ${resource.identity.join('/')}: also declared at ${where(first)}`;
-    case 'user_permission':
-      return `duplicate permission ${c} on ${b} for user ${a}: also declared at ${where(first)}`;
-    case 'token_exchange_profile':
-      return `duplicate token exchange profile for subject_token_type ${a}: also declared at ${where(first)}`;
-  }
+  return `duplicate ${kindOf(resource.kind).describe(resource.identity)}: also declared at ${where(first)}`;
 }
 
 /** One issue per resource whose identity an earlier resource already has (the API would answer 409, or the item is redundant). */
@@ -51,25 +43,21 @@ export function duplicateIssues(resources: readonly DesiredResource[]): ConfigIs
   return issues;
 }
 
+/**
+ * How many resources of each kind the config declares (by the kind's config
+ * key), in KINDS order; after a grouped kind, how many owners its entries name
+ * (user permissions: `users`).
+ */
 export function countResources(resources: readonly DesiredResource[], files: number): ConfigCounts {
-  const counts: ConfigCounts = {
-    files,
-    rate_limit_policies: 0,
-    user_permissions: 0,
-    users: 0,
-    token_exchange_profiles: 0,
-  };
-  const users = new Set<string>();
-  for (const r of resources) {
-    if (r.kind === 'rate_limit_policy') counts.rate_limit_policies += 1;
-    else if (r.kind === 'token_exchange_profile') counts.token_exchange_profiles += 1;
-    else {
-      counts.user_permissions += 1;
-      users.add(r.identity[0]!);
-    }
+  // Keyed by the kinds' declarations; registered kinds add keys the type does not list.
+  const counts: Record<string, number> = { files };
+  for (const kind of KINDS) {
+    const mine = resources.filter((r) => r.kind === kind.name);
+    counts[kind.config.key] = mine.length;
+    const group = kind.config.group;
+    if (group) counts[group.owner.many] = new Set(mine.map((r) => String(r.attributes[group.by]))).size;
   }
-  counts.users = users.size;
-  return counts;
+  return counts as ConfigCounts;
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import { YAML } from './yaml-lib.js';
 import { formatConfigText } from './format.js';
-import { KINDS, type Attributes, type KindName, type LiveResource } from '../resources/index.js';
+import { KINDS, type Attributes, type Kind, type LiveResource } from '../resources/index.js';
 
 export interface ExportFile {
   /** File name inside the export directory. */
@@ -20,12 +20,6 @@ export interface ExportFile {
 const byAddress = (a: LiveResource, b: LiveResource): number =>
   a.address < b.address ? -1 : a.address > b.address ? 1 : 0;
 
-const FILE_NAMES: Record<KindName, string> = {
-  rate_limit_policy: 'rate-limit-policies.yaml',
-  user_permission: 'user-permissions.yaml',
-  token_exchange_profile: 'token-exchange-profiles.yaml',
-};
-
 /** A value as config text reads it back: `${` would start a variable reference, `$${` is a literal one. */
 function literal(value: unknown): unknown {
   if (typeof value === 'string') return value.replaceAll('${', () => '$${');
@@ -35,21 +29,19 @@ function literal(value: unknown): unknown {
   return value;
 }
 
-/** The config entries of one kind: attributes as they are, permissions grouped per user. */
-function entries(kind: KindName, resources: readonly LiveResource[]): unknown[] {
+/** The config entries of one kind: attributes as they are, or for a grouped kind one entry per owner. */
+function entries(kind: Kind, resources: readonly LiveResource[]): unknown[] {
   const sorted = [...resources].sort(byAddress);
-  if (kind !== 'user_permission') return sorted.map((r) => literal(r.attributes));
-  const byUser = new Map<string, Attributes[]>();
+  const group = kind.config.group;
+  if (!group) return sorted.map((r) => literal(r.attributes));
+  const byOwner = new Map<string, Attributes[]>();
   for (const r of sorted) {
-    const user = String(r.attributes.user_id);
-    const list = byUser.get(user) ?? [];
-    list.push({
-      resource_server_identifier: r.attributes.resource_server_identifier,
-      permission_name: r.attributes.permission_name,
-    });
-    byUser.set(user, list);
+    const { [group.by]: owner, ...member } = r.attributes;
+    const list = byOwner.get(String(owner)) ?? [];
+    list.push(member);
+    byOwner.set(String(owner), list);
   }
-  return [...byUser].map(([user_id, permissions]) => literal({ user_id, permissions }));
+  return [...byOwner].map(([owner, members]) => literal({ [group.by]: owner, [group.list]: members }));
 }
 
 /**
@@ -61,9 +53,9 @@ export function exportConfigFiles(resources: readonly LiveResource[], schemaPath
   for (const kind of KINDS) {
     const mine = resources.filter((r) => r.kind === kind.name);
     if (mine.length === 0) continue;
-    const body = YAML.stringify({ [kind.configKey]: entries(kind.name, mine) }, { lineWidth: 0 });
+    const body = YAML.stringify({ [kind.config.key]: entries(kind, mine) }, { lineWidth: 0 });
     const text = `# yaml-language-server: $schema=${schemaPath}\n${body}`;
-    const name = FILE_NAMES[kind.name];
+    const name = kind.config.file;
     const formatted = formatConfigText(text, name);
     if (formatted.issues.length > 0) {
       throw new Error(`internal: exported ${name} does not format: ${formatted.issues[0]!.message}`);

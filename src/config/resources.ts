@@ -7,12 +7,10 @@ import type { Node } from 'yaml';
 import {
   formatAddress,
   identityOf,
-  rateLimitPolicy,
-  tokenExchangeProfile,
-  userPermission,
+  KINDS,
   type Attributes,
   type DesiredResource,
-  type KindModule,
+  type Kind,
   type SourcePosition,
 } from '../resources/index.js';
 import { configKeysAt } from '../schemas/index.js';
@@ -24,9 +22,18 @@ function isItem(value: unknown): value is Item {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function pick(item: Item, keys: readonly string[]): Attributes {
+/**
+ * The keys of `item` the schema allows at `path` (list indexes left out), in
+ * the schema's order; a mapping below one of them is picked the same way.
+ */
+function pick(item: Item, path: readonly string[]): Attributes {
   const out: Attributes = {};
-  for (const key of keys) if (Object.prototype.hasOwnProperty.call(item, key)) out[key] = item[key];
+  for (const key of configKeysAt(path)) {
+    if (!Object.prototype.hasOwnProperty.call(item, key)) continue;
+    const value = item[key];
+    const below = [...path, key];
+    out[key] = isItem(value) && configKeysAt(below).length > 0 ? pick(value, below) : value;
+  }
   return out;
 }
 
@@ -34,21 +41,9 @@ function hasStrings(item: Item, keys: readonly string[]): boolean {
   return keys.every((key) => typeof item[key] === 'string');
 }
 
-function make(kind: KindModule, attributes: Attributes, source: SourcePosition): DesiredResource {
+function make(kind: Kind, attributes: Attributes, source: SourcePosition): DesiredResource {
   const identity = identityOf(kind, attributes);
   return { kind: kind.name, address: formatAddress(kind.name, identity), identity, attributes, source };
-}
-
-/** The keys the schema allows below a config key (list indexes left out), in the schema's order. */
-const keysAt = (...path: string[]): string[] => configKeysAt(path);
-
-function policyAttributes(item: Item): Attributes {
-  const key = rateLimitPolicy.configKey;
-  const attributes = pick(item, keysAt(key));
-  if (isItem(attributes.configuration)) {
-    attributes.configuration = pick(attributes.configuration, keysAt(key, 'configuration'));
-  }
-  return attributes;
 }
 
 /**
@@ -61,45 +56,43 @@ export type PositionOf = (
   index: number,
 ) => SourcePosition;
 
+/** The resources of one kind's list, in list order: one per item, or per member of each entry of a grouped kind. */
+function collectKind(kind: Kind, list: unknown[], positionOf: PositionOf): DesiredResource[] {
+  const { key, group } = kind.config;
+  const out: DesiredResource[] = [];
+  if (!group) {
+    list.forEach((item, i) => {
+      if (isItem(item) && hasStrings(item, kind.identityFields))
+        out.push(make(kind, pick(item, [key]), positionOf([key, i], list, i)));
+    });
+    return out;
+  }
+  const memberFields = kind.identityFields.filter((field) => field !== group.by);
+  list.forEach((entry, i) => {
+    const owner = isItem(entry) ? entry[group.by] : undefined;
+    const members = isItem(entry) ? entry[group.list] : undefined;
+    if (typeof owner !== 'string' || !Array.isArray(members)) return;
+    members.forEach((member: unknown, j: number) => {
+      if (!isItem(member) || !hasStrings(member, memberFields)) return;
+      const attributes = { [group.by]: owner, ...pick(member, [key, group.list]) };
+      out.push(make(kind, attributes, positionOf([key, i, group.list, j], members, j)));
+    });
+  });
+  return out;
+}
+
 /**
- * Every item whose identity fields are strings, valid or not, in document
- * order: counts and duplicate checks need them even when other fields are wrong.
+ * Every item whose identity fields are strings, valid or not, kind by kind in
+ * KINDS order, each in document order: counts and duplicate checks need them
+ * even when other fields are wrong.
  */
 export function collectFromValue(data: unknown, positionOf: PositionOf): DesiredResource[] {
   if (!isItem(data)) return [];
   const out: DesiredResource[] = [];
-  const items = (key: string): unknown[] => (Array.isArray(data[key]) ? (data[key] as unknown[]) : []);
-
-  items(rateLimitPolicy.configKey).forEach((item, i, list) => {
-    if (isItem(item) && hasStrings(item, rateLimitPolicy.identityFields)) {
-      out.push(
-        make(rateLimitPolicy, policyAttributes(item), positionOf([rateLimitPolicy.configKey, i], list, i)),
-      );
-    }
-  });
-
-  items(userPermission.configKey).forEach((entry, i) => {
-    if (!isItem(entry) || typeof entry.user_id !== 'string' || !Array.isArray(entry.permissions)) return;
-    const fields = keysAt(userPermission.configKey, 'permissions');
-    entry.permissions.forEach((permission: unknown, j: number, list: unknown[]) => {
-      if (!isItem(permission) || !hasStrings(permission, fields)) return;
-      const attributes = { user_id: entry.user_id, ...pick(permission, fields) };
-      const at = positionOf([userPermission.configKey, i, 'permissions', j], list, j);
-      out.push(make(userPermission, attributes, at));
-    });
-  });
-
-  items(tokenExchangeProfile.configKey).forEach((item, i, list) => {
-    if (isItem(item) && hasStrings(item, tokenExchangeProfile.identityFields)) {
-      out.push(
-        make(
-          tokenExchangeProfile,
-          pick(item, keysAt(tokenExchangeProfile.configKey)),
-          positionOf([tokenExchangeProfile.configKey, i], list, i),
-        ),
-      );
-    }
-  });
+  for (const kind of KINDS) {
+    const list = data[kind.config.key];
+    if (Array.isArray(list)) out.push(...collectKind(kind, list, positionOf));
+  }
   return out;
 }
 

@@ -2,8 +2,9 @@
  * Checks one document's value against the config schema and points each issue
  * at the YAML node that produced it, with messages that say what is allowed.
  */
-import { checkSchema, configKeysAt, configurationKeysByAction, type SchemaIssue } from '../schemas/index.js';
 import type { Node } from 'yaml';
+import { KINDS } from '../resources/index.js';
+import { checkSchema, configKeysAt, configVariantsAt, type SchemaIssue } from '../schemas/index.js';
 import type { ConfigIssue } from './types.js';
 import type { Conversion } from './yaml-convert.js';
 import {
@@ -39,31 +40,45 @@ function valueAt(data: unknown, path: JsonPath): unknown {
   return current;
 }
 
-function configurationAction(data: unknown, path: JsonPath): string | undefined {
-  const action = valueAt(data, [...path, 'action']);
-  return typeof action === 'string' && configurationKeysByAction().has(action) ? action : undefined;
+/** The mapping's path without list indexes: ["rate_limit_policies", 0, "configuration"] → ["rate_limit_policies", "configuration"]. */
+function keyPath(path: JsonPath): string[] {
+  return path.filter((step): step is string => typeof step === 'string');
+}
+
+/**
+ * For a mapping that is one of several variants (a policy's configuration,
+ * chosen by action): the choosing property, its value when it names a
+ * variant, and the keys that variant allows.
+ */
+function variantOf(data: unknown, path: JsonPath) {
+  const variants = configVariantsAt(keyPath(path));
+  if (!variants) return undefined;
+  const value = valueAt(data, [...path, variants.property]);
+  const keys = typeof value === 'string' ? variants.keys.get(value) : undefined;
+  return { property: variants.property, value: keys ? (value as string) : undefined, keys };
 }
 
 /** "unknown property" with the keys allowed where it stands. `path` is the mapping's path. */
 export function unknownPropertyMessage(path: JsonPath, key: string, data: unknown): string {
-  const [list, , sub] = path;
   const allowed = (keys: string[]) => `; allowed: ${keys.join(', ')}`;
   if (path.length === 0) return `unknown top-level key "${key}"${allowed(keysAt())}`;
-  if (list === 'rate_limit_policies' && path.length === 2)
-    return `unknown property "${key}" in a rate limit policy${allowed(keysAt(list))}`;
-  if (list === 'rate_limit_policies' && path.length === 3 && sub === 'configuration') {
-    const action = configurationAction(data, path);
-    if (action) {
-      return `unknown property "${key}" for action ${action}${allowed(configurationKeysByAction().get(action)!)}`;
-    }
-    return `unknown property "${key}" in configuration${allowed(keysAt(list, sub))} (which ones depends on action)`;
+  const [list, , sub] = path;
+  const kind = KINDS.find((k) => k.config.key === list);
+  const group = kind?.config.group;
+  if (!kind || typeof list !== 'string') return `unknown property "${key}"`;
+  if (path.length === 2) {
+    const what = group ? `${list} entry` : kind.title.one;
+    return `unknown property "${key}" in a ${what}${allowed(keysAt(list))}`;
   }
-  if (list === 'user_permissions' && path.length === 2)
-    return `unknown property "${key}" in a user_permissions entry${allowed(keysAt(list))}`;
-  if (list === 'user_permissions' && path.length === 4 && sub === 'permissions')
-    return `unknown property "${key}" in a permission${allowed(keysAt(list, sub))}`;
-  if (list === 'token_exchange_profiles' && path.length === 2)
-    return `unknown property "${key}" in a token exchange profile${allowed(keysAt(list))}`;
+  if (group && path.length === 4 && sub === group.list)
+    return `unknown property "${key}" in a ${group.member.one}${allowed(keysAt(list, sub))}`;
+  const variant = !group && path.length === 3 && typeof sub === 'string' ? variantOf(data, path) : undefined;
+  if (variant?.keys) {
+    return `unknown property "${key}" for ${variant.property} ${variant.value}${allowed(variant.keys)}`;
+  }
+  if (variant) {
+    return `unknown property "${key}" in ${sub}${allowed(keysAt(list, sub as string))} (which ones depends on ${variant.property})`;
+  }
   return `unknown property "${key}"`;
 }
 
@@ -93,9 +108,11 @@ function describe(issue: SchemaIssue, data: unknown): string {
   if (issue.keyword === 'additionalProperties') {
     return unknownPropertyMessage(issue.path.slice(0, -1), String(issue.path[issue.path.length - 1]), data);
   }
-  if (issue.keyword === 'required' && issue.path[issue.path.length - 1] === 'configuration') {
-    const action = configurationAction(data, issue.path);
-    if (action && action !== 'allow') return `${issue.message} for action ${action}`;
+  if (issue.keyword === 'required') {
+    // A property the chosen variant needs besides the choosing one: "… for action block".
+    const variant = variantOf(data, issue.path);
+    if (variant?.keys && variant.keys.length > 1)
+      return `${issue.message} for ${variant.property} ${variant.value}`;
   }
   return issue.message;
 }

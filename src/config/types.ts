@@ -1,4 +1,4 @@
-import type { DesiredResource } from '../resources/index.js';
+import type { ConfigCounts, DesiredResource } from '../resources/index.js';
 
 /**
  * One problem found in the config, at a place the user can open.
@@ -16,18 +16,16 @@ export interface ConfigIssue {
   code: string;
 }
 
-/** What a config declares, per kind; `users` counts distinct user ids with permissions. */
-export interface ConfigCounts {
-  files: number;
-  rate_limit_policies: number;
-  user_permissions: number;
-  users: number;
-  token_exchange_profiles: number;
-}
+/**
+ * What a config declares: `files`, then per kind (in KINDS order) its config
+ * key and how many resources of it, and after a grouped kind the plural of
+ * its owner and how many distinct owners (`users`: user ids with permissions).
+ */
+export type { ConfigCounts } from '../resources/index.js';
 
 export interface LoadResult {
   /**
-   * The resources the config asks for: files in load order; within a document, policies, then permissions, then profiles,
+   * The resources the config asks for: files in load order; within a document, kind by kind in KINDS order,
    * each in list order. Empty whenever `issues` is not: never act on a partly valid config.
    */
   desired: DesiredResource[];

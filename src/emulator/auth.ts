@@ -2,8 +2,8 @@
  * Who may call the emulator: the clients, the tokens they get from the token
  * endpoint (client credentials) and the check of a bearer token on each API
  * request.
- * Which scope each operation needs is the operation descriptor's (see
- * OPERATION_SCOPES in api.ts).
+ * Which scope each operation needs is the operation descriptor's (api.ts
+ * runOperation demands the served descriptor's scope).
  */
 import { timingSafeEqual } from 'node:crypto';
 import { HttpError, unauthorized } from './errors.js';

@@ -10,14 +10,16 @@ export { LocalAuthority } from './certificates.js';
 export { UNLIMITED_BUCKET } from './rate-limit.js';
 export { ADMIN_KEY_HEADER, ADMIN_PREFIX } from './admin.js';
 export { EmulatorOptionError, parseFaultSpec, parseLatencySpec } from './faults.js';
-export {
-  EMULATOR_SCOPES,
-  emulatorScopes,
-  OPERATION_SCOPES,
-  routesFor,
-  SERVED_OPERATIONS,
-  servedOperations,
-} from './api.js';
+export { EMULATOR_SCOPES, emulatorScopes, servedOperations } from './api.js';
+export { routesFor } from './router.js';
+export { EMULATOR_KINDS, emulatorKind } from './kinds/index.js';
+export type {
+  EmulatorKind,
+  KindData,
+  OperationInput,
+  OperationResult,
+  TenantContext,
+} from './kinds/index.js';
 export type {
   EmulatorClient,
   EmulatorHandle,

@@ -1,7 +1,9 @@
 /**
- * The `--data FILE` persistence: the tenant as one JSON document
- * {"version": 1, "rateLimitPolicies": [...], "userPermissions": {...},
- * "tokenExchangeProfiles": [...]}. Loaded (and checked) on start; written
+ * The `--data FILE` persistence: the tenant as one JSON document, the
+ * version and one part per kind module (its `key`): {"version": 1,
+ * "rateLimitPolicies": [...], "userPermissions": {...},
+ * "tokenExchangeProfiles": [...]}. Loaded (and checked, each part by its
+ * module) on start; written
  * after changes, coalesced over a short delay, atomically (temporary file in
  * the same folder, fsync, rename) with mode 0600, and flushed on stop.
  * Clients, secrets and tokens are never written.
@@ -9,61 +11,45 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { matchesSchema, requiredFields } from '../schemas/index.js';
 import { EmulatorOptionError } from './faults.js';
+import { isRecord } from './kinds/kind.js';
+import { EMULATOR_KINDS, type EmulatorKind } from './kinds/index.js';
 import type { EmulatorSnapshot } from './types.js';
 
 export const DATA_FILE_VERSION = 1;
 
-/** A stored profile has every field a create request requires (the response schema marks none required). */
-const PROFILE_FIELDS = requiredFields('token-exchange-profile-create-request.schema.json');
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function hasTimes(value: unknown): boolean {
-  return isRecord(value) && typeof value.created_at === 'string' && typeof value.updated_at === 'string';
+/** "rateLimitPolicies, tokenExchangeProfiles (lists) and userPermissions (mapping) are required". */
+function requiredParts(kinds: readonly EmulatorKind[]): string {
+  const of = (shape: EmulatorKind['shape'], one: string, many: string) => {
+    const keys = kinds.filter((m) => m.shape === shape).map((m) => m.key);
+    return keys.length === 0 ? [] : [`${keys.join(', ')} (${keys.length === 1 ? one : many})`];
+  };
+  return `${[...of('list', 'a list', 'lists'), ...of('mapping', 'mapping', 'mappings')].join(' and ')} are required`;
 }
 
 /** Checks a parsed data file (or a seeded state); returns the reason it is unusable, or undefined. */
-export function snapshotProblem(doc: unknown): string | undefined {
+export function snapshotProblem(doc: unknown, kinds: readonly EmulatorKind[]): string | undefined {
   if (!isRecord(doc)) return 'not a JSON object';
   if (doc.version !== DATA_FILE_VERSION) return `unknown version ${JSON.stringify(doc.version)} (expected 1)`;
-  const { rateLimitPolicies: policies, tokenExchangeProfiles: profiles, userPermissions: perms } = doc;
-  if (!Array.isArray(policies) || !Array.isArray(profiles) || !isRecord(perms)) {
-    return 'rateLimitPolicies, tokenExchangeProfiles (lists) and userPermissions (mapping) are required';
-  }
-  const identities = new Set<string>();
-  for (const p of policies) {
-    if (!matchesSchema('rateLimitPolicy', p) || !hasTimes(p)) return 'a rate limit policy is malformed';
-    const r = p as Record<string, string>;
-    const key = `${r.resource}\u0000${r.consumer}\u0000${r.consumer_selector}`;
-    if (identities.has(key) || identities.has(r.id!)) return `rate limit policy ${r.id} is listed twice`;
-    identities.add(key).add(r.id!);
-  }
-  const types = new Set<string>();
-  for (const p of profiles) {
-    if (
-      !matchesSchema('tokenExchangeProfile', p) ||
-      !hasTimes(p) ||
-      !PROFILE_FIELDS.every((f) => typeof p[f] === 'string')
-    ) {
-      return 'a token exchange profile is malformed';
-    }
-    if (types.has(p.subject_token_type)) return `subject_token_type ${p.subject_token_type} is listed twice`;
-    types.add(p.subject_token_type);
-  }
-  for (const [user, grants] of Object.entries(perms)) {
-    if (!Array.isArray(grants) || !grants.every((g) => matchesSchema('permissionRequestItem', g))) {
-      return `the permissions of user ${JSON.stringify(user)} are malformed`;
-    }
+  const shaped = (m: EmulatorKind) => (m.shape === 'list' ? Array.isArray(doc[m.key]) : isRecord(doc[m.key]));
+  if (!kinds.every(shaped)) return requiredParts(kinds);
+  for (const m of kinds) {
+    const why = m.check(doc[m.key]);
+    if (why) return why;
   }
   return undefined;
 }
 
+/** The snapshot a checked document holds: each kind's part. */
+export function snapshotOf(doc: Record<string, unknown>, kinds: readonly EmulatorKind[]): EmulatorSnapshot {
+  return Object.fromEntries(kinds.map((m) => [m.key, doc[m.key]])) as EmulatorSnapshot;
+}
+
 /** Reads the data file; undefined when it does not exist yet. Throws EmulatorOptionError when unusable. */
-export async function loadDataFile(path: string): Promise<EmulatorSnapshot | undefined> {
+export async function loadDataFile(
+  path: string,
+  kinds: readonly EmulatorKind[] = EMULATOR_KINDS,
+): Promise<EmulatorSnapshot | undefined> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -77,10 +63,9 @@ export async function loadDataFile(path: string): Promise<EmulatorSnapshot | und
   } catch {
     throw new EmulatorOptionError(`data file ${path} is not valid JSON`);
   }
-  const why = snapshotProblem(doc);
+  const why = snapshotProblem(doc, kinds);
   if (why) throw new EmulatorOptionError(`data file ${path} is unusable: ${why}`);
-  const { rateLimitPolicies, userPermissions, tokenExchangeProfiles } = doc as unknown as EmulatorSnapshot;
-  return { rateLimitPolicies, userPermissions, tokenExchangeProfiles };
+  return snapshotOf(doc as Record<string, unknown>, kinds);
 }
 
 async function writeAtomically(path: string, data: string): Promise<void> {

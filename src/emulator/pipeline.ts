@@ -136,7 +136,7 @@ async function handle(ctx: PipelineContext, req: IncomingMessage, res: ServerRes
     } else {
       result = runOperation(
         {
-          route: match.route,
+          route: match.def.operation!,
           params: match.params,
           identification: identification ?? ctx.authority.identify(undefined),
           contentType: req.headers['content-type'],

@@ -1,23 +1,59 @@
 import { describe, expect, it } from 'vitest';
-import { routesFor } from './api.js';
-import { matchRoute } from './router.js';
+import { EMULATOR_KINDS } from './kinds/index.js';
+import { matchRoute, routesFor } from './router.js';
+
+/**
+ * Every "METHOD /path" the emulator serves, per API profile, written out once
+ * here and nowhere else: the routes come from the descriptors the kind
+ * modules handle, so this list is what keeps the emulator an independent
+ * check on the client's descriptors (a changed descriptor path fails here).
+ */
+const SPEC_ROUTES = [
+  'POST /api/v2/rate-limit-policies',
+  'DELETE /api/v2/rate-limit-policies/{id}',
+  'POST /api/v2/users/{id}/permissions',
+  'POST /api/v2/token-exchange-profiles',
+  'POST /oauth/token',
+];
+const FULL_ROUTES = [
+  ...SPEC_ROUTES,
+  'PATCH /api/v2/rate-limit-policies/{id}',
+  'GET /api/v2/rate-limit-policies',
+  'GET /api/v2/rate-limit-policies/{id}',
+  'DELETE /api/v2/users/{id}/permissions',
+  'GET /api/v2/users/{id}/permissions',
+  'PATCH /api/v2/token-exchange-profiles/{id}',
+  'DELETE /api/v2/token-exchange-profiles/{id}',
+  'GET /api/v2/token-exchange-profiles',
+  'GET /api/v2/token-exchange-profiles/{id}',
+];
+
+const full = routesFor(EMULATOR_KINDS, 'full');
+const spec = routesFor(EMULATOR_KINDS, 'spec');
 
 describe('routes', () => {
   it.each([
-    ['POST', '/api/v2/rate-limit-policies', 'createPolicy', []],
-    ['DELETE', '/api/v2/rate-limit-policies/rlp_1', 'deletePolicy', ['rlp_1']],
-    ['POST', '/api/v2/users/auth0%7Cabc/permissions', 'assignPermissions', ['auth0|abc']],
-    ['POST', '/api/v2/users/a%2Fb/permissions', 'assignPermissions', ['a/b']],
-    ['POST', '/api/v2/users/%2525/permissions', 'assignPermissions', ['%25']],
-    ['POST', '/api/v2/token-exchange-profiles', 'createProfile', []],
-    ['PATCH', '/api/v2/rate-limit-policies/rlp_1', 'updatePolicy', ['rlp_1']],
-    ['DELETE', '/api/v2/users/auth0%7Cabc/permissions', 'removePermissions', ['auth0|abc']],
-    ['PATCH', '/api/v2/token-exchange-profiles/tep_1', 'updateProfile', ['tep_1']],
-    ['DELETE', '/api/v2/token-exchange-profiles/tep_1', 'deleteProfile', ['tep_1']],
-    ['POST', '/oauth/token', 'token', []],
-    ['POST', '/oauth/token/', 'token', []],
+    ['spec', spec, SPEC_ROUTES],
+    ['full', full, FULL_ROUTES],
+  ] as const)('under API profile %s are exactly the ones written here', (_profile, routes, labels) => {
+    expect(new Set(routes.map((r) => r.label))).toEqual(new Set(labels));
+  });
+
+  it.each([
+    ['POST', '/api/v2/rate-limit-policies', 'createRateLimitPolicy', {}],
+    ['DELETE', '/api/v2/rate-limit-policies/rlp_1', 'deleteRateLimitPolicy', { id: 'rlp_1' }],
+    ['POST', '/api/v2/users/auth0%7Cabc/permissions', 'assignUserPermissions', { user_id: 'auth0|abc' }],
+    ['POST', '/api/v2/users/a%2Fb/permissions', 'assignUserPermissions', { user_id: 'a/b' }],
+    ['POST', '/api/v2/users/%2525/permissions', 'assignUserPermissions', { user_id: '%25' }],
+    ['POST', '/api/v2/token-exchange-profiles', 'createTokenExchangeProfile', {}],
+    ['PATCH', '/api/v2/rate-limit-policies/rlp_1', 'updateRateLimitPolicy', { id: 'rlp_1' }],
+    ['DELETE', '/api/v2/users/auth0%7Cabc/permissions', 'removeUserPermissions', { user_id: 'auth0|abc' }],
+    ['PATCH', '/api/v2/token-exchange-profiles/tep_1', 'updateTokenExchangeProfile', { id: 'tep_1' }],
+    ['DELETE', '/api/v2/token-exchange-profiles/tep_1', 'deleteTokenExchangeProfile', { id: 'tep_1' }],
+    ['POST', '/oauth/token', 'token', {}],
+    ['POST', '/oauth/token/', 'token', {}],
   ])('%s %s → %s %o', (method, path, route, params) => {
-    expect(matchRoute(method, path)).toMatchObject({ kind: 'match', route, params });
+    expect(matchRoute(method, path, full)).toMatchObject({ kind: 'match', route, params });
   });
 
   it.each([
@@ -29,9 +65,14 @@ describe('routes', () => {
     ['POST', '/api/v2/rate-limit-policies/rlp_1', 405],
     ['DELETE', '/api/v2/rate-limit-policies/%ZZ', 400],
   ])('%s %s → %i', (method, path, status) => {
-    const match = matchRoute(method, path);
+    const match = matchRoute(method, path, full);
     expect(match.kind).toBe('error');
     if (match.kind === 'error') expect(match.error.status).toBe(status);
+  });
+
+  it('names the methods a known path allows, in a stable order', () => {
+    const match = matchRoute('POST', '/api/v2/rate-limit-policies/rlp_1', full);
+    expect(match.kind === 'error' && match.error.headers.Allow).toBe('PATCH, DELETE, GET');
   });
 
   it.each([
@@ -42,7 +83,7 @@ describe('routes', () => {
   ])(
     'under API profile spec, %s %s → %i as before the full profile existed',
     (method, path, status, allow) => {
-      const match = matchRoute(method, path, routesFor('spec'));
+      const match = matchRoute(method, path, spec);
       expect(match.kind).toBe('error');
       if (match.kind === 'error') {
         expect(match.error.status).toBe(status);

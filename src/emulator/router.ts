@@ -7,63 +7,78 @@
  * with another method is a 405 with an Allow header. The token endpoint is
  * served at both /oauth/token and /oauth/token/.
  */
+import {
+  descriptorsOf,
+  pathParams,
+  profileIncludes,
+  type ApiProfile,
+  type OperationDescriptor,
+} from '../resources/index.js';
 import { HttpError } from './errors.js';
+import type { EmulatorKind } from './kinds/index.js';
 
-export type RouteName =
-  | 'createPolicy'
-  | 'updatePolicy'
-  | 'deletePolicy'
-  | 'assignPermissions'
-  | 'removePermissions'
-  | 'createProfile'
-  | 'updateProfile'
-  | 'deleteProfile'
-  | 'listPolicies'
-  | 'getPolicy'
-  | 'listPermissions'
-  | 'listProfiles'
-  | 'getProfile'
-  | 'token';
-
-export type RouteMatch =
-  { kind: 'match'; route: RouteName; label: string; params: string[] } | { kind: 'error'; error: HttpError };
+/** An operation route: the descriptor it serves and the kind module whose handler answers it. */
+export interface OperationRoute {
+  module: EmulatorKind;
+  op: OperationDescriptor;
+}
 
 export interface RouteDef {
-  route: RouteName;
+  /** The descriptor's name, or 'token' for the token endpoint. */
+  route: string;
   method: string;
+  /** Path segments after the leading "/"; ":" where a parameter stands. */
   pattern: readonly string[];
+  /** The parameters' names, in path order. */
+  params: readonly string[];
+  /** "METHOD /path" with {id} where any parameter stands: the route's name in the stats. */
   label: string;
+  /** Absent for the token endpoint. */
+  operation?: OperationRoute;
 }
+
+export type RouteMatch =
+  | { kind: 'match'; route: string; label: string; params: Record<string, string>; def: RouteDef }
+  | { kind: 'error'; error: HttpError };
+
+function route(method: string, path: string, name: string, operation?: OperationRoute): RouteDef {
+  const segments = path.split('/').slice(1);
+  return {
+    route: name,
+    method,
+    pattern: segments.map((s) => (/^\{.+\}$/.test(s) ? ':' : s)),
+    params: pathParams(path),
+    label: `${method} ${path.replace(/\{[^}]+\}/g, '{id}')}`,
+    ...(operation ? { operation } : {}),
+  };
+}
+
+/** The token endpoint, at /oauth/token and /oauth/token/. */
+const TOKEN_ROUTES: readonly RouteDef[] = [
+  route('POST', '/oauth/token', 'token'),
+  { ...route('POST', '/oauth/token/', 'token'), label: 'POST /oauth/token' },
+];
 
 /**
- * A route from its label, "METHOD /path" with {id} where a parameter stands;
- * `path` when the route also answers at another spelling of the same path.
+ * The routes an emulator with API profile `profile` serves: each kind
+ * module's handlers, at the method and path of the descriptor each is named
+ * after (below /api/v2), when the profile includes the descriptor's; and the
+ * token endpoint. A handler named after no descriptor of its kind is a bug.
  */
-function route(name: RouteName, label: string, path = label.slice(label.indexOf(' ') + 1)): RouteDef {
-  const pattern = path
-    .split('/')
-    .slice(1)
-    .map((segment) => (segment === '{id}' ? ':' : segment));
-  return { route: name, method: label.slice(0, label.indexOf(' ')), pattern, label };
+export function routesFor(kinds: readonly EmulatorKind[], profile: ApiProfile): RouteDef[] {
+  const routes: RouteDef[] = [];
+  for (const module of kinds) {
+    const ops = descriptorsOf(module.kind.operations);
+    for (const name of Object.keys(module.handlers)) {
+      const op = ops.find((o) => o.name === name);
+      if (!op)
+        throw new Error(`internal: ${module.key} handles ${name}, which ${module.kind.name} does not have`);
+      if (profileIncludes(profile, op.profile))
+        routes.push(route(op.method, `/api/v2${op.path}`, op.name, { module, op }));
+    }
+  }
+  return [...routes, ...TOKEN_ROUTES];
 }
-
-export const ROUTES: readonly RouteDef[] = [
-  route('createPolicy', 'POST /api/v2/rate-limit-policies'),
-  route('updatePolicy', 'PATCH /api/v2/rate-limit-policies/{id}'),
-  route('deletePolicy', 'DELETE /api/v2/rate-limit-policies/{id}'),
-  route('assignPermissions', 'POST /api/v2/users/{id}/permissions'),
-  route('removePermissions', 'DELETE /api/v2/users/{id}/permissions'),
-  route('createProfile', 'POST /api/v2/token-exchange-profiles'),
-  route('updateProfile', 'PATCH /api/v2/token-exchange-profiles/{id}'),
-  route('deleteProfile', 'DELETE /api/v2/token-exchange-profiles/{id}'),
-  route('listPolicies', 'GET /api/v2/rate-limit-policies'),
-  route('getPolicy', 'GET /api/v2/rate-limit-policies/{id}'),
-  route('listPermissions', 'GET /api/v2/users/{id}/permissions'),
-  route('listProfiles', 'GET /api/v2/token-exchange-profiles'),
-  route('getProfile', 'GET /api/v2/token-exchange-profiles/{id}'),
-  route('token', 'POST /oauth/token'),
-  route('token', 'POST /oauth/token', '/oauth/token/'),
-];
 
 function fits(pattern: readonly string[], segments: readonly string[]): boolean {
   return (
@@ -90,7 +105,7 @@ function decodeParam(segment: string): string {
  * left out answers as if it did not exist: 404, or 405 when the path has
  * another method).
  */
-export function matchRoute(method: string, path: string, routes: readonly RouteDef[] = ROUTES): RouteMatch {
+export function matchRoute(method: string, path: string, routes: readonly RouteDef[]): RouteMatch {
   const segments = path.split('/').slice(1);
   const candidates = routes.filter((r) => fits(r.pattern, segments));
   if (candidates.length === 0) {
@@ -112,8 +127,9 @@ export function matchRoute(method: string, path: string, routes: readonly RouteD
     };
   }
   try {
-    const params = def.pattern.flatMap((p, i) => (p === ':' ? [decodeParam(segments[i]!)] : []));
-    return { kind: 'match', route: def.route, label: def.label, params };
+    const values = def.pattern.flatMap((p, i) => (p === ':' ? [decodeParam(segments[i]!)] : []));
+    const params = Object.fromEntries(def.params.map((name, i) => [name, values[i]!]));
+    return { kind: 'match', route: def.route, label: def.label, params, def };
   } catch (err) {
     return { kind: 'error', error: err as HttpError };
   }

@@ -7,16 +7,19 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:https';
 import { setTimeout as delay } from 'node:timers/promises';
-import { emulatorScopes, routesFor } from './api.js';
+import { emulatorScopes } from './api.js';
 import { Authority } from './auth.js';
 import { LocalAuthority } from './certificates.js';
 import { checkFaults, EmulatorOptionError } from './faults.js';
 import { DataFileWriter, loadDataFile } from './persistence.js';
 import { seededSnapshot } from './seed.js';
 import { createRequestHandler } from './pipeline.js';
+import { routesFor } from './router.js';
 import { RateLimiter } from './rate-limit.js';
 import { StatsRecorder } from './stats.js';
-import { randomAlphanumeric, TenantStore } from './store.js';
+import { randomAlphanumeric } from './ids.js';
+import { EMULATOR_KINDS } from './kinds/index.js';
+import { TenantStore } from './store.js';
 import { isApiProfile } from '../resources/index.js';
 import type { EmulatorClient, EmulatorHandle, EmulatorOptions } from './types.js';
 
@@ -90,6 +93,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   checkOptions(options);
   const api = options.api ?? 'spec';
   const host = options.host ?? '127.0.0.1';
+  const kinds = options.kinds ?? EMULATOR_KINDS;
   const now = options.now ?? Date.now;
   const stopping = new AbortController();
   const sleep =
@@ -98,13 +102,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const demo: EmulatorClient = {
     clientId: randomAlphanumeric(32),
     clientSecret: randomBytes(48).toString('base64url'),
-    scopes: emulatorScopes(api),
+    scopes: emulatorScopes(api, kinds),
     global: true,
   };
-  const store = new TenantStore(options.users ? new Set(options.users) : null, now);
+  const store = new TenantStore(kinds, options.users ? new Set(options.users) : null, now);
   let writer: DataFileWriter | undefined;
   if (options.dataFile !== undefined) {
-    const loaded = await loadDataFile(options.dataFile);
+    const loaded = await loadDataFile(options.dataFile, kinds);
     if (loaded) store.load(loaded);
     const file = options.dataFile;
     const log = options.log ?? (() => {});
@@ -165,7 +169,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     },
     snapshot: () => store.snapshot(),
     replaceState: (doc) => {
-      store.load(seededSnapshot(doc, now()));
+      store.load(seededSnapshot(doc, now(), kinds));
       store.onChange();
       return store.snapshot();
     },
@@ -198,7 +202,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         stats: handle.stats,
       },
       stats,
-      routes: routesFor(api),
+      routes: routesFor(kinds, api),
       audiences: (hostHeader) => {
         const list = [authority.audience, '/api/v2/'];
         if (hostHeader) list.push(`${scheme}://${hostHeader}/api/v2/`);

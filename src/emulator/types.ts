@@ -4,49 +4,17 @@
  */
 import type { ApiProfile } from '../resources/index.js';
 import type { LocalAuthority } from './certificates.js';
+import type { EmulatorKind } from './kinds/kind.js';
+import type { EmulatorSnapshot } from './kinds/index.js';
 
-export type RateLimitAction = 'allow' | 'block' | 'log' | 'redirect';
-
-export interface RateLimitPolicyConfiguration {
-  action: RateLimitAction;
-  limit?: number;
-  redirect_uri?: string;
-}
-
-/** A rate limit policy as the API returns it from POST /rate-limit-policies. */
-export interface RateLimitPolicy {
-  id: string;
-  resource: string;
-  consumer: string;
-  consumer_selector: string;
-  configuration: RateLimitPolicyConfiguration;
-  created_at: string;
-  updated_at: string;
-}
-
-/** A token exchange profile as the API returns it from POST /token-exchange-profiles. */
-export interface TokenExchangeProfile {
-  id: string;
-  name: string;
-  subject_token_type: string;
-  action_id: string;
-  type: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface PermissionGrant {
-  resource_server_identifier: string;
-  permission_name: string;
-}
-
-/** Everything the emulated tenant holds; what `--data` persists and the admin API lists. */
-export interface EmulatorSnapshot {
-  rateLimitPolicies: RateLimitPolicy[];
-  /** User id → permissions assigned to that user, in assignment order. */
-  userPermissions: Record<string, PermissionGrant[]>;
-  tokenExchangeProfiles: TokenExchangeProfile[];
-}
+export type {
+  RateLimitAction,
+  RateLimitPolicy,
+  RateLimitPolicyConfiguration,
+} from './kinds/rate-limit-policy.js';
+export type { TokenExchangeProfile } from './kinds/token-exchange-profile.js';
+export type { PermissionGrant } from './kinds/user-permission.js';
+export type { EmulatorSnapshot } from './kinds/index.js';
 
 /** A machine-to-machine client that may ask the token endpoint for a token. */
 export interface EmulatorClient {
@@ -130,6 +98,11 @@ export interface EmulatorOptions {
   maxBodyBytes?: number;
   /** Receives one line per background problem (a failed data-file write). Default: ignored. */
   log?: (line: string) => void;
+  /**
+   * The kinds the tenant holds and serves. Default: EMULATOR_KINDS, one module
+   * per kind of src/resources; a test adds a kind of its own here.
+   */
+  kinds?: readonly EmulatorKind[];
 }
 
 export interface EmulatorStats {

@@ -17,15 +17,15 @@ function actionProblem(change: Change, api: ApiProfile): string | null {
     case 'create':
       return change.after ? null : 'a create needs "after"';
     case 'update':
-      if (!ops.update) return `a ${kind.title} cannot be updated under API profile ${api}`;
+      if (!ops.update) return `a ${kind.title.one} cannot be updated under API profile ${api}`;
       if (!change.before || !change.after) return 'an update needs "before" and "after"';
       return change.id || !needsId(ops.update) ? null : 'an update needs the recorded id';
     case 'delete':
-      if (!remove) return `a ${kind.title} cannot be deleted under API profile ${api}`;
+      if (!remove) return `a ${kind.title.one} cannot be deleted under API profile ${api}`;
       if (!change.before) return 'a delete needs "before"';
       return change.id || !needsId(remove) ? null : 'a delete needs the recorded id';
     case 'replace':
-      if (!remove) return `a ${kind.title} cannot be replaced under API profile ${api}`;
+      if (!remove) return `a ${kind.title.one} cannot be replaced under API profile ${api}`;
       if (!change.before || !change.after) return 'a replace needs "before" and "after"';
       return change.id || !needsId(remove) ? null : 'a replace needs the recorded id';
     case 'forget':
@@ -51,7 +51,7 @@ export function planProblems(plan: Plan): string[] {
     const where = `changes[${i}] (${change.address})`;
     const kind = kindOf(change.kind);
     if (change.identity.length !== kind.identityFields.length) {
-      problems.push(`${where}: a ${kind.title} identity has ${kind.identityFields.length} part(s)`);
+      problems.push(`${where}: a ${kind.title.one} identity has ${kind.identityFields.length} part(s)`);
     } else if (formatAddress(change.kind, change.identity) !== change.address) {
       problems.push(`${where}: the address does not match kind and identity`);
     }

@@ -1,5 +1,4 @@
-import { identityOf, kindOf, type Attributes, type RecordedResource } from '../resources/index.js';
-import { checkSchema } from '../schemas/index.js';
+import { attributeProblems, kindOf, type RecordedResource } from '../resources/index.js';
 import type { StateDocument } from '../state/types.js';
 import { deepEqual } from './canonical.js';
 import { PlanError } from './errors.js';
@@ -20,44 +19,6 @@ const MAX_LISTED = 10;
 
 function quote(value: unknown): string {
   return JSON.stringify(value) ?? 'undefined';
-}
-
-function pathText(path: readonly (string | number)[]): string {
-  return path.reduce<string>(
-    (out, part) => (typeof part === 'number' ? `${out}[${part}]` : `${out}.${part}`),
-    '',
-  );
-}
-
-/** The config item a desired resource comes from: the shape config.schema.json checks. */
-function configItem(change: Change, after: Attributes): unknown {
-  if (change.kind !== 'user_permission') return after;
-  const { user_id, ...permission } = after;
-  return { user_id, permissions: [permission] };
-}
-
-/** What is wrong with `after`: identity parts other than the address's, or a value the API refuses. */
-function afterProblems(change: Change, after: Attributes): string[] {
-  const kind = kindOf(change.kind);
-  const problems: string[] = [];
-  kind.identityFields.forEach((field, i) => {
-    const value = after[field];
-    if (value !== change.identity[i]) {
-      problems.push(`after.${field} is ${quote(value)} but the address says ${quote(change.identity[i])}`);
-    }
-  });
-  if (problems.length > 0) return problems;
-  for (const issue of checkSchema('config', { [kind.configKey]: [configItem(change, after)] })) {
-    // Paths start with [configKey, 0]; a permission's fields sit under permissions[0].
-    let rest = issue.path.slice(2);
-    if (change.kind === 'user_permission' && rest[0] === 'permissions') rest = rest.slice(2);
-    problems.push(`after${pathText(rest)}: ${issue.message}`);
-  }
-  // identityOf is how the executor reads the identity; it must agree too.
-  if (problems.length === 0 && !deepEqual(identityOf(kind, after), change.identity)) {
-    problems.push('after does not name the resource of its address');
-  }
-  return problems;
 }
 
 /** Differences between a saved change and the one the planner makes from its `after` and the state. */
@@ -110,7 +71,7 @@ export function verifySavedPlan(plan: Plan, doc: StateDocument | null, fileName:
       );
       return;
     }
-    const bad = after === null ? [] : afterProblems(change, after);
+    const bad = after === null ? [] : attributeProblems(kindOf(change.kind), change.identity, after, 'after');
     if (bad.length > 0) {
       problems.push(...bad.map((p) => `${where}: ${p}`));
       return;

@@ -34,7 +34,7 @@ export const reasons = {
   update: (fields: readonly string[]): string => `${listFields(fields)} changed; updated in place (same id)`,
 
   replaceFixed: (kind: KindModule, fixed: readonly string[]): string =>
-    `${listFields(fixed)} changed, and the ${kind.title}'s ${listFields(fixed)} cannot be updated after ` +
+    `${listFields(fixed)} changed, and the ${kind.title.one}'s ${listFields(fixed)} cannot be updated after ` +
     'creation; it is deleted and created again',
 
   updateWithoutId: (address: string, fields: readonly string[], adopted: boolean): string =>

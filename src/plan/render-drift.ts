@@ -66,7 +66,7 @@ const BODY = '      ';
 /** One drift block for a terminal: label, kind, address, id; the values; the reason. */
 export function driftBlock(d: Drift, paint: Paint): string {
   const id = d.id ? ` (id ${d.id})` : '';
-  const head = `  ${paint(STYLE[d.drift], LABEL[d.drift].padEnd(9))} ${paint('bold', kindOf(d.kind).title)} ${d.address}${id}`;
+  const head = `  ${paint(STYLE[d.drift], LABEL[d.drift].padEnd(9))} ${paint('bold', kindOf(d.kind).title.one)} ${d.address}${id}`;
   const values =
     d.drift === 'changed'
       ? driftValueLines(d).map((line) => {

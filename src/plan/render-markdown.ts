@@ -49,7 +49,7 @@ function row(change: Change): string {
   const reason = change.adopted ? `${change.reason} ${adoptedFlag(change.kind)}` : change.reason;
   const cells = [
     `\`${SYMBOLS[change.action]}\` ${change.action}`,
-    escapeCell(kindOf(change.kind).title),
+    escapeCell(kindOf(change.kind).title.one),
     codeCell(change.address),
     escapeCell(reason),
   ];
@@ -78,7 +78,7 @@ function details(change: Change): string {
   const diff = valueLines(change).join('\n');
   const fence = fenceFor(diff);
   const note =
-    change.action === 'replace' ? `\n\nNote: ${escapeHtml(absenceNote(kindOf(change.kind).title))}.` : '';
+    change.action === 'replace' ? `\n\nNote: ${escapeHtml(absenceNote(kindOf(change.kind).title.one))}.` : '';
   return [
     `<details><summary>${escapeHtml(`${SYMBOLS[change.action]} ${change.address}`)}</summary>${note}`,
     '',
@@ -106,7 +106,7 @@ function driftMarkdown(drift: readonly Drift[]): string[] {
   for (const d of drift) {
     const cells = [
       d.drift,
-      escapeCell(kindOf(d.kind).title),
+      escapeCell(kindOf(d.kind).title.one),
       codeCell(d.address),
       escapeCell(driftReason(d)),
     ];

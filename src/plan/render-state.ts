@@ -45,7 +45,7 @@ export function renderStateMarkdown(doc: StateDocument | null): string {
     const attributes = attributeLines(r.kind, r.attributes)
       .map((line) => line.trim())
       .join('; ');
-    return `| ${escapeCell(kindOf(r.kind).title)} | ${codeCell(r.address)} | ${escapeCell(notes(r).join('; ') || '-')} | ${codeCell(attributes)} |`;
+    return `| ${escapeCell(kindOf(r.kind).title.one)} | ${codeCell(r.address)} | ${escapeCell(notes(r).join('; ') || '-')} | ${codeCell(attributes)} |`;
   });
   return (
     [

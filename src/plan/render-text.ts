@@ -36,7 +36,7 @@ const BODY = '      ';
 
 function header(change: Change, paint: Paint): string {
   const symbol = paint(ACTION_STYLE[change.action], SYMBOLS[change.action].padStart(3));
-  const title = kindOf(change.kind).title;
+  const title = kindOf(change.kind).title.one;
   const flag = change.adopted ? ` ${paint('yellow', adoptedFlag(change.kind))}` : '';
   return `${symbol} ${paint('bold', title)} ${change.address}${flag}`;
 }
@@ -89,7 +89,7 @@ function body(change: Change, paint: Paint): string[] {
 function block(change: Change, paint: Paint): string {
   const lines = [header(change, paint), ...body(change, paint), BODY + paint('dim', `# ${change.reason}`)];
   if (change.action === 'replace') {
-    lines.push(BODY + paint('yellow', `# note: ${absenceNote(kindOf(change.kind).title)}`));
+    lines.push(BODY + paint('yellow', `# note: ${absenceNote(kindOf(change.kind).title.one)}`));
   }
   return lines.join('\n');
 }

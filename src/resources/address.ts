@@ -1,6 +1,4 @@
-import type { KindName } from './types.js';
-
-const KIND_NAMES: readonly KindName[] = ['rate_limit_policy', 'user_permission', 'token_exchange_profile'];
+import { isKindName, KINDS, type KindName } from './kinds.js';
 
 /**
  * Address of a resource: its kind and identity parts as JSON strings,
@@ -26,10 +24,10 @@ export function parseAddress(address: string): { kind: KindName; identity: strin
       `"${address}" is not an address; expected kind["part",...], e.g. token_exchange_profile["urn:example:token"]`,
     );
   }
-  const kind = address.slice(0, open) as KindName;
-  if (!KIND_NAMES.includes(kind)) {
+  const kind = address.slice(0, open);
+  if (!isKindName(kind)) {
     throw new AddressError(
-      `unknown resource kind "${kind}" in address; expected one of ${KIND_NAMES.join(', ')}`,
+      `unknown resource kind "${kind}" in address; expected one of ${KINDS.map((k) => k.name).join(', ')}`,
     );
   }
   let parts: unknown;
@@ -43,9 +41,3 @@ export function parseAddress(address: string): { kind: KindName; identity: strin
   }
   return { kind, identity: parts as string[] };
 }
-
-export function isKindName(value: string): value is KindName {
-  return (KIND_NAMES as readonly string[]).includes(value);
-}
-
-export { KIND_NAMES };

@@ -1,11 +1,13 @@
 /**
  * Resources: the kinds tenantform manages, one module per kind
- * (rate-limit-policy.ts, user-permission.ts, token-exchange-profile.ts), their
- * identities and addresses, and the API operations each kind has, as data
- * (operations.ts), per API profile (operationsFor: 'spec' or 'full'). Owns: what a resource is, how it is named, which
- * operations exist and what they look like on the wire. Does not own: reading
- * config (config/), deciding changes (plan/), sending requests (api/) or
- * ordering them (apply/).
+ * (rate-limit-policy.ts, user-permission.ts, token-exchange-profile.ts), each
+ * declaring everything about its kind (kind.ts: naming, identity, config side,
+ * example, ids, operations, live mapping), listed once in KINDS (kinds.ts);
+ * identities and addresses; and the API operations each kind has, as data
+ * (operations.ts), per API profile (operationsFor: 'spec' or 'full'). Owns:
+ * what a resource is, how it is named, which operations exist and what they
+ * look like on the wire. Does not own: reading config (config/), deciding
+ * changes (plan/), sending requests (api/) or ordering them (apply/).
  *
  * Attributes per kind (desired and recorded alike):
  * - rate_limit_policy: the create request body {resource, consumer, consumer_selector, configuration}
@@ -13,15 +15,8 @@
  *   the executor batches them per user into one POST)
  * - token_exchange_profile: the create request body {name, subject_token_type, action_id, type}
  */
-export type {
-  Attributes,
-  DesiredResource,
-  KindId,
-  KindModule,
-  KindName,
-  RecordedResource,
-  SourcePosition,
-} from './types.js';
+export type { DesiredResource, RecordedResource, SourcePosition } from './types.js';
+export type { Attributes, KindConfig, KindGrouping, KindId, KindModule, Noun } from './kind.js';
 export type {
   ApiProfile,
   ExpectedOutcome,
@@ -41,14 +36,18 @@ export {
   pathParams,
   profileIncludes,
 } from './operations.js';
-export { AddressError, formatAddress, isKindName, KIND_NAMES, parseAddress } from './address.js';
+export { attributeProblems, idProblem } from './check.js';
+export { AddressError, formatAddress, parseAddress } from './address.js';
+export type { ConfigCounts, Kind, KindName } from './kinds.js';
 export {
   canUpdate,
   fixedAttributes,
   identityOf,
+  isKindName,
   kindOf,
   kindOrder,
   KINDS,
+  registerKind,
   sharedUnverifiedReason,
   unverifiedReason,
   updateBody,

@@ -1,18 +1,69 @@
+import type { Attributes, KindModule } from './kind.js';
 import { operationsFor } from './operations.js';
 import { rateLimitPolicy } from './rate-limit-policy.js';
 import { tokenExchangeProfile } from './token-exchange-profile.js';
-import type { Attributes, KindModule, KindName } from './types.js';
 import { userPermission } from './user-permission.js';
 
-/** Every kind, in the order plans and state list them. */
-export const KINDS: readonly KindModule[] = [rateLimitPolicy, userPermission, tokenExchangeProfile];
+/** The kinds this package manages, in the order plans and state list them. */
+const SHIPPED = [rateLimitPolicy, userPermission, tokenExchangeProfile] as const;
 
-const byName = new Map(KINDS.map((k) => [k.name, k]));
+type Shipped = (typeof SHIPPED)[number];
 
-export function kindOf(name: KindName): KindModule {
+/** The name of a kind: 'rate_limit_policy' | 'user_permission' | 'token_exchange_profile'. */
+export type KindName = Shipped['name'];
+
+/**
+ * A config's counts (validate --format json): `files`; per kind its config
+ * key; per grouped kind the plural of its owner (`users`), in KINDS order.
+ */
+export type ConfigCounts = { files: number } & {
+  [
+    K in Shipped['config']['key'] | Extract<Shipped['config'], { group: object }>['group']['owner']['many']
+  ]: number;
+};
+
+/** A kind module as the code that makes resources of it sees it. */
+export type Kind = KindModule<KindName>;
+
+const kinds: Kind[] = [...SHIPPED];
+const byName = new Map<string, Kind>(kinds.map((k) => [k.name, k]));
+
+/**
+ * Every kind, in the order plans and state list them: the only list of kinds.
+ * Read it when it is needed, not once at load: registerKind may add to it.
+ */
+export const KINDS: readonly Kind[] = kinds;
+
+/**
+ * Adds a kind declared outside this package (a test's fourth kind) after the
+ * others. Its name and config key and file must be new; its API schemas and
+ * the config, plan and state schemas that name it must be added to the
+ * schema checks first (src/schemas addSchemas). Its name is not a KindName to
+ * the compiler: the type lists the kinds this package declares.
+ */
+export function registerKind(kind: KindModule): void {
+  const clash = kinds.find(
+    (k) => k.name === kind.name || k.config.key === kind.config.key || k.config.file === kind.config.file,
+  );
+  if (clash) throw new Error(`kind ${kind.name} clashes with ${clash.name}`);
+  const added = kind as Kind;
+  kinds.push(added);
+  byName.set(added.name, added);
+}
+
+export function kindOf(name: KindName): Kind {
   const kind = byName.get(name);
   if (!kind) throw new Error(`unknown resource kind ${name}`);
   return kind;
+}
+
+export function isKindName(value: string): value is KindName {
+  return byName.has(value);
+}
+
+/** Index of a kind in KINDS, for stable ordering. */
+export function kindOrder(name: KindName): number {
+  return kinds.indexOf(kindOf(name));
 }
 
 /** The identity parts of a resource's attributes, in the kind's key order. */
@@ -47,11 +98,6 @@ export function updateBody(kind: KindModule, after: Attributes, changed: readonl
     if (updatable.includes(key) && after[key] !== undefined) body[key] = after[key];
   }
   return body;
-}
-
-/** Index of a kind in KINDS, for stable ordering. */
-export function kindOrder(name: KindName): number {
-  return KINDS.findIndex((k) => k.name === name);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { formatAddress } from './address.js';
-import { identityOf, kindOf } from './kinds.js';
-import type { Attributes, KindName } from './types.js';
+import type { Attributes } from './kind.js';
+import { identityOf, kindOf, type KindName } from './kinds.js';
 
 /**
  * What a read of the tenant found (API profile full): the resources its list

@@ -1,5 +1,4 @@
 import type { SchemaName } from '../schemas/index.js';
-import type { KindModule } from './types.js';
 
 /**
  * API operations as data. Each kind module lists every operation the real
@@ -103,7 +102,13 @@ export interface KindOperations {
 
 const OPERATION_KEYS = ['create', 'update', 'delete', 'list', 'get'] as const;
 
-const byProfile = new Map<ApiProfile, WeakMap<KindModule, KindOperations>>(
+/** What operationsFor reads of a kind module. */
+interface WithOperations {
+  name: string;
+  operations: KindOperations;
+}
+
+const byProfile = new Map<ApiProfile, WeakMap<WithOperations, KindOperations>>(
   API_PROFILES.map((p) => [p, new WeakMap()]),
 );
 
@@ -112,7 +117,7 @@ const byProfile = new Map<ApiProfile, WeakMap<KindModule, KindOperations>>(
  * kind's table without the operations of larger profiles. The same object for
  * the same arguments, holding the kind's own descriptor objects.
  */
-export function operationsFor(kind: KindModule, profile: ApiProfile): KindOperations {
+export function operationsFor(kind: WithOperations, profile: ApiProfile): KindOperations {
   const cache = byProfile.get(profile);
   if (!cache) throw new Error(`unknown API profile ${String(profile)}`);
   let table = cache.get(kind);

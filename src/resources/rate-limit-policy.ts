@@ -1,5 +1,5 @@
+import type { Attributes, KindModule } from './kind.js';
 import { LIST_PAGE_SIZE, type OperationDescriptor } from './operations.js';
-import type { Attributes, KindModule } from './types.js';
 
 /**
  * Rate limit policies: created by POST, removed by DELETE by id. Under the
@@ -74,11 +74,46 @@ const get: OperationDescriptor = {
   outcomes: { 404: 'gone' },
 };
 
-export const rateLimitPolicy: KindModule = {
+const EXAMPLE = `#
+# Rate limit policies protect the authentication API. A policy is identified by
+# resource + consumer + consumer_selector; the API cannot update a policy, so a
+# change here is applied by deleting the policy and creating it again.
+#
+# consumer_selector: default | third_party_clients | cimd_clients
+#                    | client_id:<client id> | client_id:<CIMD document https URL>
+# configuration.action: allow | block | log (with limit) | redirect (with limit and redirect_uri)
+# limit: requests per second, 0 to 10000.
+rate_limit_policies:
+  # Every client that no other policy targets.
+  - resource: oauth_authentication_api
+    consumer: client
+    consumer_selector: default
+    configuration:
+      action: block
+      limit: 100
+
+  # Apps built by third parties: log when they go over, do not block yet.
+  - resource: oauth_authentication_api
+    consumer: client
+    consumer_selector: third_party_clients
+    configuration:
+      action: log
+      limit: 20
+`;
+
+export const rateLimitPolicy = {
   name: 'rate_limit_policy',
-  configKey: 'rate_limit_policies',
-  title: 'rate limit policy',
+  title: { one: 'rate limit policy', many: 'rate limit policies' },
   identityFields: ['resource', 'consumer', 'consumer_selector'],
+  describe: (identity) => `rate limit policy ${identity.join('/')}`,
+  config: {
+    key: 'rate_limit_policies',
+    file: 'rate-limit-policies.yaml',
+    description:
+      'Rate limit policies protecting the authentication API. Identity: resource + consumer + consumer_selector.',
+    schema: 'rate-limit-policy-create-request.schema.json',
+    example: EXAMPLE,
+  },
   id: {
     format: 'rate-limit-policy-id',
     description: 'rlp_ followed by up to 22 letters, digits, _ or -',
@@ -102,7 +137,7 @@ export const rateLimitPolicy: KindModule = {
   },
   limitation:
     'rate limit policies have no update operation; a change deletes the policy and creates it again',
-};
+} as const satisfies KindModule;
 
 /** The id and created_at of a created object (already checked against the response schema). */
 export function createdFields(body: unknown): { id: string; created_at?: string } {

@@ -1,6 +1,6 @@
+import type { Attributes, KindModule } from './kind.js';
 import { createdFields } from './rate-limit-policy.js';
 import { LIST_PAGE_SIZE, type OperationDescriptor } from './operations.js';
-import type { Attributes, KindModule } from './types.js';
 
 /**
  * Token exchange profiles: created by POST. Under the spec profile there is
@@ -75,11 +75,29 @@ const get: OperationDescriptor = {
   outcomes: { 404: 'gone' },
 };
 
-export const tokenExchangeProfile: KindModule = {
+const EXAMPLE = `#
+# A token exchange profile runs a Custom Token Exchange action when a token
+# exchange request carries its subject_token_type. The API cannot change or
+# delete a profile once created: the plan shows such edits as blocked.
+token_exchange_profiles:
+  - name: Partner SSO # 3 to 50 characters
+    subject_token_type: urn:example:partner-token # a URI, 8 to 100 characters
+    action_id: 00000000-0000-4000-8000-000000000000 # replace with your action's id
+    type: custom_authentication
+`;
+
+export const tokenExchangeProfile = {
   name: 'token_exchange_profile',
-  configKey: 'token_exchange_profiles',
-  title: 'token exchange profile',
+  title: { one: 'token exchange profile', many: 'token exchange profiles' },
   identityFields: ['subject_token_type'],
+  describe: ([type]) => `token exchange profile for subject_token_type ${type}`,
+  config: {
+    key: 'token_exchange_profiles',
+    file: 'token-exchange-profiles.yaml',
+    description: 'Token exchange profiles. Identity: subject_token_type.',
+    schema: 'token-exchange-profile-create-request.schema.json',
+    example: EXAMPLE,
+  },
   id: {
     format: 'token-exchange-profile-id',
     description: 'tep_ followed by letters, digits, _ or -',
@@ -94,4 +112,4 @@ export const tokenExchangeProfile: KindModule = {
     return { id, attributes: { name, subject_token_type, action_id, type } };
   },
   limitation: 'the API has no operation to update or delete a token exchange profile',
-};
+} as const satisfies KindModule;

@@ -1,5 +1,5 @@
+import type { Attributes, KindModule } from './kind.js';
 import { LIST_PAGE_SIZE, type OperationDescriptor } from './operations.js';
-import type { Attributes, KindModule } from './types.js';
 
 /**
  * User permissions: one resource per permission, {user_id,
@@ -52,11 +52,41 @@ const list: OperationDescriptor = {
   itemsKey: 'permissions',
 };
 
-export const userPermission: KindModule = {
+const EXAMPLE = `#
+# Permissions (of an API, the resource server) assigned to existing users.
+# The API can add a permission but not remove one: when you delete an entry,
+# tenantform stops tracking it and says so in the plan; revoke it in the dashboard.
+user_permissions:
+  - user_id: auth0|000000000000000000000001 # replace with a real user id
+    permissions:
+      - resource_server_identifier: https://api.example.com/
+        permission_name: read:reports
+`;
+
+export const userPermission = {
   name: 'user_permission',
-  configKey: 'user_permissions',
-  title: 'user permission',
+  title: { one: 'user permission', many: 'user permissions' },
   identityFields: ['user_id', 'resource_server_identifier', 'permission_name'],
+  describe: ([user, server, permission]) => `permission ${permission} on ${server} for user ${user}`,
+  config: {
+    key: 'user_permissions',
+    file: 'user-permissions.yaml',
+    description:
+      'Permissions assigned to users. Identity of each permission: user_id + resource_server_identifier + permission_name.',
+    schema: 'assign-permissions-request.schema.json#/properties/permissions',
+    group: {
+      by: 'user_id',
+      byField: {
+        type: 'string',
+        minLength: 1,
+        description: "The user's id, e.g. auth0|5f7c8ec7c33c6c004bbafe82.",
+      },
+      owner: { one: 'user', many: 'users' },
+      list: 'permissions',
+      member: { one: 'permission', many: 'permissions' },
+    },
+    example: EXAMPLE,
+  },
   id: null,
   operations: { create: assign, delete: remove, list },
   requestBody: (resources: readonly Attributes[]) => ({
@@ -71,4 +101,4 @@ export const userPermission: KindModule = {
     return { id: null, attributes: { user_id: params.user_id, resource_server_identifier, permission_name } };
   },
   limitation: 'the API has no operation to remove a permission from a user',
-};
+} as const satisfies KindModule;

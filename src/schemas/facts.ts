@@ -3,32 +3,41 @@
  * the keys allowed at each level of a config file and, per rate limit action,
  * the keys its configuration variant allows.
  */
-import { configKeyOrder, loadSchema, type JsonSchema, type KeyOrder } from './key-order.js';
+import { configKeyOrder, loadSchema, variantKeys, type JsonSchema, type KeyOrder } from './key-order.js';
 
 const EMPTY: KeyOrder = { keys: [], children: new Map() };
 
-/** The keys the config schema allows in the mapping at `path` (list indexes skipped), e.g. ["rate_limit_policies"]. */
-export function configKeysAt(path: readonly string[]): string[] {
+function orderAt(path: readonly string[]): KeyOrder {
   let order = configKeyOrder();
   for (const step of path) order = order.children.get(step) ?? EMPTY;
-  return order.keys;
+  return order;
 }
 
-let variants: Map<string, string[]> | null = null;
+/** The keys the config schema allows in the mapping at `path` (list indexes skipped), e.g. ["rate_limit_policies"]. */
+export function configKeysAt(path: readonly string[]): string[] {
+  return orderAt(path).keys;
+}
+
+/**
+ * When the mapping at `path` is one of several variants chosen by a property
+ * (["rate_limit_policies", "configuration"]: by action), that property and the
+ * keys each of its values allows; undefined otherwise.
+ */
+export function configVariantsAt(
+  path: readonly string[],
+): { property: string; keys: ReadonlyMap<string, string[]> } | undefined {
+  return orderAt(path).variants;
+}
+
+let actions: ReadonlyMap<string, string[]> | null = null;
 
 /** Per rate limit action, the configuration keys its variant allows: block → [action, limit]. */
 export function configurationKeysByAction(): ReadonlyMap<string, string[]> {
-  if (!variants) {
-    variants = new Map();
+  if (!actions) {
     const schema = loadSchema('rate-limit-policy-configuration.schema.json');
-    for (const variant of (schema.oneOf as JsonSchema[]) ?? []) {
-      const properties = variant.properties as Record<string, JsonSchema>;
-      const action = properties.action ?? {};
-      const names = action.const !== undefined ? [action.const] : ((action.enum as unknown[]) ?? []);
-      for (const name of names) variants.set(String(name), Object.keys(properties));
-    }
+    actions = variantKeys('action', (schema.oneOf as JsonSchema[]) ?? []).keys;
   }
-  return variants;
+  return actions;
 }
 
 /** The required fields of a schema's object, e.g. of token-exchange-profile-create-request.schema.json. */

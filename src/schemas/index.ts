@@ -9,6 +9,7 @@
 import { createRequire } from 'node:module';
 import * as generated from '../generated/validators.js';
 import { configurationKeysByAction } from './facts.js';
+import { addSchemaDocuments, type JsonSchema } from './key-order.js';
 import type { AjvError, ValidateFunction } from '../generated/validate-function.js';
 
 export type SchemaName = keyof typeof generated;
@@ -25,18 +26,40 @@ export interface SchemaIssue {
   atKey?: boolean;
 }
 
-const validators: Record<SchemaName, ValidateFunction> = generated;
+const validators: Record<string, ValidateFunction> = { ...generated };
+
+function validator(name: SchemaName): ValidateFunction {
+  const validate = validators[name];
+  if (!validate) throw new Error(`internal: no schema named ${name}`);
+  return validate;
+}
 
 /** Validates `data` against a named schema; returns every issue, empty when valid. */
 export function checkSchema(name: SchemaName, data: unknown): SchemaIssue[] {
-  const validate = validators[name];
+  const validate = validator(name);
   if (validate(data)) return [];
   return describeErrors(validate.errors ?? []);
 }
 
 /** True when `data` matches the named schema. */
 export function matchesSchema(name: SchemaName, data: unknown): boolean {
-  return validators[name](data);
+  return validator(name)(data);
+}
+
+/**
+ * Adds compiled validators (by name, as checkSchema names them) and schema
+ * documents (by file name, as the config's key order reads them), in place
+ * of or beside the generated ones. Only for a kind declared outside this
+ * package (a test's fourth kind): it brings its API schemas, and the config,
+ * plan and state schemas regenerated to name it (scripts/kind-schemas.mjs).
+ * The package's own schemas are compiled at build time; nothing here compiles.
+ */
+export function addSchemas(set: {
+  validators?: Readonly<Record<string, ValidateFunction>>;
+  documents?: Readonly<Record<string, JsonSchema>>;
+}): void {
+  Object.assign(validators, set.validators ?? {});
+  addSchemaDocuments(set.documents ?? {});
 }
 
 export function parsePointer(pointer: string): (string | number)[] {
@@ -206,4 +229,6 @@ export function matchesFormat(name: string, value: string): boolean {
 }
 
 export type * from './types.js';
-export { configKeysAt, configurationKeysByAction, requiredFields } from './facts.js';
+export { configKeysAt, configurationKeysByAction, configVariantsAt, requiredFields } from './facts.js';
+export type { JsonSchema } from './key-order.js';
+export type { ValidateFunction } from '../generated/validate-function.js';

@@ -11,6 +11,12 @@ export interface KeyOrder {
   keys: string[];
   /** The order inside the value of a key (an object, or the items of an array). */
   children: Map<string, KeyOrder>;
+  /**
+   * When the object is one of several variants chosen by a property (a
+   * `discriminator`): that property and, per value of it, the keys its variant
+   * allows (a rate limit policy's configuration: action block → action, limit).
+   */
+  variants?: { property: string; keys: Map<string, string[]> };
 }
 
 export type JsonSchema = { [key: string]: unknown };
@@ -18,16 +24,31 @@ export type JsonSchema = { [key: string]: unknown };
 /** The package's schemas/ directory: src/schemas and dist/schemas both sit two levels below the root. */
 const SCHEMAS_DIR = new URL('../../schemas/', import.meta.url);
 
+/** Documents added at run time (addSchemas), by file name; they take the place of files of schemas/. */
+const added = new Map<string, JsonSchema>();
+
 function load(file: string, cache: Map<string, JsonSchema>): JsonSchema {
   let schema = cache.get(file);
   if (!schema) {
-    schema = JSON.parse(readFileSync(new URL(file, SCHEMAS_DIR), 'utf8')) as JsonSchema;
+    schema = added.get(file) ?? (JSON.parse(readFileSync(new URL(file, SCHEMAS_DIR), 'utf8')) as JsonSchema);
     cache.set(file, schema);
   }
   return schema;
 }
 
 const shared = new Map<string, JsonSchema>();
+let configOrder: KeyOrder | null = null;
+
+/**
+ * Adds schema documents (file name → document) that take the place of, or
+ * join, the files of schemas/: a kind declared outside the package (a test's)
+ * brings its API schemas and the config schema that lists it.
+ */
+export function addSchemaDocuments(documents: Readonly<Record<string, JsonSchema>>): void {
+  for (const [file, document] of Object.entries(documents)) added.set(file, document);
+  shared.clear();
+  configOrder = null;
+}
 
 /** One schema document of schemas/ by file name, parsed once. */
 export function loadSchema(file: string): JsonSchema {
@@ -62,9 +83,24 @@ function collect(schema: JsonSchema, file: string, cache: Map<string, JsonSchema
     ...((schema.anyOf as JsonSchema[]) ?? []),
   ])
     collect(variant, file, cache, into);
+  const tag = (schema.discriminator as { propertyName?: string } | undefined)?.propertyName;
+  if (tag && Array.isArray(schema.oneOf)) into.variants = variantKeys(tag, schema.oneOf as JsonSchema[]);
 }
 
-let configOrder: KeyOrder | null = null;
+/** Per value of the discriminating property, the keys of the variant it picks. */
+export function variantKeys(
+  property: string,
+  variants: readonly JsonSchema[],
+): NonNullable<KeyOrder['variants']> {
+  const keys = new Map<string, string[]>();
+  for (const variant of variants) {
+    const properties = (variant.properties ?? {}) as Record<string, JsonSchema>;
+    const tag = properties[property] ?? {};
+    const values = tag.const !== undefined ? [tag.const] : ((tag.enum as unknown[]) ?? []);
+    for (const value of values) keys.set(String(value), Object.keys(properties));
+  }
+  return { property, keys };
+}
 
 /** The key order of a config file (schemas/config.schema.json and the request schemas it refers to). */
 export function configKeyOrder(): KeyOrder {

@@ -1,5 +1,7 @@
 import { randomBytes } from './random.js';
+import { readlinkSync, realpathSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { ioError } from './errors.js';
 
 /** What a sync call makes durable; passed to an injected SyncFn (tests count or fail syncs). */
@@ -135,4 +137,56 @@ export async function removeStaleTemps(dir: string, base: string): Promise<strin
     }
   }
   return removed;
+}
+
+/** How many symbolic links realFilePath follows before it calls the path a loop (as the kernel's ELOOP). */
+const MAX_LINKS = 40;
+
+/**
+ * The file `path` really names: every symbolic link in it resolved, also
+ * when the file itself does not exist yet (a link to a file to be created,
+ * or a new file in a linked directory). The lock, the journal and every
+ * write are made on this path, so that one state reached through two names
+ * is one state, and a link is written through, never replaced by a file.
+ */
+export function realFilePath(path: string): string {
+  let current = resolve(path);
+  for (let links = 0; links <= MAX_LINKS; links++) {
+    try {
+      return realpathSync(current);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw ioError(`resolve the state path ${path}`, err);
+    }
+    // The file is missing: resolve its directory, then follow the name if it is a dangling link.
+    const dir = realDirectory(dirname(current));
+    const target = linkTarget(join(dir, basename(current)));
+    if (target === null) return join(dir, basename(current));
+    current = resolve(dir, target);
+  }
+  throw ioError(
+    `resolve the state path ${path}`,
+    Object.assign(new Error('too many symbolic links'), { code: 'ELOOP' }),
+  );
+}
+
+/** The real path of a directory that may not exist yet: its nearest existing ancestor resolved. */
+function realDirectory(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw ioError(`resolve the directory ${dir}`, err);
+    const parent = dirname(dir);
+    return parent === dir ? dir : join(realDirectory(parent), basename(dir));
+  }
+}
+
+/** What the symbolic link at `path` points to, or null when `path` is not a link. */
+function linkTarget(path: string): string | null {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return null;
+  }
 }

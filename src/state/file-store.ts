@@ -1,4 +1,4 @@
-import { basename, dirname, resolve } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { checkCompareAndSet } from './document.js';
 import { StateError } from './errors.js';
 import {
@@ -6,6 +6,7 @@ import {
   defaultSync,
   ensureDirectory,
   readBytes,
+  realFilePath,
   removeStaleTemps,
   syncDirectory,
   writeFileAtomic,
@@ -38,11 +39,17 @@ export interface FileStateStoreOptions {
  * Every file is created with mode 0600 and a missing directory with 0700.
  * A corrupt or unknown-version document is never overwritten.
  *
+ * `path` is resolved to the file it really names (symbolic links followed,
+ * also for a file not created yet): the lock is keyed on that file, so one
+ * state reached through two names has one lock, and a write renames onto
+ * that file, never over a link.
+ *
  * Compare-and-set is checked against the file just before the rename, inside
  * one process; across processes it relies on the lock being held.
  */
 export function createFileStateStore(path: string, options: FileStateStoreOptions = {}): StateStore {
-  const file = resolve(path);
+  // Every file of the state sits beside the real file, and every write goes to it: see realFilePath.
+  const file = realFilePath(path);
   const dir = dirname(file);
   const sync = options.sync ?? defaultSync;
   let dirReady: Promise<void> | null = null;

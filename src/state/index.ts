@@ -30,7 +30,7 @@ export {
 } from './document.js';
 export { checkStateDocument, parseJournalText, parseStateText } from './validate.js';
 export { createFileStateStore, type FileStateStoreOptions } from './file-store.js';
-export type { SyncFn, SyncTarget } from './file-io.js';
+export { realFilePath, type SyncFn, type SyncTarget } from './file-io.js';
 export {
   createMemoryStateStore,
   openMemoryHandle,

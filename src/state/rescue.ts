@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { StateError } from './errors.js';
 import { readBytes } from './file-io.js';
+import { recordProblems } from './integrity.js';
 import { checkJournalEntry } from './validate.js';
 import type { JournalEntry, StateStore } from './types.js';
 
@@ -156,6 +157,7 @@ export function parseRescueText(text: string, path: string): RescueFile {
       `${path} holds no rescue entries (neither a rescue file nor lines starting with "${RESCUE_LINE_PREFIX.trim()}")`,
     );
   }
+  refuseBadRecords(entries, path);
   const lineage = entries[0]!.lineage;
   const other = entries.find((e) => e.lineage !== lineage);
   if (other) {
@@ -165,6 +167,26 @@ export function parseRescueText(text: string, path: string): RescueFile {
     );
   }
   return { path, kind, state, lineage, entries };
+}
+
+/**
+ * Refuses rescue entries whose records the state could not act on (see
+ * integrity.ts): recorded, they would make plan propose changes to the wrong
+ * resource, such as a delete of a real id.
+ */
+function refuseBadRecords(entries: readonly JournalEntry[], path: string): void {
+  const bad: string[] = [];
+  entries.forEach((entry, i) => {
+    if (entry.op !== 'put') return;
+    for (const problem of recordProblems(entry.resource))
+      bad.push(`  entry ${i + 1} (${entry.resource.address}): ${problem}`);
+  });
+  if (bad.length === 0) return;
+  throw new StateError(
+    'STATE_CORRUPT',
+    `${path} holds rescue entries tenantform cannot record, so none of it was recorded:\n${bad.join('\n')}\n` +
+      'Rescue entries are written by tenantform as the tenant answered; fix or delete these lines only if you know what the tenant holds.',
+  );
 }
 
 /** Reads one rescue file or log; throws StateError naming it when it is missing or unreadable. */

@@ -13,6 +13,7 @@ import {
 } from './document.js';
 import { StateError } from './errors.js';
 import { removeRescueFile, selectRescueFiles, type RescueFile } from './rescue.js';
+import { checkRecords } from './integrity.js';
 import { checkEntryToRecord } from './validate.js';
 import {
   JOURNAL_FORMAT_VERSION,
@@ -48,6 +49,11 @@ export interface OpenStateOptions {
    * running, after its journal (`replayed` entries) was replayed.
    */
   onTakeover?: (stale: LockInfo, replayed: number) => void;
+  /**
+   * Opens a state whose records fail the integrity checks (integrity.ts)
+   * instead of refusing it: state rm, so that a bad record can be removed.
+   */
+  skipRecordChecks?: boolean;
 }
 
 /** What openState did with the rescue files it was given. */
@@ -128,17 +134,17 @@ export async function openState(store: StateStore, options: OpenStateOptions): P
   const id = lock.id;
   slot.held(() => store.unlock(id));
   try {
-    let doc = await store.read();
-    let stored: Stored = doc ? { lineage: doc.lineage, serial: doc.serial } : null;
+    const read = await store.read();
+    let stored: Stored = read ? { lineage: read.lineage, serial: read.serial } : null;
     const journal = await store.readJournal();
     const { accepted, skipped } = selectRescueFiles(
       options.rescue ?? [],
-      doc?.lineage ?? journal[0]?.lineage ?? null,
+      read?.lineage ?? journal[0]?.lineage ?? null,
     );
-    doc ??= emptyState(journal[0]?.lineage ?? accepted[0]?.lineage ?? (options.lineage ?? newLineage)());
+    const base =
+      read ?? emptyState(journal[0]?.lineage ?? accepted[0]?.lineage ?? (options.lineage ?? newLineage)());
+    let doc = replay(store, base, journal, accepted, options.skipRecordChecks !== true);
     if (journal.length > 0 || accepted.length > 0) {
-      doc = applyJournal(doc, journal, `the journal of ${store.description}`);
-      for (const file of accepted) doc = applyJournal(doc, file.entries, `rescue file ${file.path}`);
       doc = { ...doc, serial: doc.serial + 1 };
       await store.write(doc, stored);
       stored = { lineage: doc.lineage, serial: doc.serial };
@@ -283,6 +289,13 @@ function createSession(
   };
 }
 
+export interface SnapshotOptions {
+  /** Rescue files found for this store, applied in memory after the journal. */
+  rescue?: readonly RescueFile[];
+  /** Reads records that fail the integrity checks (integrity.ts) instead of refusing them: state list and show. */
+  skipRecordChecks?: boolean;
+}
+
 /**
  * The state as a plan should see it, without the lock and without writing:
  * the stored document with any uncompacted journal applied in memory. When a
@@ -292,7 +305,7 @@ function createSession(
  */
 export async function readStateSnapshot(
   store: StateStore,
-  options: { rescue?: readonly RescueFile[] } = {},
+  options: SnapshotOptions = {},
 ): Promise<StateDocument | null> {
   return (await readStateSnapshotWithRescue(store, options)).doc;
 }
@@ -303,7 +316,7 @@ export async function readStateSnapshot(
  */
 export async function readStateSnapshotWithRescue(
   store: StateStore,
-  options: { rescue?: readonly RescueFile[] } = {},
+  options: SnapshotOptions = {},
 ): Promise<{ doc: StateDocument | null; rescued: RescueOutcome }> {
   const doc = await store.read();
   const journal = await store.readJournal();
@@ -312,9 +325,38 @@ export async function readStateSnapshotWithRescue(
     doc?.lineage ?? journal[0]?.lineage ?? null,
   );
   const rescued = { replayed: accepted, skipped };
-  if (journal.length === 0 && accepted.length === 0) return { doc, rescued };
-  let next = doc ?? emptyState(journal[0]?.lineage ?? accepted[0]!.lineage);
-  next = applyJournal(next, journal, `the journal of ${store.description}`);
-  for (const file of accepted) next = applyJournal(next, file.entries, `rescue file ${file.path}`);
+  const check = options.skipRecordChecks !== true;
+  if (journal.length === 0 && accepted.length === 0) {
+    if (doc && check) checkRecords(doc.resources, store.description);
+    return { doc, rescued };
+  }
+  const base = doc ?? emptyState(journal[0]?.lineage ?? accepted[0]!.lineage);
+  const next = replay(store, base, journal, accepted, check);
   return { doc: { ...next, serial: (doc?.serial ?? 0) + 1 }, rescued };
+}
+
+/**
+ * The stored document with the journal and then each rescue file applied
+ * (lineage and serial unchanged). With `check`, the records are checked
+ * after each step that changed them, so that a refusal names where the bad
+ * records came from.
+ */
+function replay(
+  store: StateStore,
+  stored: StateDocument,
+  journal: readonly JournalEntry[],
+  rescue: readonly RescueFile[],
+  check: boolean,
+): StateDocument {
+  if (check) checkRecords(stored.resources, store.description);
+  let doc = stored;
+  if (journal.length > 0) {
+    doc = applyJournal(doc, journal, `the journal of ${store.description}`);
+    if (check) checkRecords(doc.resources, `${store.description}, with its journal replayed,`);
+  }
+  for (const file of rescue) {
+    doc = applyJournal(doc, file.entries, `rescue file ${file.path}`);
+    if (check) checkRecords(doc.resources, `${store.description}, with rescue file ${file.path} replayed,`);
+  }
+  return doc;
 }

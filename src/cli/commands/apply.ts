@@ -4,7 +4,7 @@ import type { StateDocument, StateStore } from '../../state/types.js';
 import type { ApplyResult } from '../../apply/index.js';
 import type { WaitKind } from '../../api/index.js';
 import { CliError, writeChunks, type CommandIO } from '../io.js';
-import { absolute, openStore, withLockedState, parseCount, parseRate } from '../context.js';
+import { absolute, openStore, withLockedState, parseCount, pacingOptions } from '../context.js';
 import { createProgress } from '../progress.js';
 import { createJsonProgress } from '../apply-json.js';
 import { keepUnrecorded, reportApply } from '../apply-report.js';
@@ -118,7 +118,7 @@ export async function applyAction(
   const parallelism = parseCount(flags.parallelism, '--parallelism', 1, 256) ?? 10;
   const permissionBatchSize =
     parseCount(flags.permissionBatchSize, '--permission-batch-size', 1, 1000) ?? 100;
-  const maxRps = parseRate(flags.maxRps, '--max-rps');
+  const pacing = pacingOptions(flags);
   const planModule = await import('../../plan/index.js');
 
   let input: ConfigInput;
@@ -199,7 +199,7 @@ export async function applyAction(
             onWait: (ms, reason) => waitSink(ms, reason, 'rate-limit'),
           });
           // The same client sends the apply's requests afterwards: one pacer for reads and writes.
-          const read = await live.readLive(early, live.usersOf(desiredFor(), session.doc), parallelism);
+          const read = await live.readLive(early, live.listParams(desiredFor(), session.doc), parallelism);
           const refreshed = planModule.refreshState(session.doc, read, desiredFor());
           for (const entry of refreshed.entries) await session.record(entry);
           drift = refreshed.drift;
@@ -223,7 +223,7 @@ export async function applyAction(
         if (json) json.plan(plan, applicable);
         if (applicable.length === 0) {
           if (early) await session.commit();
-          if (json) json.summary(nothingApplied(plan));
+          if (json) json.summary(nothingApplied(plan), early?.stats());
           else if (planModule.hasChanges(plan))
             io.stdout.write('\nOnly blocked changes remain; nothing to apply.\n');
           return 0;
@@ -263,7 +263,7 @@ export async function applyAction(
                 target: api.target,
                 credentials: api.credentials,
                 parallelism,
-                maxRps,
+                ...pacing,
                 signal: io.signal,
                 logger: flags.debug ? (line: string) => io.stderr.write(`[debug] ${line}\n`) : undefined,
                 onWait: (ms: number, reason: string, kind: WaitKind) =>
@@ -303,7 +303,7 @@ export async function applyAction(
         const rescue = await keepUnrecorded(result, session, store, io);
         let code: number;
         if (json) {
-          json.summary(result);
+          json.summary(result, stats);
           code = result.failed.length > 0 || result.notAttempted.length > 0 ? 1 : 0;
         } else {
           code = reportApply(
@@ -314,6 +314,8 @@ export async function applyAction(
                 io.signal?.aborted === true &&
                 (result.notAttempted.length > 0 || result.failed.some((f) => f.code === 'API_ABORTED')),
               progressWasLive: progress.live,
+              status429: stats?.status429 ?? 0,
+              retried429: stats?.retried429 ?? 0,
             },
             io,
           );

@@ -5,11 +5,13 @@ import { absolute, openStore, parseCount, withLockedState, type StateFlags } fro
 import type { ConfigInput } from '../inputs.js';
 import { openClient, profileOf, readLive, readSummary, requireFull } from '../live.js';
 import type { ExportFlags } from '../definitions.js';
+import { KINDS, operationsFor, pathParams, type Kind, type LiveResource } from '../../resources/index.js';
+import { listed, plural } from '../words.js';
 
 const SCHEMA_PATH = './schemas/config.schema.json';
 
 /** The user ids of --user and --users-file, once each, in the order given. */
-function usersOf(flags: ExportFlags, io: CommandIO): string[] {
+function usersNamed(flags: ExportFlags, io: CommandIO): string[] {
   const users = [...(flags.user ?? [])];
   if (flags.usersFile) {
     let text: string;
@@ -28,8 +30,19 @@ function usersOf(flags: ExportFlags, io: CommandIO): string[] {
   return [...new Set(users)];
 }
 
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
+/**
+ * "Exported 2 rate limit policies, 1 token exchange profile and 3 permissions of 2 users":
+ * the kinds read whole, then those read per user (a grouped kind counted by its members).
+ */
+function exportedLine(resources: readonly LiveResource[], users: number): string {
+  const count = (kind: Kind) =>
+    plural(resources.filter((r) => r.kind === kind.name).length, kind.config.group?.member ?? kind.title);
+  const perUser = (kind: Kind) => pathParams(operationsFor(kind, 'full').list?.path ?? '').length > 0;
+  const whole = KINDS.filter((k) => !perUser(k)).map(count);
+  const ofUsers = KINDS.filter(perUser).map(count);
+  return ofUsers.length === 0
+    ? `Exported ${listed(whole)}`
+    : `Exported ${listed([...whole, ...ofUsers])} of ${plural(users, 'user')}`;
 }
 
 /**
@@ -49,9 +62,9 @@ export async function exportAction(
   const input: ConfigInput = { env: null, paths: [dirArg], varFiles: [] };
   requireFull(await profileOf(flags, input), 'export');
   const parallelism = parseCount(flags.parallelism, '--parallelism', 1, 256) ?? 10;
-  const users = usersOf(flags, io);
+  const users = usersNamed(flags, io);
   const dir = absolute(dirArg, io);
-  const names = ['rate-limit-policies.yaml', 'user-permissions.yaml', 'token-exchange-profiles.yaml'];
+  const names = KINDS.map((kind) => kind.config.file);
   const existing = names.filter((name) => existsSync(join(dir, name)));
   if (existing.length > 0 && !flags.force) {
     throw new CliError(
@@ -62,7 +75,7 @@ export async function exportAction(
   const client = await openClient(flags, input, io, { parallelism });
   let read;
   try {
-    read = await readLive(client, users, parallelism);
+    read = await readLive(client, { user_id: users }, parallelism);
   } finally {
     await client.close();
   }
@@ -78,12 +91,9 @@ export async function exportAction(
       writeFileSync(join(dir, s.path), s.content);
   }
 
-  const count = (kind: string) => read.resources.filter((r) => r.kind === kind).length;
   io.stdout.write(`${readSummary(read)}\n`);
   io.stdout.write(
-    `Exported ${plural(count('rate_limit_policy'), 'rate limit policy', 'rate limit policies')}, ` +
-      `${plural(count('token_exchange_profile'), 'token exchange profile')} and ` +
-      `${plural(count('user_permission'), 'permission')} of ${plural(users.length, 'user')} to ${dirArg}:\n` +
+    `${exportedLine(read.resources, users.length)} to ${dirArg}:\n` +
       files.map((f) => `  ${join(dirArg, f.name)} (${f.count})\n`).join(''),
   );
 

@@ -1,14 +1,14 @@
 import { CliError, type CommandIO } from '../io.js';
 import { withLockedState } from '../context.js';
 import { loadDesiredOrReport, openInputStore, resolveInputs, type ConfigInput } from '../inputs.js';
-import type { KindModule } from '../../resources/index.js';
+import type { Kind } from '../../resources/index.js';
 import type { ImportFlags } from '../definitions.js';
 
 async function resolveAddress(
   first: string,
   second: string | undefined,
   third: string | undefined,
-): Promise<{ address: string; kind: KindModule; id: string | null }> {
+): Promise<{ address: string; kind: Kind; id: string | null }> {
   const { parseAddress, formatAddress, isKindName, kindOf, KINDS } = await import('../../resources/index.js');
   if (first.includes('[')) {
     const parsed = parseAddress(first);
@@ -44,7 +44,7 @@ export async function importAction(
   io: CommandIO,
 ): Promise<number> {
   const { address, kind, id } = await resolveAddress(first, second, third);
-  if (!kind.id) throw new CliError(`${kind.title}s have no id on the tenant; there is nothing to import`);
+  if (!kind.id) throw new CliError(`${kind.title.many} have no id on the tenant; there is nothing to import`);
   const { matchesFormat } = await import('../../schemas/index.js');
   if (id !== null && !matchesFormat(kind.id.format, id))
     throw new CliError(`"${id}" does not look like a ${kind.name} id (expected ${kind.id.description})`);
@@ -96,7 +96,7 @@ export async function importAction(
  */
 async function importLookedUp(
   address: string,
-  kind: KindModule,
+  kind: Kind,
   input: ConfigInput,
   flags: ImportFlags,
   io: CommandIO,
@@ -107,7 +107,8 @@ async function importLookedUp(
   const { identity } = parseAddress(address);
   const attributes = Object.fromEntries(kind.identityFields.map((field, i) => [field, identity[i]]));
   const list = operationsFor(kind, 'full').list;
-  if (!list) throw new CliError(`${kind.title}s cannot be listed, so they cannot be looked up; give the id`);
+  if (!list)
+    throw new CliError(`${kind.title.many} cannot be listed, so they cannot be looked up; give the id`);
   const store = await openInputStore(flags, input, io);
   try {
     return await withLockedState(store, 'import', { ...flags, io }, async (session) => {
@@ -120,7 +121,7 @@ async function importLookedUp(
         await client.close();
       }
       if (!found) {
-        throw new CliError(`the tenant has no ${kind.title} ${address}; nothing was imported`);
+        throw new CliError(`the tenant has no ${kind.title.one} ${address}; nothing was imported`);
       }
       await session.record({
         op: 'put',

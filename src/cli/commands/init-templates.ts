@@ -1,63 +1,12 @@
 /**
- * The texts `tenantform init` writes: one example config file per kind, a
- * .gitignore, a package.json that pins tenantform, the environments file, a
- * GitHub Actions workflow and a README.
- * Every YAML file here must pass `tenantform validate` as written (a test checks).
+ * The texts `tenantform init` writes besides each kind's example file (the
+ * kind declares it): a .gitignore, a package.json that pins tenantform, the
+ * environments file, a GitHub Actions workflow and a README.
+ * Every YAML file init writes must pass `tenantform validate` as written (a test checks).
  */
 
-const SCHEMA_COMMENT = '# yaml-language-server: $schema=./schemas/config.schema.json';
-
-export const RATE_LIMIT_POLICIES_YAML = `${SCHEMA_COMMENT}
-#
-# Rate limit policies protect the authentication API. A policy is identified by
-# resource + consumer + consumer_selector; the API cannot update a policy, so a
-# change here is applied by deleting the policy and creating it again.
-#
-# consumer_selector: default | third_party_clients | cimd_clients
-#                    | client_id:<client id> | client_id:<CIMD document https URL>
-# configuration.action: allow | block | log (with limit) | redirect (with limit and redirect_uri)
-# limit: requests per second, 0 to 10000.
-rate_limit_policies:
-  # Every client that no other policy targets.
-  - resource: oauth_authentication_api
-    consumer: client
-    consumer_selector: default
-    configuration:
-      action: block
-      limit: 100
-
-  # Apps built by third parties: log when they go over, do not block yet.
-  - resource: oauth_authentication_api
-    consumer: client
-    consumer_selector: third_party_clients
-    configuration:
-      action: log
-      limit: 20
-`;
-
-export const USER_PERMISSIONS_YAML = `${SCHEMA_COMMENT}
-#
-# Permissions (of an API, the resource server) assigned to existing users.
-# The API can add a permission but not remove one: when you delete an entry,
-# tenantform stops tracking it and says so in the plan; revoke it in the dashboard.
-user_permissions:
-  - user_id: auth0|000000000000000000000001 # replace with a real user id
-    permissions:
-      - resource_server_identifier: https://api.example.com/
-        permission_name: read:reports
-`;
-
-export const TOKEN_EXCHANGE_PROFILES_YAML = `${SCHEMA_COMMENT}
-#
-# A token exchange profile runs a Custom Token Exchange action when a token
-# exchange request carries its subject_token_type. The API cannot change or
-# delete a profile once created: the plan shows such edits as blocked.
-token_exchange_profiles:
-  - name: Partner SSO # 3 to 50 characters
-    subject_token_type: urn:example:partner-token # a URI, 8 to 100 characters
-    action_id: 00000000-0000-4000-8000-000000000000 # replace with your action's id
-    type: custom_authentication
-`;
+/** The first line of every config file init and export write: editors find the schema by it. */
+export const SCHEMA_COMMENT = '# yaml-language-server: $schema=./schemas/config.schema.json';
 
 export const GITIGNORE = `# tenantform: local state, lock and journal, and saved plans
 .tenantform/

@@ -3,14 +3,13 @@ import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import type { CommandIO } from '../io.js';
 import { absolute } from '../context.js';
 import { PACKAGE_SCHEMAS_DIR, TOOL_VERSION } from '../version.js';
+import { KINDS } from '../../resources/index.js';
 import {
   GITIGNORE,
   PROJECT_YAML,
-  RATE_LIMIT_POLICIES_YAML,
   packageJson,
   readmeMd,
-  TOKEN_EXCHANGE_PROFILES_YAML,
-  USER_PERMISSIONS_YAML,
+  SCHEMA_COMMENT,
   workflowYaml,
 } from './init-templates.js';
 import type { InitFlags } from '../definitions.js';
@@ -37,9 +36,10 @@ export function scaffoldFiles(
   }
   return [
     { path: 'tenantform.yaml', content: PROJECT_YAML },
-    { path: 'rate-limit-policies.yaml', content: RATE_LIMIT_POLICIES_YAML },
-    { path: 'user-permissions.yaml', content: USER_PERMISSIONS_YAML },
-    { path: 'token-exchange-profiles.yaml', content: TOKEN_EXCHANGE_PROFILES_YAML },
+    ...KINDS.map((kind) => ({
+      path: kind.config.file,
+      content: `${SCHEMA_COMMENT}\n${kind.config.example}`,
+    })),
     { path: '.gitignore', content: GITIGNORE },
     { path: 'package.json', content: packageJson(version) },
     { path: '.github/workflows/tenantform.yml', content: workflowYaml() },

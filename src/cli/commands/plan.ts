@@ -93,7 +93,7 @@ export async function planAction(
     const client = await live.openClient(flags, input, io);
     let read;
     try {
-      read = await live.readLive(client, live.usersOf(desired, recorded), 10);
+      read = await live.readLive(client, live.listParams(desired, recorded), 10);
     } finally {
       await client.close();
     }

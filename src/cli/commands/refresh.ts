@@ -2,12 +2,17 @@ import type { CommandIO } from '../io.js';
 import { parseCount, withLockedState } from '../context.js';
 import type { RefreshFlags } from '../definitions.js';
 import { loadDesiredOrReport, openInputStore, resolveInputs } from '../inputs.js';
-import { openClient, profileOf, readLive, readSummary, readTarget, requireFull, usersOf } from '../live.js';
+import {
+  openClient,
+  profileOf,
+  readLive,
+  readSummary,
+  readTarget,
+  requireFull,
+  listParams,
+} from '../live.js';
 import { describeState, whereLines } from '../where.js';
-
-function plural(n: number, one: string): string {
-  return `${n} ${one}${n === 1 ? '' : 's'}`;
-}
+import { plural } from '../words.js';
 
 /**
  * tenantform refresh [PATH]: reads the tenant (API profile full) and brings
@@ -34,7 +39,7 @@ export async function refreshAction(
       const client = await openClient(flags, input, io, { parallelism });
       let read;
       try {
-        read = await readLive(client, usersOf(desired, session.doc), parallelism);
+        read = await readLive(client, listParams(desired, session.doc), parallelism);
       } finally {
         await client.close();
       }

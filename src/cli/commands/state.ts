@@ -53,18 +53,27 @@ export async function stateListAction(
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
+  const { recordIssues, badRecordAdvice } = await import('../../state/integrity.js');
   return withStore(flags, path, io, async (store) => {
-    const doc = await readStateForPlan(store, io);
+    const doc = await readStateForPlan(store, io, { skipRecordChecks: true });
     if (!doc || doc.resources.length === 0) {
       io.stderr.write(`No resources recorded in ${store.description}.\n`);
       return 0;
     }
+    const issues = recordIssues(doc.resources);
     for (const r of doc.resources) {
       const notes = [
         r.id ?? (r.adopted ? 'no id' : ''),
         r.adopted ? 'adopted: settings not verified' : '',
+        ...issues.filter((i) => i.address === r.address).map((i) => `BAD: ${i.problem}`),
       ].filter(Boolean);
       io.stdout.write(`${r.address}${notes.length ? `  (${notes.join('; ')})` : ''}\n`);
+    }
+    if (issues.length > 0) {
+      io.stderr.write(
+        `\nplan and apply refuse this state until the records marked BAD are fixed. ${badRecordAdvice()}\n`,
+      );
+      return 1;
     }
     return 0;
   });
@@ -80,11 +89,14 @@ export async function stateShowAction(
 ): Promise<number> {
   const canonical = await canonicalAddress(address);
   return withStore(flags, path, io, async (store) => {
-    const doc = await readStateForPlan(store, io);
+    const doc = await readStateForPlan(store, io, { skipRecordChecks: true });
     const found = doc?.resources.find((r) => r.address === canonical);
     if (!found) throw notInState(canonical, store);
     io.stdout.write(JSON.stringify(found, null, 2) + '\n');
-    return 0;
+    const { recordIssues } = await import('../../state/integrity.js');
+    const bad = recordIssues(doc!.resources).filter((i) => i.address === canonical);
+    for (const issue of bad) io.stderr.write(`BAD: ${issue.problem}\n`);
+    return bad.length > 0 ? 1 : 0;
   });
 }
 
@@ -98,7 +110,7 @@ export async function stateRmAction(
 ): Promise<number> {
   const canonical = await canonicalAddress(address);
   return withStore(flags, path, io, (store) =>
-    withLockedState(store, 'state rm', { ...flags, io }, async (session) => {
+    withLockedState(store, 'state rm', { ...flags, io, skipRecordChecks: true }, async (session) => {
       if (!session.doc.resources.some((r) => r.address === canonical)) throw notInState(canonical, store);
       await session.record({ op: 'remove', address: canonical });
       await session.commit();

@@ -1,6 +1,6 @@
 import type { CommandIO } from '../io.js';
 import { parseVarArgs, resolveInputs } from '../inputs.js';
-import { NO_COUNTS, runValidate, writeValidation } from './validate.js';
+import { noCounts, runValidate, writeValidation } from './validate.js';
 import type { ValidateFlags } from '../definitions.js';
 
 /**
@@ -24,7 +24,7 @@ export async function validateAction(
     if (!(err instanceof ProjectError)) throw err;
     // A broken tenantform.yaml is reported like any config file: every problem at file:line:col.
     return writeValidation(
-      { desired: [], files: [], counts: NO_COUNTS, issues: err.issues },
+      { desired: [], files: [], counts: noCounts(), issues: err.issues },
       flags.format,
       io,
     );

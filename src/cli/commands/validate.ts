@@ -21,10 +21,13 @@
  *   error on stdout (GitHub shows them as annotations on the files), then the
  *   summary line ("Valid: …" or "N errors.").
  */
+import { countResources } from '../../config/combine.js';
 import type { ConfigCounts, ConfigIssue, LoadResult } from '../../config/index.js';
+import { KINDS } from '../../resources/index.js';
 import { errorCountLine, reportIssues } from '../config-issues.js';
 import { loadConfigInput, type VarFlags } from '../inputs.js';
 import { CliError, type CommandIO } from '../io.js';
+import { plural } from '../words.js';
 
 export type ValidateFormat = 'text' | 'json' | 'github';
 
@@ -32,18 +35,19 @@ export interface ValidateOptions extends VarFlags {
   format: ValidateFormat;
 }
 
-function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
-/** "Valid: 3 files, 4 rate limit policies, 12 user permissions (5 users), 2 token exchange profiles." */
+/**
+ * "Valid: 3 files, 4 rate limit policies, 12 user permissions (5 users), 2 token exchange profiles.":
+ * every kind in KINDS order, a grouped kind with its owners.
+ */
 export function summaryLine(counts: ConfigCounts): string {
-  return (
-    `Valid: ${plural(counts.files, 'file', 'files')}, ` +
-    `${plural(counts.rate_limit_policies, 'rate limit policy', 'rate limit policies')}, ` +
-    `${plural(counts.user_permissions, 'user permission', 'user permissions')} (${plural(counts.users, 'user', 'users')}), ` +
-    `${plural(counts.token_exchange_profiles, 'token exchange profile', 'token exchange profiles')}.`
-  );
+  const count = (key: string) => (counts as Readonly<Record<string, number>>)[key] ?? 0;
+  const parts = [plural(counts.files, 'file')];
+  for (const kind of KINDS) {
+    const group = kind.config.group;
+    const owners = group ? ` (${plural(count(group.owner.many), group.owner)})` : '';
+    parts.push(plural(count(kind.config.key), kind.title) + owners);
+  }
+  return `Valid: ${parts.join(', ')}.`;
 }
 
 function escapeData(value: string): string {
@@ -62,13 +66,10 @@ export function githubAnnotation(issue: ConfigIssue): string {
   return `::error${props.length > 0 ? ' ' + props.join(',') : ''}::${escapeData(issue.message)}`;
 }
 
-export const NO_COUNTS: ConfigCounts = {
-  files: 0,
-  rate_limit_policies: 0,
-  user_permissions: 0,
-  users: 0,
-  token_exchange_profiles: 0,
-};
+/** The counts of a config that could not be read at all: zero of everything. */
+export function noCounts(): ConfigCounts {
+  return countResources([], 0);
+}
 
 /** Prints a load result in the chosen format; returns the exit code (0 valid, 1 not). */
 export function writeValidation(result: LoadResult, format: ValidateFormat, io: CommandIO): number {
@@ -102,7 +103,7 @@ export async function runValidate(
     result = {
       desired: [],
       files: [],
-      counts: NO_COUNTS,
+      counts: noCounts(),
       issues: [{ file: '', line: 0, col: 0, message: err.message, code: err.code }],
     };
   }

@@ -1,0 +1,41 @@
+// Rewrites the parts of schemas/config.schema.json, plan.schema.json and
+// state.schema.json that name the kinds, from the kinds' declarations
+// (src/resources, KINDS; see scripts/kind-schemas.mjs). Run it after adding or
+// changing a kind (npm run gen:schemas), then npm run build;
+// test/kind-schemas.test.ts fails while the files are stale. The declarations
+// are TypeScript: esbuild bundles src/resources for this one run.
+import { build } from 'esbuild';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import prettier from 'prettier';
+import { KIND_SCHEMA_FILES, kindSchemas } from './kind-schemas.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bundled = await build({
+  entryPoints: [`${root}src/resources/index.ts`],
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  write: false,
+  logLevel: 'warning',
+});
+const source = Buffer.from(bundled.outputFiles[0].text).toString('base64');
+const { KINDS } = await import(`data:text/javascript;base64,${source}`);
+
+const path = (file) => `${root}schemas/${file}`;
+const documents = Object.fromEntries(
+  KIND_SCHEMA_FILES.map((file) => [file, JSON.parse(readFileSync(path(file), 'utf8'))]),
+);
+const options = await prettier.resolveConfig(path('config.schema.json'));
+const written = [];
+for (const [file, document] of Object.entries(kindSchemas(KINDS, documents))) {
+  if (isDeepStrictEqual(document, documents[file])) continue; // keep the file's layout when nothing changes
+  const text = await prettier.format(JSON.stringify(document), { ...options, parser: 'json' });
+  writeFileSync(path(file), text);
+  written.push(file);
+}
+const kinds = KINDS.map((k) => k.name).join(', ');
+console.log(
+  written.length > 0 ? `wrote ${written.join(', ')} for ${kinds}` : `schemas/ is up to date for ${kinds}`,
+);

@@ -1,0 +1,104 @@
+/**
+ * Whether the tenant may still be asked, one per client and shared by all its
+ * calls. Two things end a run: a request that finds the tenant unreachable
+ * (connection failures, see retry.ts), and a tenant that has answered nothing
+ * but 429 for the rate-limit timeout. Either way nothing more is sent, the
+ * calls waiting to send stop waiting (the halt signal), and every call ends
+ * with the same error: `attempts` 0 when it never sent anything, so that
+ * apply reports it as not attempted.
+ */
+import { ApiError } from './errors.js';
+import { describeFailure, formatDuration } from './retry.js';
+
+/** Which request an error is about. */
+export interface RequestName {
+  operation: string;
+  method: string;
+  /** Path as sent. */
+  path: string;
+}
+
+export class Reachability {
+  /** The connection failure code that made a request give up. */
+  private unreachable: string | undefined;
+  /** Arrival of the first 429 since an answer of another status; undefined while requests get through. */
+  private limitedSince: number | undefined;
+  private limitTimedOut = false;
+  private readonly halted = new AbortController();
+
+  constructor(
+    /** The API base URL, to name in messages. */
+    private readonly target: string,
+    private readonly rateLimitTimeoutMs: number,
+    private readonly redact: (text: string) => string,
+  ) {}
+
+  /** Aborted once the run has ended: waits for a turn to send end with it. */
+  get halt(): AbortSignal {
+    return this.halted.signal;
+  }
+
+  /**
+   * Notes an answer that arrived at `now`. Any status but 429 shows requests
+   * getting through; a 429 after nothing but 429s for the timeout ends the
+   * run, and the error for the call it answered comes back.
+   */
+  answered(status: number, now: number, request: RequestName, attempts: number): ApiError | undefined {
+    if (status !== 429) {
+      this.limitedSince = undefined;
+      return undefined;
+    }
+    this.limitedSince ??= now;
+    if (now - this.limitedSince < this.rateLimitTimeoutMs) return undefined;
+    this.limitTimedOut = true;
+    this.halted.abort();
+    return this.rateLimitError(request, attempts);
+  }
+
+  /** A request gave up on connecting: the tenant is unreachable from now on. */
+  lost(code: string, request: RequestName, attempts: number): ApiError {
+    this.unreachable ??= code;
+    this.halted.abort();
+    return this.unreachableError(request, code, attempts);
+  }
+
+  /** The error a call ends with when the run has ended, or undefined while it may send. */
+  stopped(request: RequestName, attempts: number): ApiError | undefined {
+    if (this.unreachable !== undefined) return this.unreachableError(request, this.unreachable, 0);
+    if (this.limitTimedOut) return this.rateLimitError(request, attempts);
+    return undefined;
+  }
+
+  /** The target cannot be reached: a request gave up (attempts > 0), or a later one was not sent at all. */
+  private unreachableError(request: RequestName, code: string, attempts: number): ApiError {
+    const tries = attempts > 1 ? `, after ${attempts} attempts` : '';
+    const message =
+      attempts > 0
+        ? `Cannot reach the tenant at ${this.target}: ${describeFailure(code)}${tries}`
+        : `${request.operation} not sent: the tenant at ${this.target} is unreachable (${describeFailure(code)})`;
+    return new ApiError(this.redact(message), {
+      code: 'API_UNREACHABLE',
+      status: 0,
+      error: 'Unreachable',
+      ...request,
+      retryable: true,
+      attempts,
+    });
+  }
+
+  /** One message for every call the timeout ends, so that a summary shows it once. */
+  private rateLimitError(request: RequestName, attempts: number): ApiError {
+    const message =
+      `The tenant at ${this.target} answered nothing but 429 (rate limited) for ` +
+      `${formatDuration(this.rateLimitTimeoutMs)}, the rate-limit timeout, so nothing more was sent; ` +
+      'to wait longer, raise --rate-limit-timeout';
+    return new ApiError(this.redact(message), {
+      code: 'API_RATE_LIMITED',
+      status: 429,
+      error: 'Too Many Requests',
+      ...request,
+      retryable: true,
+      attempts,
+    });
+  }
+}

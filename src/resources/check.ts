@@ -1,0 +1,73 @@
+import { checkSchema, matchesFormat } from '../schemas/index.js';
+import { identityOf } from './kinds.js';
+import type { Attributes, KindModule } from './kind.js';
+
+/**
+ * Whether a resource read back from a file (a state record, a journal or
+ * rescue entry, a saved plan's `after`) is one tenantform could have made:
+ * attributes that name the identity of its address and pass the config
+ * schema of its kind (the API's request rules), and an id of its kind's form.
+ */
+
+function quote(value: unknown): string {
+  return JSON.stringify(value) ?? 'undefined';
+}
+
+function pathText(path: readonly (string | number)[]): string {
+  return path.reduce<string>(
+    (out, part) => (typeof part === 'number' ? `${out}[${part}]` : `${out}.${part}`),
+    '',
+  );
+}
+
+/** The config item a resource's attributes come from: the shape config.schema.json checks (an entry of its own for a grouped kind). */
+function configItem(kind: KindModule, attributes: Attributes): unknown {
+  const group = kind.config.group;
+  if (!group) return attributes;
+  const { [group.by]: owner, ...member } = attributes;
+  return { [group.by]: owner, [group.list]: [member] };
+}
+
+/**
+ * What is wrong with `attributes` as those of the resource `identity` of
+ * `kind`, each problem starting with `label` (e.g. "after" or
+ * "attributes"): an identity part other than the address's, a value the
+ * config schema refuses. Empty when nothing is.
+ */
+export function attributeProblems(
+  kind: KindModule,
+  identity: readonly string[],
+  attributes: Attributes,
+  label: string,
+): string[] {
+  const problems: string[] = [];
+  kind.identityFields.forEach((field, i) => {
+    const value = attributes[field];
+    if (value !== identity[i]) {
+      problems.push(`${label}.${field} is ${quote(value)} but the address says ${quote(identity[i])}`);
+    }
+  });
+  if (problems.length > 0) return problems;
+  const group = kind.config.group;
+  for (const issue of checkSchema('config', { [kind.config.key]: [configItem(kind, attributes)] })) {
+    // Paths start with [key, 0]; a grouped kind's member fields sit under its list's [0] (permissions[0]).
+    let rest = issue.path.slice(2);
+    if (group && rest[0] === group.list) rest = rest.slice(2);
+    problems.push(`${label}${pathText(rest)}: ${issue.message}`);
+  }
+  // identityOf is how the executor reads the identity; it must agree too.
+  const named = identityOf(kind, attributes);
+  if (problems.length === 0 && named.some((part, i) => part !== identity[i])) {
+    problems.push(`${label} does not name the resource of its address`);
+  }
+  return problems;
+}
+
+/** What is wrong with `id` as a server id of `kind` (null is always allowed: adopted, or a kind without ids). */
+export function idProblem(kind: KindModule, id: string | null): string | null {
+  if (id === null) return null;
+  if (kind.id === null) return `id ${quote(id)} is set, but a ${kind.title.one} has no server id`;
+  return matchesFormat(kind.id.format, id)
+    ? null
+    : `id ${quote(id)} is not a ${kind.title.one} id (${kind.id.description})`;
+}

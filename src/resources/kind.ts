@@ -1,0 +1,113 @@
+import type { KindOperations } from './operations.js';
+
+/**
+ * What a kind module declares: everything about one kind of resource, in one
+ * place. KINDS (kinds.ts) lists the modules; the config reader, counts and
+ * messages, export, the saved-plan check, the reads of the tenant and the
+ * kind enums of schemas/*.json (scripts/gen-kind-schemas.mjs) all work from
+ * these declarations, so a new kind is one module (plus its API schemas and
+ * its emulator module).
+ */
+
+/** JSON-compatible attribute map: exactly what a create request sends (see each kind). */
+export type Attributes = { [key: string]: unknown };
+
+/** A word in its two numbers, for counts: { one: 'user', many: 'users' }. */
+export interface Noun {
+  one: string;
+  many: string;
+}
+
+/** The server id a kind's resources have: how it looks, and how `import` names the resource. */
+export interface KindId {
+  /** Name of the id's format in schemas/formats.cjs. */
+  format: string;
+  /** The format in words, for an error about a wrong id. */
+  description: string;
+  /** Identity parts from the identity argument of `tenantform import KIND IDENTITY ID`, or the problem with it. */
+  parseIdentity(text: string): string[] | { problem: string };
+}
+
+/**
+ * Resources that share the value of one attribute are one config entry, which
+ * names that value once and lists the rest: user permissions are
+ * `{user_id, permissions: [{resource_server_identifier, permission_name}]}`.
+ * The config reader splits an entry into resources, export and the saved-plan
+ * check join resources back into entries, and config.schema.json declares
+ * the entry, all from this.
+ */
+export interface KindGrouping {
+  /** The attribute an entry names once: 'user_id'. */
+  by: string;
+  /** Its schema inside an entry (a JSON Schema object, written into config.schema.json). */
+  byField: Readonly<Record<string, unknown>>;
+  /** What an entry stands for: { one: 'user', many: 'users' }; `many` is also the key of their count (validate --format json). */
+  owner: Noun;
+  /** The key of the members' list in an entry: 'permissions'. */
+  list: string;
+  /** One member, in messages and summaries: { one: 'permission', many: 'permissions' }. */
+  member: Noun;
+}
+
+/** How a kind appears in config files. */
+export interface KindConfig {
+  /** The top-level key of the kind's list: 'rate_limit_policies'. */
+  key: string;
+  /** The file `tenantform init` and `tenantform export` write the kind's list to: 'rate-limit-policies.yaml'. */
+  file: string;
+  /** The list's description in config.schema.json. */
+  description: string;
+  /**
+   * The JSON Schema `$ref` of one list item ('rate-limit-policy-create-request.schema.json'),
+   * or for a grouped kind of the members' list.
+   */
+  schema: string;
+  /** Absent: one list item per resource, the item its attributes. */
+  group?: KindGrouping;
+  /** The example file `tenantform init` writes (the YAML after the `$schema` comment). */
+  example: string;
+}
+
+/**
+ * One kind's behaviour: naming, identity, config side, ids, the API
+ * operations it has and how its resources become request bodies and records.
+ * The planner and executor are generic over these; which operations exist is data.
+ */
+export interface KindModule<N extends string = string> {
+  /** The name in addresses, plans and state: 'rate_limit_policy'. */
+  name: N;
+  /** { one: 'rate limit policy', many: 'rate limit policies' }. */
+  title: Noun;
+  /** Names of the identity parts, in order. */
+  identityFields: readonly string[];
+  /** How one resource is named in a message, from its identity: 'rate limit policy a/b/c'. */
+  describe(identity: readonly string[]): string;
+  config: KindConfig;
+  /** The server id of this kind, or null when its resources have none. */
+  id: KindId | null;
+  /**
+   * Every operation the real API has for this kind, each labelled with the
+   * smallest profile that offers it. Read it through operationsFor(kind, profile).
+   */
+  operations: KindOperations;
+  /** The create request body for these resources' attributes (several when the create is batched). */
+  requestBody(resources: readonly Attributes[]): unknown;
+  /** What to record from a create's success body: the server id (null when none) and created_at. */
+  fromResponse(body: unknown): { id: string | null; created_at?: string };
+  /**
+   * The id and attributes of one item of a read answer (already checked
+   * against the read's response schema); `params` are the read's path
+   * parameters (a user's permissions: { user_id }).
+   */
+  fromLive(
+    item: unknown,
+    params: Readonly<Record<string, string>>,
+  ): { id: string | null; attributes: Attributes };
+  /** What the spec profile's API cannot do for this kind, for the plan's reason text. */
+  limitation: string;
+  /**
+   * The attributes the kind's update operation can change (API profile full);
+   * a change to any other attribute needs a replace. Absent: no update.
+   */
+  updatable?: readonly string[];
+}

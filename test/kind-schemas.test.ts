@@ -1,0 +1,71 @@
+/**
+ * The kind-naming parts of schemas/config.schema.json, plan.schema.json and
+ * state.schema.json are generated from the kinds' declarations
+ * (scripts/gen-kind-schemas.mjs, `npm run gen:schemas`): this fails while the
+ * files say something else than KINDS does.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { KIND_SCHEMA_FILES, kindSchemas } from '../scripts/kind-schemas.mjs';
+import { KINDS, rateLimitPolicy, type KindModule } from '../src/resources/index.js';
+import type { JsonSchema } from '../src/schemas/index.js';
+
+function documents(): Record<string, JsonSchema> {
+  return Object.fromEntries(
+    KIND_SCHEMA_FILES.map((file) => [
+      file,
+      JSON.parse(readFileSync(new URL(`../schemas/${file}`, import.meta.url), 'utf8')) as JsonSchema,
+    ]),
+  );
+}
+
+/** A kind that only these tests know, grouped by an owner like permissions. */
+const widget: KindModule = {
+  ...rateLimitPolicy,
+  name: 'widget',
+  config: {
+    ...rateLimitPolicy.config,
+    key: 'widgets',
+    file: 'widgets.yaml',
+    description: 'Widgets.',
+    schema: 'widget-items.schema.json',
+    group: {
+      by: 'owner_id',
+      byField: { type: 'string' },
+      owner: { one: 'owner', many: 'owners' },
+      list: 'widgets',
+      member: { one: 'widget', many: 'widgets' },
+    },
+  },
+};
+
+describe('schemas generated from the kind declarations', () => {
+  it.each(KIND_SCHEMA_FILES.map((f) => [f] as const))(
+    '%s is up to date with KINDS (else run npm run gen:schemas)',
+    (file) => {
+      expect(documents()[file]).toEqual(kindSchemas(KINDS, documents())[file]);
+    },
+  );
+
+  it('lists a new kind in the config schema and in every kind enum', () => {
+    const made = kindSchemas([...KINDS, widget], documents());
+    const config = made['config.schema.json']!;
+    expect((config.properties as Record<string, JsonSchema>).widgets).toEqual({
+      description: 'Widgets.',
+      type: ['array', 'null'],
+      items: { $ref: '#/$defs/widgets_entry' },
+    });
+    expect((config.$defs as Record<string, JsonSchema>).widgets_entry).toEqual({
+      type: 'object',
+      required: ['owner_id', 'widgets'],
+      additionalProperties: false,
+      properties: { owner_id: { type: 'string' }, widgets: { $ref: 'widget-items.schema.json' } },
+    });
+    const enums = (file: string) =>
+      [...JSON.stringify(made[file]).matchAll(/"kind":\{"enum":(\[[^\]]*\])/g)].map((m) => JSON.parse(m[1]!));
+    for (const file of ['plan.schema.json', 'state.schema.json']) {
+      expect(enums(file).length).toBeGreaterThan(0);
+      for (const names of enums(file)) expect(names).toEqual([...KINDS.map((k) => k.name), 'widget']);
+    }
+  });
+});
