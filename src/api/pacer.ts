@@ -44,7 +44,7 @@
 import { UserCeilings, type Decision } from './ceilings.js';
 import { RefillBounds } from './refill.js';
 import { RefillModel } from './refill-model.js';
-import { readRateHeaders, retryAfterMs, type Headers } from './retry.js';
+import { backoffMs, readRateHeaders, retryAfterMs, type Headers } from './retry.js';
 import { TenantClock } from './tenant-clock.js';
 
 export interface PacerOptions {
@@ -143,7 +143,7 @@ export class Pacer {
   private holdUntil = 0;
   /** Round trip of the latest answer, ms. */
   private roundTrip = 0;
-  /** The last wait after a 429 without Reset or Retry-After, ms; 0 once a request succeeds. */
+  /** Lessons from 429s without Reset or Retry-After in a row; 0 once a request succeeds. */
   private blind = 0;
 
   constructor(private readonly options: PacerOptions) {
@@ -325,11 +325,17 @@ export class Pacer {
     this.resetMs = a.resetMs;
   }
 
-  /** A 429 that names no time to come back: everyone waits, longer after each (from 0.5 s, doubling). */
+  /**
+   * A 429 that names no time to come back: everyone waits, longer after each
+   * lesson (retry.ts's backoff: a ceiling from 0.5 s doubling up to
+   * maxDelayMs, half of it fixed and half drawn at random).
+   */
   private blindBackoff(lesson: boolean): number {
-    if (lesson || this.blind === 0)
-      this.blind = Math.min(Math.max(this.blind * 2, BLIND_FIRST_MS), this.options.maxDelayMs);
-    return Math.round(this.blind * (0.75 + this.options.random() / 2));
+    if (lesson || this.blind === 0) this.blind += 1;
+    return backoffMs(this.blind, this.options.random, {
+      baseDelayMs: BLIND_FIRST_MS,
+      maxDelayMs: this.options.maxDelayMs,
+    });
   }
 
   /** A continuous bucket answered 429: slow down below the rate that was refused. */
