@@ -25,7 +25,6 @@ import {
   describeFailure,
   isRetryableStatus,
   readRateHeaders,
-  retryAfterMs,
   waitAfter429,
   type RetryPolicy,
 } from './retry.js';
