@@ -8,7 +8,7 @@ import { CliError, writeChunks, type CommandIO, type OutputStream } from '../io.
 import { absolute, openStore, withLockedState, parseCount, pacingOptions } from '../context.js';
 import { createProgress } from '../progress.js';
 import { createJsonProgress } from '../apply-json.js';
-import { keepUnrecorded, reportApply } from '../apply-report.js';
+import { applyExitCode, keepUnrecorded, reportApply } from '../apply-report.js';
 import {
   environmentApi,
   environmentStateFlags,
@@ -315,14 +315,14 @@ async function report(
     status429: stats?.status429 ?? 0,
   });
   const rescue = await keepUnrecorded(result, session, run.store, io);
+  const interrupted =
+    io.signal?.aborted === true &&
+    (result.notAttempted.length > 0 || result.failed.some((f) => f.code === 'API_ABORTED'));
   let code: number;
   if (json) {
     json.summary(result, stats);
-    code = result.failed.length > 0 || result.notAttempted.length > 0 ? 1 : 0;
+    code = applyExitCode(result, interrupted, io);
   } else {
-    const interrupted =
-      io.signal?.aborted === true &&
-      (result.notAttempted.length > 0 || result.failed.some((f) => f.code === 'API_ABORTED'));
     const figures = { status429: stats?.status429 ?? 0, retried429: stats?.retried429 ?? 0 };
     code = reportApply(result, { rescue, interrupted, progressWasLive: progress.live, ...figures }, io);
     if (plan.destroy) destroyNote(result, io);
