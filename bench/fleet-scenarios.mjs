@@ -38,7 +38,9 @@ export async function fleetApplyFigures(work, log, { tenants = 20, n = 200, rate
   let run = 0;
   const runs = await repeat(
     async () => {
-      const fleet = await startTenants(names, { rateLimit: { perSecond: rate, burst: rate } });
+      const fleet = await startTenants(names, {
+        rateLimit: { model: 'continuous', perSecond: rate, burst: rate },
+      });
       try {
         const dir = writeProject(
           join(work, `fleet-apply-${++run}`),

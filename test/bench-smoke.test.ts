@@ -16,6 +16,15 @@ import {
   policyAt,
   writeConfig,
 } from '../bench/generate.mjs';
+import {
+  maxRateMissing,
+  MINUTE_SCALE,
+  nominalFloorS,
+  offersMaxRate,
+  runWindowCell,
+  WINDOW_CELLS,
+  windowFloorMs,
+} from '../bench/window-scenarios.mjs';
 import { loadConfig } from '../src/config/index.js';
 import { planChanges } from '../src/plan/index.js';
 import { formatAddress } from '../src/resources/index.js';
@@ -111,5 +120,53 @@ describe('bench/cli-entry.mjs (the durability figure runs apply through it)', ()
     } finally {
       await emulator.stop();
     }
+  });
+});
+
+describe('the documented-model rows (bench/window-scenarios.mjs)', () => {
+  const T = 1_700_000_000_000;
+
+  it.each([
+    // burst 10, 2 per 1 s window: 90 more need 45 boundaries after the first request's window.
+    [{ burst: 10, perWindow: 2, windowSec: 1 }, 100, T + 400, 44_600],
+    [{ burst: 10, perWindow: 2, windowSec: 1 }, 100, T, 45_000],
+    // A rate above the burst adds only the burst: 250 more at 10 a window.
+    [{ burst: 10, perWindow: 25, windowSec: 1 }, 260, T + 999, 24_001],
+    // 5 s windows aligned on the tenant clock: T is 20 s into a minute, so on a 5 s boundary.
+    [{ burst: 40, perWindow: 500, windowSec: 5 }, 280, T + 3_000, 27_000],
+    // Everything fits in the burst: no wait at all.
+    [{ burst: 50, perWindow: 16, windowSec: 1 }, 50, T + 123, 0],
+  ])('floors %j, N=%i, first request at %i: %i ms', (shape, n, first, floor) => {
+    expect(windowFloorMs(shape, n, first)).toBe(floor);
+  });
+
+  it('covers the published tiers, a rate above the burst and a scaled per-minute window, each 20–60 s with N ≥ 100', () => {
+    const tiers = WINDOW_CELLS.map((c) => c.limit.tier).filter(Boolean);
+    expect(tiers).toEqual(['free', 'enterprise-nonprod', 'enterprise-prod', 'private-cloud-20']);
+    expect(WINDOW_CELLS.some((c) => (c.limit.perSecond ?? 0) > (c.limit.burst ?? Infinity))).toBe(true);
+    expect(WINDOW_CELLS.some((c) => c.limit.windowSec === 60 / MINUTE_SCALE)).toBe(true);
+    for (const cell of WINDOW_CELLS) {
+      expect(cell.n).toBeGreaterThanOrEqual(100);
+      expect(nominalFloorS(cell)).toBeGreaterThanOrEqual(20);
+      expect(nominalFloorS(cell)).toBeLessThanOrEqual(60);
+    }
+  });
+
+  it('runs a cell through the built CLI on a skewed clock: nothing fails and the HTTP phase is never under its floor', async () => {
+    const work = tempDir();
+    const cell = { name: 'tiny', limit: { perSecond: 3, burst: 4 }, n: 7 };
+    const r = await runWindowCell(work, cell, { clockSkewMs: 1500 });
+    expect(r).toMatchObject({ code: 0, failed: 0, recorded: 7, accepted: 7 });
+    expect(r.floorMs).toBeGreaterThan(0);
+    // The limiter admits the last request no earlier than the floor's boundary: a bound, not a timing.
+    expect(r.httpRatio).toBeGreaterThanOrEqual(1);
+  });
+
+  it('tells whether apply offers --max-rate, and prints a note rather than a failure when it does not', () => {
+    expect(offersMaxRate('  --max-rps <N>  requests per second at most')).toBe(false);
+    expect(offersMaxRate('  --max-rate <PERCENT%>  share of the sustained rate')).toBe(true);
+    const [row] = maxRateMissing();
+    expect(row).toMatchObject({ value: null, pass: null });
+    expect(row!.note).toContain('no --max-rate');
   });
 });

@@ -158,6 +158,34 @@ describe('flags', () => {
     expect(emulator.stdout).not.toMatch(/default: "\d/);
   });
 
+  it.each([
+    // A negative --clock-skew is its value, not a flag: the run gets as far as the rate limit's check.
+    [
+      ['--clock-skew', '-2.5', '--rate-limit', '0.5'],
+      '--rate-limit must be a whole number in the window model',
+    ],
+    [['--clock-skew', 'soon'], '--clock-skew must be a number (got "soon")'],
+    [
+      ['--rate-limit-tier', 'gold'],
+      "argument 'gold' is invalid. Allowed choices are free, enterprise-nonprod,",
+    ],
+    [['--rate-limit-model', 'leaky'], "argument 'leaky' is invalid. Allowed choices are window, continuous"],
+  ])('refuses emulator %j before listening', async (args, message) => {
+    const result = await cli('emulator', ...args);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(message);
+    expect(result.stdout).toBe('');
+  });
+
+  it('lists the published tiers and the documented meaning of the headers in emulator --help', async () => {
+    const { stdout } = await cli('emulator', '--help');
+    expect(stdout).toMatch(/\n {2}enterprise-nonprod +burst 10, 2\/s +Enterprise, non-production\n/);
+    expect(stdout).toMatch(/\n {2}users-read-per-minute +burst 40, 500 per 60 s +reads of users, per minute/);
+    expect(stdout).toMatch(
+      /X-RateLimit-Reset the Unix second \(tenant's time\) at which requests are next\s+added/,
+    );
+  });
+
   it('shows examples in state --help', async () => {
     const result = await cli('state', '--help');
     expect(result.stdout).toMatch(/Examples:\n\s+\$ tenantform state list /);

@@ -119,6 +119,15 @@ export function parseRate(value: string | undefined, flag: string): number | und
   return n;
 }
 
+/** Parses a number (negative and fractional allowed), naming the flag when it is not one. */
+export function parseNumber(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n))
+    throw new CliError(`${flag} must be a number (got "${value}")`);
+  return n;
+}
+
 /** Parses a percentage such as 30% or 12.5% into a fraction in (0, 1], naming the flag when it is not one. */
 export function parsePercent(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;

@@ -8,6 +8,7 @@
  * command module.
  */
 import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
+import { RATE_LIMIT_MODELS, RATE_LIMIT_TIER_NAMES, tierLines } from '../emulator/rate-limit-options.js';
 
 /** The options object commander hands a command's action, for a definition below. */
 export type FlagsOf<D extends (parent: Command) => { opts(): OptionValues }> = ReturnType<
@@ -508,17 +509,58 @@ export const forceUnlockCommand = (parent: Command) =>
   ).addHelpText('after', '\nExample:\n  $ tenantform force-unlock examples/prod');
 export type ForceUnlockFlags = FlagsOf<typeof forceUnlockCommand>;
 
+const EMULATOR_HELP = `
+Examples:
+  $ tenantform emulator --port 4000
+  $ tenantform emulator --rate-limit-tier enterprise-nonprod
+  $ tenantform emulator --rate-limit 500 --burst 40 --rate-limit-window 60 --clock-skew -2.5
+  $ tenantform emulator --port 4100 --tenants dev,staging,prod --rate-limit 25
+  $ tenantform emulator --rate-limit 20 --faults error=0.1 --json
+  $ tenantform emulator --api full       # also PATCH and DELETE, as the real service
+
+Rate limit, window model (the service's public docs): one bucket per tenant holds at most
+the burst; the rate is added at the top of each window of the tenant's clock, never above
+the burst. X-RateLimit-Limit is the burst, X-RateLimit-Remaining the requests left,
+X-RateLimit-Reset the Unix second (tenant's time) at which requests are next added.
+Published tiers (--rate-limit-tier):
+${tierLines()
+  .map((line) => `  ${line}`)
+  .join('\n')}`;
+
 export const emulatorCommand = (parent: Command) =>
   parent
     .command('emulator')
     .description('run a local emulator of the Tenant Management API')
     .addOption(new Option('--host <HOST>', 'address to listen on').default('127.0.0.1', '127.0.0.1'))
     .addOption(new Option('--port <N>', 'port').default('0', '0, a free one'))
-    .option('--rate-limit <N>', 'requests per second of the token bucket (default: unlimited)')
-    .option('--burst <N>', 'bucket size for --rate-limit (default: N)')
+    .option(
+      '--rate-limit <N>',
+      'sustained rate: requests added per window, i.e. per second unless --rate-limit-window (default: unlimited)',
+    )
+    .option('--burst <N>', 'bucket size: requests that may go at once (default: N)')
+    .option(
+      '--rate-limit-window <SECONDS>',
+      'window length in whole seconds: 1 (default), 60 for a per-minute limit',
+    )
+    .addOption(
+      new Option(
+        '--rate-limit-model <MODEL>',
+        'window (default, as the service documents): N added at the top of each window, Reset = the next addition; continuous: N spread evenly, Reset = when full',
+      ).choices(RATE_LIMIT_MODELS),
+    )
+    .addOption(
+      new Option(
+        '--rate-limit-tier <TIER>',
+        'a published tier: sets burst, rate and window, so not with --rate-limit, --burst or --rate-limit-window',
+      ).choices(RATE_LIMIT_TIER_NAMES),
+    )
     .option(
       '--rate-limit-scope <SCOPE>',
       'who shares the bucket: tenant (default; all its clients, as the real service) or client',
+    )
+    .option(
+      '--clock-skew <SECONDS>',
+      "the tenant's clock runs this far ahead of this machine's (negative: behind; fractions allowed): its Date, X-RateLimit-Reset and timestamps follow it",
     )
     .option('--latency <MS[:JITTER]>', 'delay every API response')
     .option('--faults <SPEC>', 'fractions of requests that fail, e.g. error=0.2,reset=0.1,lost=0.05')
@@ -541,10 +583,7 @@ export const emulatorCommand = (parent: Command) =>
         .default('spec' as const, 'spec'),
     )
     .option('--json', 'print one JSON line with base_url and credentials once listening')
-    .addHelpText(
-      'after',
-      '\nExamples:\n  $ tenantform emulator --port 4000\n  $ tenantform emulator --port 4100 --tenants dev,staging,prod --rate-limit 25\n  $ tenantform emulator --rate-limit 20 --faults error=0.1 --json\n  $ tenantform emulator --api full       # also PATCH and DELETE, as the real service',
-    );
+    .addHelpText('after', EMULATOR_HELP);
 export type EmulatorFlags = FlagsOf<typeof emulatorCommand>;
 
 export const envsCommand = (parent: Command) =>

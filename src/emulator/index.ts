@@ -8,6 +8,20 @@
 export { startEmulator } from './server.js';
 export { LocalAuthority } from './certificates.js';
 export { UNLIMITED_BUCKET } from './rate-limit.js';
+export {
+  MAX_WINDOW_SEC,
+  RATE_LIMIT_MODELS,
+  RATE_LIMIT_TIER_NAMES,
+  RATE_LIMIT_TIERS,
+  rateText,
+  resolveRateLimit,
+  tierLines,
+  type RateLimitModel,
+  type RateLimitNames,
+  type RateLimitSettings,
+  type RateLimitTier,
+  type RateLimitTierName,
+} from './rate-limit-options.js';
 export { ADMIN_KEY_HEADER, ADMIN_PREFIX } from './admin.js';
 export { EmulatorOptionError, parseFaultSpec, parseLatencySpec } from './faults.js';
 export { EMULATOR_SCOPES, emulatorScopes, servedOperations } from './api.js';

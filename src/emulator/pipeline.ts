@@ -17,7 +17,7 @@ import type { Authority, Identification } from './auth.js';
 import { badRequest, HttpError } from './errors.js';
 import { drawFault, drawLatency, hasFaults } from './faults.js';
 import { parseBody, queryOf, rawPath, readBody, send } from './http-io.js';
-import { rateLimitHeaders, unlimitedDecision, type RateLimiter } from './rate-limit.js';
+import { rateLimitHeaders, unlimitedDecision, type Limiter } from './rate-limit.js';
 import { matchRoute, type RouteDef } from './router.js';
 import type { StatsRecorder } from './stats.js';
 import type { TenantStore } from './store.js';
@@ -31,8 +31,9 @@ export const TENANT_BUCKET = '\u0000tenant';
 export interface PipelineContext {
   store: TenantStore;
   authority: Authority;
-  /** The token buckets; null = no limit (the headers still say how much is left: plenty). */
-  limiter: RateLimiter | null;
+  /** The tenant's buckets; null = no limit (the headers still say how much is left: plenty). */
+  limiter: Limiter | null;
+  /** The tenant's clock: the limiter's, the Date header's and the data's. */
   now: () => number;
   /** 'tenant': one bucket for all clients with a valid token; 'client': one each. */
   limitScope: 'tenant' | 'client';
@@ -91,7 +92,7 @@ async function handle(ctx: PipelineContext, req: IncomingMessage, res: ServerRes
   const headers: Record<string, string> = {};
   const reply = (r: Reply) => {
     ctx.stats.outcome(r.status);
-    send(res, r.status, r.body, { ...headers, ...r.headers });
+    send(res, r.status, r.body, { ...headers, ...r.headers, Date: httpDate(ctx.now()) });
   };
 
   const known =
@@ -101,6 +102,7 @@ async function handle(ctx: PipelineContext, req: IncomingMessage, res: ServerRes
         known === undefined ? ANONYMOUS_BUCKET : ctx.limitScope === 'tenant' ? TENANT_BUCKET : known,
       )
     : unlimitedDecision(ctx.now());
+  if (!isToken) ctx.stats.limited(decision.atMs);
   Object.assign(headers, rateLimitHeaders(decision));
   if (!decision.allowed) {
     if (ctx.retryAfter) headers['Retry-After'] = String(decision.retryAfterSec);
@@ -158,8 +160,16 @@ async function handle(ctx: PipelineContext, req: IncomingMessage, res: ServerRes
   reply(result);
 }
 
+/** An HTTP date (whole seconds, GMT) of the tenant's clock. */
+function httpDate(ms: number): string {
+  return new Date(ms).toUTCString();
+}
+
 export function createRequestHandler(ctx: PipelineContext): RequestListener {
   return (req, res) => {
+    // Node would send Date from this machine's clock; the tenant's answers carry its own.
+    // Set on arrival for every answer (the admin API's too), and again when an API answer is written.
+    res.setHeader('Date', httpDate(ctx.now()));
     handle(ctx, req, res).catch((err: unknown) => {
       ctx.stats.outcome(500);
       send(res, 500, errorReply(err instanceof HttpError ? new Error(err.message) : err).body);

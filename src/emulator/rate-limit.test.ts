@@ -48,7 +48,7 @@ describe('token bucket', () => {
 
   it('renders the three headers as integers', () => {
     expect(
-      rateLimitHeaders({ allowed: true, limit: 5, remaining: 4, resetSec: 17, retryAfterSec: 1 }),
+      rateLimitHeaders({ atMs: 0, allowed: true, limit: 5, remaining: 4, resetSec: 17, retryAfterSec: 1 }),
     ).toEqual({
       'X-RateLimit-Limit': '5',
       'X-RateLimit-Remaining': '4',

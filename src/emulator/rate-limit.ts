@@ -1,6 +1,8 @@
 /**
  * The emulator's rate limiters: one bucket per key on an injectable clock (the
- * tenant's clock: a skewed emulator passes a shifted one). Two models:
+ * tenant's clock: an emulator with a clock skew passes a shifted one). Which
+ * one a tenant gets, from its options or a published tier: rate-limit-options.ts.
+ * Two models:
  *
  * - WindowBucket, the real service's documented model (public docs, "Rate
  *   limits of the real service" in management-api-beyond-spec.md): the bucket
@@ -18,6 +20,8 @@
  */
 
 export interface RateDecision {
+  /** The tenant-clock time (ms) the decision was taken at. */
+  atMs: number;
   allowed: boolean;
   limit: number;
   remaining: number;
@@ -70,6 +74,7 @@ export class RateLimiter implements Limiter {
     this.buckets.set(key, bucket);
     const fullAtMs = nowMs + ((this.burst - bucket.tokens) / this.perSecond) * 1000;
     return {
+      atMs: nowMs,
       allowed,
       limit: this.burst,
       remaining: Math.floor(bucket.tokens + EPSILON),
@@ -134,6 +139,7 @@ export class WindowBucket implements Limiter {
     this.buckets.set(key, bucket);
     const nextMs = (window + 1) * this.windowMs;
     return {
+      atMs: nowMs,
       allowed,
       limit: this.burst,
       remaining: bucket.tokens,
@@ -158,6 +164,7 @@ export const UNLIMITED_BUCKET = 10_000;
 /** The decision of a tenant without a limit: always allowed, the bucket always full. */
 export function unlimitedDecision(nowMs: number): RateDecision {
   return {
+    atMs: nowMs,
     allowed: true,
     limit: UNLIMITED_BUCKET,
     remaining: UNLIMITED_BUCKET - 1,

@@ -66,10 +66,13 @@ describe('admin API', () => {
     for (let i = 0; i < 3; i++) expect((await admin('/stats', { headers: key() })).status).toBe(200);
     const res = await admin('/stats', { headers: key() });
     expect(res.headers.get('x-ratelimit-limit')).toBeNull();
-    expect(await res.json()).toEqual({
+    const stats = (await res.json()) as Record<string, unknown>;
+    expect(stats).toEqual({
       requests: 1,
       byStatus: { '201': 1 },
       byRoute: { 'POST /api/v2/users/{id}/permissions': 1 },
+      firstRequestAt: expect.any(Number),
+      lastRequestAt: stats.firstRequestAt,
     });
   });
 

@@ -118,17 +118,26 @@ describe('faults', () => {
     expect(waits).toEqual([45]);
   });
 
-  it('counts requests by status and route, the admin API excluded', async () => {
-    const e = await start({});
+  it('counts requests by status and route, the admin API excluded, and when the first and last came (tenant clock)', async () => {
+    let clock = 1_700_000_000_000;
+    const e = await start({ now: () => clock, clockSkewMs: 2500 });
+    expect(e.stats()).not.toHaveProperty('firstRequestAt');
     await createPolicy(e);
+    clock += 700;
     await createPolicy(e);
+    clock += 300;
     await fetch(`${e.baseUrl}/nowhere`);
+    clock += 100;
     await fetch(`${e.origin}/__emulator/stats`, { headers: { 'x-emulator-admin-key': e.adminKey } });
     expect(e.requestCount()).toBe(3);
     expect(e.stats()).toEqual({
       requests: 3,
       byStatus: { '201': 1, '409': 1, '404': 1 },
       byRoute: { 'POST /api/v2/rate-limit-policies': 2, unmatched: 1 },
+      firstRequestAt: 1_700_000_002_500,
+      lastRequestAt: 1_700_000_003_500,
     });
+    e.reset();
+    expect(e.stats()).not.toHaveProperty('firstRequestAt');
   });
 });

@@ -51,8 +51,8 @@ describe('rate limit', () => {
     expect(body).toMatchObject({ statusCode: 429, error: 'Too Many Requests' });
   });
 
-  it('refills the bucket from the injected clock', async () => {
-    const e = await start({ rateLimit: { perSecond: 2, burst: 1 } });
+  it('refills the continuous bucket from the injected clock', async () => {
+    const e = await start({ rateLimit: { model: 'continuous', perSecond: 2, burst: 1 } });
     expect((await assign(e)).status).toBe(201);
     expect((await assign(e)).status).toBe(429);
     clock += 499;
@@ -84,12 +84,20 @@ describe('rate limit', () => {
     expect((await assign(e, 'garbage')).status).toBe(429);
   });
 
-  it('sends Retry-After only when asked to', async () => {
-    const e = await start({ rateLimit: { perSecond: 0.5, burst: 1 }, retryAfter: true });
+  it.each([
+    [
+      'the continuous model: until one request has refilled',
+      { model: 'continuous', perSecond: 0.5, burst: 1 },
+      '2',
+    ],
+    ['the window model: until the next addition', { perWindow: 1, windowSec: 60, burst: 1 }, '23'],
+  ] as const)('sends Retry-After only when asked to; %s', async (_name, rateLimit, seconds) => {
+    const e = await start({ rateLimit, retryAfter: true });
+    clock += 17_250;
     await assign(e);
     const refused = await assign(e);
     expect(refused.status).toBe(429);
-    expect(refused.headers.get('retry-after')).toBe('2');
+    expect(refused.headers.get('retry-after')).toBe(seconds);
   });
 
   it.each([

@@ -14,8 +14,8 @@ import { checkFaults, EmulatorOptionError } from './faults.js';
 import { DataFileWriter, loadDataFile } from './persistence.js';
 import { seededSnapshot } from './seed.js';
 import { createRequestHandler } from './pipeline.js';
+import { createLimiter, resolveRateLimit } from './rate-limit-options.js';
 import { routesFor } from './router.js';
-import { RateLimiter } from './rate-limit.js';
 import { StatsRecorder } from './stats.js';
 import { randomAlphanumeric } from './ids.js';
 import { EMULATOR_KINDS } from './kinds/index.js';
@@ -25,6 +25,8 @@ import type { EmulatorClient, EmulatorHandle, EmulatorOptions } from './types.js
 
 const DEFAULT_LIFETIME_SEC = 86_400;
 const DEFAULT_MAX_BODY = 1024 * 1024;
+/** A day: a larger skew is a unit mistake, not a tenant's clock. */
+const MAX_SKEW_MS = 86_400_000;
 
 function check(condition: boolean, message: string): void {
   if (!condition) throw new EmulatorOptionError(message);
@@ -54,6 +56,11 @@ function checkOptions(o: EmulatorOptions): void {
   check(
     max === undefined || (Number.isInteger(max) && max > 0),
     'maxBodyBytes must be a positive whole number',
+  );
+  const skew = o.clockSkewMs;
+  check(
+    skew === undefined || (Number.isFinite(skew) && Math.abs(skew) <= MAX_SKEW_MS),
+    `clockSkewMs must be a number of milliseconds from -${MAX_SKEW_MS} to ${MAX_SKEW_MS} (got ${skew})`,
   );
   if (o.faults) checkFaults(o.faults);
   check(o.api === undefined || isApiProfile(o.api), `api must be spec or full (got ${String(o.api)})`);
@@ -89,12 +96,19 @@ function listen(server: Server | TlsServer, host: string, port: number): Promise
   });
 }
 
+/** The tenant's clock, which everything the tenant does runs on: this machine's, `skewMs` off. */
+function tenantClock(machineNow: () => number, skewMs: number): () => number {
+  return skewMs === 0 ? machineNow : () => machineNow() + skewMs;
+}
+
 export async function startEmulator(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
   checkOptions(options);
+  const rateLimit = options.rateLimit ? resolveRateLimit(options.rateLimit) : null;
   const api = options.api ?? 'spec';
   const host = options.host ?? '127.0.0.1';
   const kinds = options.kinds ?? EMULATOR_KINDS;
-  const now = options.now ?? Date.now;
+  const clockSkewMs = options.clockSkewMs ?? 0;
+  const now = tenantClock(options.now ?? Date.now, clockSkewMs);
   const stopping = new AbortController();
   const sleep =
     options.sleep ??
@@ -120,9 +134,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     );
     store.onChange = () => writer!.schedule();
   }
-  const limiter = options.rateLimit
-    ? new RateLimiter(options.rateLimit.perSecond, options.rateLimit.burst, now)
-    : null;
+  const limiter = rateLimit ? createLimiter(rateLimit, now) : null;
   const stats = new StatsRecorder();
   const adminKey = randomBytes(24).toString('base64url');
   const reset = () => {
@@ -151,6 +163,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const handle: EmulatorHandle = {
     baseUrl: `${origin}/api/v2`,
     api,
+    rateLimit,
+    clockSkewMs,
     origin,
     port,
     token: authority.issue(demo.clientId, demo.scopes),
@@ -185,7 +199,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       authority,
       limiter,
       now,
-      limitScope: options.rateLimit?.scope ?? 'tenant',
+      limitScope: rateLimit?.scope ?? 'tenant',
       retryAfter: options.retryAfter ?? false,
       faults: options.faults,
       faultsOnToken: options.faultsOnToken ?? false,

@@ -6,6 +6,9 @@ import type { ApiProfile } from '../resources/index.js';
 import type { LocalAuthority } from './certificates.js';
 import type { EmulatorKind } from './kinds/kind.js';
 import type { EmulatorSnapshot } from './kinds/index.js';
+import type { RateLimitOptions, RateLimitSettings } from './rate-limit-options.js';
+
+export type { RateLimitOptions } from './rate-limit-options.js';
 
 export type {
   RateLimitAction,
@@ -24,18 +27,6 @@ export interface EmulatorClient {
   scopes: string[];
   /** A client that is not global gets tokens, but the API answers them with 401 (as the spec says). Default true. */
   global?: boolean;
-}
-
-export interface RateLimitOptions {
-  /** Tokens added to each client's bucket per second (fractions allowed). */
-  perSecond: number;
-  /** Bucket size: requests that may be sent at once. Default: perSecond rounded up (at least 1). */
-  burst?: number;
-  /**
-   * Who shares a bucket: 'tenant' (the default, as the real service: every
-   * client of the tenant draws on one bucket) or 'client' (one per client).
-   */
-  scope?: 'tenant' | 'client';
 }
 
 /** Fractions (0..1, summing to at most 1) of API requests that fail on purpose. */
@@ -65,9 +56,12 @@ export interface EmulatorOptions {
   tls?: boolean | LocalAuthority;
   /** Port; 0 (the default) picks a free one. */
   port?: number;
-  /** Token bucket per client; null or absent = no limit (the X-RateLimit-* headers then announce a large bucket that is always full). */
+  /** The tenant's rate limit; null or absent = no limit (the X-RateLimit-* headers then announce a large bucket that is always full). */
   rateLimit?: RateLimitOptions | null;
-  /** Send Retry-After (seconds) on 429 as well. The real service does not; default false. */
+  /**
+   * Send Retry-After (whole seconds until a request can succeed) on 429 as
+   * well. The service documents only the X-RateLimit-* headers; default false.
+   */
   retryAfter?: boolean;
   /** Delay before each API request is handled, in milliseconds. */
   latencyMs?: number;
@@ -88,8 +82,14 @@ export interface EmulatorOptions {
   signingSecret?: string;
   /** Random source in [0, 1) for faults and latency jitter. Default Math.random. */
   random?: () => number;
-  /** Clock in milliseconds for token expiry, rate-limit buckets and timestamps. Default Date.now. */
+  /** This machine's clock in milliseconds. Default Date.now. */
   now?: () => number;
+  /**
+   * How far the tenant's clock runs ahead of `now` (negative: behind), in
+   * milliseconds. The tenant's clock drives token expiry, the rate limit's
+   * windows and X-RateLimit-Reset, the Date header and timestamps. Default 0.
+   */
+  clockSkewMs?: number;
   /** Sleep used for latency; injectable so tests need not wait. */
   sleep?: (ms: number) => Promise<void>;
   /** Lifetime of issued tokens in seconds. Default 86400. */
@@ -112,6 +112,13 @@ export interface EmulatorStats {
   byStatus: Record<string, number>;
   /** "METHOD /route" (or "unmatched") → count. */
   byRoute: Record<string, number>;
+  /**
+   * When the first and the last API request (the token endpoint's excluded)
+   * reached the rate limit step, in ms on the tenant's clock; absent before
+   * the first.
+   */
+  firstRequestAt?: number;
+  lastRequestAt?: number;
 }
 
 export interface IssueTokenOptions {
@@ -128,6 +135,10 @@ export interface EmulatorHandle {
   baseUrl: string;
   /** The API profile served. */
   api: ApiProfile;
+  /** The rate limit in force (defaults and tier filled in); null without one. */
+  rateLimit: RateLimitSettings | null;
+  /** How far the tenant's clock runs ahead of this machine's, in ms. */
+  clockSkewMs: number;
   /** http://HOST:PORT (https:// with tls) */
   origin: string;
   /** With tls: the PEM file of the CA that signed the server certificate (removed on stop). */

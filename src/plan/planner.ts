@@ -1,5 +1,5 @@
-import { canUpdate, fixedAttributes, kindOf, KINDS, needsId, operationsFor } from '../resources/index.js';
-import type { ApiProfile, DesiredResource, KindName, RecordedResource } from '../resources/index.js';
+import { canUpdate, fixedAttributes, kindOf, kindOrder, needsId, operationsFor } from '../resources/index.js';
+import type { ApiProfile, DesiredResource, RecordedResource } from '../resources/index.js';
 import type { StateDocument } from '../state/types.js';
 import { changedPaths, compareStrings, deepEqual } from './canonical.js';
 import { PlanError } from './errors.js';
@@ -7,11 +7,6 @@ import { reasons } from './reasons.js';
 import { selectChanges, type PlanOptions } from './selection.js';
 import { ACTION_INFO, emptySummary } from './actions.js';
 import { PLAN_FORMAT_VERSION, type Change, type Plan, type PlanSummary } from './types.js';
-
-const KIND_RANK: Record<KindName, number> = Object.fromEntries(KINDS.map((k, i) => [k.name, i])) as Record<
-  KindName,
-  number
->;
 
 type Decision = Pick<Change, 'action' | 'reason'>;
 
@@ -86,7 +81,7 @@ function decideRemoved(recorded: RecordedResource, destroy: boolean, api: ApiPro
 }
 
 function byKindThenAddress(a: Change, b: Change): number {
-  return KIND_RANK[a.kind] - KIND_RANK[b.kind] || compareStrings(a.address, b.address);
+  return kindOrder(a.kind) - kindOrder(b.kind) || compareStrings(a.address, b.address);
 }
 
 function describeSource(change: Change): string {

@@ -1,5 +1,6 @@
 import type { CommandIO } from '../io.js';
-import { parseCount, parseRate } from '../context.js';
+import { parseCount, parseNumber, parseRate } from '../context.js';
+import { MAX_WINDOW_SEC } from '../../emulator/index.js';
 import { runEmulator } from './emulator.js';
 import type { EmulatorFlags } from '../definitions.js';
 
@@ -11,7 +12,11 @@ export function emulatorAction(flags: EmulatorFlags, _cmd: unknown, io: CommandI
       port: parseCount(flags.port, '--port', 0, 65535) ?? 0,
       rateLimit: parseRate(flags.rateLimit, '--rate-limit'),
       burst: parseCount(flags.burst, '--burst', 1, 1_000_000),
+      rateLimitWindow: parseCount(flags.rateLimitWindow, '--rate-limit-window', 1, MAX_WINDOW_SEC),
+      rateLimitModel: flags.rateLimitModel,
+      rateLimitTier: flags.rateLimitTier,
       rateLimitScope: flags.rateLimitScope,
+      clockSkew: parseNumber(flags.clockSkew, '--clock-skew'),
       latency: flags.latency,
       faults: flags.faults,
       users: flags.users,

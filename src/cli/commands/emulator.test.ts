@@ -114,11 +114,51 @@ describe('tenantform emulator', () => {
     expect(out.stdout).toMatch(/export TENANTFORM_BASE_URL=http:\/\/127\.0\.0\.1:\d+\/api\/v2\n/);
     expect(out.stdout).toMatch(/export TENANTFORM_TOKEN=[\w-]+\.[\w-]+\.[\w-]+\n/);
     expect(out.stdout).toContain('export TENANTFORM_CLIENT_SECRET=');
-    expect(out.stdout).toContain('rate limit:     5/s per tenant, shared by its clients, burst 5');
+    expect(out.stdout).toContain(
+      'rate limit:     burst 5, 5/s added at the top of each second, per tenant, shared by its clients\n',
+    );
     expect(out.stdout).toContain('faults:         error 0.1, reset 0, lost 0');
     controller.abort();
     expect(await running).toBe(0);
     expect(out.stderr).toBe('Emulator stopped.\n');
+  });
+
+  it('names the tier, the model and the clock skew in the banner', async () => {
+    const tier = makeIO();
+    running = runEmulator(
+      { ...base, json: false, rateLimitTier: 'enterprise-nonprod', clockSkew: -2.5 },
+      tier.io,
+    );
+    await Promise.race([tier.ready, running]);
+    expect(tier.out.stdout).toContain(
+      'rate limit:     burst 10, 2/s added at the top of each second, per tenant, shared by its clients (tier enterprise-nonprod)\n',
+    );
+    expect(tier.out.stdout).toContain("tenant clock:   2.5 s behind this machine's");
+    controller.abort();
+    expect(await running).toBe(0);
+
+    controller = new AbortController();
+    const slow = makeIO();
+    running = runEmulator(
+      { ...base, json: false, rateLimit: 0.5, rateLimitModel: 'continuous', rateLimitScope: 'client' },
+      slow.io,
+    );
+    await Promise.race([slow.ready, running]);
+    expect(slow.out.stdout).toContain('rate limit:     burst 1, 0.5/s added continuously, per client\n');
+    expect(slow.out.stdout).not.toContain('tenant clock');
+    controller.abort();
+    expect(await running).toBe(0);
+
+    controller = new AbortController();
+    const minute = makeIO();
+    running = runEmulator(
+      { ...base, json: false, rateLimit: 500, burst: 40, rateLimitWindow: 60 },
+      minute.io,
+    );
+    await Promise.race([minute.ready, running]);
+    expect(minute.out.stdout).toContain(
+      'rate limit:     burst 40, 500 per 60 s added at the top of each 60 s window,',
+    );
   });
 
   it('with --tls prints the CA file in the JSON line and as NODE_EXTRA_CA_CERTS for people, and removes it on stop', async () => {
@@ -155,6 +195,23 @@ describe('tenantform emulator', () => {
       '--rate-limit-scope must be tenant or client (got everyone)',
     ],
     [{ rateLimit: 5, burst: 0 }, '--burst must be a whole number'],
+    [{ rateLimitWindow: 60 }, '--rate-limit-window needs --rate-limit or --rate-limit-tier'],
+    [{ rateLimitModel: 'continuous' }, '--rate-limit-model needs --rate-limit or --rate-limit-tier'],
+    [
+      { rateLimitTier: 'free', rateLimit: 5, burst: 3 },
+      '--rate-limit-tier sets the rate, burst and window; it cannot be combined with --rate-limit and --burst',
+    ],
+    [{ rateLimitTier: 'gold' }, '--rate-limit-tier must be one of free, enterprise-nonprod,'],
+    [
+      { rateLimit: 5, rateLimitModel: 'leaky' },
+      '--rate-limit-model must be window or continuous (got leaky)',
+    ],
+    [
+      { rateLimit: 0.5 },
+      '--rate-limit must be a whole number in the window model, which adds whole requests at the top of each window (got 0.5); for a slower rate give a longer window (--rate-limit-window), or choose the continuous model (--rate-limit-model)',
+    ],
+    [{ rateLimit: 5, rateLimitWindow: 0 }, '--rate-limit-window must be a whole number of seconds from 1'],
+    [{ clockSkew: 100_000 }, '--clock-skew must be a number of seconds from -86400 to 86400 (got 100000)'],
     [{ rateLimit: -1 }, '--rate-limit must be a positive number'],
     [{ port: 70000 }, '--port must be a whole number from 0 to 65535'],
     [{ host: ' ' }, '--host must not be empty'],

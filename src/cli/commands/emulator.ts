@@ -15,6 +15,8 @@ import {
   parseFaultSpec,
   parseLatencySpec,
   parseTenantNames,
+  rateText,
+  resolveRateLimit,
   startEmulator,
   startTenants,
   variablePrefix,
@@ -22,6 +24,9 @@ import {
   type TenantHandle,
   type EmulatorHandle,
   type EmulatorOptions,
+  type RateLimitNames,
+  type RateLimitOptions,
+  type RateLimitSettings,
 } from '../../emulator/index.js';
 import { isApiProfile } from '../../resources/index.js';
 import type { CommandIO } from '../io.js';
@@ -31,10 +36,19 @@ export { parseFaultSpec, parseLatencySpec };
 export interface EmulatorCommandOptions {
   host: string;
   port: number;
+  /** Requests added per window (per second with the default window). */
   rateLimit?: number;
   burst?: number;
+  /** Window length in whole seconds (default 1). */
+  rateLimitWindow?: number;
+  /** 'window' (default) or 'continuous' */
+  rateLimitModel?: string;
+  /** A published tier's name: sets rate, burst and window. */
+  rateLimitTier?: string;
   /** 'tenant' (default) or 'client' */
   rateLimitScope?: string;
+  /** Seconds the tenant's clock runs ahead of this machine's (negative: behind). */
+  clockSkew?: number;
   /** "MS" or "MS:JITTER" */
   latency?: string;
   /** "error=0.2,reset=0.1,lost=0.05" */
@@ -84,6 +98,56 @@ export async function parseUsersFile(text: string, file: string): Promise<string
   return list as string[];
 }
 
+/** How the rate limit's errors name the flags. */
+const RATE_LIMIT_FLAGS: RateLimitNames = {
+  tier: '--rate-limit-tier',
+  perSecond: '--rate-limit',
+  perWindow: '--rate-limit',
+  windowSec: '--rate-limit-window',
+  burst: '--burst',
+  model: '--rate-limit-model',
+  scope: '--rate-limit-scope',
+};
+
+/** The rate limit the flags ask for, checked as startEmulator checks it (errors name the flags). */
+function rateLimitFlags(opts: EmulatorCommandOptions): RateLimitOptions | undefined {
+  if (opts.rateLimit === undefined && opts.rateLimitTier === undefined) {
+    const stray = (
+      [
+        ['--burst', opts.burst],
+        ['--rate-limit-window', opts.rateLimitWindow],
+        ['--rate-limit-model', opts.rateLimitModel],
+        ['--rate-limit-scope', opts.rateLimitScope],
+      ] as const
+    ).find(([, value]) => value !== undefined);
+    if (stray) fail(`${stray[0]} needs --rate-limit or --rate-limit-tier`);
+    return undefined;
+  }
+  // The strings are checked by resolveRateLimit, which names the flag when one is not a choice.
+  const options = {
+    tier: opts.rateLimitTier,
+    perWindow: opts.rateLimit,
+    windowSec: opts.rateLimitWindow,
+    burst: opts.burst,
+    model: opts.rateLimitModel,
+    scope: opts.rateLimitScope,
+  } as RateLimitOptions;
+  resolveRateLimit(options, RATE_LIMIT_FLAGS);
+  return options;
+}
+
+const MAX_SKEW_SEC = 86_400;
+
+/** --clock-skew SECONDS (fractions and negative values allowed) in milliseconds. */
+function clockSkewMs(seconds: number): number {
+  if (!(Number.isFinite(seconds) && Math.abs(seconds) <= MAX_SKEW_SEC)) {
+    fail(
+      `--clock-skew must be a number of seconds from -${MAX_SKEW_SEC} to ${MAX_SKEW_SEC} (got ${seconds})`,
+    );
+  }
+  return Math.round(seconds * 1000);
+}
+
 /** Turns the command's flags into startEmulator options; throws EmulatorOptionError naming the flag. */
 export async function emulatorOptions(opts: EmulatorCommandOptions, io: CommandIO): Promise<EmulatorOptions> {
   const path = (p: string) => (isAbsolute(p) ? p : resolve(io.cwd, p));
@@ -100,23 +164,9 @@ export async function emulatorOptions(opts: EmulatorCommandOptions, io: CommandI
     if (!isApiProfile(opts.api)) fail(`--api must be spec or full (got ${opts.api})`);
     options.api = opts.api;
   }
-  if (opts.rateLimit !== undefined) {
-    if (!(Number.isFinite(opts.rateLimit) && opts.rateLimit > 0)) {
-      fail(`--rate-limit must be a positive number (got ${opts.rateLimit})`);
-    }
-    if (opts.burst !== undefined && !(Number.isInteger(opts.burst) && opts.burst >= 1)) {
-      fail(`--burst must be a whole number of at least 1 (got ${opts.burst})`);
-    }
-    const scope = opts.rateLimitScope ?? 'tenant';
-    if (scope !== 'tenant' && scope !== 'client') {
-      fail(`--rate-limit-scope must be tenant or client (got ${scope})`);
-    }
-    options.rateLimit = { perSecond: opts.rateLimit, burst: opts.burst, scope };
-  } else if (opts.burst !== undefined) {
-    fail('--burst needs --rate-limit');
-  } else if (opts.rateLimitScope !== undefined) {
-    fail('--rate-limit-scope needs --rate-limit');
-  }
+  const rateLimit = rateLimitFlags(opts);
+  if (rateLimit) options.rateLimit = rateLimit;
+  if (opts.clockSkew !== undefined) options.clockSkewMs = clockSkewMs(opts.clockSkew);
   if (opts.latency !== undefined) Object.assign(options, parseLatencySpec(opts.latency));
   if (opts.faults !== undefined) options.faults = parseFaultSpec(opts.faults);
   if (opts.users !== undefined) {
@@ -140,19 +190,31 @@ function row(label: string, value: string): string {
   return `  ${`${label}:`.padEnd(16)}${value}`;
 }
 
-function describeSettings(o: EmulatorOptions): string[] {
-  const rate = o.rateLimit;
-  const burst = rate ? (rate.burst ?? Math.max(1, Math.ceil(rate.perSecond))) : 0;
-  const per = rate?.scope === 'client' ? 'per client' : 'per tenant, shared by its clients';
+/** The banner's words for a rate limit. */
+function describeRateLimit(r: RateLimitSettings | null): string {
+  if (!r) return `none (X-RateLimit-Limit ${UNLIMITED_BUCKET}, never empty)`;
+  const how =
+    r.model === 'continuous'
+      ? 'added continuously'
+      : `added at the top of each ${r.windowSec === 1 ? 'second' : `${r.windowSec} s window`}`;
+  const per = r.scope === 'client' ? 'per client' : 'per tenant, shared by its clients';
+  return `burst ${r.burst}, ${rateText(r)} ${how}, ${per}${r.tier ? ` (tier ${r.tier})` : ''}`;
+}
+
+function describeSettings(o: EmulatorOptions, h: EmulatorHandle): string[] {
   const lines = [
     row('API profile', o.api === 'full' ? "full (the spec's operations and those beyond it)" : 'spec'),
-    row(
-      'rate limit',
-      rate
-        ? `${rate.perSecond}/s ${per}, burst ${burst}`
-        : `none (X-RateLimit-Limit ${UNLIMITED_BUCKET}, never empty)`,
-    ),
+    row('rate limit', describeRateLimit(h.rateLimit)),
   ];
+  if (h.clockSkewMs !== 0) {
+    const s = Math.abs(h.clockSkewMs) / 1000;
+    lines.push(
+      row(
+        'tenant clock',
+        `${s} s ${h.clockSkewMs > 0 ? 'ahead of' : 'behind'} this machine's (Date, X-RateLimit-Reset and timestamps are in its time)`,
+      ),
+    );
+  }
   if (o.latencyMs || o.latencyJitterMs) {
     lines.push(row('latency', `${o.latencyMs ?? 0} ms + up to ${o.latencyJitterMs ?? 0} ms`));
   }
@@ -179,7 +241,7 @@ function printHuman(h: EmulatorHandle, o: EmulatorOptions, io: CommandIO): void 
     row('client secret', h.clientSecret),
     row('admin API', `${h.origin}/__emulator/state  (header ${ADMIN_KEY_HEADER}: ${h.adminKey})`),
     ...(h.caFile ? [row('CA certificate', `${h.caFile}  (removed on stop)`)] : []),
-    ...describeSettings(o),
+    ...describeSettings(o, h),
     '',
     'Use it from another shell (the token is valid for 24 hours, on this emulator only):',
     ...caExport(h.caFile),
@@ -208,7 +270,7 @@ function printTenants(handles: readonly TenantHandle[], o: EmulatorOptions, io: 
     ...handles.map((h) => `  ${h.name.padEnd(width)}  ${h.baseUrl}`),
     '',
     ...(handles[0]?.caFile ? [row('CA certificate', `${handles[0].caFile}  (removed on stop)`)] : []),
-    ...describeSettings(o),
+    ...describeSettings(o, handles[0]!),
     '',
     'Credentials, one set per tenant (tokens valid for 24 hours, each on its own tenant only):',
     ...caExport(handles[0]?.caFile),

@@ -1,0 +1,48 @@
+/** Types of bench/window-scenarios.mjs, for test/bench-smoke.test.ts. */
+import type { RateLimitOptions } from '../src/emulator/index.js';
+
+export interface WindowCell {
+  name: string;
+  limit: RateLimitOptions;
+  n: number;
+  note?: string;
+}
+export interface WindowShape {
+  burst: number;
+  perWindow: number;
+  windowSec: number;
+}
+export interface CellResult {
+  code: number;
+  floorMs: number;
+  httpMs: number;
+  httpRatio: number;
+  processRatio: number;
+  share429: number;
+  status429: number;
+  failed: number;
+  accepted: number;
+  recorded: number;
+}
+export interface Figure {
+  name: string;
+  unit: string;
+  value: number | null;
+  runs: number[];
+  pass: boolean | null;
+  note: string;
+}
+
+export const MINUTE_SCALE: number;
+export const WINDOW_CELLS: WindowCell[];
+export const SKEWS_MS: number[];
+export function windowsNeeded(shape: WindowShape, n: number): number;
+export function windowFloorMs(shape: WindowShape, n: number, firstAtMs: number): number;
+export function nominalFloorS(cell: WindowCell): number;
+export function runWindowCell(
+  work: string,
+  cell: WindowCell,
+  options?: { clockSkewMs?: number; args?: string[]; dir?: string },
+): Promise<CellResult>;
+export function offersMaxRate(helpText: string): boolean;
+export function maxRateMissing(): Figure[];

@@ -1,0 +1,242 @@
+/**
+ * Pacing on the service's documented rate limit model (issue 28): the
+ * emulator's default window model — burst B, the rate added in whole steps at
+ * the top of each window of the tenant's clock, never above B — against a
+ * separate `tenantform apply` process, with a fresh emulator and state per run.
+ *
+ * The floor: the bucket is full at the first request, so B requests go at
+ * once; then min(R, B) more at each window boundary of the tenant's clock. The
+ * last of N requests cannot come before boundary k = ⌈(N − B) / min(R, B)⌉
+ * after the first request's window, and windowFloorMs computes that time
+ * exactly from when the first request reached the emulator's limiter (its
+ * stats, on the tenant's clock); when creates failed, for the requests the
+ * emulator accepted. Figures per cell: the HTTP phase (first to
+ * last request at the emulator) ÷ floor, the whole process ÷ floor, the 429
+ * share and the operations not recorded; targets ≤ 1.05, ≤ 1 %, 0.
+ *
+ * - the grid: the published tiers, a rate above the burst, and the
+ *   per-minute example with its window scaled down;
+ * - a skewed clock: the tenant's clock a few seconds ahead of and behind this
+ *   machine's (the emulator's clockSkewMs);
+ * - apply --max-rate 30% on Enterprise production: the rate it keeps.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { applyOnce, configDir, freshState, policiesOnly, withEmulator } from './apply-scenarios.mjs';
+import { figure, info } from './figures.mjs';
+import { ROOT, runCli } from './measure.mjs';
+
+const { RATE_LIMIT_TIERS, resolveRateLimit } = await import(
+  pathToFileURL(join(ROOT, 'dist', 'emulator', 'index.js')).href
+);
+
+/** How much the per-minute example's 60 s window is shortened: 60 s → 5 s. */
+export const MINUTE_SCALE = 12;
+const minute = RATE_LIMIT_TIERS['users-read-per-minute'];
+
+/**
+ * The cells: `limit` is the emulator's rateLimit option; N is chosen so that
+ * the floor is 20 to 60 s and one 429 stays under 1 % (N ≥ 100).
+ */
+export const WINDOW_CELLS = [
+  { name: 'free (B=2, 2/s)', limit: { tier: 'free' }, n: 100 },
+  { name: 'enterprise-nonprod (B=10, 2/s)', limit: { tier: 'enterprise-nonprod' }, n: 100 },
+  { name: 'enterprise-prod (B=50, 16/s)', limit: { tier: 'enterprise-prod' }, n: 450 },
+  { name: 'private-cloud-20 (B=20, 20/s)', limit: { tier: 'private-cloud-20' }, n: 520 },
+  { name: 'rate above the burst (B=10, 25/s)', limit: { perSecond: 25, burst: 10 }, n: 260 },
+  {
+    name: `users-read-per-minute (B=${minute.burst}, ${minute.perWindow}/60 s), window scaled to ${60 / MINUTE_SCALE} s`,
+    limit: { perWindow: minute.perWindow, burst: minute.burst, windowSec: 60 / MINUTE_SCALE },
+    n: 280,
+    note:
+      `the published per-minute example with every time divided by ${MINUTE_SCALE}: the same burst and step, ` +
+      `a ${60 / MINUTE_SCALE} s window instead of 60 s, so Reset is up to a window ahead and ${minute.burst} requests come at each window's top, ` +
+      `as at 60 s but in 1/${MINUTE_SCALE} of the time`,
+  },
+];
+
+/** Skewed tenant clocks (ms), one ahead and one behind, on the Enterprise non-production tier. */
+export const SKEWS_MS = [2700, -3400];
+const SKEW_CELL = WINDOW_CELLS[1];
+
+/** Window boundaries the last of `n` requests must wait for after the first request's window. */
+export function windowsNeeded({ burst, perWindow }, n) {
+  return Math.ceil(Math.max(0, n - burst) / Math.min(perWindow, burst));
+}
+
+/** The least first-to-last time, in ms, when the first request reached the limiter at `firstAtMs` (tenant clock). */
+export function windowFloorMs(shape, n, firstAtMs) {
+  const w = shape.windowSec * 1000;
+  const k = windowsNeeded(shape, n);
+  return k === 0 ? 0 : (Math.floor(firstAtMs / w) + k) * w - firstAtMs;
+}
+
+/** The floor of a cell whose first request comes at the top of a window (its longest). */
+export function nominalFloorS(cell) {
+  const shape = resolveRateLimit(cell.limit);
+  return windowsNeeded(shape, cell.n) * shape.windowSec;
+}
+
+function recordedIn(statePath) {
+  try {
+    return (JSON.parse(readFileSync(statePath, 'utf8')).resources ?? []).length;
+  } catch {
+    return 0; // no state file: nothing recorded
+  }
+}
+
+/** One apply of a cell's N creates against a fresh emulator; the ratios, 429s and failures it showed. */
+export async function runWindowCell(work, cell, { clockSkewMs = 0, args = [], dir } = {}) {
+  const configPath = dir ?? configDir(work, `window-${cell.n}`, policiesOnly(cell.n));
+  const statePath = freshState(work);
+  return withEmulator({ rateLimit: cell.limit, clockSkewMs }, async (emu) => {
+    const r = await applyOnce(emu, configPath, { statePath, args, tolerate: true });
+    const { firstRequestAt, lastRequestAt, byStatus } = emu.stats();
+    // Failed creates were never admitted: the floor is that of the requests that were.
+    const accepted = byStatus['201'] ?? 0;
+    const floorMs = windowFloorMs(emu.rateLimit, accepted, firstRequestAt);
+    const httpMs = lastRequestAt - firstRequestAt;
+    const recorded = recordedIn(statePath);
+    return {
+      code: r.code,
+      floorMs,
+      httpMs,
+      httpRatio: httpMs / floorMs,
+      processRatio: r.wallMs / floorMs,
+      share429: (100 * r.status429) / r.requests,
+      status429: r.status429,
+      failed: cell.n - recorded,
+      accepted,
+      recorded,
+    };
+  });
+}
+
+/** Runs a cell `runs` times; its four figures (named after `label`). */
+async function cellFigures(work, label, cell, runs, options = {}, note = '') {
+  const dir = configDir(work, `window-${label.replace(/\W+/g, '-')}`, policiesOnly(cell.n));
+  const results = [];
+  for (let i = 0; i < runs; i++) results.push(await runWindowCell(work, cell, { ...options, dir }));
+  const of = (key) => results.map((r) => r[key]);
+  return {
+    results,
+    figures: [
+      figure(
+        `${label} N=${cell.n}: HTTP phase ÷ floor`,
+        'ratio',
+        of('httpRatio'),
+        { op: '<=', value: 1.05 },
+        note,
+      ),
+      info(`${label}: whole process ÷ floor`, 'ratio', of('processRatio')),
+      figure(`${label}: 429 share`, '%', of('share429'), { op: '<=', value: 1 }),
+      figure(`${label}: failed operations`, 'count', of('failed'), { op: '=', value: 0 }),
+    ],
+  };
+}
+
+/** One line of the summary table for a cell's figures. */
+function tableLine(label, n, floorS, [http, whole, share, failed]) {
+  const ok = http.pass && share.pass && failed.pass ? 'ok' : 'MISS';
+  return `${label.padEnd(62)} N=${String(n).padEnd(4)} floor ${floorS.toFixed(1).padStart(5)} s  HTTP ${http.value.toFixed(3)}  process ${whole.value.toFixed(3)}  429 ${share.value.toFixed(1)}%  failed ${failed.value}  ${ok}`;
+}
+
+const runsFromEnv = () => Number(process.env.BENCH_GRID_RUNS ?? 1);
+
+/** The documented-model grid; `runs` per cell (median), BENCH_GRID_RUNS or 1. */
+export async function windowGridFigures(work, log, { runs = runsFromEnv(), cells = WINDOW_CELLS } = {}) {
+  const figures = [];
+  const lines = [];
+  for (const [i, cell] of cells.entries()) {
+    const note =
+      cell.note ??
+      (i === 0
+        ? 'floor: the burst at once, then min(R, B) at each window boundary of the tenant clock after the first request (computed from its time at the emulator) for the requests the emulator accepted (N unless some failed); HTTP phase = first to last request at the emulator'
+        : '');
+    const label = `window model ${cell.name}`;
+    const { figures: f, results } = await cellFigures(work, label, cell, runs, {}, note);
+    figures.push(...f);
+    lines.push(tableLine(cell.name, cell.n, results[0].floorMs / 1000, f));
+    log(lines.at(-1));
+  }
+  log(
+    'window-model grid: HTTP phase ÷ floor, whole process ÷ floor, 429 share, failed (targets ≤ 1.05, -, ≤ 1%, 0)',
+  );
+  for (const line of lines) log(line);
+  return figures;
+}
+
+/** The tenant's clock a few seconds off this machine's, both ways, on Enterprise non-production. */
+export async function skewFigures(
+  work,
+  log,
+  { runs = runsFromEnv(), cell = SKEW_CELL, skews = SKEWS_MS } = {},
+) {
+  const figures = [];
+  for (const skew of skews) {
+    const label = `skewed clock ${skew > 0 ? '+' : ''}${skew / 1000} s, ${cell.name}`;
+    const note = 'the emulator clockSkewMs: its windows, X-RateLimit-Reset and Date in the tenant time';
+    const { figures: f, results } = await cellFigures(work, label, cell, runs, { clockSkewMs: skew }, note);
+    figures.push(...f);
+    log(tableLine(label, cell.n, results[0].floorMs / 1000, f));
+  }
+  return figures;
+}
+
+/** Whether `apply --help` (its text) offers --max-rate. */
+export function offersMaxRate(helpText) {
+  return /--max-rate\b/.test(helpText);
+}
+
+const MAX_RATE_NAME = 'max-rate 30% on enterprise-prod (B=50, 16/s)';
+
+/** The row printed while apply has no --max-rate: no figures, one note. */
+export function maxRateMissing() {
+  return [
+    info(
+      `${MAX_RATE_NAME}: not run`,
+      'count',
+      [],
+      'apply has no --max-rate in this build yet; the row runs once the flag exists',
+    ),
+  ];
+}
+
+/**
+ * apply --max-rate 30% on the Enterprise production tier, about 30 s: the rate
+ * it keeps, (N − 1) requests over the first-to-last time at the emulator,
+ * against 0.3 × 16/s (target within 5 %), and no 429.
+ */
+export async function maxRateFigures(work, log, { share = 0.3, seconds = 30 } = {}) {
+  const help = await runCli(['apply', '--help'], { captureStdout: true });
+  if (!offersMaxRate(help.stdout)) {
+    log(`${MAX_RATE_NAME}: apply has no --max-rate yet; row skipped`);
+    return maxRateMissing();
+  }
+  const tier = RATE_LIMIT_TIERS['enterprise-prod'];
+  const target = share * tier.perWindow;
+  const cell = {
+    name: 'enterprise-prod',
+    limit: { tier: 'enterprise-prod' },
+    n: Math.round(target * seconds) + 1,
+  };
+  const r = await runWindowCell(work, cell, { args: ['--max-rate', `${share * 100}%`] });
+  const rate = (cell.n - r.failed - 1) / (r.httpMs / 1000);
+  const figures = [
+    figure(
+      `${MAX_RATE_NAME}, N=${cell.n}: |rate ÷ (${share} × ${tier.perWindow}/s) − 1|`,
+      '%',
+      [100 * Math.abs(rate / target - 1)],
+      { op: '<=', value: 5 },
+      'rate = (requests recorded − 1) ÷ first-to-last request time at the emulator',
+    ),
+    info(`${MAX_RATE_NAME}: rate`, 'req/s', [rate]),
+    figure(`${MAX_RATE_NAME}: 429 responses`, 'count', [r.status429], { op: '=', value: 0 }),
+    figure(`${MAX_RATE_NAME}: failed operations`, 'count', [r.failed], { op: '=', value: 0 }),
+  ];
+  log(
+    `${MAX_RATE_NAME}: ${rate.toFixed(2)}/s against ${target.toFixed(2)}/s, ${r.status429} × 429, ${r.failed} failed`,
+  );
+  return figures;
+}
