@@ -1,18 +1,134 @@
 /**
- * Pacing against a token bucket on a virtual clock (test/pacing-sim.ts): the
- * emulator's bucket, ten workers, a few milliseconds of latency. No timed
- * assertion: the clock only moves when something waits.
+ * Pacing on a virtual clock (test/pacing-sim.ts) against every rate-limit
+ * model a tenant may use: the service's documented window model (the
+ * published tiers, a per-minute window, a clock seconds off ours, answers
+ * without Date or without any rate-limit header, another client on the same
+ * budget) and the continuous token bucket. Ten workers, a few milliseconds of
+ * latency. No timed assertion: the clock only moves when something waits.
  */
 import { describe, expect, it } from 'vitest';
-import { simulate } from './pacing-sim.js';
+import { simulate, type SimOptions } from './pacing-sim.js';
+
+/** Where the run starts within a second decides where the tenant's windows fall. */
+const STARTS = [1_700_000_000_437, 1_700_000_000_050, 1_700_000_000_620, 1_700_000_000_800];
+
+type Tier = [name: string, rate: number, burst: number, requests: number, windowMs?: number];
+const TIERS: Tier[] = [
+  ['Free', 2, 2, 100],
+  ['Enterprise non-production', 2, 10, 200],
+  ['Enterprise production', 16, 50, 530],
+  ['Private Cloud tier 20', 20, 20, 620],
+  ['a sustained rate above the burst', 10, 4, 204],
+  ['a per-minute window', 20, 10, 70, 60_000],
+];
+
+async function window(
+  name: string,
+  o: Partial<SimOptions> & Pick<SimOptions, 'rate' | 'burst' | 'requests'>,
+) {
+  const runs = [];
+  for (const start of STARTS) {
+    runs.push(await simulate({ model: 'window', latencyMs: 3, jitterMs: 4, start, ...o }));
+  }
+  return { name, runs };
+}
+
+describe('pacing the documented model: whole steps at the top of each window', () => {
+  it.each(TIERS)(
+    '%s (%i per window, burst %i): at the floor, no 429',
+    async (name, rate, burst, requests, windowMs) => {
+      const { runs } = await window(name, { rate, burst, requests, ...(windowMs ? { windowMs } : {}) });
+      for (const r of runs) {
+        expect(r.status429).toBe(0);
+        expect(r.httpRatio).toBeLessThanOrEqual(1.01);
+      }
+    },
+  );
+
+  it.each([-3600, -1200, 800, 2300])(
+    'a tenant clock %i ms from ours: Reset read on its clock (Date), no 429, within 3 %% of the floor',
+    async (skewMs) => {
+      for (const [rate, burst, requests] of [
+        [2, 10, 200],
+        [16, 50, 530],
+      ] as const) {
+        const { runs } = await window('skew', { rate, burst, requests, skewMs });
+        for (const r of runs) {
+          expect(r.status429).toBe(0);
+          expect(r.httpRatio).toBeLessThanOrEqual(1.03);
+        }
+      }
+    },
+  );
+
+  it.each([0, -2400, 1700])(
+    'answers without a Date header, tenant clock %i ms off: a few 429s at most while the wait is learned',
+    async (skewMs) => {
+      const { runs } = await window('no date', { rate: 16, burst: 50, requests: 530, date: false, skewMs });
+      for (const r of runs) {
+        expect(r.status429 / r.sent).toBeLessThan(0.03);
+        expect(r.httpRatio).toBeLessThanOrEqual(1.05);
+      }
+    },
+  );
+
+  it('with a round trip of 50–80 ms (a real tenant far away): still at the floor', async () => {
+    const { runs } = await window('latency', {
+      rate: 16,
+      burst: 50,
+      requests: 530,
+      latencyMs: 50,
+      jitterMs: 30,
+    });
+    for (const r of runs) {
+      expect(r.status429).toBe(0);
+      expect(r.httpRatio).toBeLessThanOrEqual(1.01);
+    }
+  });
+
+  it('another client on the same budget, steady or in a storm: every request done, under 2 % answered 429', async () => {
+    for (const other of [{ perSecond: 8 }, { perSecond: 48, to: 3000 }]) {
+      const { runs } = await window('shared', { rate: 16, burst: 50, requests: 300, other });
+      for (const r of runs) {
+        expect(r.accepted).toHaveLength(300);
+        expect(r.status429 / r.sent).toBeLessThan(0.02);
+      }
+    }
+  });
+
+  it('a tenant without rate-limit headers: every request done, backing off after each 429', async () => {
+    const { runs } = await window('blind', { rate: 16, burst: 50, requests: 200, headers: false });
+    for (const r of runs) {
+      expect(r.accepted).toHaveLength(200);
+      expect(r.sent).toBeLessThan(400);
+    }
+  });
+
+  it('--max-rate 30% on Enterprise production: 30 % of the burst, then about 30 % of the sustained rate, no 429', async () => {
+    const r = await simulate({
+      model: 'window',
+      rate: 16,
+      burst: 50,
+      requests: 160,
+      share: 0.3,
+      latencyMs: 3,
+    });
+    expect(r.status429).toBe(0);
+    // Before the first window turns (563 ms in): a share of the burst (15), not the burst.
+    expect(r.accepted.filter((t) => t < 560).length).toBe(15);
+    const perSecond = r.accepted.length / (r.accepted[r.accepted.length - 1]! / 1000);
+    expect(perSecond).toBeGreaterThan(0.3 * 16 * 0.9);
+    expect(perSecond).toBeLessThan(0.3 * 16 * 1.05);
+  });
+});
 
 const cells = [1, 2, 10, 16, 50].flatMap((rate) => [3, 10, 50].map((burst) => [rate, burst] as const));
 
-describe('pacing a token bucket', () => {
+describe('pacing a continuous token bucket', () => {
   // Where the run starts within a second decides how far the whole-second Reset
   // is from the truth: four starts, each within a tenth of (N − B)/R. A large
   // bucket leaves time to learn the rate exactly (the bench's 1.05 adds start-up).
-  const starts = [1_700_000_000_437, 1_700_000_000_050, 1_700_000_000_620, 1_700_000_000_800];
+  const starts = STARTS;
   it.each(cells)(
     'R=%i/s B=%i: within a tenth of (N − B)/R with no 429, wherever in the second it starts',
     async (rate, burst) => {

@@ -1,16 +1,30 @@
 /**
- * A tenant's token bucket (the emulator's RateLimiter) and an apply's worker
- * pool on one virtual clock: each request takes `latencyMs` (counted by the
- * bucket half way), so a whole run of minutes simulates in milliseconds and
- * pacing is judged without a timed assertion.
+ * A tenant's rate limiter (the emulator's: the documented window model or the
+ * continuous token bucket) and an apply's worker pool on one virtual clock:
+ * each request takes `latencyMs` (served by the limiter half way), so a whole
+ * run of minutes simulates in milliseconds and pacing is judged without a
+ * timed assertion. The tenant's clock may run `skewMs` ahead of ours; its
+ * answers carry the X-RateLimit-* headers (unless `headers` is false) and a
+ * Date header in its own time (unless `date` is false).
  */
 import { Pacer } from '../src/api/pacer.js';
-import { RateLimiter, rateLimitHeaders } from '../src/emulator/rate-limit.js';
+import { RateLimiter, WindowBucket, rateLimitHeaders, type Limiter } from '../src/emulator/rate-limit.js';
 
 export interface SimOptions {
+  /** Sustained rate: tokens per second (continuous) or per window (window). */
   rate: number;
   burst: number;
   requests: number;
+  /** The limiter's model. Default 'continuous'. */
+  model?: 'continuous' | 'window';
+  /** Window length of the window model, ms. Default 1000. */
+  windowMs?: number;
+  /** The tenant's clock minus ours, ms. Default 0. */
+  skewMs?: number;
+  /** Send the Date header (the tenant's clock, whole seconds). Default true. */
+  date?: boolean;
+  /** Send the X-RateLimit-* headers. Default true. */
+  headers?: boolean;
   parallelism?: number;
   latencyMs?: number;
   /** Extra latency drawn from [0, jitterMs), from a fixed sequence. */
@@ -19,12 +33,21 @@ export interface SimOptions {
   other?: { perSecond: number; from?: number; to?: number };
   /** Start time (ms since the epoch) of the run. */
   start?: number;
+  /** The pacer's share of the sustained rate (--max-rate). */
+  share?: number;
+  /** Give up after this many requests (a run that would never end). */
+  maxSent?: number;
 }
 
 export interface SimResult {
   wallMs: number;
   floorMs: number;
   ratio: number;
+  /** First to last accepted request, as the tenant served them. */
+  httpMs: number;
+  /** The least first-to-last time any client could have had (window model: from the boundaries). */
+  httpFloorMs: number;
+  httpRatio: number;
   sent: number;
   status429: number;
   otherSent: number;
@@ -42,48 +65,77 @@ function sequence(seed: number): () => number {
   };
 }
 
+function answerHeaders(o: SimOptions, limiter: Limiter, tenantNow: number): Record<string, string> {
+  const d = limiter.take('tenant');
+  const headers: Record<string, string> = { status: d.allowed ? '201' : '429' };
+  if (o.headers !== false) {
+    for (const [k, v] of Object.entries(rateLimitHeaders(d))) headers[k.toLowerCase()] = v;
+  }
+  if (o.date !== false) headers.date = new Date(Math.floor(tenantNow / 1000) * 1000).toUTCString();
+  return headers;
+}
+
+/** Window model: the earliest time the last of our requests could be served, given the first. */
+function windowFloor(o: SimOptions, firstServed: number): number {
+  const w = o.windowMs ?? 1000;
+  const step = Math.min(o.rate, o.burst);
+  const windows = Math.ceil(Math.max(0, o.requests - o.burst) / step);
+  if (windows === 0) return 0;
+  const tenantFirst = firstServed + (o.skewMs ?? 0);
+  return (Math.floor(tenantFirst / w) + windows) * w - tenantFirst;
+}
+
 export async function simulate(o: SimOptions): Promise<SimResult> {
   const start = o.start ?? 1_700_000_000_437;
+  const skew = o.skewMs ?? 0;
   let t = start;
   const timers: { at: number; seq: number; fire: () => void }[] = [];
   let seq = 0;
   const after = (ms: number): Promise<void> =>
     new Promise((resolve) => timers.push({ at: t + Math.max(0, ms), seq: seq++, fire: resolve }));
   const random = sequence(7);
-  const limiter = new RateLimiter(o.rate, o.burst, () => t);
+  const tenantClock = () => t + skew;
+  const limiter: Limiter =
+    o.model === 'window'
+      ? new WindowBucket({ perWindow: o.rate, burst: o.burst, windowMs: o.windowMs ?? 1000 }, tenantClock)
+      : new RateLimiter(o.rate, o.burst, tenantClock);
   const pacer = new Pacer({
     now: () => t,
     sleep: (ms) => after(ms),
     random,
     maxDelayMs: 30_000,
     onWait: () => {},
-  });
+    ...(o.share !== undefined ? { share: o.share } : {}),
+  } as ConstructorParameters<typeof Pacer>[0]);
   const latency = o.latencyMs ?? 2;
   let next = 0;
   let status429 = 0;
   let sent = 0;
   const accepted: number[] = [];
+  const served: number[] = [];
   const worker = async (): Promise<void> => {
     while (next < o.requests) {
       next += 1;
       for (;;) {
+        if (o.maxSent !== undefined && sent >= o.maxSent) throw new Error(`gave up after ${sent} requests`);
         const ticket = await pacer.acquire();
         sent += 1;
         const l = latency + (o.jitterMs ? random() * o.jitterMs : 0);
         await after(l / 2);
-        const d = limiter.take('tenant');
+        const servedAt = t;
+        const { status, ...headers } = answerHeaders(o, limiter, tenantClock());
         await after(l / 2);
-        const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(rateLimitHeaders(d))) headers[k.toLowerCase()] = v;
+        const ok = status === '201';
         if (process.env.PACING_TRACE) {
           const p = pacer as unknown as Record<string, unknown>;
           console.log(
-            `${(t - start).toFixed(0)} #${ticket} ${d.allowed ? 'ok ' : '429'} rem=${d.remaining} reset=${d.resetSec * 1000 - start} ${String(p.refill)} rate=${((p.rate as number) * 1000).toFixed(2)} level=${(p.level as number)?.toFixed(2)}`,
+            `${(t - start).toFixed(0)} #${ticket} ${ok ? 'ok ' : '429'} rem=${headers['x-ratelimit-remaining']} reset=${Number(headers['x-ratelimit-reset']) * 1000 - skew - start} ${String(p.refill ?? p.model)} rate=${((p.rate as number) * 1000).toFixed(2)} level=${(p.level as number)?.toFixed(2)}`,
           );
         }
-        pacer.release(ticket, headers, d.allowed ? 201 : 429);
-        if (d.allowed) {
+        pacer.release(ticket, headers, ok ? 201 : 429);
+        if (ok) {
           accepted.push(t - start);
+          served.push(servedAt);
           break;
         }
         status429 += 1;
@@ -102,9 +154,16 @@ export async function simulate(o: SimOptions): Promise<SimResult> {
       await after(gap);
     }
   };
-  const work = Promise.all(Array.from({ length: o.parallelism ?? 10 }, worker)).then(() => {
-    finished = true;
-  });
+  let failure: unknown;
+  const work = Promise.all(Array.from({ length: o.parallelism ?? 10 }, worker)).then(
+    () => {
+      finished = true;
+    },
+    (err: unknown) => {
+      failure = err;
+      finished = true;
+    },
+  );
   void other();
   while (!finished) {
     await new Promise((resolve) => setImmediate(resolve));
@@ -116,7 +175,23 @@ export async function simulate(o: SimOptions): Promise<SimResult> {
     timer.fire();
   }
   await work;
+  if (failure) throw failure;
   const wallMs = t - start;
   const floorMs = ((o.requests - o.burst) / o.rate) * 1000;
-  return { wallMs, floorMs, ratio: wallMs / floorMs, sent, status429, otherSent, accepted, pacer };
+  const firstServed = Math.min(...served);
+  const httpMs = Math.max(...served) - firstServed;
+  const httpFloorMs = o.model === 'window' ? windowFloor(o, firstServed) : floorMs;
+  return {
+    wallMs,
+    floorMs,
+    ratio: wallMs / floorMs,
+    httpMs,
+    httpFloorMs,
+    httpRatio: httpMs / httpFloorMs,
+    sent,
+    status429,
+    otherSent,
+    accepted,
+    pacer,
+  };
 }

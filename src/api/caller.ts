@@ -25,7 +25,6 @@ import {
   describeFailure,
   isRetryableStatus,
   readRateHeaders,
-  retryAfterMs,
   waitAfter429,
   type RetryPolicy,
 } from './retry.js';
@@ -240,13 +239,9 @@ function afterAnswer(
 ): Retry | undefined {
   if (res.status === 429) {
     const now = ctx.now();
-    // The pacer read this 429 and holds every request (this retry too) until the budget allows.
-    if (
-      paced &&
-      (readRateHeaders(res.headers).reset !== undefined || retryAfterMs(res.headers, now) !== undefined)
-    ) {
-      return { delayMs: 0, reason: '', kind: 'rate-limit' };
-    }
+    // The pacer read this 429 and holds every request (this retry too) until the
+    // budget allows: until Retry-After or Reset, or after a backoff when it names neither.
+    if (paced) return { delayMs: 0, reason: '', kind: 'rate-limit' };
     const wait = waitAfter429(res.headers, now, tries.limited, ctx.random, ctx.policy);
     return {
       delayMs: wait.ms,

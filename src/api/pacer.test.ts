@@ -3,7 +3,7 @@ import { Pacer, WAIT_REASON } from './pacer.js';
 
 const T0 = 1_700_000_000_000;
 
-function fixture(opts: { maxRps?: number; maxDelayMs?: number } = {}) {
+function fixture(opts: { maxRps?: number; maxDelayMs?: number; share?: number } = {}) {
   let t = T0;
   const sleeps: number[] = [];
   const reasons: string[] = [];
@@ -18,6 +18,7 @@ function fixture(opts: { maxRps?: number; maxDelayMs?: number } = {}) {
     maxDelayMs: opts.maxDelayMs ?? 30_000,
     onWait: (_ms, reason) => reasons.push(reason),
     ...(opts.maxRps !== undefined ? { maxRps: opts.maxRps } : {}),
+    ...(opts.share !== undefined ? { share: opts.share } : {}),
   });
   const rate = (remaining: number, resetInSec: number, limit = 10) => ({
     'x-ratelimit-limit': String(limit),
@@ -77,40 +78,78 @@ describe('Pacer', () => {
     expect(f.pacer.active).toBe(0);
   });
 
-  it('spends the remaining budget, probes once at the rate Reset proves, and after a 429 on the probe waits for the reset', async () => {
+  it('spends Remaining, then waits for the Reset of a window and sends one opener before the rest', async () => {
     const f = fixture();
-    f.pacer.release(await f.pacer.acquire(), f.rate(2, 3)); // 7 tokens missing, full in 3 s: one per 429 ms
-    f.pacer.release(await f.pacer.acquire(), null);
-    f.pacer.release(await f.pacer.acquire(), null);
-    const probe = await f.pacer.acquire();
-    expect(f.sleeps).toEqual([429]);
-    expect(await granted([f.pacer.acquire()])).toEqual([false]); // one probe at a time
-    f.pacer.release(probe, f.rate(0, 3), 429); // a fixed window after all
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(f.reasons).toEqual([WAIT_REASON.pace, WAIT_REASON.after429]);
-    expect(f.sleeps[1]).toBe(3000 - 429); // to the reset the 429 names
+    // A burst of 3, the next addition at the next whole second (T0 is on a second:
+    // 1 s away). The last token waits as a probe until a continuous bucket would
+    // have refilled one (2 gone by the Reset: 2/s, so 500 ms); without a Date
+    // header its answer cannot be placed before the Reset, so nothing is learned.
+    f.pacer.release(await f.pacer.acquire(), f.rate(2, 1, 3));
+    f.pacer.release(await f.pacer.acquire(), f.rate(1, 1, 3));
+    f.pacer.release(await f.pacer.acquire(), f.rate(0, 1, 3));
+    const opener = await f.pacer.acquire();
+    expect(f.sleeps).toEqual([500, 500]);
+    expect(f.reasons).toEqual([WAIT_REASON.pace, WAIT_REASON.reset]);
+    const rest = [f.pacer.acquire(), f.pacer.acquire(), f.pacer.acquire()];
+    expect(await granted(rest)).toEqual([false, false, false]); // its answer tells what was added
+    f.pacer.release(opener, f.rate(1, 1, 3)); // 2 added: 1 left
+    expect(await granted(rest)).toEqual([true, false, false]);
+    expect(f.pacer.refill).toBe('unknown');
   });
 
-  it('treats an accepted probe that shows a refill as a token bucket and paces it', async () => {
+  it('holds the last token as a probe and takes the tenant for a window when it shows no refill before the Reset', async () => {
     const f = fixture();
-    f.pacer.release(await f.pacer.acquire(), f.rate(9, 1)); // full before: exactly 1 missing, full in ≤ 1 s
-    for (let i = 0; i < 9; i++) f.pacer.release(await f.pacer.acquire(), f.rate(8 - i, 1));
-    const probe = await f.pacer.acquire(); // at the proven rate
-    f.pacer.release(probe, f.rate(1, 1)); // more than the 0 it had: refilled
-    expect(f.pacer.ratePerSecond).toBeGreaterThan(9);
-    expect(f.reasons.every((r) => r === WAIT_REASON.pace)).toBe(true);
+    const dated = (remaining: number) => ({ ...f.rate(remaining, 1), date: new Date(f.now()).toUTCString() });
+    f.pacer.release(await f.pacer.acquire(), dated(8)); // 8 missing by the Reset 1 s away: ≥ 8/s if continuous
+    for (let left = 7; left >= 1; left--) f.pacer.release(await f.pacer.acquire(), dated(left));
+    const probe = await f.pacer.acquire();
+    expect(f.sleeps).toEqual([125]); // a continuous bucket refills one in 1/8 s
+    f.pacer.release(probe, dated(0)); // none came back: a window
+    expect(f.pacer.refill).toBe('window');
+    await f.pacer.acquire();
+    expect(f.sleeps).toEqual([125, 875]); // then to the Reset
+  });
+
+  it('takes the tenant for a continuous bucket when the probe shows a refill, and paces it', async () => {
+    const f = fixture();
+    const dated = (remaining: number) => ({ ...f.rate(remaining, 1), date: new Date(f.now()).toUTCString() });
+    f.pacer.release(await f.pacer.acquire(), dated(8));
+    for (let left = 7; left >= 1; left--) f.pacer.release(await f.pacer.acquire(), dated(left));
+    const probe = await f.pacer.acquire();
+    f.pacer.release(probe, dated(1)); // one refilled while it waited
+    expect(f.pacer.refill).toBe('continuous');
+    expect(f.pacer.ratePerSecond).toBeGreaterThanOrEqual(8);
+    await f.pacer.acquire();
+    await f.pacer.acquire();
+    expect(f.sleeps.slice(1).every((ms) => ms <= 125)).toBe(true); // a token's time, not the whole Reset
+  });
+
+  it('takes a tenant for a continuous bucket when an answer before the Reset names a later one (a window keeps its Reset)', async () => {
+    const f = fixture();
+    const dated = (remaining: number, resetInSec: number) => ({
+      ...f.rate(remaining, resetInSec),
+      date: new Date(f.now()).toUTCString(),
+    });
+    f.pacer.release(await f.pacer.acquire(), dated(5, 1));
+    f.pacer.release(await f.pacer.acquire(), dated(4, 2));
+    expect(f.pacer.refill).toBe('continuous');
   });
 
   it('counts requests sent after the reporting one against the budget, and waits for their answers', async () => {
     const f = fixture();
-    f.pacer.release(await f.pacer.acquire(), f.rate(10, 1)); // ticket 1
+    // No Reset: nothing to probe or wait for, only the count.
+    const left = (remaining: number) => ({
+      'x-ratelimit-limit': '20',
+      'x-ratelimit-remaining': String(remaining),
+    });
+    f.pacer.release(await f.pacer.acquire(), left(10)); // ticket 1
     const [t2, t3, t4, t5] = await Promise.all(Array.from({ length: 4 }, () => f.pacer.acquire()));
-    f.pacer.release(t2!, f.rate(4, 1)); // 3 sent after ticket 2 are in flight: 1 left
+    f.pacer.release(t2!, left(4)); // 3 sent after ticket 2 are in flight: 1 left
     const more = [f.pacer.acquire(), f.pacer.acquire()];
     expect(await granted(more)).toEqual([true, false]);
-    f.pacer.release(t3!, f.rate(3, 1)); // tickets 4, 5, 6 in flight after 3: 0 left
+    f.pacer.release(t3!, left(3)); // tickets 4, 5, 6 in flight after 3: 0 left
     expect(await granted(more)).toEqual([true, false]);
-    f.pacer.release(t4!, f.rate(3, 1)); // tickets 5, 6 after 4: 1 left (the bucket refilled)
+    f.pacer.release(t4!, left(3)); // tickets 5, 6 after 4: 1 left
     expect(await granted(more)).toEqual([true, true]);
     f.pacer.release(t5!, null);
     expect(f.sleeps).toEqual([]);
@@ -123,7 +162,52 @@ describe('Pacer', () => {
     f.pacer.release(newer!, f.rate(0, 2));
     f.pacer.release(older!, f.rate(4, 2)); // late, and stale
     await f.pacer.acquire();
-    expect(f.sleeps).toHaveLength(1);
+    expect(f.sleeps).toEqual([2000]);
+  });
+
+  it('reads Reset on the tenant clock: 3 s behind ours (its Date says so), its next second is 1 s away, not past', async () => {
+    const f = fixture();
+    const behind = (remaining: number) => ({
+      'x-ratelimit-limit': '10',
+      'x-ratelimit-remaining': String(remaining),
+      'x-ratelimit-reset': String(Math.floor((f.now() - 3000) / 1000) + 1),
+      date: new Date(f.now() - 3000).toUTCString(),
+    });
+    f.pacer.release(await f.pacer.acquire(), behind(0));
+    await f.pacer.acquire();
+    expect(f.sleeps).toEqual([1000]); // read on our clock, that Reset was 2 s ago: a 429
+    expect(f.reasons).toEqual([WAIT_REASON.reset]);
+  });
+
+  it('after a 429 to a request sent at the Reset it planned (no Date, clocks apart), waits longer each time', async () => {
+    const f = fixture();
+    f.pacer.release(await f.pacer.acquire(), f.rate(0, 1));
+    let ticket = await f.pacer.acquire();
+    expect(f.sleeps).toEqual([1000]);
+    const resetMs = f.now(); // the tenant has not reached it yet
+    const refused = {
+      'x-ratelimit-limit': '10',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': String(resetMs / 1000),
+    };
+    f.pacer.release(ticket, refused, 429);
+    ticket = await f.pacer.acquire();
+    const first = f.now() - resetMs;
+    expect(first).toBeGreaterThanOrEqual(100);
+    f.pacer.release(ticket, refused, 429);
+    await f.pacer.acquire();
+    expect(f.now() - resetMs).toBeGreaterThan(first);
+  });
+
+  it('holds everyone after a 429 that names no time to come back, longer after each', async () => {
+    const f = fixture();
+    f.pacer.release(await f.pacer.acquire(), {});
+    f.pacer.release(await f.pacer.acquire(), {}, 429);
+    f.pacer.release(await f.pacer.acquire(), {}, 429);
+    await f.pacer.acquire();
+    expect(f.sleeps).toHaveLength(2);
+    expect(f.sleeps[0]).toBeGreaterThanOrEqual(250); // half of 0.5 s at least
+    expect(f.sleeps[1]).toBeGreaterThan(f.sleeps[0]!);
   });
 
   it('holds everyone after a 429 until the reset it names', async () => {
@@ -145,22 +229,16 @@ describe('Pacer', () => {
     expect(f.sleeps).toEqual([4000]);
   });
 
-  it('sends a single probe after a wait cut short by maxDelayMs', async () => {
+  it('waits a whole minute for the Reset of a per-minute window, and sends a single request after a wait cut short', async () => {
     const f = fixture({ maxDelayMs: 1000 });
     f.pacer.release(await f.pacer.acquire(), f.rate(0, 60));
     await f.pacer.acquire();
-    expect(f.sleeps).toEqual([1000]);
-    expect(await granted([f.pacer.acquire()])).toEqual([false]);
-  });
-
-  it('allows the full limit again after the reset of a fixed window', async () => {
-    const f = fixture();
-    f.pacer.release(await f.pacer.acquire(), f.rate(0, 1, 3));
-    const probe = await f.pacer.acquire();
-    f.pacer.release(probe, f.rate(0, 1, 3), 429);
-    const burst = Array.from({ length: 4 }, () => f.pacer.acquire());
-    expect(await granted(burst)).toEqual([true, true, true, false]);
-    expect(f.sleeps).toEqual([500, 500]);
+    expect(f.sleeps).toEqual([60_000]);
+    const g = fixture({ maxDelayMs: 1000 });
+    g.pacer.release(await g.pacer.acquire(), g.rate(0, 3600)); // an hour: capped
+    await g.pacer.acquire();
+    expect(g.sleeps).toEqual([65_000]);
+    expect(await granted([g.pacer.acquire()])).toEqual([false]);
   });
 
   it.each([
@@ -226,20 +304,22 @@ describe('Pacer with a bucket of one request', () => {
   });
 });
 
-describe('Pacer with a refilling bucket', () => {
-  it('after seeing a refill, sends one request per estimated token interval instead of waiting for the reset', async () => {
-    const { pacer, sleeps, advance } = clockedPacer();
-    const headers = (remaining: number, resetAt: number) => ({
-      'x-ratelimit-limit': '10',
-      'x-ratelimit-remaining': String(remaining),
-      'x-ratelimit-reset': String(resetAt / 1000),
-    });
+describe('Pacer with a continuous bucket', () => {
+  const dated = (t: number, remaining: number, resetAt: number) => ({
+    'x-ratelimit-limit': '10',
+    'x-ratelimit-remaining': String(remaining),
+    'x-ratelimit-reset': String(resetAt / 1000),
+    date: new Date(t).toUTCString(),
+  });
+
+  it('once a refill shows inside a window, sends one request per token interval instead of waiting for the Reset', async () => {
+    const { pacer, sleeps, advance, now } = clockedPacer();
     // Bucket of 10 refilling at 10/s: full again 1 s after it is empty.
-    pacer.release(await pacer.acquire(), headers(5, T0 + 1000)); // estimate 1000/4 = 250 ms
+    pacer.release(await pacer.acquire(), dated(now(), 5, T0 + 1000));
     advance(100);
-    // Two more sent and answered; the second shows a refill (5 - 2 + 1 = 4 > 3).
-    pacer.release(await pacer.acquire(), headers(4, T0 + 1000));
-    pacer.release(await pacer.acquire(), headers(4, T0 + 1000)); // estimate (900/5)*1.02 = 183.6 ms
+    pacer.release(await pacer.acquire(), dated(now(), 4, T0 + 1000));
+    pacer.release(await pacer.acquire(), dated(now(), 4, T0 + 1000)); // as many left as before: refilled
+    expect(pacer.refill).toBe('continuous');
     for (let i = 0; i < 4; i++) pacer.release(await pacer.acquire(), null);
     expect(sleeps).toEqual([]);
     await pacer.acquire(); // budget spent: wait for the next token, not the whole reset
@@ -249,39 +329,45 @@ describe('Pacer with a refilling bucket', () => {
   });
 
   it('after a 429 keeps pacing the bucket, slower, instead of waiting for the whole reset', async () => {
-    const { pacer, sleeps, advance } = clockedPacer();
-    const headers = (remaining: number) => ({
-      'x-ratelimit-limit': '10',
-      'x-ratelimit-remaining': String(remaining),
-      'x-ratelimit-reset': String((T0 + 2000) / 1000),
-    });
-    pacer.release(await pacer.acquire(), headers(5));
+    const { pacer, sleeps, advance, now } = clockedPacer();
+    pacer.release(await pacer.acquire(), dated(now(), 5, T0 + 2000));
     advance(200);
-    pacer.release(await pacer.acquire(), headers(6)); // refill seen
+    pacer.release(await pacer.acquire(), dated(now(), 6, T0 + 2000)); // refill seen
     const before = pacer.ratePerSecond!;
-    pacer.release(await pacer.acquire(), headers(0), 429);
+    pacer.release(await pacer.acquire(), dated(now(), 0, T0 + 2000), 429);
     await pacer.acquire();
     expect(pacer.ratePerSecond!).toBeLessThan(before);
     expect(sleeps).toHaveLength(1);
     expect(sleeps[0]).toBeLessThan(2000);
   });
 
-  it.each([
-    ['a bucket once a later answer names a later Reset before the earlier one came', [2000, 3000], true],
-    ['a fixed window while the answers name the same Reset', [2000, 2000], false],
-  ])('takes a tenant first seen as a fixed window for %s', async (_what, resets, bucket) => {
+  it('stays a window while the answers name the same Reset and only lose tokens', async () => {
     const { pacer, advance, now } = clockedPacer();
-    const headers = (remaining: number, resetAt: number) => ({
-      'x-ratelimit-limit': '10',
-      'x-ratelimit-remaining': String(remaining),
-      'x-ratelimit-reset': String(resetAt / 1000),
-    });
-    pacer.release(await pacer.acquire(), headers(0, T0 + 1000));
-    pacer.release(await pacer.acquire(), headers(0, T0 + 1000), 429); // the probe: a window, it seems
-    await pacer.acquire().then((t) => pacer.release(t, headers(8, T0 + resets[0]!)));
-    expect(now()).toBeGreaterThanOrEqual(T0 + 1000);
+    pacer.release(await pacer.acquire(), dated(now(), 8, T0 + 1000));
     advance(100);
-    pacer.release(await pacer.acquire(), headers(7, T0 + resets[1]!));
-    expect(pacer.ratePerSecond !== undefined).toBe(bucket);
+    pacer.release(await pacer.acquire(), dated(now(), 7, T0 + 1000));
+    advance(100);
+    pacer.release(await pacer.acquire(), dated(now(), 5, T0 + 1000)); // another client took one
+    expect(pacer.refill).toBe('unknown');
+    expect(pacer.ratePerSecond).toBeUndefined();
+  });
+});
+
+describe('Pacer with --max-rate', () => {
+  it('sends a share of the burst at first, then waits for a window to turn to learn the sustained rate', async () => {
+    const f = fixture({ share: 0.3 });
+    const dated = (remaining: number, resetInSec: number) => ({
+      ...f.rate(remaining, resetInSec),
+      date: new Date(f.now()).toUTCString(),
+    });
+    f.pacer.release(await f.pacer.acquire(), dated(9, 1)); // burst 10: 3 for us, this one included
+    f.pacer.release(await f.pacer.acquire(), dated(8, 1));
+    f.pacer.release(await f.pacer.acquire(), dated(7, 1));
+    const next = await f.pacer.acquire();
+    expect(f.sleeps).toEqual([1000]); // to the Reset: the sustained rate is not known yet
+    f.pacer.release(next, dated(8, 1)); // the window added 2 (7 → 9, less this one)
+    expect(f.pacer.sustainedPerSecond).toBe(2);
+    await f.pacer.acquire();
+    expect(f.sleeps[1]).toBe(Math.ceil(2000 / 0.6)); // 30 % of 2/s, for that one and this one
   });
 });

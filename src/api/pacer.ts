@@ -2,42 +2,50 @@
  * One limiter per API client, shared by all its requests. It keeps a model of
  * the tenant's budget from the X-RateLimit-* headers and holds requests back
  * before the tenant would answer 429. Until the first answer shows whether the
- * tenant sends those headers, only one request is in flight. A user ceiling
- * (--max-rps) is a token bucket of size one on the injected clock.
+ * tenant sends those headers, only one request is in flight.
  *
  * The model is a level: requests we may still send now. Each answer sets it
  * from Remaining, less the requests sent after that one and still in flight
  * (the tenant may not have counted them yet); each request sent takes one.
  * Answers to requests older than the one the level was last set from are
- * stale for the level (a bucket refills, so an older, lower Remaining is no
- * news) but still teach the refill rate.
+ * stale for the level but still teach how the budget comes back.
  *
- * Until answers show the budget refilling, the tenant is treated as a fixed
- * window: spend Remaining, then wait for X-RateLimit-Reset. When the budget
- * is spent and Reset proves a refill rate (refill.ts), one probe goes out at
- * that rate instead: if it is accepted with nothing spent back, the tenant is
- * a token bucket (the real service's model); if it gets a 429, the tenant is
- * a fixed window and is never probed again. For a token bucket the level
- * grows at the largest rate the answers prove (never above the truth, so the
- * bucket is never overdrawn), and requests go out as the level reaches one.
- * The proofs tighten as the run goes on, so the rate rises towards the
- * tenant's. A bucket of one proves nothing between requests (every answer
- * says 0 left): there each answer raises the rate by a tenth, below any rate
- * that got a 429. A 429 empties the level and forgets the proven rate but the
- * lower of the growth rate and a fraction of the old rate, which the answers
- * then raise again: 0.9 when the rate was a probe above the proven one, half
- * when it was proven (another client drew on the shared bucket). Until a full
- * bucket shows nobody else draws on it, Remaining only ever lowers the level
- * (the other client may take what it shows).
- * Answers whose Reset moves later before the earlier Reset has come prove a
- * token bucket without a probe (a fixed window keeps its reset), so a tenant
- * taken for a window during another client's 429 storm is paced again as a
- * bucket once the storm is over.
+ * How the budget comes back is learned, never assumed (refill-model.ts):
+ *
+ * - Until an answer proves otherwise, the tenant is paced by what every model
+ *   promises: tokens are back at X-RateLimit-Reset, read on the tenant's
+ *   clock (tenant-clock.ts). When the level is spent, nothing goes until the
+ *   latest local moment the tenant's clock can reach Reset; then one request
+ *   (the opener) goes, and its answer tells how many were added. This is the
+ *   service's documented model (whole steps at the top of each window), and
+ *   the wait costs nothing there: a window's tokens stay until used.
+ * - A continuous bucket refills before Reset. While that is not known, the
+ *   last token of a window is held back as a probe: it goes when the proofs
+ *   of refill.ts (valid for such a bucket) say a continuous bucket has
+ *   refilled one, if that can be before the Reset. Made before the Reset, its
+ *   answer shows a refill (continuous) or none (a window, for the rest of the
+ *   run); either way it spent a token that was there, so it costs no 429.
+ *   Answers that show a refill inside a window prove the same for free.
+ * - For a continuous bucket the level grows at the largest rate the answers
+ *   prove (never above the truth). A bucket of one proves nothing between
+ *   requests (every answer says 0 left): there each answer raises the rate by
+ *   a tenth, below any rate that got a 429. A 429 empties the level and
+ *   forgets the proven rate but the lower of the growth rate and a fraction of
+ *   the old rate: 0.9 when the rate was a probe above the proven one, half
+ *   when it was proven (another client drew on the shared bucket). Until a
+ *   full bucket shows nobody else draws on it, Remaining only ever lowers the
+ *   level (the other client may take what it shows).
+ *
+ * Two ceilings of the user's sit on top (ceilings.ts): --max-rps, and
+ * --max-rate, a share of the sustained rate learned.
  *
  * Callers are served first come, first served: one caller decides at a time.
  */
+import { UserCeilings, type Decision } from './ceilings.js';
 import { RefillBounds } from './refill.js';
-import { JITTER_MS, readRateHeaders, resetAtMs, retryAfterMs, type Headers } from './retry.js';
+import { RefillModel } from './refill-model.js';
+import { backoffMs, readRateHeaders, retryAfterMs, type Headers } from './retry.js';
+import { TenantClock } from './tenant-clock.js';
 
 export interface PacerOptions {
   now: () => number;
@@ -47,7 +55,7 @@ export interface PacerOptions {
   maxRps?: number;
   /** Share of the tenant's sustained rate to use (--max-rate), a fraction in (0, 1]; undefined = 1. */
   share?: number;
-  /** Longest single wait for a window reset. */
+  /** Longest single wait for a budget the answers cannot date. */
   maxDelayMs: number;
   /** Told about each timed wait before it starts. */
   onWait: (ms: number, reason: string) => void;
@@ -62,10 +70,7 @@ export const WAIT_REASON = {
   after429: 'rate limited (429); waiting for the budget to refill',
 } as const;
 
-/** Wait before probing a tenant taken for a fixed window again (doubles each time). */
-const FIRST_REPROBE_MS = 2000;
-
-/** Factor of an upward probe of the refill rate. */
+/** Factor of an upward probe of a bucket of one's refill rate. */
 const PROBE_STEP = 1.1;
 /** Probes stay this factor below the lowest rate that got a 429. */
 const REFUSED_MARGIN = 1.1;
@@ -73,12 +78,26 @@ const REFUSED_MARGIN = 1.1;
 const SHARED_BACKOFF = 0.5;
 /** Factor on the rate after a 429 to a probe above the proven rate. */
 const PROBE_BACKOFF = 0.9;
+/** A window's Reset may be up to a minute (and a skew) away: waits for it are capped here at least. */
+const WINDOW_WAIT_CAP_MS = 65_000;
+/** The tenant's clock is narrowed down to this (ms) by holding a window's last token. */
+const CLOCK_PRECISION_MS = 8;
+/** First wait after a 429 that names no time to come back. */
+const BLIND_FIRST_MS = 500;
 
-type Decision =
-  { type: 'go' } | { type: 'event' } | { type: 'sleep'; ms: number; reason: string; capped?: boolean };
-
-/** How the tenant's budget comes back. */
-type Refill = 'unknown' | 'window' | 'bucket';
+interface Answer {
+  ticket: number;
+  sentAt: number;
+  recvAt: number;
+  status: number;
+  limit: number | undefined;
+  remaining: number | undefined;
+  /** X-RateLimit-Reset on the tenant's clock, ms. */
+  resetMs: number | undefined;
+  dateMs: number | undefined;
+  /** Retry-After, ms, when sent. */
+  retryAfterMs: number | undefined;
+}
 
 export class Pacer {
   /** Sending time of each request in flight, by ticket. */
@@ -86,9 +105,11 @@ export class Pacer {
   private lastTicket = 0;
   /** Whether responses carry rate-limit headers: unknown until the first response. */
   private seen: 'unknown' | 'headers' | 'none' = 'unknown';
-  private refill: Refill = 'unknown';
+  private readonly clock = new TenantClock();
+  private readonly model = new RefillModel(this.clock);
   private readonly bounds = new RefillBounds();
-  /** Refill rate in use (tokens per ms), bucket only. */
+  private readonly ceilings: UserCeilings;
+  /** Refill rate in use (tokens per ms), continuous buckets only. */
   private rate: number | undefined;
   private limit: number | undefined;
   /** Requests we may send as of `levelAt`; undefined until an answer sets it. */
@@ -96,18 +117,37 @@ export class Pacer {
   private levelAt = 0;
   /** Ticket of the answer the level was last set from. */
   private levelTicket = 0;
-  /** Local time of X-RateLimit-Reset of that answer. */
-  private resetAt: number | undefined;
+  /** X-RateLimit-Reset (tenant clock, ms) of that answer; cleared once passed and an opener went. */
+  private resetMs: number | undefined;
+  /** The latest Reset (tenant clock, ms) that passed with an opener sent: answers naming it are old news. */
+  private rolled = -Infinity;
   /** Ticket of the request sent as a probe for refills; 0 = none. */
   private probe = 0;
-  /** Remaining when the budget ran out, to tell a probe's answer from a refill. */
-  private tokens = 1;
-  private refilledAt: number;
+  /** The answer the level came from when the probe went. */
+  private probeBefore: Answer | undefined;
+  /** Local time at which the held-back last token goes as a probe. */
+  private probeAt: number | undefined;
+  /** The answer the level was last set from. */
+  private levelAnswer: Answer | undefined;
   private turn: Promise<void> = Promise.resolve();
   private readonly listeners = new Set<() => void>();
+  /** Whether the last answer the level came from was a 429. */
+  private after429 = false;
+  /** Whether a 429 showed another client drawing on the budget. */
+  private shared = false;
+  /** Lowest rate in use when a 429 came back: probes stay below it. */
+  private refused = Infinity;
+  /** Arrival of the last 429. */
+  private last429At = -Infinity;
+  /** No request before this local time (a 429's Retry-After). */
+  private holdUntil = 0;
+  /** Round trip of the latest answer, ms. */
+  private roundTrip = 0;
+  /** Lessons from 429s without Reset or Retry-After in a row; 0 once a request succeeds. */
+  private blind = 0;
 
   constructor(private readonly options: PacerOptions) {
-    this.refilledAt = options.now();
+    this.ceilings = new UserCeilings(options);
   }
 
   /** Requests currently holding a slot. */
@@ -115,9 +155,20 @@ export class Pacer {
     return this.inFlight.size;
   }
 
-  /** The refill rate in use, requests per second; undefined when not pacing a token bucket. */
+  /** The refill rate in use, requests per second; undefined when not pacing a continuous bucket. */
   get ratePerSecond(): number | undefined {
-    return this.refill === 'bucket' && this.rate !== undefined ? this.rate * 1000 : undefined;
+    return this.continuous && this.rate !== undefined ? this.rate * 1000 : undefined;
+  }
+
+  /** How the tenant's budget comes back, as learned so far. */
+  get refill(): 'unknown' | 'window' | 'continuous' {
+    return this.continuous ? 'continuous' : this.model.kind;
+  }
+
+  /** The sustained rate learned, requests per second; undefined until learned. */
+  get sustainedPerSecond(): number | undefined {
+    const perMs = this.sustained();
+    return perMs === undefined ? undefined : perMs * 1000;
   }
 
   /**
@@ -138,70 +189,94 @@ export class Pacer {
     const sentAt = this.inFlight.get(ticket);
     if (sentAt === undefined) return;
     this.inFlight.delete(ticket);
-    if (headers) this.learn(ticket, sentAt, headers, status);
+    if (headers) this.learn(this.read(ticket, sentAt, headers, status));
     else if (ticket === this.probe) this.probe = 0;
     const waiting = [...this.listeners];
     this.listeners.clear();
     for (const wake of waiting) wake();
   }
 
-  private sentAfter(ticket: number): number {
-    let n = 0;
-    for (const t of this.inFlight.keys()) if (t > ticket) n += 1;
-    return n;
+  /** A continuous bucket, or a bucket of one (whose proofs hold in either model). */
+  private get continuous(): boolean {
+    return this.model.kind === 'continuous' || this.limit === 1;
   }
 
-  private learn(ticket: number, sentAt: number, headers: Headers, status: number): void {
-    const now = this.options.now();
+  private read(ticket: number, sentAt: number, headers: Headers, status: number): Answer {
     const rate = readRateHeaders(headers);
-    if (rate.remaining === undefined && status !== 429) {
+    const date = headers.date;
+    const dateMs = typeof date === 'string' ? Date.parse(date) : NaN;
+    return {
+      ticket,
+      sentAt,
+      recvAt: this.options.now(),
+      status,
+      limit: rate.limit,
+      remaining: rate.remaining,
+      resetMs: rate.reset === undefined ? undefined : rate.reset * 1000,
+      dateMs: Number.isNaN(dateMs) ? undefined : dateMs,
+      retryAfterMs: retryAfterMs(headers, this.options.now()),
+    };
+  }
+
+  private learn(a: Answer): void {
+    if (a.status !== 429) this.blind = 0;
+    if (a.remaining === undefined && a.status !== 429) {
       if (this.seen === 'unknown') this.seen = 'none';
       if (this.limit === undefined) this.level = undefined;
       return;
     }
     this.seen = 'headers';
-    if (rate.limit !== undefined) this.limit = rate.limit;
-    let resetAt = resetAtMs(headers, now);
-    if (status === 429) {
-      const after = retryAfterMs(headers, now);
-      if (resetAt === undefined && after !== undefined) resetAt = now + after;
-      this.on429(ticket, sentAt, now, resetAt, after);
-      return;
-    }
-    const remaining = rate.remaining!;
-    if (this.limit !== undefined) {
-      this.bounds.observe({
-        sentAt,
-        recvAt: now,
-        limit: this.limit,
-        remaining,
-        ...(resetAt !== undefined ? { resetAt } : {}),
-      });
-    }
-    const wasProbe = ticket === this.probe;
+    this.roundTrip = a.recvAt - a.sentAt;
+    if (a.limit !== undefined) this.limit = a.limit;
+    this.clock.observe(a);
+    if (a.status === 429) return this.on429(a);
+    const remaining = a.remaining!;
+    if (this.limit === undefined) this.limit = remaining + 1;
+    const wasProbe = a.ticket === this.probe;
     if (wasProbe) this.probe = 0;
-    if (ticket <= this.levelTicket) {
+    this.model.observe({ ...a, limit: this.limit, remaining });
+    const before = this.probeBefore;
+    if (wasProbe && before?.remaining !== undefined) {
+      this.model.probeAnswered(
+        { ...a, limit: this.limit, remaining },
+        { ...before, limit: this.limit, remaining: before.remaining },
+      );
+    }
+    this.bounds.observe({
+      sentAt: a.sentAt,
+      recvAt: a.recvAt,
+      limit: this.limit,
+      remaining,
+      ...(a.resetMs !== undefined
+        ? {
+            resetAt: this.clock.expectedLocal(a.resetMs),
+            resetEarliest: this.clock.expectedEarliest(a.resetMs),
+          }
+        : {}),
+    });
+    this.ceilings.learn(this.limit, this.sustained());
+    const oldWindow = !this.continuous && a.resetMs !== undefined && a.resetMs <= this.rolled;
+    if (a.ticket <= this.levelTicket || oldWindow) {
       this.updateRate();
       return; // stale for the level
     }
-    // A refill: the answers prove the bucket gained tokens.
-    if (this.refill !== 'bucket' && this.bounds.refillSeen) this.refill = 'bucket';
-    // A budget of one request shows no refill between requests, and a window of
-    // one differs from a bucket of one only in how often it refills: pace it as a
-    // bucket (the real service's model) from the first answer.
-    if (this.refill === 'unknown' && this.limit === 1) this.refill = 'bucket';
-    // The probe went out when the last answer left nothing and nothing else was in
-    // flight: accepted before the reset, the budget refilled (a fixed window says 429).
-    if (wasProbe && this.refill !== 'bucket') {
-      this.refill = this.resetAt === undefined || now < this.resetAt ? 'bucket' : 'window';
-    }
+    if (this.continuous) this.setContinuousLevel(a, remaining);
+    else this.level = remaining - this.inFlight.size;
+    this.levelAt = a.recvAt;
+    this.levelTicket = a.ticket;
+    this.levelAnswer = a;
+    this.resetMs = a.resetMs;
+    this.after429 = false;
+  }
+
+  private setContinuousLevel(a: Answer, remaining: number): void {
     if (this.shared && remaining === this.limit! - 1) {
       // A full bucket: nobody else draws on it now. Learn it afresh.
       this.shared = false;
       this.bounds.forget();
     }
     this.updateRate();
-    if (this.refill === 'bucket' && this.limit === 1 && this.rate !== undefined) {
+    if (this.limit === 1 && this.rate !== undefined) {
       // A bucket of one was full before every request: its answers prove no more
       // than the rate we paced at. Probe upward, below any rate that got a 429.
       const probe = Math.min(
@@ -213,10 +288,10 @@ export class Pacer {
     }
     // Requests still in flight may be counted after this answer, whatever their order.
     const floor = remaining - this.inFlight.size;
-    const predicted = this.levelNow(now);
-    if (this.refill === 'bucket' && predicted !== undefined && this.rate !== undefined) {
+    const predicted = this.levelNow(a.recvAt);
+    if (predicted !== undefined && this.rate !== undefined) {
       // Remaining is rounded down: the level is at least what it says, and below one more.
-      const ceiling = remaining + 1 + this.rate * (now - sentAt);
+      const ceiling = remaining + 1 + this.rate * (a.recvAt - a.sentAt);
       // With another client on the bucket, what Remaining shows is theirs to take too:
       // count on no more than our own share predicts.
       const shown = this.shared ? Math.min(predicted, floor) : Math.max(predicted, floor);
@@ -224,72 +299,61 @@ export class Pacer {
     } else {
       this.level = floor;
     }
-    this.levelAt = now;
-    this.levelTicket = ticket;
-    this.lastRemaining = remaining;
-    this.resetAt = resetAt;
-    this.after429 = false;
   }
 
-  private lastRemaining = 0;
-  /** Whether the last answer the level came from was a 429. */
-  private after429 = false;
-  /** A tenant taken for a fixed window is probed again from this time on. */
-  private nextProbeAt = 0;
-  private probeBackoffMs = FIRST_REPROBE_MS;
-  /** Whether a 429 showed another client drawing on the bucket. */
-  private shared = false;
-  /** Lowest rate in use when a 429 came back: probes stay below it. */
-  private refused = Infinity;
-  /** Arrival of the last 429. */
-  private last429At = -Infinity;
-  /** No request before this local time (a 429's Retry-After). */
-  private holdUntil = 0;
-
-  private on429(
-    ticket: number,
-    sentAt: number,
-    now: number,
-    resetAt: number | undefined,
-    retryAfter?: number,
-  ): void {
+  private on429(a: Answer): void {
     this.after429 = true;
     // Requests sent before the last 429 arrived were sent on the same mistaken level: one lesson.
-    const lesson = sentAt >= this.last429At;
-    this.last429At = now;
-    if (retryAfter !== undefined) {
-      this.holdUntil = Math.max(this.holdUntil, now + Math.min(retryAfter, this.options.maxDelayMs));
+    const lesson = a.sentAt >= this.last429At;
+    const planned = this.clock.expectedLocal(a.resetMs ?? Infinity);
+    if (!this.continuous && a.resetMs !== undefined && a.sentAt >= planned) this.clock.missed();
+    this.last429At = a.recvAt;
+    const after = a.retryAfterMs ?? (a.resetMs === undefined ? this.blindBackoff(lesson) : undefined);
+    if (after !== undefined) {
+      this.holdUntil = Math.max(this.holdUntil, a.recvAt + Math.min(after, this.options.maxDelayMs));
     }
-    if (ticket === this.probe) this.probe = 0;
-    // Over budget before any refill was seen: a fixed window, or a bucket someone
-    // else drained. Wait for its resets, and probe again only after a while
-    // (2 s, then twice as long each time), so a fixed window costs few 429s.
-    if (this.refill !== 'bucket') {
-      this.refill = 'window';
-      this.nextProbeAt = now + this.probeBackoffMs;
-      this.probeBackoffMs *= 2;
+    if (a.ticket === this.probe) {
+      this.probe = 0;
+      this.model.probeRefused();
     }
+    if (this.continuous && this.rate !== undefined && lesson) this.backOff();
+    // Someone else draws on the budget (or the plan was early): hold nothing back.
+    if (!this.continuous) this.shared = true;
+    this.level = -this.inFlight.size;
+    this.levelAt = a.recvAt;
+    this.levelTicket = Math.max(this.levelTicket, a.ticket);
+    this.resetMs = a.resetMs;
+  }
+
+  /**
+   * A 429 that names no time to come back: everyone waits, longer after each
+   * lesson (retry.ts's backoff: a ceiling from 0.5 s doubling up to
+   * maxDelayMs, half of it fixed and half drawn at random).
+   */
+  private blindBackoff(lesson: boolean): number {
+    if (lesson || this.blind === 0) this.blind += 1;
+    return backoffMs(this.blind, this.options.random, {
+      baseDelayMs: BLIND_FIRST_MS,
+      maxDelayMs: this.options.maxDelayMs,
+    });
+  }
+
+  /** A continuous bucket answered 429: slow down below the rate that was refused. */
+  private backOff(): void {
     const growth = this.bounds.growth;
     const proven = this.bounds.lower;
-    const before = this.rate;
-    if (this.refill === 'bucket' && before !== undefined && lesson) {
-      // Above the proven rate, the 429 answers our own probe: step back below it. At
-      // or under it, the answers prove the budget was there: someone else took it.
-      const probing = proven === undefined || before > proven * (1 + 1e-9);
-      this.refused = Math.min(this.refused, before);
-      this.shared = true;
-      this.bounds.forget();
-      this.rate = Math.min(before * (probing ? PROBE_BACKOFF : SHARED_BACKOFF), growth ?? before);
-    }
-    this.level = -this.inFlight.size;
-    this.levelAt = now;
-    this.levelTicket = Math.max(this.levelTicket, ticket);
-    this.lastRemaining = 0;
-    this.resetAt = resetAt;
+    const before = this.rate!;
+    // Above the proven rate, the 429 answers our own probe: step back below it. At
+    // or under it, the answers prove the budget was there: someone else took it.
+    const probing = proven === undefined || before > proven * (1 + 1e-9);
+    this.refused = Math.min(this.refused, before);
+    this.shared = true;
+    this.bounds.forget();
+    this.rate = Math.min(before * (probing ? PROBE_BACKOFF : SHARED_BACKOFF), growth ?? before);
   }
 
   private updateRate(): void {
-    if (this.refill !== 'bucket') return;
+    if (!this.continuous) return;
     if (this.shared) {
       // After a 429 the bucket is shared: Reset tells the tenant's rate, not what is
       // left for us; the growth over a long baseline does.
@@ -303,23 +367,28 @@ export class Pacer {
     if (this.rate !== undefined && ceiling !== undefined) this.rate = Math.min(this.rate, ceiling);
   }
 
-  /** The level now, refilled since it was set (bucket) or restored at the reset (window). */
-  private levelNow(now: number): number | undefined {
-    if (this.level === undefined) return undefined;
-    const limit = this.limit ?? Infinity;
-    const cap = limit - this.inFlight.size;
-    if (this.refill === 'bucket' && this.rate !== undefined) {
-      return Math.min(Math.max(cap, this.level), this.level + this.rate * (now - this.levelAt));
-    }
-    if (this.resetAt !== undefined && now >= this.resetAt) return this.limit === undefined ? undefined : cap;
-    return this.level;
+  /** Sustained rate learned (tokens per ms): a continuous bucket's rate, or a window's step over its length. */
+  private sustained(): number | undefined {
+    if (this.continuous) return this.rate ?? this.bounds.lower;
+    const { step, windowMs } = this.model;
+    return step !== undefined && windowMs !== undefined ? step / windowMs : undefined;
   }
 
-  private maxRpsRefill(now: number): void {
-    const rate = this.options.maxRps;
-    if (rate === undefined) return;
-    this.tokens = Math.min(1, this.tokens + ((now - this.refilledAt) * rate) / 1000);
-    this.refilledAt = now;
+  /** Local time at which the tenant's clock reaches the Reset of the level (as planned: tenant-clock.ts). */
+  private resetLocal(): number | undefined {
+    return this.resetMs === undefined ? undefined : this.clock.expectedLocal(this.resetMs);
+  }
+
+  /** The level now: refilled since it was set (continuous), or one opener once the Reset passed (window). */
+  private levelNow(now: number): number | undefined {
+    if (this.level === undefined) return undefined;
+    if (this.continuous && this.rate !== undefined) {
+      const cap = (this.limit ?? Infinity) - this.inFlight.size;
+      return Math.min(Math.max(cap, this.level), this.level + this.rate * (now - this.levelAt));
+    }
+    const reset = this.resetLocal();
+    if (reset !== undefined && now >= reset) return Math.max(this.level, 1);
+    return this.level;
   }
 
   private decide(now: number): Decision {
@@ -329,18 +398,7 @@ export class Pacer {
       const d = this.budgetDecision(now);
       if (d) return d;
     }
-    const rate = this.options.maxRps;
-    if (rate !== undefined) {
-      this.maxRpsRefill(now);
-      if (this.tokens < 1) {
-        return {
-          type: 'sleep',
-          ms: Math.ceil(((1 - this.tokens) * 1000) / rate),
-          reason: `--max-rps ${rate}`,
-        };
-      }
-    }
-    return { type: 'go' };
+    return this.ceilings.decide(now, this.resetLocal()) ?? { type: 'go' };
   }
 
   /** A wait the tenant's budget asks for, or null to go (as far as the budget is concerned). */
@@ -349,39 +407,69 @@ export class Pacer {
       return { type: 'sleep', ms: Math.ceil(this.holdUntil - now), reason: WAIT_REASON.after429 };
     }
     const level = this.levelNow(now);
-    if (level === undefined || level >= 1) return null;
-    if (this.refill === 'bucket' && this.rate !== undefined) {
-      const ms = Math.max(1, Math.ceil((1 - level) / this.rate));
-      return { type: 'sleep', ms, reason: this.after429 ? WAIT_REASON.after429 : WAIT_REASON.pace };
+    if (level === undefined) return null;
+    if (level >= 1) return this.holdForProbe(now, level) ?? this.holdForClock(now, level);
+    const reason = this.after429 ? WAIT_REASON.after429 : WAIT_REASON.pace;
+    if (this.continuous && this.rate !== undefined) {
+      return { type: 'sleep', ms: Math.max(1, Math.ceil((1 - level) / this.rate)), reason };
     }
-    // A fixed window, or not known yet.
-    if (this.probe !== 0) return { type: 'event' };
-    const proven = this.bounds.lower;
-    const mayProbe = this.refill === 'unknown' || (this.refill === 'window' && now >= this.nextProbeAt);
-    if (mayProbe && proven !== undefined) {
-      if (this.inFlight.size > 0) return { type: 'event' };
-      // Probe at the proven rate: one token's time after the last answer.
-      const due = this.levelAt + (1 - level) / proven;
-      if (now >= due) return null;
-      const ms = Math.max(1, Math.ceil(due - now));
-      const capped = ms > this.options.maxDelayMs;
-      return { type: 'sleep', ms: capped ? this.options.maxDelayMs : ms, reason: WAIT_REASON.pace, capped };
-    }
-    if (this.resetAt !== undefined) {
-      const wait = Math.max(
-        1,
-        Math.max(0, this.resetAt - now) + Math.round(this.options.random() * JITTER_MS),
-      );
-      const capped = wait > this.options.maxDelayMs;
-      return {
-        type: 'sleep',
-        ms: capped ? this.options.maxDelayMs : wait,
-        reason: this.after429 ? WAIT_REASON.after429 : WAIT_REASON.reset,
-        capped,
-      };
+    // Answers still to come may show more left than the level counts on (it takes
+    // every request in flight as not counted yet): hear them before waiting for Reset.
+    if (this.probe !== 0 || this.inFlight.size > 0) return { type: 'event' };
+    const reset = this.resetLocal();
+    if (reset !== undefined) {
+      const ms = Math.max(1, Math.ceil(reset - now));
+      const cap = Math.max(this.options.maxDelayMs, WINDOW_WAIT_CAP_MS);
+      const capped = ms > cap;
+      const why = this.after429 ? WAIT_REASON.after429 : WAIT_REASON.reset;
+      return { type: 'sleep', ms: capped ? cap : ms, reason: why, capped };
     }
     if (this.inFlight.size > 0) return { type: 'event' };
     return null;
+  }
+
+  /**
+   * While the model is unknown, the last token of the level waits to go as a
+   * probe (see the module comment): until the requests in flight are answered
+   * (so the level is exact), then until a continuous bucket would surely have
+   * refilled one since the last answer. Not held when that moment cannot come
+   * before the Reset (with a round trip to spare): then it goes at once.
+   */
+  private holdForProbe(now: number, level: number): Decision | null {
+    this.probeAt = undefined;
+    if (this.model.kind !== 'unknown' || this.continuous || level >= 2 || this.resetMs === undefined)
+      return null;
+    if (this.probe !== 0 || this.inFlight.size > 0) return { type: 'event' };
+    const proven = this.bounds.lower;
+    if (proven === undefined) return null;
+    const due = this.levelAt + 1 / proven;
+    const spare = Math.max(this.roundTrip, 1) * 2;
+    if (due + spare >= this.clock.expectedLocal(this.resetMs)) return null;
+    this.probeAt = due;
+    if (now >= due) return null;
+    return { type: 'sleep', ms: Math.max(1, Math.ceil(due - now)), reason: WAIT_REASON.pace };
+  }
+
+  /**
+   * In a window whose step leaves room in the bucket (a token held past the
+   * boundary is not lost), the last token waits to be served half way through
+   * the span in which the tenant's clock may reach the Reset: its Date tells
+   * which half holds the boundary, so each window halves the span, and the
+   * opener after it goes that much closer to the boundary.
+   */
+  private holdForClock(now: number, level: number): Decision | null {
+    const { kind, step, stepCapped } = this.model;
+    if (kind !== 'window' || level >= 2 || this.shared || this.resetMs === undefined || !this.clock.hasDate)
+      return null;
+    if (step === undefined || stepCapped || step + 1 > (this.limit ?? 0)) return null;
+    if (this.inFlight.size > 0) return { type: 'event' };
+    const earliest = this.clock.earliestLocal(this.resetMs);
+    const latest = this.clock.latestLocal(this.resetMs);
+    // Answers cannot place the tenant's clock closer than a round trip.
+    if (latest - earliest <= CLOCK_PRECISION_MS + this.roundTrip) return null;
+    const at = (earliest + latest) / 2 - this.roundTrip / 2;
+    if (now >= at) return null;
+    return { type: 'sleep', ms: Math.max(1, Math.ceil(at - now)), reason: WAIT_REASON.pace };
   }
 
   private async waitForSlot(signal?: AbortSignal): Promise<number> {
@@ -398,38 +486,48 @@ export class Pacer {
       this.options.onWait(d.ms, d.reason);
       await this.options.sleep(d.ms, signal);
       if (d.capped || this.options.now() < now + d.ms) {
-        // A wait cut short by maxDelayMs, or a clock that did not move as far as
+        // A wait cut short by its cap, or a clock that did not move as far as
         // asked: count the wait as served (one request may go) so the loop
         // always makes progress.
         this.serveWait(now, d);
       }
     }
-    const now = this.options.now();
+    this.take(this.options.now());
+    return this.lastTicket;
+  }
+
+  /** Sends a request now: a ticket, one taken from the level (and the ceilings). */
+  private take(now: number): void {
     const level = this.levelNow(now);
     const ticket = ++this.lastTicket;
     this.inFlight.set(ticket, now);
     if (level !== undefined && this.seen === 'headers') {
-      if (level < 1 && this.refill !== 'bucket') this.probe = ticket;
+      if (this.probeAt !== undefined && now >= this.probeAt) {
+        this.probe = ticket;
+        this.probeBefore = this.levelAnswer;
+        this.probeAt = undefined;
+      }
+      const reset = this.resetLocal();
+      // The Reset came: with nothing else left, this request is the opener of the
+      // next window; the rest wait for its answer, which tells what was added.
+      if (!this.continuous && reset !== undefined && now >= reset) {
+        this.rolled = Math.max(this.rolled, this.resetMs!);
+        this.resetMs = undefined;
+      }
       this.level = level - 1;
       this.levelAt = now;
-      if (this.resetAt !== undefined && now >= this.resetAt) this.resetAt = undefined;
     }
-    if (this.options.maxRps !== undefined) this.tokens -= 1;
-    return ticket;
+    this.ceilings.took(now);
   }
 
   private serveWait(started: number, d: { ms: number; reason: string; capped?: boolean }): void {
-    if (d.reason.startsWith('--max-rps')) {
-      this.maxRpsRefill(this.options.now());
-      this.tokens = Math.max(this.tokens, 1);
-      return;
-    }
+    if (this.ceilings.serveWait(d.reason)) return;
     if (this.level === undefined) return;
     const level = d.capped ? this.level : this.levelNow(started + d.ms);
     if (level === undefined) return;
     this.level = Math.max(level, 1);
     this.levelAt = this.options.now();
-    if (d.capped) this.resetAt = undefined;
+    if (d.capped) this.resetMs = undefined;
   }
 
   private nextRelease(signal?: AbortSignal): Promise<void> {

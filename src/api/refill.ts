@@ -50,7 +50,6 @@ interface Anchor extends Answered {
   exact: boolean;
   /** Accepted answers since, to requests sent after it arrived. */
   after: number;
-  resetAt: number | undefined;
   /** The latest Reset of those answers. */
   lastReset: number | undefined;
 }
@@ -58,8 +57,10 @@ interface Anchor extends Answered {
 export interface BucketAnswer extends Answered {
   limit: number;
   remaining: number;
-  /** Local clock time of X-RateLimit-Reset, when sent. */
+  /** Local clock time of X-RateLimit-Reset, when sent: the latest the tenant's clock allows. */
   resetAt?: number;
+  /** The earliest local time of X-RateLimit-Reset the tenant's clock allows (default resetAt). */
+  resetEarliest?: number;
 }
 
 export class RefillBounds {
@@ -69,19 +70,7 @@ export class RefillBounds {
   private fromReset: number | undefined;
   private fromGrowth: number | undefined;
   private ceiling: number | undefined;
-  private refilled = false;
   private fromOldest: number | undefined;
-  /** The earliest Reset of the answers whose Reset has not passed yet. */
-  private pendingReset: number | undefined;
-
-  /**
-   * Whether some answer showed tokens gained, or a later Reset, before an
-   * earlier answer's Reset: a token bucket. (A fixed window only gains at its
-   * reset and names the same reset until then.)
-   */
-  get refillSeen(): boolean {
-    return this.refilled;
-  }
 
   /** Largest proven rate, tokens per ms; undefined until an answer proves one. */
   get lower(): number | undefined {
@@ -113,18 +102,10 @@ export class RefillBounds {
   /** Learns from an accepted (not 429) answer. */
   observe(a: BucketAnswer): void {
     const exact = a.remaining === a.limit - 1;
-    if (a.resetAt !== undefined) {
-      // A fixed window names the same reset until it passes; a bucket's moves with every request.
-      if (this.pendingReset !== undefined && a.recvAt < this.pendingReset && a.resetAt > this.pendingReset) {
-        this.refilled = true;
-      }
-      if (this.pendingReset === undefined || this.pendingReset <= a.recvAt) this.pendingReset = a.resetAt;
-      else this.pendingReset = Math.min(this.pendingReset, a.resetAt);
-    }
     if (a.resetAt !== undefined && a.resetAt > a.sentAt) {
       const missing = exact ? 1 : a.limit - a.remaining - 1;
       if (missing >= 1) this.fromReset = max(this.fromReset, missing / (a.resetAt - a.sentAt));
-      const floor = a.resetAt - MS_PER_SECOND - a.recvAt;
+      const floor = (a.resetEarliest ?? a.resetAt) - MS_PER_SECOND - a.recvAt;
       if (exact && floor > 0) this.ceiling = min(this.ceiling, 1 / floor);
     }
     // The baseline of `sustained`: the newest anchor at least SUSTAINED_MS old, else the oldest.
@@ -143,10 +124,7 @@ export class RefillBounds {
       const gained = a.remaining - anchor.remaining - (anchor.exact ? 0 : 1) + served;
       const elapsed = a.recvAt - anchor.sentAt;
       if (anchor === baseline && elapsed > 0) this.fromOldest = Math.max(0, gained) / elapsed;
-      if (gained > 0 && elapsed > 0) {
-        this.fromGrowth = max(this.fromGrowth, gained / elapsed);
-        if (anchor.resetAt !== undefined && a.recvAt < anchor.resetAt) this.refilled = true;
-      }
+      if (gained > 0 && elapsed > 0) this.fromGrowth = max(this.fromGrowth, gained / elapsed);
     }
     for (const anchor of this.anchors) {
       if (a.sentAt < anchor.recvAt) continue;
@@ -167,7 +145,6 @@ export class RefillBounds {
         remaining: a.remaining,
         exact,
         after: 0,
-        resetAt: a.resetAt,
         lastReset: undefined,
       });
       // Keep the oldest (the longest baseline) and the newest.

@@ -1,0 +1,128 @@
+/**
+ * The user's ceilings on top of the tenant's budget: --max-rps (a token
+ * bucket of one request on the injected clock) and --max-rate (a share of the
+ * sustained rate the pacer learned: a bucket holding that share of the burst,
+ * refilled at that share of the sustained rate, so that from the first
+ * request tenantform leaves the rest of the tenant's budget to its other
+ * clients).
+ */
+
+export type Decision =
+  { type: 'go' } | { type: 'event' } | { type: 'sleep'; ms: number; reason: string; capped?: boolean };
+
+export interface CeilingOptions {
+  now: () => number;
+  /** Requests per second; undefined = none. */
+  maxRps?: number;
+  /** Share of the sustained rate, in (0, 1]; undefined = all. */
+  share?: number;
+}
+
+export const SHARE_REASON = '--max-rate';
+
+export class UserCeilings {
+  private rpsTokens = 1;
+  private rpsAt: number;
+  /** The share's bucket: requests we may send; undefined until the burst is known. */
+  private shareTokens: number | undefined;
+  private shareAt: number;
+  private shareCap = 1;
+  /** Share of the sustained rate, tokens per ms; undefined until learned. */
+  private shareRate: number | undefined;
+
+  constructor(private readonly options: CeilingOptions) {
+    this.rpsAt = options.now();
+    this.shareAt = options.now();
+  }
+
+  private get share(): number | undefined {
+    const s = this.options.share;
+    return s !== undefined && s < 1 ? s : undefined;
+  }
+
+  /** What the answers taught: the tenant's burst and sustained rate (tokens per ms). */
+  learn(limit: number, sustained: number | undefined): void {
+    const share = this.share;
+    if (share === undefined) return;
+    this.refillShare(this.options.now());
+    this.shareCap = Math.max(1, share * limit);
+    // The first answer: the share of the burst, less the request that brought it.
+    if (this.shareTokens === undefined) this.shareTokens = this.shareCap - 1;
+    if (sustained !== undefined) this.shareRate = Math.max(this.shareRate ?? 0, share * sustained);
+  }
+
+  private refillShare(now: number): void {
+    if (this.shareTokens !== undefined && this.shareRate !== undefined) {
+      this.shareTokens = Math.min(this.shareCap, this.shareTokens + (now - this.shareAt) * this.shareRate);
+    }
+    this.shareAt = now;
+  }
+
+  private refillRps(now: number): void {
+    const rate = this.options.maxRps;
+    if (rate === undefined) return;
+    this.rpsTokens = Math.min(1, this.rpsTokens + ((now - this.rpsAt) * rate) / 1000);
+    this.rpsAt = now;
+  }
+
+  /**
+   * A wait a ceiling asks for, or null. `resetAt`: the local time the tenant's
+   * budget next grows (its Reset), when known. Until the sustained rate is
+   * learned, the share lets one request go each time that passes: its answer
+   * shows what the tenant added.
+   */
+  decide(now: number, resetAt?: number): Decision | null {
+    if (this.share !== undefined && this.shareTokens !== undefined) {
+      this.refillShare(now);
+      if (this.shareTokens < 1) {
+        const reason = `${SHARE_REASON} ${Math.round(this.share * 100)}%`;
+        if (this.shareRate !== undefined) {
+          return {
+            type: 'sleep',
+            ms: Math.max(1, Math.ceil((1 - this.shareTokens) / this.shareRate)),
+            reason,
+          };
+        }
+        if (resetAt === undefined) return { type: 'event' };
+        if (now < resetAt) return { type: 'sleep', ms: Math.max(1, Math.ceil(resetAt - now)), reason };
+      }
+    }
+    const rate = this.options.maxRps;
+    if (rate !== undefined) {
+      this.refillRps(now);
+      if (this.rpsTokens < 1) {
+        return {
+          type: 'sleep',
+          ms: Math.ceil(((1 - this.rpsTokens) * 1000) / rate),
+          reason: `--max-rps ${rate}`,
+        };
+      }
+    }
+    return null;
+  }
+
+  /** A request went out. */
+  took(now: number): void {
+    if (this.options.maxRps !== undefined) this.rpsTokens -= 1;
+    if (this.shareTokens !== undefined) {
+      this.refillShare(now);
+      this.shareTokens -= 1;
+    }
+  }
+
+  /** After a wait that a clock cut short: true when it was a ceiling's (one request may go). */
+  serveWait(reason: string): boolean {
+    const now = this.options.now();
+    if (reason.startsWith('--max-rps')) {
+      this.refillRps(now);
+      this.rpsTokens = Math.max(this.rpsTokens, 1);
+      return true;
+    }
+    if (reason.startsWith(SHARE_REASON)) {
+      this.refillShare(now);
+      this.shareTokens = Math.max(this.shareTokens ?? 1, 1);
+      return true;
+    }
+    return false;
+  }
+}

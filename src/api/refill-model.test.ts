@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { RefillModel, type AcceptedAnswer } from './refill-model.js';
+import { TenantClock } from './tenant-clock.js';
+
+const S = 1_700_000_000_000;
+
+/** An answer served at our time `at` (clocks agree), 1 ms each way. */
+function answer(at: number, remaining: number, resetMs: number, limit = 10): AcceptedAnswer {
+  return { sentAt: at - 1, recvAt: at + 1, dateMs: Math.floor(at / 1000) * 1000, limit, remaining, resetMs };
+}
+
+function model(): RefillModel {
+  const clock = new TenantClock();
+  const m = new RefillModel(clock);
+  const observe = m.observe.bind(m);
+  m.observe = (a) => {
+    clock.observe(a);
+    observe(a);
+  };
+  return m;
+}
+
+describe('RefillModel', () => {
+  it('stays unknown while answers of one window lose tokens and name one Reset', () => {
+    const m = model();
+    m.observe(answer(S + 100, 9, S + 1000));
+    m.observe(answer(S + 200, 8, S + 1000));
+    m.observe(answer(S + 300, 5, S + 1000)); // another client took two
+    expect(m.kind).toBe('unknown');
+  });
+
+  it.each([
+    ['shows as many left as before', 8, S + 1000],
+    ['names a later Reset', 7, S + 2000],
+  ])(
+    'takes a refill inside a window for a continuous bucket: an answer before the Reset that %s',
+    (_what, remaining, reset) => {
+      const m = model();
+      m.observe(answer(S + 100, 9, S + 1000));
+      m.observe(answer(S + 200, 8, S + 1000));
+      m.observe(answer(S + 300, remaining, reset));
+      expect(m.kind).toBe('continuous');
+    },
+  );
+
+  it('does not compare answers whose requests overlapped (their order is unknown)', () => {
+    const m = model();
+    const a = answer(S + 100, 7, S + 1000);
+    m.observe({ ...a, recvAt: S + 300 });
+    m.observe({ ...answer(S + 200, 8, S + 1000), sentAt: S + 150 }); // sent before the other arrived
+    expect(m.kind).toBe('unknown');
+  });
+
+  it('learns a window: its length from two Resets, its step from what the turn added', () => {
+    const m = model();
+    m.observe(answer(S + 100, 3, S + 1000));
+    m.observe(answer(S + 1005, 4, S + 2000)); // 2 added (3 → 5, less this one)
+    expect([m.windowMs, m.step, m.stepCapped]).toEqual([1000, 2, false]);
+    m.observe(answer(S + 2005, 9, S + 3000)); // full: the step may be larger
+    expect([m.step, m.stepCapped]).toEqual([6, true]);
+  });
+
+  it('takes a probe that shows no refill before the Reset for a window', () => {
+    const m = model();
+    const before = answer(S + 100, 1, S + 1000);
+    m.observe(before);
+    const probe = answer(S + 400, 0, S + 1000);
+    m.observe(probe);
+    m.probeAnswered(probe, before);
+    expect(m.kind).toBe('window');
+  });
+
+  it('learns nothing from a probe that may have been served after the Reset', () => {
+    const m = model();
+    const before = answer(S + 100, 1, S + 1000);
+    m.observe(before);
+    const probe = answer(S + 1001, 0, S + 1000);
+    m.probeAnswered(probe, before);
+    expect(m.kind).toBe('unknown');
+  });
+});
