@@ -144,7 +144,7 @@ function connectionOptions<A extends unknown[], O extends OptionValues, G extend
     )
     .option(
       '--token-file <FILE>',
-      'read the bearer token from a file (or env TENANTFORM_TOKEN, AUTH0_ACCESS_TOKEN)',
+      'read the bearer token from a file (or env TENANTFORM_TOKEN, AUTH0_ACCESS_TOKEN); there is no --token: a token on the command line ends up in shell history and `ps`',
     )
     .option('--audience <URL>', 'client-credentials audience (default https://DOMAIN/api/v2/)')
     .option('--max-rps <N>', 'never send more than N requests per second')
@@ -607,7 +607,10 @@ export const initCommand = (parent: Command) =>
     .command('init')
     .description('scaffold a config repository: an example per kind, .gitignore and a CI workflow')
     .argument('[dir]', 'directory to create or fill', '.')
-    .option('--force', 'overwrite files that exist')
+    .option(
+      '--force',
+      'overwrite files that exist, and add the examples to a directory that already holds config files',
+    )
     .addHelpText(
       'after',
       '\nExample:\n  $ tenantform init tenant-config && cd tenant-config && tenantform validate',

@@ -7,7 +7,7 @@ import { CliError, writeChunks, type CommandIO } from '../io.js';
 import { absolute, openStore, withLockedState, parseCount, pacingOptions } from '../context.js';
 import { createProgress } from '../progress.js';
 import { createJsonProgress } from '../apply-json.js';
-import { keepUnrecorded, reportApply } from '../apply-report.js';
+import { applyExitCode, keepUnrecorded, reportApply } from '../apply-report.js';
 import {
   environmentApi,
   environmentCredentials,
@@ -299,18 +299,19 @@ export async function applyAction(
         });
         // The summary comes first, whatever saving the state or releasing the lock says afterwards.
         const rescue = await keepUnrecorded(result, session, store, io);
+        const interrupted =
+          io.signal?.aborted === true &&
+          (result.notAttempted.length > 0 || result.failed.some((f) => f.code === 'API_ABORTED'));
         let code: number;
         if (json) {
           json.summary(result, stats);
-          code = result.failed.length > 0 || result.notAttempted.length > 0 ? 1 : 0;
+          code = applyExitCode(result, interrupted, io);
         } else {
           code = reportApply(
             result,
             {
               rescue,
-              interrupted:
-                io.signal?.aborted === true &&
-                (result.notAttempted.length > 0 || result.failed.some((f) => f.code === 'API_ABORTED')),
+              interrupted,
               progressWasLive: progress.live,
               status429: stats?.status429 ?? 0,
               retried429: stats?.retried429 ?? 0,
