@@ -264,7 +264,7 @@ export const applyCommand = (parent: Command) =>
                     .description('make the changes through the API and record them in state')
                     .argument(
                       '[paths...]',
-                      'config files or directories (default: .), or one plan file saved by plan --out',
+                      'config files or directories (default: .), or one plan file saved by plan --out (its seal is checked first; its target must also be given: --base-url/--domain, the environment, or --env)',
                     ),
                 )
                   .option('--skip-blocked', 'apply the other changes when some are blocked')
@@ -278,7 +278,7 @@ export const applyCommand = (parent: Command) =>
     ),
   ).addHelpText(
     'after',
-    `\nExamples:\n  $ TENANTFORM_CLIENT_ID=… TENANTFORM_CLIENT_SECRET=… tenantform apply examples --env prod --domain tenant.example.com\n  $ tenantform apply release.tfplan --auto-approve --base-url http://127.0.0.1:4000/api/v2\n  $ tenantform apply examples --env dev --env staging --auto-approve\n  $ tenantform apply . --target 'token_exchange_profile["urn:partner:token"]'\n  $ tenantform apply . --replace 'rate_limit_policy["oauth_authentication_api","client","default"]'\n  $ tenantform apply release.tfplan --auto-approve --json | jq -c 'select(.type == "failed")'`,
+    `\nExamples:\n  $ TENANTFORM_CLIENT_ID=… TENANTFORM_CLIENT_SECRET=… tenantform apply examples --env prod --domain tenant.example.com\n  $ tenantform apply release.tfplan --auto-approve --base-url http://127.0.0.1:4000/api/v2\n  $ tenantform apply release.tfplan --auto-approve --env prod          # target and credentials of ./tenantform.yaml's prod\n  $ tenantform apply examples --env dev --env staging --auto-approve\n  $ tenantform apply . --target 'token_exchange_profile["urn:partner:token"]'\n  $ tenantform apply . --replace 'rate_limit_policy["oauth_authentication_api","client","default"]'\n  $ tenantform apply release.tfplan --auto-approve --json | jq -c 'select(.type == "failed")'`,
   );
 export type ApplyFlags = FlagsOf<typeof applyCommand>;
 

@@ -131,11 +131,9 @@ async function preparePlanFile(planArg: string, pathArgs: string[], flags: Apply
       'a saved plan is applied exactly as it was made: --refresh takes config paths (or run tenantform refresh before plan --out)',
     );
   }
-  // Checked in full (paths, flags, state location, target, changes) before any state directory or lock.
+  // Checked in full (seal, paths, flags, state location, target, changes) before any state directory or lock.
   const { openSavedPlan } = await import('../saved-plan.js');
-  const saved = await openSavedPlan(planArg, pathArgs, flags, io);
-  const input: ConfigInput = { env: null, paths: [], varFiles: [] };
-  return { ...saved, input, desired: [] };
+  return { ...(await openSavedPlan(planArg, pathArgs, flags, io)), desired: [] };
 }
 
 /** The config's store, planFor and target flags; null when the config has problems (reported). */

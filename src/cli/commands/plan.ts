@@ -44,22 +44,21 @@ async function plannedTarget(
 }
 
 /**
- * plan --out FILE: the plan, with where it was made, written to a file only
- * its owner may read (mode 0600, also for a file that exists).
+ * plan --out FILE: the plan, with where it was made, sealed with the state's
+ * plan key (`key`) and written to a file only its owner may read (mode 0600,
+ * also for a file that exists).
  */
 async function savePlan(
   result: Plan,
   origin: Omit<PlanFileMeta, 'createdAt' | 'toolVersion'>,
+  key: Buffer,
   flags: Pick<PlanFlags, 'out' | 'format'>,
   io: CommandIO,
 ): Promise<void> {
   const { serializePlan } = await import('../../plan/index.js');
   const file = flags.out!;
-  const text = serializePlan(result, {
-    createdAt: new Date().toISOString(),
-    toolVersion: TOOL_VERSION,
-    ...origin,
-  });
+  const meta = { createdAt: new Date().toISOString(), toolVersion: TOOL_VERSION, ...origin };
+  const text = serializePlan(result, meta, key);
   // The mode given to open applies only to a new file: fchmod an existing one before writing.
   let fd: number;
   try {
@@ -105,8 +104,11 @@ export async function planAction(
   const stateFlags = environmentStateFlags(flags, input);
   const store = await openStore(stateFlags, path, io);
   let recorded;
+  let key: Buffer | null = null;
   try {
     recorded = await readStateForPlan(store, io);
+    // A saved plan is sealed with its state's plan key, made here on first need.
+    if (flags.out) key = await store.planKey({ create: true });
   } finally {
     await store.close();
   }
@@ -145,7 +147,8 @@ export async function planAction(
 
   if (flags.out) {
     const stateLocation = await resolveStateLocation(stateFlags, path, io);
-    await savePlan(result, { configPaths: paths, stateLocation, target: target.baseUrl }, flags, io);
+    const origin = { configPaths: paths, stateLocation, target: target.baseUrl };
+    await savePlan(result, origin, key!, flags, io);
   }
   if (flags.detailedExitcode && plan.hasChanges(result)) return 2;
   return 0;
