@@ -56,21 +56,26 @@ type Runner = <A extends unknown[]>(
 ) => (...args: A) => Promise<void>;
 
 /**
+ * Whether a run that asked for several environments runs them (the command
+ * may refuse the flags, or take the run as its own: apply of a saved plan).
+ */
+type Several<F> = (paths: string[], flags: F, io: CommandIO, asked: boolean) => boolean;
+
+/**
  * plan and apply: with several environments (--env A --env B, --all-envs)
  * fleet.ts runs `single` once per environment, with output `style`;
- * otherwise `single` runs. `check` refuses flags before either (apply's
- * --json, which takes one environment).
+ * otherwise `single` runs. `several` has the last word (apply's).
  */
 function perEnvironment<F extends FleetFlags>(
   style: 'plan' | 'apply',
   single: SingleRun<F>,
-  check: (flags: F, several: boolean) => void = () => {},
+  several: Several<F> = (_paths, _flags, _io, asked) => asked,
 ): SingleRun<F> {
   return async (paths, flags, cmd, io) => {
     const fleet = await import('./fleet.js');
-    const several = fleet.isFleetRun(flags);
-    check(flags, several);
-    return several ? fleet.runFleet(style, paths, flags, io, single) : single(paths, flags, cmd, io);
+    return several(paths, flags, io, fleet.isFleetRun(flags))
+      ? fleet.runFleet(style, paths, flags, io, single)
+      : single(paths, flags, cmd, io);
   };
 }
 
@@ -92,8 +97,8 @@ const COMMANDS: Record<string, (program: Command, run: Runner) => void> = {
   apply: (p, run) =>
     def.applyCommand(p).action(
       run(async () => {
-        const { applyAction, checkJsonFlags } = await import('./commands/apply.js');
-        return perEnvironment('apply', applyAction, checkJsonFlags);
+        const { applyAction, runsSeveral } = await import('./commands/apply.js');
+        return perEnvironment('apply', applyAction, runsSeveral);
       }),
     ),
   destroy: (p, run) =>

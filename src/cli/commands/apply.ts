@@ -375,6 +375,17 @@ async function applyLocked(run: ApplyRun, session: StateSession): Promise<number
   return report(run, plan, result, session, progress, json);
 }
 
+/**
+ * Whether an apply that asked for several environments (`asked`) runs them
+ * (main.ts then hands it to fleet.ts): not with --json, which is refused
+ * first, nor for a saved plan, which names its own state (its checks refuse
+ * several --env).
+ */
+export function runsSeveral(paths: string[], flags: ApplyRunFlags, io: CommandIO, asked: boolean): boolean {
+  checkJsonFlags(flags, asked);
+  return asked && !paths.some((p) => looksLikePlanFile(absolute(p, io)));
+}
+
 /** tenantform apply [PATH | PLANFILE]: one environment (main.ts sends several to fleet.ts). */
 export async function applyAction(
   pathArgs: string[],
