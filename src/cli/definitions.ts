@@ -144,7 +144,7 @@ function connectionOptions<A extends unknown[], O extends OptionValues, G extend
     )
     .option(
       '--token-file <FILE>',
-      'read the bearer token from a file (or env TENANTFORM_TOKEN, AUTH0_ACCESS_TOKEN)',
+      'read the bearer token from a file (or env TENANTFORM_TOKEN, AUTH0_ACCESS_TOKEN); there is no --token: a token on the command line ends up in shell history and `ps`',
     )
     .option('--audience <URL>', 'client-credentials audience (default https://DOMAIN/api/v2/)')
     .option('--max-rps <N>', 'never send more than N requests per second')
@@ -255,7 +255,7 @@ export const applyCommand = (parent: Command) =>
                     .description('make the changes through the API and record them in state')
                     .argument(
                       '[paths...]',
-                      'config files or directories (default: .), or one plan file saved by plan --out',
+                      'config files or directories (default: .), or one plan file saved by plan --out (its seal is checked first; its target must also be given: --base-url/--domain, the environment, or --env)',
                     ),
                 )
                   .option('--skip-blocked', 'apply the other changes when some are blocked')
@@ -269,7 +269,7 @@ export const applyCommand = (parent: Command) =>
     ),
   ).addHelpText(
     'after',
-    `\nExamples:\n  $ TENANTFORM_CLIENT_ID=… TENANTFORM_CLIENT_SECRET=… tenantform apply examples --env prod --domain tenant.example.com\n  $ tenantform apply release.tfplan --auto-approve --base-url http://127.0.0.1:4000/api/v2\n  $ tenantform apply examples --env dev --env staging --auto-approve\n  $ tenantform apply . --target 'token_exchange_profile["urn:partner:token"]'\n  $ tenantform apply . --replace 'rate_limit_policy["oauth_authentication_api","client","default"]'\n  $ tenantform apply release.tfplan --auto-approve --json | jq -c 'select(.type == "failed")'`,
+    `\nExamples:\n  $ TENANTFORM_CLIENT_ID=… TENANTFORM_CLIENT_SECRET=… tenantform apply examples --env prod --domain tenant.example.com\n  $ tenantform apply release.tfplan --auto-approve --base-url http://127.0.0.1:4000/api/v2\n  $ tenantform apply release.tfplan --auto-approve --env prod          # target and credentials of ./tenantform.yaml's prod\n  $ tenantform apply examples --env dev --env staging --auto-approve\n  $ tenantform apply . --target 'token_exchange_profile["urn:partner:token"]'\n  $ tenantform apply . --replace 'rate_limit_policy["oauth_authentication_api","client","default"]'\n  $ tenantform apply release.tfplan --auto-approve --json | jq -c 'select(.type == "failed")'`,
   );
 export type ApplyFlags = FlagsOf<typeof applyCommand>;
 
@@ -611,7 +611,10 @@ export const initCommand = (parent: Command) =>
     .command('init')
     .description('scaffold a config repository: an example per kind, .gitignore and a CI workflow')
     .argument('[dir]', 'directory to create or fill', '.')
-    .option('--force', 'overwrite files that exist')
+    .option(
+      '--force',
+      'overwrite files that exist, and add the examples to a directory that already holds config files',
+    )
     .addHelpText(
       'after',
       '\nExample:\n  $ tenantform init tenant-config && cd tenant-config && tenantform validate',
