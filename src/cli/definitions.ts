@@ -195,6 +195,40 @@ export const validateCommand = (parent: Command) =>
   );
 export type ValidateFlags = FlagsOf<typeof validateCommand>;
 
+export const explainCommand = (parent: Command) =>
+  envOption(
+    varOptions(
+      parent
+        .command('explain')
+        .description(
+          "say which rate limit policy governs an application (its own, its group's, default) and which applications a policy governs; offline, from the config",
+        )
+        .argument('[paths...]', 'config files or directories, merged (default: .)')
+        .option(
+          '--client <ID>',
+          'a client id: the policy that governs it, its action and limit, and whose counter it uses (repeatable); tpa_… ids are third-party applications, https:// ids CIMD clients',
+          collect,
+          [],
+        )
+        .option(
+          '--policy <SELECTOR>',
+          'a consumer_selector (default, third_party_clients, cimd_clients, client_id:ID) or a policy address: the applications it governs (repeatable)',
+          collect,
+          [],
+        )
+        .addOption(formatOption(['text', 'markdown', 'json'])),
+    ),
+  ).addHelpText(
+    'after',
+    `\nWith neither --client nor --policy, every policy of the config and what it governs.
+
+Examples:
+  $ tenantform explain examples --env prod --client Wq2eR5tY8uI1oP4aS7dF0gH3jK6lZ9xC --client tpa_partner42
+  $ tenantform explain examples --env prod --policy third_party_clients --client tpa_partner42
+  $ tenantform explain examples --env dev --format markdown`,
+  );
+export type ExplainFlags = FlagsOf<typeof explainCommand>;
+
 export const fmtCommand = (parent: Command) =>
   parent
     .command('fmt')
