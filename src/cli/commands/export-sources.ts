@@ -11,9 +11,28 @@ import type { ConfigInput } from '../inputs.js';
 import { reportIssues } from '../config-issues.js';
 import type { ExportFlags } from '../definitions.js';
 import type { PeerRead, PeerSkip } from '../../config/peer-source.js';
-import type { ExportSource } from './export.js';
-import { KINDS } from '../../resources/index.js';
+import { KINDS, type LiveResource, type RecordedResource } from '../../resources/index.js';
 import { plural } from '../words.js';
+
+/**
+ * What an export writes and records, whichever source it read (the tenant,
+ * a Terraform state, a Deploy CLI export): each reader below makes one,
+ * export.ts writes and records it.
+ */
+export interface ExportSource {
+  /** The resources the config files declare. */
+  resources: readonly LiveResource[];
+  /** What the state records: those with their ids, or adopted without one. */
+  records: readonly RecordedResource[];
+  /** Said before the files: what was read and what was left out. */
+  lead: string;
+  /** For "… permissions of N users": the users whose permissions were read. */
+  users: number;
+  /** Where the recorded ids came from, after "Recorded N resources in STATE": ' with their ids from the tenant'. */
+  idsFrom: string;
+  /** Said last, once the state is saved. */
+  after: string;
+}
 
 /** The user ids of --user and --users-file, once each, in the order given. */
 function usersNamed(flags: ExportFlags, io: CommandIO): string[] {

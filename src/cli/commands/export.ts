@@ -3,36 +3,11 @@ import { join } from 'node:path';
 import { CliError, type CommandIO } from '../io.js';
 import { absolute, openStore, withLockedState, type StateFlags } from '../context.js';
 import type { ExportFlags } from '../definitions.js';
-import {
-  KINDS,
-  operationsFor,
-  pathParams,
-  type Kind,
-  type LiveResource,
-  type RecordedResource,
-} from '../../resources/index.js';
+import { KINDS, operationsFor, pathParams, type Kind, type LiveResource } from '../../resources/index.js';
+import type { ExportSource } from './export-sources.js';
 import { listed, plural } from '../words.js';
 
 const SCHEMA_PATH = './schemas/config.schema.json';
-
-/**
- * What an export writes and records, whichever source it read (the tenant,
- * a Terraform state, a Deploy CLI export): export-sources.ts makes one.
- */
-export interface ExportSource {
-  /** The resources the config files declare. */
-  resources: readonly LiveResource[];
-  /** What the state records: those with their ids, or adopted without one. */
-  records: readonly RecordedResource[];
-  /** Said before the files: what was read and what was left out. */
-  lead: string;
-  /** For "… permissions of N users": the users whose permissions were read. */
-  users: number;
-  /** Where the recorded ids came from, after "Recorded N resources in STATE": ' with their ids from the tenant'. */
-  idsFrom: string;
-  /** Said last, once the state is saved. */
-  after: string;
-}
 
 /**
  * "Exported 2 rate limit policies, 1 token exchange profile and 3 permissions of 2 users":
