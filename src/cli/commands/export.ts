@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliError, type CommandIO } from '../io.js';
 import { absolute, openStore, parseCount, withLockedState, type StateFlags } from '../context.js';
-import type { ConfigInput } from '../inputs.js';
+import { stateScopeOf, type ConfigInput } from '../inputs.js';
+import { guardTenant } from '../tenant-binding.js';
 import { openClient, profileOf, readLive, readSummary, requireFull } from '../live.js';
 import type { ExportFlags } from '../definitions.js';
 import { KINDS, operationsFor, pathParams, type Kind, type LiveResource } from '../../resources/index.js';
@@ -106,9 +107,10 @@ export async function exportAction(
     ...rest,
     ...(typeof flags.state === 'string' ? { state: flags.state } : {}),
   };
-  const store = await openStore(stateFlags, dirArg, io);
+  const store = await openStore(stateFlags, dirArg, io, await stateScopeOf(input, flags, io));
   try {
     return await withLockedState(store, 'export', { ...stateFlags, io }, async (session) => {
+      await guardTenant(session, { store, input, io, command: 'export' }, flags, true);
       for (const r of read.resources) {
         await session.record({
           op: 'put',
