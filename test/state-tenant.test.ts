@@ -115,7 +115,7 @@ describe('a state where earlier versions kept it', () => {
     const sent = a.requestCount();
     const plan = await onTenant(['plan', 'tenant.yaml', '--detailed-exitcode'], a);
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
-    expect(plan.stderr).toContain(`Note: using the state at ${older}, where tenantform kept it before`);
+    expect(plan.stderr).toContain(`Note: using the state at ${older}, which is bound to no tenant yet`);
     expect(plan.stderr).toContain(`tenantform state migrate --from file:${older} --to file:`);
     const apply = await onTenant(['apply', 'tenant.yaml', '--auto-approve'], a);
     expect(apply.code, apply.stderr).toBe(0);

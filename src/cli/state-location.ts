@@ -76,9 +76,10 @@ function boundTarget(path: string): string | null {
 
 function olderNote(path: string, scoped: string): string {
   return (
-    `Note: using the state at ${path}, where tenantform kept it before states were kept per config and ` +
-    `tenant; the next apply binds it to its tenant. To move it to the new default place: ` +
-    `tenantform state migrate --from file:${path} --to file:${scoped}, then delete ${path}\n`
+    `Note: using the state at ${path}, which is bound to no tenant yet (an earlier tenantform kept every ` +
+    `state there, and a command without a target still does); the next apply to a target binds it. To move ` +
+    `it where this target's state goes: tenantform state migrate --from file:${path} --to file:${scoped}, ` +
+    `then delete ${path}\n`
   );
 }
 
