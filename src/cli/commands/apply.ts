@@ -5,15 +5,15 @@ import type { ApplyResult } from '../../apply/index.js';
 import type { StateSession } from '../../state/index.js';
 import { ApiConnection } from '../api-connection.js';
 import { CliError, writeChunks, type CommandIO, type OutputStream } from '../io.js';
-import { absolute, openStore, withLockedState, parseCount, pacingOptions } from '../context.js';
+import { absolute, withLockedState, parseCount, pacingOptions } from '../context.js';
 import { createProgress } from '../progress.js';
 import { createJsonProgress } from '../apply-json.js';
 import { applyExitCode, keepUnrecorded, reportApply } from '../apply-report.js';
 import {
   environmentApi,
-  environmentStateFlags,
   environmentTargetFlags,
   loadDesiredOrReport,
+  openInputStore,
   resolveInputs,
   type ConfigInput,
 } from '../inputs.js';
@@ -28,6 +28,7 @@ export type ApplyRunFlags = Omit<ApplyFlags, 'replace' | 'env' | 'allEnvs' | 'en
     replace?: string[];
     destroy?: boolean;
   };
+import { bindTenant, checkTenant } from '../tenant-binding.js';
 
 /**
  * A saved plan is a JSON object with format_version and changes. A config
@@ -146,7 +147,7 @@ async function prepareConfig(pathArgs: string[], flags: ApplyRunFlags, io: Comma
     : await loadDesiredOrReport(paths, { vars: flags.var, varFiles: input.varFiles }, io);
   if (!desired) return null;
   const { planChanges } = await import('../../plan/index.js');
-  const store = await openStore(environmentStateFlags(flags, input), paths[paths.length - 1]!, io);
+  const store = await openInputStore(flags, input, io);
   const options = {
     targets: flags.target,
     replace: flags.replace,
@@ -198,6 +199,7 @@ async function refresh(run: ApplyRun, session: StateSession, info: OutputStream)
   if (!run.flags.refresh) return undefined;
   const live = await import('../tenant-read.js');
   const { refreshState } = await import('../../plan/index.js');
+  await bindTarget(run, session);
   const client = await run.connection.open();
   const read = await live.readLive(client, live.listParams(run.desired, session.doc), run.parallelism);
   const refreshed = refreshState(session.doc, read, run.desired);
@@ -342,22 +344,30 @@ async function commitReported(session: StateSession, code: number, io: CommandIO
   }
 }
 
+/**
+ * An apply to a confirmed target binds the state to that tenant (once, with
+ * or without requests), before its first request: a run killed after it
+ * leaves a state that names its tenant.
+ */
+async function bindTarget(run: ApplyRun, session: StateSession): Promise<void> {
+  const target = run.connection.given;
+  if (target) await bindTenant(session, target.baseUrl);
+}
+
 /** Under the lock (step 2): refresh, plan, confirm, execute, report. */
 async function applyLocked(run: ApplyRun, session: StateSession): Promise<number> {
   const { io, flags } = run;
   // Said once the lock is held: a run refused by the lock prints only the holder. With --json,
   // stdout carries JSON lines only: the header goes to stderr.
   const info = flags.json ? io.stderr : io.stdout;
-  const target = run.connection.given;
-  info.write(
-    whereLines(
-      describeState(run.store, io),
-      target ? target.baseUrl : 'not set (needed only if a request must be sent)',
-    ),
-  );
+  const target = run.connection.given?.baseUrl ?? null;
+  const state = describeState(run.store, io);
+  info.write(whereLines(state, target ?? 'not set (needed only if a request must be sent)'));
+  checkTenant(session.doc, target, flags.reassignTenant, state, 'apply');
   const drift = await refresh(run, session, info);
   const { plan, applicable, json, hasChanges } = await showPlan(run, session, drift, info);
   if (applicable.length === 0) {
+    await bindTarget(run, session);
     if (flags.refresh) await session.commit();
     if (json) json.summary(nothingApplied(plan), run.connection.stats());
     else if (hasChanges) io.stdout.write('\nOnly blocked changes remain; nothing to apply.\n');
@@ -370,6 +380,7 @@ async function applyLocked(run: ApplyRun, session: StateSession): Promise<number
   }
   const total = plan.changes.filter((c) => c.action !== 'no-op' && c.action !== 'blocked').length;
   const progress = json ?? createProgress(io.stdout, total);
+  await bindTarget(run, session);
   if (!json) io.stdout.write('\n');
   const result = await execute(run, plan, session, progress);
   return report(run, plan, result, session, progress, json);

@@ -2,18 +2,20 @@ import { closeSync, fchmodSync, openSync, writeFileSync } from 'node:fs';
 import type { Plan, PlanFileMeta } from '../../plan/index.js';
 import { CliError, type CommandIO } from '../io.js';
 import { writePlan } from '../plan-output.js';
-import { absolute, openStore, readStateForPlan, resolveStateLocation } from '../context.js';
+import { absolute, readStateForPlan, storeLocation } from '../context.js';
 import {
   environmentApi,
   environmentStateFlags,
   environmentTargetFlags,
   loadDesiredOrReport,
+  openInputStore,
   resolveInputs,
   type ConfigInput,
 } from '../inputs.js';
 import { TOOL_VERSION } from '../version.js';
 import type { PlanFlags } from '../definitions.js';
 import { describeState, noStateWarning, targetGiven, whereLines } from '../where.js';
+import { checkTenant } from '../tenant-binding.js';
 
 /**
  * The target apply would use: --domain/--base-url, else the environment's in
@@ -102,7 +104,7 @@ export async function planAction(
   if (!desired) return 1;
   const plan = await import('../../plan/index.js');
   const stateFlags = environmentStateFlags(flags, input);
-  const store = await openStore(stateFlags, path, io);
+  const store = await openInputStore(flags, input, io);
   let recorded;
   let key: Buffer | null = null;
   try {
@@ -118,6 +120,7 @@ export async function planAction(
   const where = io.stderr;
   const target = await plannedTarget(input, io, { domain: flags.domain, baseUrl: flags.baseUrl });
   where.write(whereLines(state, target.line));
+  checkTenant(recorded, target.baseUrl, flags.reassignTenant, state, 'plan');
   const options = {
     targets: flags.target,
     replace: flags.replace,
@@ -146,7 +149,7 @@ export async function planAction(
   await writePlan(result, flags.format, io);
 
   if (flags.out) {
-    const stateLocation = await resolveStateLocation(stateFlags, path, io);
+    const stateLocation = await storeLocation(store, stateFlags, path, io);
     const origin = { configPaths: paths, stateLocation, target: target.baseUrl };
     await savePlan(result, origin, key!, flags, io);
   }
