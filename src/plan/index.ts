@@ -40,7 +40,11 @@ export { adoptedWords } from './reasons.js';
 export { renderText, renderTextChunks, type TextOptions } from './render-text.js';
 export { codeCell, escapeCell, MARKDOWN_LIMIT, renderMarkdown } from './render-markdown.js';
 export { planToJson, renderJson } from './render-json.js';
-export { renderTerraformJson, terraformActions, TERRAFORM_JSON_FORMAT_VERSION } from './render-terraform-json.js';
+export {
+  renderTerraformJson,
+  terraformActions,
+  TERRAFORM_JSON_FORMAT_VERSION,
+} from './render-terraform-json.js';
 export { summaryLine, NO_CHANGES } from './wording.js';
 export { renderStateMarkdown, renderStateText } from './render-state.js';
 export { closestMatch, type PlanOptions } from './selection.js';
