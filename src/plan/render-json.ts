@@ -4,6 +4,7 @@ import { canonicalize } from './canonical.js';
 import type { StateLocation } from '../state/types.js';
 import type { Drift } from './drift.js';
 import type { Change, Plan } from './types.js';
+import type { Finding } from '../review/index.js';
 
 /** Extra top-level fields of a saved plan file, written before `state`. */
 export interface PlanJsonMeta {
@@ -47,6 +48,17 @@ function driftJson(d: Drift): Record<string, unknown> {
   };
 }
 
+function findingJson(f: Finding): Record<string, unknown> {
+  const s = f.source;
+  return {
+    rule: f.rule,
+    severity: f.severity,
+    address: f.address,
+    source: s ? { file: s.file, line: s.line, col: s.col } : null,
+    params: { ...f.params },
+  };
+}
+
 /** The plan as a JSON-ready object with a fixed key order (matches schemas/plan.schema.json). */
 export function planToJson(plan: Plan, meta?: PlanJsonMeta): Record<string, unknown> {
   return {
@@ -67,6 +79,7 @@ export function planToJson(plan: Plan, meta?: PlanJsonMeta): Record<string, unkn
     summary: Object.fromEntries(SUMMARY_KEYS.map((key) => [key, plan.summary[key]])),
     changes: plan.changes.map(changeJson),
     ...(plan.drift ? { drift: plan.drift.map(driftJson) } : {}),
+    ...(plan.findings ? { findings: plan.findings.map(findingJson) } : {}),
   };
 }
 
