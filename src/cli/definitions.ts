@@ -417,9 +417,13 @@ export const exportCommand = (parent: Command) =>
           parent
             .command('export')
             .description(
-              "write the tenant's policies and profiles (and the permissions of the users named) as config files, and record them in the state (API profile full)",
+              "write the tenant's policies and profiles (and the permissions of the users named) as config files, and record them in the state (API profile full); or those of a Terraform state, to switch in one command",
             )
             .argument('<dir>', 'directory to write the config files into (created when missing)')
+            .option(
+              '--from-terraform <STATE>',
+              "read a Terraform state (format 4) instead of the tenant: the auth0 provider's policies, profiles and permissions, with their ids; other types are skipped, sensitive values never copied",
+            )
             .option('--user <USER_ID>', 'also export the permissions of this user (repeatable)', collect, [])
             .option(
               '--users-file <FILE>',
@@ -433,7 +437,7 @@ export const exportCommand = (parent: Command) =>
     ),
   ).addHelpText(
     'after',
-    "\nExamples:\n  $ tenantform export tenant-config --api full --user 'auth0|5f7c8ec7c33c6c004bbafe82'\n  $ tenantform export tenant-config --api full --users-file admins.txt --no-state",
+    "\nExamples:\n  $ tenantform export tenant-config --api full --user 'auth0|5f7c8ec7c33c6c004bbafe82'\n  $ tenantform export tenant-config --api full --users-file admins.txt --no-state\n  $ tenantform export tenant-config --from-terraform terraform.tfstate",
   );
 export type ExportFlags = FlagsOf<typeof exportCommand>;
 
