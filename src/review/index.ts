@@ -54,3 +54,12 @@ export {
 export { checkConfig, hasAcceptedScheme, hostAllowed, reservedNamespace } from './check-config.js';
 export { checkChanges, type ChangeView } from './check-changes.js';
 export { findingMessage } from './rule-words.js';
+export {
+  isRisky,
+  reviewChanges,
+  type ChangeReview,
+  type Effect,
+  type PlanView,
+  type Risk,
+} from './effects.js';
+export { changeLabel, changeWords, effectWords } from './change-words.js';

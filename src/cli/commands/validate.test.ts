@@ -243,7 +243,7 @@ token_exchange_profiles:
     expect(await runValidate('a.yaml', opts('text'), io())).toBe(1);
     expect(out).toBe('');
     expect(err).toBe(
-      'a.yaml:2:5: warning: default has limit 0 with block: every sign-in of every application without a policy of its own or of its group is refused [shared-limit-zero]\n' +
+      'a.yaml:2:5: warning: default has limit 0 with block: every sign-in of every application no other policy names is refused [shared-limit-zero]\n' +
         '1 warning.\n' +
         'a.yaml:7:5: subject_token_type "urn:auth0:legacy" is in the namespace urn:auth0, which the service reserves and refuses: use one you own, such as urn:<your-company>:<token-name> [token-type-reserved]\n' +
         '1 error.\n',
