@@ -110,6 +110,8 @@ interface ApplyRun {
   planFor(doc: StateDocument): Plan;
   /** What the config asks for (none for a saved plan or a destroy): --refresh compares it too. */
   desired: readonly DesiredResource[];
+  /** The guardrails' review of the plan made under the lock: null when an error stops apply before the question. */
+  review(plan: Plan): Plan | null;
   parallelism: number;
   batchSize: number;
   /** The one API client, made when first needed. */
@@ -134,7 +136,11 @@ async function preparePlanFile(planArg: string, pathArgs: string[], flags: Apply
   }
   // Checked in full (seal, paths, flags, state location, target, changes) before any state directory or lock.
   const { openSavedPlan } = await import('../saved-plan.js');
-  return { ...(await openSavedPlan(planArg, pathArgs, flags, io)), desired: [] };
+  const saved = await openSavedPlan(planArg, pathArgs, flags, io);
+  const guardrails = await import('../guardrails.js');
+  // The plan was reviewed when it was made; --strict refuses it when that review found warnings.
+  const review = (plan: Plan) => guardrails.strictSavedPlan(plan, flags.strict, io);
+  return { ...saved, desired: [], review };
 }
 
 /** The config's store, planFor and target flags; null when the config has problems (reported). */
@@ -146,6 +152,12 @@ async function prepareConfig(pathArgs: string[], flags: ApplyRunFlags, io: Comma
     ? []
     : await loadDesiredOrReport(paths, { vars: flags.var, varFiles: input.varFiles }, io);
   if (!desired) return null;
+  // The guardrails' config rules: an error stops here, before the state is locked or anything sent.
+  const guardrails = await import('../guardrails.js');
+  const settings = guardrails.runSettings(input, flags.strict);
+  const configWarnings = guardrails.reviewConfig(desired, settings, io);
+  if (!configWarnings) return null;
+  const review = (plan: Plan) => guardrails.reviewPlan(plan, configWarnings, settings, io);
   const { planChanges } = await import('../../plan/index.js');
   const store = await openInputStore(flags, input, io);
   const options = {
@@ -155,7 +167,7 @@ async function prepareConfig(pathArgs: string[], flags: ApplyRunFlags, io: Comma
     api: environmentApi(flags.api, input),
   };
   const planFor = (doc: StateDocument) => planChanges(desired, doc, options);
-  return { input, store, planFor, desired, targetFlags: environmentTargetFlags(flags, input) };
+  return { input, store, planFor, desired, review, targetFlags: environmentTargetFlags(flags, input) };
 }
 
 /**
@@ -177,13 +189,13 @@ async function prepare(pathArgs: string[], flags: ApplyRunFlags, io: CommandIO):
       ? await preparePlanFile(planArg, pathArgs, flags, io)
       : await prepareConfig(pathArgs, flags, io);
   if (!inputs) return 1;
-  const { input, store, planFor, desired } = inputs;
+  const { input, store, planFor, desired, review } = inputs;
   try {
     const live = await import('../tenant-read.js');
     if (flags.refresh) live.requireFull(await live.profileOf(flags, input), 'apply --refresh');
     const given = await resolveGivenTarget(inputs.targetFlags, flags, io);
     const connection = new ApiConnection({ flags, input, given, io, parallelism, pacing });
-    return { flags, io, input, store, planFor, desired, parallelism, batchSize, connection };
+    return { flags, io, input, store, planFor, desired, review, parallelism, batchSize, connection };
   } catch (err) {
     await store.close();
     throw err;
@@ -208,11 +220,16 @@ async function refresh(run: ApplyRun, session: StateSession, info: OutputStream)
   return refreshed.drift;
 }
 
-/** The plan against the locked state, shown (as text, or JSON lines with --json), and the changes apply may make. */
+/**
+ * The plan against the locked state, reviewed by the guardrails, shown (as
+ * text, or JSON lines with --json), and the changes apply may make; null
+ * when the review stops apply (its errors said).
+ */
 async function showPlan(run: ApplyRun, session: StateSession, drift: Plan['drift'], info: OutputStream) {
   const { io, store, flags } = run;
   const planModule = await import('../../plan/index.js');
-  const plan: Plan = drift ? { ...run.planFor(session.doc), drift } : run.planFor(session.doc);
+  const plan = run.review(drift ? { ...run.planFor(session.doc), drift } : run.planFor(session.doc));
+  if (!plan) return null;
   if (session.doc.serial === 0 && plan.summary.create > 0)
     info.write(noStateWarning(describeState(store, io)));
   io.report?.({ state: store.description, changes: plan.changes.filter((c) => c.action !== 'no-op').length });
@@ -365,7 +382,12 @@ async function applyLocked(run: ApplyRun, session: StateSession): Promise<number
   info.write(whereLines(state, target ?? 'not set (needed only if a request must be sent)'));
   checkTenant(session.doc, target, flags.reassignTenant, state, 'apply');
   const drift = await refresh(run, session, info);
-  const { plan, applicable, json, hasChanges } = await showPlan(run, session, drift, info);
+  const shown = await showPlan(run, session, drift, info);
+  if (!shown) {
+    if (flags.refresh) await session.commit();
+    return 1;
+  }
+  const { plan, applicable, json, hasChanges } = shown;
   if (applicable.length === 0) {
     await bindTarget(run, session);
     if (flags.refresh) await session.commit();

@@ -1,5 +1,7 @@
 import { closeSync, fchmodSync, openSync, writeFileSync } from 'node:fs';
 import type { Plan, PlanFileMeta } from '../../plan/index.js';
+import type { DesiredResource } from '../../resources/index.js';
+import type { StateDocument } from '../../state/index.js';
 import { CliError, type CommandIO } from '../io.js';
 import { writePlan } from '../plan-output.js';
 import { absolute, readStateForPlan, storeLocation } from '../context.js';
@@ -79,6 +81,37 @@ async function savePlan(
     io.stdout.write(`\nSaved the plan to ${file}. Apply exactly this plan with: tenantform apply ${file}\n`);
 }
 
+/** The state the plan is made against, and with --out the state's plan key (made here on first need) that seals it. */
+async function readState(flags: PlanFlags, input: ConfigInput, io: CommandIO) {
+  const store = await openInputStore(flags, input, io);
+  try {
+    const recorded = await readStateForPlan(store, io);
+    const key = flags.out ? await store.planKey({ create: true }) : null;
+    return { store, recorded, key };
+  } finally {
+    await store.close();
+  }
+}
+
+/** plan --refresh: the tenant read (the lists of what the config and the state name), said on stderr. */
+async function readTenant(
+  flags: PlanFlags,
+  input: ConfigInput,
+  desired: readonly DesiredResource[],
+  recorded: StateDocument | null,
+  io: CommandIO,
+) {
+  const live = await import('../tenant-read.js');
+  const client = await live.openClient(flags, input, io);
+  try {
+    const read = await live.readLive(client, live.listParams(desired, recorded), 10);
+    io.stderr.write(`${live.readSummary(read)}\n`);
+    return read;
+  } finally {
+    await client.close();
+  }
+}
+
 /** tenantform plan [PATH]: desired (config) vs recorded (state). Sends no request. */
 export async function planAction(
   pathArgs: string[],
@@ -102,18 +135,14 @@ export async function planAction(
     ? []
     : await loadDesiredOrReport(paths, { vars: flags.var, varFiles: input.varFiles }, io);
   if (!desired) return 1;
+  // The guardrails' config rules: an error stops here, before the state or the tenant is read.
+  const guardrails = await import('../guardrails.js');
+  const settings = guardrails.runSettings(input, flags.strict);
+  const configWarnings = guardrails.reviewConfig(desired, settings, io);
+  if (!configWarnings) return 1;
   const plan = await import('../../plan/index.js');
   const stateFlags = environmentStateFlags(flags, input);
-  const store = await openInputStore(flags, input, io);
-  let recorded;
-  let key: Buffer | null = null;
-  try {
-    recorded = await readStateForPlan(store, io);
-    // A saved plan is sealed with its state's plan key, made here on first need.
-    if (flags.out) key = await store.planKey({ create: true });
-  } finally {
-    await store.close();
-  }
+  const { store, recorded, key } = await readState(flags, input, io);
   // What the plan is made against comes first, on stderr: stdout stays the
   // plan alone in every format (piped into files, comments and show's output).
   const state = describeState(store, io);
@@ -127,20 +156,13 @@ export async function planAction(
     destroy: flags.destroy,
     api: environmentApi(flags.api, input),
   };
-  let result;
-  if (live) {
-    const client = await live.openClient(flags, input, io);
-    let read;
-    try {
-      read = await live.readLive(client, live.listParams(desired, recorded), 10);
-    } finally {
-      await client.close();
-    }
-    where.write(`${live.readSummary(read)}\n`);
-    result = plan.planRefreshed(desired, recorded, read, options).plan;
-  } else {
-    result = plan.planChanges(desired, recorded, options);
-  }
+  const made = live
+    ? plan.planRefreshed(desired, recorded, await readTenant(flags, input, desired, recorded, io), options)
+        .plan
+    : plan.planChanges(desired, recorded, options);
+  // The plan rules need the recorded values: an error stops here, before any output or --out.
+  const result = guardrails.reviewPlan(made, configWarnings, settings, io);
+  if (!result) return 1;
   if (recorded === null && result.summary.create > 0) where.write(noStateWarning(state));
   io.report?.({
     state: store.description,
