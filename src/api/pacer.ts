@@ -70,10 +70,10 @@ export const WAIT_REASON = {
   after429: 'rate limited (429); waiting for the budget to refill',
 } as const;
 
-/** Factor of an upward probe of a bucket of one's refill rate. */
-const PROBE_STEP = 1.1;
+/** Factor of an upward probe of a bucket of one's refill rate, per answer. */
+const PROBE_STEP = 1.2;
 /** Probes stay this factor below the lowest rate that got a 429. */
-const REFUSED_MARGIN = 1.1;
+const PROBE_ENOUGH = 1.1;
 /** Factor on the rate after a 429 from a bucket someone else draws on. */
 const SHARED_BACKOFF = 0.5;
 /** Factor on the rate after a 429 to a probe above the proven rate. */
@@ -257,6 +257,7 @@ export class Pacer {
     this.ceilings.learn(this.limit, this.sustained());
     const oldWindow = !this.continuous && a.resetMs !== undefined && a.resetMs <= this.rolled;
     if (a.ticket <= this.levelTicket || oldWindow) {
+      if (!oldWindow) this.lowerWithinWindow(a, remaining);
       this.updateRate();
       return; // stale for the level
     }
@@ -269,6 +270,21 @@ export class Pacer {
     this.after429 = false;
   }
 
+  /**
+   * An answer to an older request (the tenant may have served it after the
+   * newer one the level came from): in a window nothing comes back before the
+   * Reset, so a lower Remaining in the level's window is news. Any request
+   * still in flight may not be counted in it.
+   */
+  private lowerWithinWindow(a: Answer, remaining: number): void {
+    if (this.continuous || this.level === undefined || a.resetMs === undefined || a.resetMs !== this.resetMs)
+      return;
+    const level = remaining - this.inFlight.size;
+    if (level >= this.level) return;
+    this.level = level;
+    this.levelAnswer = a;
+  }
+
   private setContinuousLevel(a: Answer, remaining: number): void {
     if (this.shared && remaining === this.limit! - 1) {
       // A full bucket: nobody else draws on it now. Learn it afresh.
@@ -276,16 +292,7 @@ export class Pacer {
       this.bounds.forget();
     }
     this.updateRate();
-    if (this.limit === 1 && this.rate !== undefined) {
-      // A bucket of one was full before every request: its answers prove no more
-      // than the rate we paced at. Probe upward, below any rate that got a 429.
-      const probe = Math.min(
-        this.rate * PROBE_STEP,
-        this.bounds.upper ?? Infinity,
-        this.refused / REFUSED_MARGIN,
-      );
-      this.rate = Math.max(this.rate, probe);
-    }
+    if (this.limit === 1 && this.rate !== undefined) this.probeBucketOfOne();
     // Requests still in flight may be counted after this answer, whatever their order.
     const floor = remaining - this.inFlight.size;
     const predicted = this.levelNow(a.recvAt);
@@ -326,6 +333,17 @@ export class Pacer {
   }
 
   /**
+   * A bucket of one was full before every request: its answers prove no more
+   * than the rate we paced at. Probe upward, a fifth faster with each answer,
+   * below any rate that got a 429.
+   */
+  private probeBucketOfOne(): void {
+    const rate = this.rate!;
+    const probe = Math.min(rate * PROBE_STEP, this.bounds.upper ?? Infinity, this.refused / PROBE_ENOUGH);
+    this.rate = Math.max(rate, probe);
+  }
+
+  /**
    * A 429 that names no time to come back: everyone waits, longer after each
    * lesson (retry.ts's backoff: a ceiling from 0.5 s doubling up to
    * maxDelayMs, half of it fixed and half drawn at random).
@@ -347,6 +365,11 @@ export class Pacer {
     // or under it, the answers prove the budget was there: someone else took it.
     const probing = proven === undefined || before > proven * (1 + 1e-9);
     this.refused = Math.min(this.refused, before);
+    if (probing && this.limit === 1) {
+      // Our own probe of a bucket of one: back to the rate that worked; what was proven stands.
+      this.rate = Math.min(before * PROBE_BACKOFF, proven ?? before);
+      return;
+    }
     this.shared = true;
     this.bounds.forget();
     this.rate = Math.min(before * (probing ? PROBE_BACKOFF : SHARED_BACKOFF), growth ?? before);

@@ -64,6 +64,8 @@ const COMMANDS: Record<string, (program: Command, run: Runner) => void> = {
     def
       .validateCommand(p)
       .action(run(async () => (await import('./commands/validate-cli.js')).validateAction)),
+  explain: (p, run) =>
+    def.explainCommand(p).action(run(async () => (await import('./commands/explain.js')).explainAction)),
   fmt: (p, run) => def.fmtCommand(p).action(run(async () => (await import('./commands/fmt.js')).fmtAction)),
   plan: (p, run) =>
     def.planCommand(p).action(run(async () => (await import('./commands/plan.js')).planAction)),

@@ -8,9 +8,10 @@ import type { LockInfo } from './types.js';
  * - STATE_CONFLICT: a compare-and-set write found another lineage or serial than expected.
  * - STATE_INVALID: the caller asked to store a document that breaks the state schema (a bug).
  * - STATE_IO: reading or writing the backing storage failed.
+ * - STATE_KEY: the state's plan key cannot be used (others can read it, or it is damaged).
  */
 export type StateErrorCode =
-  'STATE_CORRUPT' | 'STATE_UNKNOWN_VERSION' | 'STATE_CONFLICT' | 'STATE_INVALID' | 'STATE_IO';
+  'STATE_CORRUPT' | 'STATE_UNKNOWN_VERSION' | 'STATE_CONFLICT' | 'STATE_INVALID' | 'STATE_IO' | 'STATE_KEY';
 
 export class StateError extends Error {
   override readonly name = 'StateError';

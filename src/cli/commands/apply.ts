@@ -142,11 +142,9 @@ export async function applyAction(
         'a saved plan is applied exactly as it was made: --refresh takes config paths (or run tenantform refresh before plan --out)',
       );
     }
-    // Checked in full (paths, flags, state location, target, changes) before any state directory or lock.
+    // Checked in full (seal, paths, flags, state location, target, changes) before any state directory or lock.
     const { openSavedPlan } = await import('../saved-plan.js');
-    const saved = await openSavedPlan(planArg, pathArgs, flags, io);
-    input = { env: null, paths: [], varFiles: [] };
-    ({ store, planFor, targetFlags } = saved);
+    ({ store, planFor, targetFlags, input } = await openSavedPlan(planArg, pathArgs, flags, io));
   } else {
     if (fleet.isFleetRun(flags)) return fleet.runFleet('apply', pathArgs, flags, io);
     input = resolveInputs(pathArgs, flags.env, flags.varFile, io, 'one')[0]!;

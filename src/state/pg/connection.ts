@@ -118,6 +118,24 @@ export class PgConnection {
     };
   }
 
+  /** Runs `fn` on one connection of the pool (prepared), wrapping driver failures. */
+  async withClient<T>(action: string, fn: (client: PoolClient) => Promise<T>): Promise<T> {
+    await this.prepare();
+    let client: PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (err) {
+      throw this.fail(action, err);
+    }
+    try {
+      return await fn(client);
+    } catch (err) {
+      throw this.fail(action, err);
+    } finally {
+      client.release();
+    }
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
