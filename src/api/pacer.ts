@@ -71,9 +71,9 @@ export const WAIT_REASON = {
 } as const;
 
 /** Factor of an upward probe of a bucket of one's refill rate, per answer. */
-const PROBE_STEP = 1.2;
+const PROBE_STEP = 1.1;
 /** Probes stay this factor below the lowest rate that got a 429. */
-const PROBE_ENOUGH = 1.1;
+const REFUSED_MARGIN = 1.1;
 /** Factor on the rate after a 429 from a bucket someone else draws on. */
 const SHARED_BACKOFF = 0.5;
 /** Factor on the rate after a 429 to a probe above the proven rate. */
@@ -334,12 +334,12 @@ export class Pacer {
 
   /**
    * A bucket of one was full before every request: its answers prove no more
-   * than the rate we paced at. Probe upward, a fifth faster with each answer,
+   * than the rate we paced at. Probe upward, a tenth faster with each answer,
    * below any rate that got a 429.
    */
   private probeBucketOfOne(): void {
     const rate = this.rate!;
-    const probe = Math.min(rate * PROBE_STEP, this.bounds.upper ?? Infinity, this.refused / PROBE_ENOUGH);
+    const probe = Math.min(rate * PROBE_STEP, this.bounds.upper ?? Infinity, this.refused / REFUSED_MARGIN);
     this.rate = Math.max(rate, probe);
   }
 
@@ -365,11 +365,6 @@ export class Pacer {
     // or under it, the answers prove the budget was there: someone else took it.
     const probing = proven === undefined || before > proven * (1 + 1e-9);
     this.refused = Math.min(this.refused, before);
-    if (probing && this.limit === 1) {
-      // Our own probe of a bucket of one: back to the rate that worked; what was proven stands.
-      this.rate = Math.min(before * PROBE_BACKOFF, proven ?? before);
-      return;
-    }
     this.shared = true;
     this.bounds.forget();
     this.rate = Math.min(before * (probing ? PROBE_BACKOFF : SHARED_BACKOFF), growth ?? before);
