@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import { startEmulator, type EmulatorHandle, type EmulatorOptions } from '../../src/emulator/index.js';
+import { scopeDirectory } from '../../src/cli/state-location.js';
 import { runCli, tempDir, type CliRun } from './cli.js';
 
 /** A token exchange profile (subject token type urn:partner:legacy-token), as config YAML. */
@@ -17,6 +18,11 @@ export const PARTNER_PROFILE = `token_exchange_profiles:
     action_id: 6a7d8b1c-0d3e-4f5a-8b9c-0d1e2f3a4b5c
     type: custom_authentication
 `;
+
+/** The default state file of the config directory `configDir` applied to `baseUrl` (src/cli/state-location.ts). */
+export function defaultStateFile(configDir: string, baseUrl: string): string {
+  return join(configDir, '.tenantform', scopeDirectory({ env: null, target: baseUrl })!, 'state.json');
+}
 
 export interface EmulatorWorkspace {
   /** This test's emulator. */
