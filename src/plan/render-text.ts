@@ -2,10 +2,12 @@ import { kindOf } from '../resources/index.js';
 import { assertNever } from './actions.js';
 import { attributeDiff, attributeLines } from './attribute-lines.js';
 import { painter, type Paint, type Style } from './color.js';
+import { compactLine, compactNote, isCompact } from './render-compact.js';
 import { driftText } from './render-drift.js';
-import type { Action, Change, Plan } from './types.js';
+import type { Change, Plan } from './types.js';
 import {
   absenceNote,
+  ACTION_STYLES,
   adoptedFlag,
   adoptedNote,
   legend,
@@ -20,22 +22,14 @@ export interface TextOptions {
   color: boolean;
   /** Also list unchanged resources (default false). */
   showNoOp?: boolean;
+  /** Each change's attributes however many there are; without it, more than COMPACT_ABOVE are one line each. */
+  verbose?: boolean;
 }
-
-const ACTION_STYLE: Record<Action, Style> = {
-  create: 'green',
-  update: 'yellow',
-  delete: 'red',
-  replace: 'yellow',
-  forget: 'magenta',
-  blocked: 'boldRed',
-  'no-op': 'dim',
-};
 
 const BODY = '      ';
 
 function header(change: Change, paint: Paint): string {
-  const symbol = paint(ACTION_STYLE[change.action], SYMBOLS[change.action].padStart(3));
+  const symbol = paint(ACTION_STYLES[change.action], SYMBOLS[change.action].padStart(3));
   const title = kindOf(change.kind).title.one;
   const flag = change.adopted ? ` ${paint('yellow', adoptedFlag(change.kind))}` : '';
   return `${symbol} ${paint('bold', title)} ${change.address}${flag}`;
@@ -96,7 +90,8 @@ function block(change: Change, paint: Paint): string {
 
 /**
  * The plan for a terminal or a log: a legend, one block per change (symbol,
- * kind, address, attributes or a unified diff, reason), and a summary line.
+ * kind, address, attributes or a unified diff, reason) or, for more than
+ * COMPACT_ABOVE changes without `verbose`, one line each, and a summary line.
  * ANSI escapes appear only when `color` is true. Ends with a newline.
  */
 export function renderText(plan: Plan, options: TextOptions): string {
@@ -115,7 +110,13 @@ export function* renderTextChunks(plan: Plan, options: TextOptions): Generator<s
   if (plan.drift) yield driftText(plan.drift, paint);
   if (shown.length > 0) {
     yield legend(new Set(shown.map((c) => c.action))) + '\n\n';
-    for (const change of shown) yield block(change, paint) + '\n\n';
+    if (isCompact(shown.length, options.verbose)) {
+      yield paint('dim', compactNote(shown.length)) + '\n\n';
+      for (const change of shown) yield compactLine(change, paint) + '\n';
+      yield '\n';
+    } else {
+      for (const change of shown) yield block(change, paint) + '\n\n';
+    }
   }
   const hiddenAdopted = options.showNoOp
     ? []
