@@ -158,6 +158,8 @@ describe('renderText above COMPACT_ABOVE changes', () => {
       desired('token_exchange_profile', profile('urn:a', { name: 'renamed' })),
     ];
     const text = renderText(planChanges(wanted, state), { color: false });
-    expect(text).toMatch(/^ {2}! token exchange profile token_exchange_profile\["urn:a"\] {2}# name changed; .*no operation can make/m);
+    expect(text).toMatch(
+      /^ {2}! token exchange profile token_exchange_profile\["urn:a"\] {2}# name changed; .*no operation can make/m,
+    );
   });
 });
