@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { desired, everyActionPlan, policy, profile, recorded, stateDoc } from '../../test/plan-builders.js';
+import {
+  desired,
+  everyActionPlan,
+  policy,
+  profile,
+  recorded,
+  riskyPlan,
+  stateDoc,
+} from '../../test/plan-builders.js';
 import { planChanges } from './planner.js';
 import { COMPACT_ABOVE } from './render-compact.js';
 import { renderText } from './render-text.js';
@@ -14,7 +22,9 @@ function sample() {
 
 const EXPECTED = `Symbols: + create, - delete, -/+ replace (delete, then create), . forget (stop tracking; it stays on the tenant), ! blocked (cannot be applied)
 
-  - rate limit policy rate_limit_policy["oauth_authentication_api","client","cimd_clients"]
+  - rate limit policy cimd_clients: removed (was block 100/s)
+      rate_limit_policy["oauth_authentication_api","client","cimd_clients"]
+      effect: its applications fall back to default: block above 500/s
       - resource: "oauth_authentication_api"
       - consumer: "client"
       - consumer_selector: "cimd_clients"
@@ -23,7 +33,9 @@ const EXPECTED = `Symbols: + create, - delete, -/+ replace (delete, then create)
       -   limit: 100
       # no longer in the configuration
 
-  + rate limit policy rate_limit_policy["oauth_authentication_api","client","client_id:abc"]
+  + rate limit policy client_id:abc: new, log 50/s
+      rate_limit_policy["oauth_authentication_api","client","client_id:abc"]
+      effect: client abc leaves default (block 100/s)
       + resource: "oauth_authentication_api"
       + consumer: "client"
       + consumer_selector: "client_id:abc"
@@ -32,7 +44,9 @@ const EXPECTED = `Symbols: + create, - delete, -/+ replace (delete, then create)
       +   limit: 50
       # not in state
 
--/+ rate limit policy rate_limit_policy["oauth_authentication_api","client","default"]
+-/+ rate limit policy default: limit 100 → 500
+      rate_limit_policy["oauth_authentication_api","client","default"]
+      effect: each application without a policy of its own is counted apart
       @@ -3,4 +3,4 @@
         consumer_selector: "default"
         configuration:
@@ -42,19 +56,22 @@ const EXPECTED = `Symbols: + create, - delete, -/+ replace (delete, then create)
       # configuration.limit changed; rate limit policies have no update operation; a change deletes the policy and creates it again
       # note: the rate limit policy is absent between the delete and the create
 
-  + user permission user_permission["auth0|u1","https://api","read"]
+  + user permission auth0|u1 read: new
+      user_permission["auth0|u1","https://api","read"]
       + user_id: "auth0|u1"
       + resource_server_identifier: "https://api"
       + permission_name: "read"
       # not in state
 
-  . user permission user_permission["auth0|u2","https://api","write"]
+  . user permission auth0|u2 write: no longer tracked; stays on the tenant
+      user_permission["auth0|u2","https://api","write"]
         user_id: "auth0|u2"
         resource_server_identifier: "https://api"
         permission_name: "write"
       # no longer in the configuration; the API has no operation to remove a permission from a user, so tenantform stops tracking it and it stays on the tenant
 
-  ! token exchange profile token_exchange_profile["urn:a"]
+  ! token exchange profile urn:a: name "partner tokens" → "new name"
+      token_exchange_profile["urn:a"]
       @@ -1,4 +1,4 @@
         subject_token_type: "urn:a"
         action_id: "act_123"
@@ -103,8 +120,8 @@ describe('renderText', () => {
     );
     expect(renderText(plan, { color: false, showNoOp: true })).toBe(
       'Symbols: = unchanged\n\n' +
-        '  = rate limit policy rate_limit_policy["oauth_authentication_api","client","default"] ' +
-        '(adopted; settings not verified, no read operation exists)\n' +
+        '  = rate limit policy default: unchanged (adopted; settings not verified, no read operation exists)\n' +
+        '      rate_limit_policy["oauth_authentication_api","client","default"]\n' +
         '      # matches state (adopted; settings not verified, no read operation exists)\n\n' +
         'No changes. The recorded state matches the configuration.\n',
     );
@@ -117,7 +134,8 @@ describe('renderText', () => {
     );
     const text = renderText(plan, { color: false });
     expect(text).toContain(
-      '  ! rate limit policy rate_limit_policy["oauth_authentication_api","client","default"] (adopted; settings not verified, no read operation exists)\n',
+      '  ! rate limit policy default: cannot be removed (adopted; settings not verified, no read operation exists)\n' +
+        '      rate_limit_policy["oauth_authentication_api","client","default"]\n',
     );
     expect(text).toContain('Plan: 0 to create, 0 to replace, 0 to delete, 0 to forget, 1 blocked.\n');
   });
@@ -140,7 +158,7 @@ describe('renderText above COMPACT_ABOVE changes', () => {
     expect(text).toContain(
       `${COMPACT_ABOVE + 1} changes, one line each (more than ${COMPACT_ABOVE}): --verbose shows`,
     );
-    expect(lines.length).toBeLessThan(COMPACT_ABOVE + 10);
+    expect(lines.length).toBeLessThan(COMPACT_ABOVE + 15);
     expect(text).toContain(`Plan: ${COMPACT_ABOVE + 1} to create`);
   });
 
@@ -151,6 +169,22 @@ describe('renderText above COMPACT_ABOVE changes', () => {
     expect(verbose).not.toContain('one line each');
   });
 
+  it('keeps the detail of risky changes under "Review these"; the others are one line each', () => {
+    const risky = riskyPlan();
+    const extra = planChanges(
+      Array.from({ length: COMPACT_ABOVE }, (_, i) =>
+        desired('rate_limit_policy', policy(`client_id:app${i}`, { action: 'log', limit: 10 })),
+      ),
+      null,
+    ).changes;
+    const text = renderText({ ...risky, changes: [...risky.changes, ...extra] }, { color: false });
+    expect(text).toContain('Review these (2):');
+    expect(text).toContain('      effect: blocks every sign-in of every application no other policy names');
+    expect(text).toContain(`${COMPACT_ABOVE + 3} changes, one line each`);
+    expect(text).toMatch(/^ {2}~ rate limit policy client_id:web: limit 1500 → 1200$/m);
+    expect(text).not.toContain('limit: 1200');
+  });
+
   it('a blocked change keeps its reason on its line', () => {
     const state = stateDoc([recorded('token_exchange_profile', profile('urn:a'), { id: 'tep_1' })]);
     const wanted = [
@@ -159,7 +193,68 @@ describe('renderText above COMPACT_ABOVE changes', () => {
     ];
     const text = renderText(planChanges(wanted, state), { color: false });
     expect(text).toMatch(
-      /^ {2}! token exchange profile token_exchange_profile\["urn:a"\] {2}# name changed; .*no operation can make/m,
+      /^ {2}! token exchange profile urn:a: .* {2}# name changed; .*no operation can make/m,
+    );
+  });
+});
+
+describe('renderText: what the changes do, risky ones first', () => {
+  it('lists risky changes under "Review these", with their effects and warnings, then the others', () => {
+    const text = renderText(riskyPlan(), { color: false });
+    expect(text).toBe(
+      [
+        'API profile: full (changes are updated in place and removals deleted where the API allows)',
+        '',
+        'Symbols: ~ update in place',
+        '',
+        'Review these (2):',
+        '',
+        '  ~ rate limit policy default: limit 100 → 0',
+        '      rate_limit_policy["oauth_authentication_api","client","default"]',
+        '      effect: blocks every sign-in of every application no other policy names',
+        '      effect: cuts the limit to under half (100 → 0/s)',
+        '      effect: each application without a policy of its own is counted apart',
+        '      warning: default has limit 0 with block: every sign-in of every application no other policy names is refused [shared-limit-zero]',
+        '      warning: default: limit 100 → 0/s, under half the recorded value [limit-cut]',
+        '      @@ -3,4 +3,4 @@',
+        '        consumer_selector: "default"',
+        '        configuration:',
+        '          action: "block"',
+        '      -   limit: 100',
+        '      +   limit: 0',
+        '      # configuration.limit changed; updated in place (same id)',
+        '',
+        '  ~ rate limit policy third_party_clients: log → block',
+        '      rate_limit_policy["oauth_authentication_api","client","third_party_clients"]',
+        '      effect: from log to enforcing (block at 20/s)',
+        '      effect: shared by all third-party applications: one counter',
+        '      @@ -2,5 +2,5 @@',
+        '        consumer: "client"',
+        '        consumer_selector: "third_party_clients"',
+        '        configuration:',
+        '      -   action: "log"',
+        '      +   action: "block"',
+        '          limit: 20',
+        '      # configuration.action changed; updated in place (same id)',
+        '',
+        'Other changes (1):',
+        '',
+        '  ~ rate limit policy client_id:web: limit 1500 → 1200',
+        '      rate_limit_policy["oauth_authentication_api","client","client_id:web"]',
+        '      @@ -3,4 +3,4 @@',
+        '        consumer_selector: "client_id:web"',
+        '        configuration:',
+        '          action: "block"',
+        '      -   limit: 1500',
+        '      +   limit: 1200',
+        '      # configuration.limit changed; updated in place (same id)',
+        '',
+        'Warnings (1):',
+        "  no rate limit policy for default: an application no policy names (and not in a group that has one) has no limit but the tenant's own; add consumer_selector: default, in log first [no-default-policy]",
+        '',
+        'Plan: 0 to create, 3 to update, 0 to replace, 0 to delete, 0 to forget, 0 blocked.',
+        '',
+      ].join('\n'),
     );
   });
 });

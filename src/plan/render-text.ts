@@ -1,9 +1,11 @@
 import { kindOf } from '../resources/index.js';
+import { effectWords, findingMessage } from '../review/index.js';
 import { assertNever } from './actions.js';
 import { attributeDiff, attributeLines } from './attribute-lines.js';
 import { painter, type Paint, type Style } from './color.js';
-import { compactLine, compactNote, isCompact } from './render-compact.js';
+import { compactNote, isCompact } from './render-compact.js';
 import { driftText } from './render-drift.js';
+import { findingLine, reviewView, type ShownChange } from './review-view.js';
 import type { Change, Plan } from './types.js';
 import {
   absenceNote,
@@ -28,11 +30,21 @@ export interface TextOptions {
 
 const BODY = '      ';
 
-function header(change: Change, paint: Paint): string {
+/** "  + rate limit policy default: new, block 100/s": symbol, kind, short name, the change in words. */
+function header({ change, label, words }: ShownChange, paint: Paint): string {
   const symbol = paint(ACTION_STYLES[change.action], SYMBOLS[change.action].padStart(3));
   const title = kindOf(change.kind).title.one;
   const flag = change.adopted ? ` ${paint('yellow', adoptedFlag(change.kind))}` : '';
-  return `${symbol} ${paint('bold', title)} ${change.address}${flag}`;
+  return `${symbol} ${paint('bold', `${title} ${label}`)}: ${words}${flag}`;
+}
+
+/** The full address, then what the change does and what the guardrails found about it. */
+function reviewLines({ change, review }: ShownChange, paint: Paint): string[] {
+  return [
+    BODY + paint('dim', change.address),
+    ...review.effects.map((e) => `${BODY}effect: ${effectWords(e)}`),
+    ...review.findings.map((f) => BODY + paint('yellow', `warning: ${findingMessage(f)} [${f.rule}]`)),
+  ];
 }
 
 function signed(sign: string, lines: readonly string[], paint: Paint, style?: Style): string[] {
@@ -80,8 +92,24 @@ function body(change: Change, paint: Paint): string[] {
   }
 }
 
-function block(change: Change, paint: Paint): string {
-  const lines = [header(change, paint), ...body(change, paint), BODY + paint('dim', `# ${change.reason}`)];
+/**
+ * A change on one line, for a plan of more than COMPACT_ABOVE changes: its
+ * header (symbol, kind, short name, the change in words) and, for a blocked
+ * change, why (it stops apply).
+ */
+function compactLine(item: ShownChange, paint: Paint): string {
+  const why = item.change.action === 'blocked' ? paint('dim', `  # ${item.change.reason}`) : '';
+  return header(item, paint) + why;
+}
+
+function block(item: ShownChange, paint: Paint): string {
+  const { change } = item;
+  const lines = [
+    header(item, paint),
+    ...reviewLines(item, paint),
+    ...body(change, paint),
+    BODY + paint('dim', `# ${change.reason}`),
+  ];
   if (change.action === 'replace') {
     lines.push(BODY + paint('yellow', `# note: ${absenceNote(kindOf(change.kind).title.one)}`));
   }
@@ -90,12 +118,35 @@ function block(change: Change, paint: Paint): string {
 
 /**
  * The plan for a terminal or a log: a legend, one block per change (symbol,
- * kind, address, attributes or a unified diff, reason) or, for more than
- * COMPACT_ABOVE changes without `verbose`, one line each, and a summary line.
- * ANSI escapes appear only when `color` is true. Ends with a newline.
+ * kind, short name and the change in words; address, effects, the
+ * guardrails' warnings, attributes or a unified diff, reason), risky changes
+ * first under "Review these (N):", then the guardrails' other warnings and a
+ * summary line. Above COMPACT_ABOVE changes shown (unless `verbose`), the
+ * changes that are not risky are one line each. ANSI escapes appear only when
+ * `color` is true. Ends with a newline.
  */
 export function renderText(plan: Plan, options: TextOptions): string {
   return [...renderTextChunks(plan, options)].join('');
+}
+
+/**
+ * How the changes are listed: in blocks, or above COMPACT_ABOVE changes
+ * shown (not verbose) one line each, said once before the first such list.
+ * Risky changes keep their blocks unless they alone are more than that.
+ */
+function lister(shown: number, risky: number, verbose: boolean | undefined, paint: Paint) {
+  const compact = isCompact(shown, verbose);
+  let noted = false;
+  return function* list(items: readonly ShownChange[], areRisky: boolean): Generator<string> {
+    if (!compact || (areRisky && !isCompact(risky, verbose))) {
+      for (const item of items) yield block(item, paint) + '\n\n';
+      return;
+    }
+    if (items.length === 0) return;
+    if (!noted) yield paint('dim', compactNote(shown)) + '\n\n';
+    noted = true;
+    yield items.map((item) => compactLine(item, paint) + '\n').join('') + '\n';
+  };
 }
 
 /**
@@ -108,15 +159,20 @@ export function* renderTextChunks(plan: Plan, options: TextOptions): Generator<s
   const profile = profileLine(plan);
   if (profile) yield paint('bold', profile) + '\n\n';
   if (plan.drift) yield driftText(plan.drift, paint);
+  const view = reviewView(plan, shown);
+  const list = lister(shown.length, view.risky.length, options.verbose, paint);
   if (shown.length > 0) {
     yield legend(new Set(shown.map((c) => c.action))) + '\n\n';
-    if (isCompact(shown.length, options.verbose)) {
-      yield paint('dim', compactNote(shown.length)) + '\n\n';
-      for (const change of shown) yield compactLine(change, paint) + '\n';
-      yield '\n';
-    } else {
-      for (const change of shown) yield block(change, paint) + '\n\n';
+    if (view.risky.length > 0) {
+      yield paint('bold', `Review these (${view.risky.length}):`) + '\n\n';
+      yield* list(view.risky, true);
+      if (view.others.length > 0) yield paint('bold', `Other changes (${view.others.length}):`) + '\n\n';
     }
+    yield* list(view.others, false);
+  }
+  if (view.loose.length > 0) {
+    const lines = view.loose.map((f) => `  ${findingLine(f)}`);
+    yield paint('yellow', [`Warnings (${view.loose.length}):`, ...lines].join('\n')) + '\n\n';
   }
   const hiddenAdopted = options.showNoOp
     ? []
