@@ -3,6 +3,31 @@ import type { ApiStats } from '../api/types.js';
 import type { Plan } from '../plan/types.js';
 import type { OutputStream } from './io.js';
 
+type SummaryStats = Pick<ApiStats, 'requests' | 'status429' | 'retried429'>;
+
+/** The closing `summary` line: outcomes, failures, what was not attempted or skipped, and the request figures. */
+function summaryEvent(result: ApplyResult, stats: SummaryStats | undefined): Record<string, unknown> {
+  const outcomes: Record<string, number> = {};
+  for (const d of result.done) outcomes[d.outcome] = (outcomes[d.outcome] ?? 0) + 1;
+  return {
+    type: 'summary',
+    complete: result.failed.length === 0 && result.notAttempted.length === 0,
+    outcomes,
+    done: result.done.length,
+    failed: result.failed.map((f) => ({
+      address: f.address,
+      action: f.action,
+      code: f.code ?? null,
+      message: f.message,
+    })),
+    not_attempted: result.notAttempted.map((n) => n.address),
+    skipped: result.skipped.map((s) => s.address),
+    requests: stats?.requests ?? 0,
+    answered_429: stats?.status429 ?? 0,
+    retried_429: stats?.retried429 ?? 0,
+  };
+}
+
 /**
  * `apply --json`: one JSON object per line (schemas/apply-event.schema.json)
  * built from the executor's progress events, never from the text output: a
@@ -20,6 +45,8 @@ export function createJsonProgress(out: OutputStream, now: () => number = () => 
   return {
     /** Never a live terminal line: every event is its own line. */
     live: false,
+    /** Every failure is a line of its own. */
+    failuresListed: true,
 
     plan(plan: Plan, applicable: readonly { address: string; action: string }[]): void {
       line({
@@ -66,26 +93,8 @@ export function createJsonProgress(out: OutputStream, now: () => number = () => 
     finish(): void {},
 
     /** `stats`: the API client's figures; absent when no request was needed. */
-    summary(result: ApplyResult, stats?: Pick<ApiStats, 'requests' | 'status429' | 'retried429'>): void {
-      const outcomes: Record<string, number> = {};
-      for (const d of result.done) outcomes[d.outcome] = (outcomes[d.outcome] ?? 0) + 1;
-      line({
-        type: 'summary',
-        complete: result.failed.length === 0 && result.notAttempted.length === 0,
-        outcomes,
-        done: result.done.length,
-        failed: result.failed.map((f) => ({
-          address: f.address,
-          action: f.action,
-          code: f.code ?? null,
-          message: f.message,
-        })),
-        not_attempted: result.notAttempted.map((n) => n.address),
-        skipped: result.skipped.map((s) => s.address),
-        requests: stats?.requests ?? 0,
-        answered_429: stats?.status429 ?? 0,
-        retried_429: stats?.retried429 ?? 0,
-      });
+    summary(result: ApplyResult, stats?: SummaryStats): void {
+      line(summaryEvent(result, stats));
     },
   };
 }

@@ -97,7 +97,7 @@ export function checkJsonFlags(flags: Pick<ApplyRunFlags, 'json' | 'autoApprove'
 }
 
 /** Apply's progress output: a line per operation or a live line (progress.ts), or JSON lines (apply-json.ts). */
-type Progress = Pick<ReturnType<typeof createProgress>, 'live' | 'onEvent' | 'finish'>;
+type Progress = Pick<ReturnType<typeof createProgress>, 'failuresListed' | 'onEvent' | 'finish'>;
 type JsonProgress = ReturnType<typeof createJsonProgress>;
 
 /** What an apply needs once its inputs are read, before the lock. */
@@ -237,7 +237,10 @@ async function showPlan(run: ApplyRun, session: StateSession, drift: Plan['drift
   if (!json)
     writeChunks(
       io.stdout,
-      planModule.renderTextChunks(plan, { color: planModule.shouldUseColor(io.stdout, io.env) }),
+      planModule.renderTextChunks(plan, {
+        color: planModule.shouldUseColor(io.stdout, io.env),
+        verbose: flags.verbose,
+      }),
     );
   const hasChanges = planModule.hasChanges(plan);
   // Refuses blocked changes unless --skip-blocked: before the question, and before any request.
@@ -330,6 +333,7 @@ async function report(
     notAttempted: result.notAttempted.length,
     requests: stats?.requests ?? 0,
     status429: stats?.status429 ?? 0,
+    retried429: stats?.retried429 ?? 0,
   });
   const rescue = await keepUnrecorded(result, session, run.store, io);
   const interrupted =
@@ -341,7 +345,11 @@ async function report(
     code = applyExitCode(result, interrupted, io);
   } else {
     const figures = { status429: stats?.status429 ?? 0, retried429: stats?.retried429 ?? 0 };
-    code = reportApply(result, { rescue, interrupted, progressWasLive: progress.live, ...figures }, io);
+    code = reportApply(
+      result,
+      { rescue, interrupted, failuresListed: progress.failuresListed, ...figures },
+      io,
+    );
     if (plan.destroy) destroyNote(result, io);
   }
   return commitReported(session, code, io);
@@ -401,7 +409,7 @@ async function applyLocked(run: ApplyRun, session: StateSession): Promise<number
     return 1;
   }
   const total = plan.changes.filter((c) => c.action !== 'no-op' && c.action !== 'blocked').length;
-  const progress = json ?? createProgress(io.stdout, total);
+  const progress = json ?? createProgress(io.stdout, total, { verbose: flags.verbose });
   await bindTarget(run, session);
   if (!json) io.stdout.write('\n');
   const result = await execute(run, plan, session, progress);
