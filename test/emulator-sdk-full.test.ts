@@ -10,6 +10,7 @@ import type { ManagementClient } from 'auth0';
 import { ManagementError } from 'auth0';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../src/emulator/index.js';
+import { referenceSeed } from './helpers/reference-seed.js';
 import { sdkClient } from './helpers/sdk.js';
 
 const USER = 'auth0|5f7c8ec7c33c6c004bbafe82';
@@ -18,7 +19,18 @@ let emu: EmulatorHandle;
 let clock = Date.UTC(2026, 0, 1);
 
 beforeEach(async () => {
-  emu = await startEmulator({ api: 'full', users: [USER], now: () => clock });
+  emu = await startEmulator({
+    api: 'full',
+    users: [USER],
+    now: () => clock,
+    seed: referenceSeed({
+      actions: [profile.action_id],
+      permissions: [
+        ['https://api.example.com', 'read:x'],
+        ['https://api.example.com', 'write:x'],
+      ],
+    }),
+  });
 });
 afterEach(async () => {
   await emu.stop();
