@@ -9,6 +9,8 @@ import type { ValidateFlags } from '../definitions.js';
  * environment checked; text and github output then put "Environment NAME:"
  * before each, and json prints
  * {"valid": bool, "environments": [{"environment", "valid", "files", "counts", "errors"}]}.
+ * With --live (one environment) it also checks the references against the
+ * tenant (validate-live.ts).
  */
 export async function validateAction(
   paths: string[],
@@ -18,7 +20,8 @@ export async function validateAction(
 ): Promise<number> {
   let inputs;
   try {
-    inputs = resolveInputs(paths, flags.env, flags.varFile, io, 'all');
+    // --live reads one tenant: one environment.
+    inputs = resolveInputs(paths, flags.env, flags.varFile, io, flags.live ? 'one' : 'all');
   } catch (err) {
     const { ProjectError } = await import('../../config/project.js');
     if (!(err instanceof ProjectError)) throw err;
@@ -28,6 +31,10 @@ export async function validateAction(
       flags.format,
       io,
     );
+  }
+  if (flags.live) {
+    const { runValidateLive } = await import('./validate-live.js');
+    return runValidateLive(flags, inputs[0]!, io);
   }
   if (inputs.length === 1) {
     return runValidate(

@@ -2,7 +2,8 @@
  * tenantform validate [PATH...] [--var NAME=VALUE]... [--var-file FILE]... [--format text|json|github]
  *
  * Checks the config (PATH defaults to "."; several PATHs are merged) and
- * reports every problem at file:line:col. Sends no request, reads no state.
+ * reports every problem at file:line:col. Sends no request, reads no state
+ * (with --live, validate-live.ts also reads the tenant's reference lists).
  *
  * Exit codes: 0 valid; 1 invalid, including a malformed --var or an
  * unreadable --var-file.
@@ -71,19 +72,44 @@ export function noCounts(): ConfigCounts {
   return countResources([], 0);
 }
 
-/** Prints a load result in the chosen format; returns the exit code (0 valid, 1 not). */
-export function writeValidation(result: LoadResult, format: ValidateFormat, io: CommandIO): number {
+/** What `validate --live` says of the references: checked or not, and the sentence for people. */
+export interface ReferenceCheck {
+  checked: boolean;
+  /** Requests the check sent (when checked). */
+  requests?: number;
+  note: string;
+}
+
+/**
+ * Prints a load result in the chosen format; returns the exit code (0 valid,
+ * 1 not). With `references` (validate --live): json gains a `references`
+ * object, text and github its sentence after the summary (a notice in github).
+ */
+export function writeValidation(
+  result: LoadResult,
+  format: ValidateFormat,
+  io: CommandIO,
+  references?: ReferenceCheck,
+): number {
   const valid = result.issues.length === 0;
   if (format === 'json') {
-    const body = { valid, files: result.files, counts: result.counts, errors: result.issues };
+    const body = {
+      valid,
+      files: result.files,
+      counts: result.counts,
+      errors: result.issues,
+      ...(references ? { references } : {}),
+    };
     io.stdout.write(JSON.stringify(body) + '\n');
   } else if (format === 'github') {
     const lines = result.issues.map((i) => githubAnnotation(i));
+    if (references) lines.push(`::notice::${escapeData(references.note)}`);
     lines.push(valid ? summaryLine(result.counts) : errorCountLine(result.issues.length));
     io.stdout.write(lines.join('\n') + '\n');
   } else if (valid) {
-    io.stdout.write(summaryLine(result.counts) + '\n');
+    io.stdout.write(summaryLine(result.counts) + '\n' + (references ? `${references.note}\n` : ''));
   } else {
+    if (references) io.stderr.write(`${references.note}\n`);
     reportIssues(result.issues, io);
   }
   return valid ? 0 : 1;
