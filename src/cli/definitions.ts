@@ -178,7 +178,7 @@ function apiOption<A extends unknown[], O extends OptionValues, G extends Option
 
 /** --refresh, on plan and apply. */
 const REFRESH_HELP =
-  "read the tenant first (API profile full) and plan against what is live: shows drift (changed or deleted outside tenantform, not managed) and stops on a config reference the tenant lacks (client id, Action, permission)";
+  'read the tenant first (API profile full) and plan against what is live: shows drift (changed or deleted outside tenantform, not managed) and stops on a config reference the tenant lacks (client id, Action, permission)';
 
 export const validateCommand = (parent: Command) =>
   connectionOptions(
