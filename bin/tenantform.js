@@ -22,28 +22,30 @@ if (typeof nodeModule.enableCompileCache === 'function') {
   }
 }
 
-// A reader that stops early (tenantform state list | head) is not an error.
-[process.stdout, process.stderr].forEach(function (stream) {
-  stream.on('error', function (err) {
-    if (err.code === 'EPIPE') process.exit(process.exitCode || 0);
-    throw err;
-  });
-});
-
 // The CLI as one bundle split per command (scripts/bundle.mjs): far fewer files
-// to resolve and load than dist/cli/main.js and its imports.
-import('../dist/bundle/main.js')
-  .then(function (cli) {
-    return cli.main(process.argv);
-  })
-  .then(
-    function (code) {
-      process.exitCode = code;
-    },
-    function (err) {
-      process.stderr.write(
-        'tenantform: internal error: ' + (err instanceof Error ? err.message : String(err)) + '\n',
-      );
-      process.exitCode = 70;
-    },
+// to resolve and load than dist/cli/main.js and its imports. main() watches
+// signals and closed output itself; exitWhenFlushed ends the process once the
+// output is written (see src/cli/process.ts for why it does not just return).
+import('../dist/bundle/main.js').then(
+  function (cli) {
+    return cli.main(process.argv).then(
+      function (code) {
+        return cli.exitWhenFlushed(code);
+      },
+      function (err) {
+        internalError(err);
+        return cli.exitWhenFlushed(70);
+      },
+    );
+  },
+  function (err) {
+    internalError(err);
+    process.exitCode = 70;
+  },
+);
+
+function internalError(err) {
+  process.stderr.write(
+    'tenantform: internal error: ' + (err instanceof Error ? err.message : String(err)) + '\n',
   );
+}

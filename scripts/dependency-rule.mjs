@@ -4,7 +4,8 @@ import path from 'node:path';
  * The dependency rule of docs/architecture.md, as data: which folders of src/
  * each folder's modules may import (besides their own folder and packages).
  * Data flows one way, config → plan → apply → state; resources and schemas are
- * the vocabulary below everything; api sits below apply (apply declares the
+ * the vocabulary below everything; review (what a configuration does: policy
+ * precedence, the guardrail rules) sits on them, below config and plan; api sits below apply (apply declares the
  * client interface it needs); the emulator stands apart (it serves the kinds'
  * operation descriptors but shares no code with api, config, plan, apply or
  * state); cli is on top and alone may import everything. Test files are not
@@ -21,6 +22,7 @@ export const FOLDERS = [
   'generated',
   'schemas',
   'resources',
+  'review',
   'config',
   'state',
   'plan',
@@ -40,9 +42,10 @@ export const ALLOWED = {
   generated: [],
   schemas: ['generated'],
   resources: ['generated', 'schemas'],
-  config: BASE,
+  review: BASE,
+  config: [...BASE, 'review'],
   state: BASE,
-  plan: [...BASE, 'state/types.ts'],
+  plan: [...BASE, 'review', 'state/types.ts'],
   apply: [...BASE, 'plan'],
   api: BASE,
   emulator: BASE,

@@ -21,6 +21,7 @@ const MODULE: Record<string, string> = {
   generated: 'generated/validators.js',
   schemas: 'schemas/index.js',
   resources: 'resources/index.js',
+  review: 'review/index.js',
   config: 'config/index.js',
   state: 'state/index.js',
   plan: 'plan/index.js',

@@ -1,12 +1,16 @@
 /**
- * Saved plans that cannot lie (issue 16, defects 1 and 2), end to end against
- * the emulator: an edited plan file is refused before any request, and a plan
- * is applied to the state (and target) it was made from, wherever apply runs.
+ * Saved plans that cannot lie (issue 16, defects 1 and 2; issue 29, items 1
+ * to 3), end to end against the emulator: an edited plan file is refused by
+ * its seal before anything in it is used; an edit sealed again by someone
+ * who can read the state's key is still checked against the state; a plan is
+ * applied to the state it was made from, wherever apply runs, and only to a
+ * target the command line, the environment or tenantform.yaml confirms.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../src/emulator/index.js';
+import { sealOf } from '../src/plan/plan-seal.js';
 import { runCli, tempDir } from './helpers/cli.js';
 
 const policy = (selector: string, limit = 100) =>
@@ -56,6 +60,19 @@ function editPlan(file: string, edit: (plan: SavedPlanFile) => void): void {
   writeFileSync(file, JSON.stringify(plan, null, 2));
 }
 
+/**
+ * An edit sealed again with the state's plan key: what only someone who can
+ * read the state could write. The changes are still checked against the state.
+ */
+function editAndReseal(file: string, edit: (plan: SavedPlanFile) => void): void {
+  const key = Buffer.from(readFileSync(`${statePath()}.key`, 'utf8').trim(), 'hex');
+  editPlan(file, (plan) => {
+    edit(plan);
+    delete plan.seal;
+    plan.seal = sealOf(plan, key);
+  });
+}
+
 function change(plan: SavedPlanFile, fragment: string): SavedChange {
   return plan.changes.find((c) => c.address.includes(fragment))!;
 }
@@ -83,10 +100,10 @@ afterEach(async () => {
   cleanup();
 });
 
-describe('a saved plan edited after plan --out', () => {
+describe("a saved plan edited and sealed again with the state's key", () => {
   it("refuses a delete whose id was changed to keep-me's: nothing sent, keep-me kept, state untouched", async () => {
     const file = await planTheDelete();
-    editPlan(file, (plan) => (change(plan, 'delete-me').id = idOf('client_id:keep-me')));
+    editAndReseal(file, (plan) => (change(plan, 'delete-me').id = idOf('client_id:keep-me')));
     const stateBefore = readFileSync(statePath(), 'utf8');
     const sent = emulator.requestCount();
 
@@ -125,19 +142,19 @@ describe('a saved plan edited after plan --out', () => {
   ])('refuses %s, sending nothing', async (_name, edit, expected) => {
     writeConfig(`${KEEP_ONLY}${PERMISSIONS}${PROFILE}`);
     expect((await cli(['plan', 'tenant', '--out', 'p.plan'])).code).toBe(0);
-    editPlan(join(dir, 'p.plan'), edit);
+    editAndReseal(join(dir, 'p.plan'), edit);
 
     const run = await cli(['apply', 'p.plan', '--auto-approve', '--base-url', emulator.baseUrl]);
 
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(expected);
     expect(emulator.requestCount()).toBe(0);
-    expect(existsSync(join(dir, 'tenant', '.tenantform'))).toBe(false);
+    expect(existsSync(statePath())).toBe(false);
   });
 
   it('refuses a limit beyond the API bounds on a replace, sending nothing', async () => {
     const file = await planTheDelete();
-    editPlan(file, (plan) => {
+    editAndReseal(file, (plan) => {
       const keep = change(plan, 'keep-me');
       keep.after = { ...keep.after, configuration: { action: 'block', limit: 1_000_000 } };
     });
@@ -164,7 +181,7 @@ describe('a saved plan and its state location', () => {
   it('records the absolute state location and the target, and uses that state from any directory', async () => {
     const file = await planTheDelete();
     const plan = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-    expect(plan.format_version).toBe(3);
+    expect(plan.format_version).toBe(4);
     expect(plan.state_location).toEqual({ backend: 'file', path: statePath() });
     expect(plan.target).toBeNull();
 
@@ -210,11 +227,11 @@ describe('a saved plan and its state location', () => {
     });
     const run = await cli(['apply', file, '--auto-approve', '--base-url', emulator.baseUrl]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/no state exists now/);
+    expect(run.stderr).toMatch(/cannot be verified: the state it names has no plan key/);
     expect(existsSync(etc)).toBe(false);
   });
 
-  it('refuses another target than the one known at plan time', async () => {
+  it('refuses another target than the one known at plan time, and one that only the plan names', async () => {
     writeConfig(KEEP_ONLY);
     const env = { TENANTFORM_TOKEN: emulator.token, TENANTFORM_BASE_URL: emulator.baseUrl };
     expect((await runCli(['plan', 'tenant', '--out', 'p.plan'], { cwd: dir, env })).code).toBe(0);
@@ -227,12 +244,35 @@ describe('a saved plan and its state location', () => {
     expect(run.stderr).toContain(
       `p.plan was made for the API at ${emulator.baseUrl}, but this apply would send to ${other};`,
     );
-    expect(existsSync(join(dir, 'tenant', '.tenantform'))).toBe(false);
+    expect(existsSync(statePath())).toBe(false);
 
-    // Without a target of its own, apply uses the plan's.
-    const same = await cli(['apply', 'p.plan', '--auto-approve']);
+    // Without a target of its own, apply does not take the plan's: it says how to give one.
+    const unconfirmed = await cli(['apply', 'p.plan', '--auto-approve']);
+    expect(unconfirmed.code).toBe(1);
+    expect(unconfirmed.stderr).toContain(`pass --base-url ${emulator.baseUrl} (or --domain)`);
+    expect(emulator.requestCount()).toBe(0);
+
+    const same = await cli(['apply', 'p.plan', '--auto-approve', '--base-url', emulator.baseUrl]);
     expect(same.stderr).toBe('');
     expect(same.code).toBe(0);
+    expect(policies()).toEqual(['client_id:keep-me']);
+  });
+
+  it('takes the target of the --env environment of tenantform.yaml, with its credential variables', async () => {
+    writeConfig(KEEP_ONLY);
+    writeFileSync(
+      join(dir, 'tenantform.yaml'),
+      `environments:\n  prod:\n    paths: [tenant]\n    base_url: "${emulator.baseUrl}"\n    credentials: { token: PROD_TOKEN }\n`,
+    );
+    const env = { PROD_TOKEN: emulator.token };
+    expect((await runCli(['plan', '--env', 'prod', '--out', 'p.plan'], { cwd: dir, env })).code).toBe(0);
+    const unconfirmed = await runCli(['apply', 'p.plan', '--auto-approve'], { cwd: dir, env });
+    expect(unconfirmed.code).toBe(1);
+    expect(unconfirmed.stderr).toContain('or give --env NAME for an environment of ./tenantform.yaml');
+
+    const run = await runCli(['apply', 'p.plan', '--env', 'prod', '--auto-approve'], { cwd: dir, env });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
     expect(policies()).toEqual(['client_id:keep-me']);
   });
 });
@@ -260,13 +300,17 @@ describe('apply PLANFILE with config inputs', () => {
       ['apply', 'p.plan', '--var-file', 'v.yaml', '--var', 'X=1'],
       /^Error: --var and --var-file cannot be used when applying a saved plan/,
     ],
-    [['apply', 'p.plan', '--env', 'prod'], /^Error: --env cannot be used when applying a saved plan/],
+    [['apply', 'p.plan', '--env', 'prod'], /^Error: --env prod: no tenantform\.yaml with environments in \./],
+    [
+      ['apply', 'p.plan', '--env', 'prod', '--env', 'dev'],
+      /^Error: several --env cannot be used when applying a saved plan/,
+    ],
   ])('refuses %j with one sentence', async (args, expected) => {
     const run = await cli([...args, '--auto-approve', '--base-url', emulator.baseUrl]);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(expected);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(emulator.requestCount()).toBe(0);
-    expect(existsSync(join(dir, 'tenant', '.tenantform'))).toBe(false);
+    expect(existsSync(statePath())).toBe(false);
   });
 });

@@ -4,6 +4,7 @@ import {
   applicableChanges,
   planChanges,
   planProblems,
+  openPlanFile,
   readPlanFile,
   renderJson,
   renderMarkdown,
@@ -14,6 +15,8 @@ import {
 import type { DesiredResource, RecordedResource } from '../src/resources/index.js';
 import { checkSchema } from '../src/schemas/index.js';
 import { desired, permission, policy, profile, recorded, shuffled, stateDoc } from './plan-builders.js';
+
+const KEY = Buffer.alloc(32, 3);
 
 /** Small pools, so that generated desired and recorded sets overlap often. */
 const selector = fc.constantFrom('default', 'cimd_clients', 'client_id:a', 'client_id:B', 'client_id:a|b');
@@ -81,13 +84,19 @@ describe('planChanges properties', () => {
       fc.property(inputs, ({ want, have }) => {
         const plan = planChanges(want, stateDoc(have));
         expect(checkSchema('plan', JSON.parse(renderJson(plan)))).toEqual([]);
-        const text = serializePlan(plan, {
-          createdAt: '2026-01-01T00:00:00Z',
-          toolVersion: 't',
-          stateLocation: { backend: 'file', path: '/s/state.json' },
-          target: null,
-        });
-        expect(renderJson(readPlanFile(text, 'p.json').plan)).toBe(renderJson(plan));
+        const text = serializePlan(
+          plan,
+          {
+            createdAt: '2026-01-01T00:00:00Z',
+            toolVersion: 't',
+            stateLocation: { backend: 'file', path: '/s/state.json' },
+            target: null,
+          },
+          KEY,
+        );
+        expect(renderJson(readPlanFile(openPlanFile(text, 'p.json'), KEY, 'key').plan)).toBe(
+          renderJson(plan),
+        );
         expect(renderText(plan, { color: false })).toMatch(/(Plan: .*\.|No changes\. .*)\n$/);
         expect(renderMarkdown(plan)).toMatch(/^### tenantform plan\n/);
       }),

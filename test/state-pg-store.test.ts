@@ -7,6 +7,8 @@ import { LockError } from '../src/state/errors.js';
 import { openState } from '../src/state/session.js';
 import { createPgStateStore, PG_SCHEMA_VERSION, type PgStateStore } from '../src/state/pg/index.js';
 import { advisoryKeys } from '../src/state/pg/schema.js';
+import { normalizePgOptions } from '../src/state/pg/config.js';
+import { PgConnection } from '../src/state/pg/connection.js';
 import { describePg, dropWorkspace, PG_URL, pgStore, sql } from './state-pg-support.js';
 
 const holder = (command: string) => ({
@@ -258,6 +260,38 @@ describePg('pg backend: secrets', () => {
       expect(err.message).not.toContain(url.password);
     } finally {
       await store.close();
+    }
+  });
+});
+
+describePg('pg backend: a connection lost between two statements of a transaction', () => {
+  it('is a clear error naming the server and what to do, never an uncaught error event', async () => {
+    const conn = new PgConnection(
+      normalizePgOptions({ connectionString: PG_URL, workspace: `lost-${randomUUID().slice(0, 8)}` }),
+      'pg workspace "lost" on the test server',
+      () => undefined,
+    );
+    const killer = new pg.Client({ connectionString: PG_URL });
+    killer.on('error', () => undefined);
+    clients.push(killer);
+    await killer.connect();
+    try {
+      const err = await rejection(
+        conn.transaction('write the state', async (client) => {
+          const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+          // The server ends this session while no statement of it runs (as when it stops during a commit).
+          // (not events.once: it would listen for 'error' itself)
+          const ended = new Promise((resolve) => client.once('end', resolve));
+          await killer.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
+          await ended;
+          await client.query('SELECT 1');
+        }),
+      );
+      expect(err.message).toMatch(/^pg workspace "lost" on the test server: could not write the state: /);
+      expect(err.message).toContain('the connection to the server was lost');
+      expect((err as StateError).code).toBe('STATE_IO');
+    } finally {
+      await conn.close();
     }
   });
 });

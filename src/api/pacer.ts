@@ -257,6 +257,7 @@ export class Pacer {
     this.ceilings.learn(this.limit, this.sustained());
     const oldWindow = !this.continuous && a.resetMs !== undefined && a.resetMs <= this.rolled;
     if (a.ticket <= this.levelTicket || oldWindow) {
+      if (!oldWindow) this.lowerWithinWindow(a, remaining);
       this.updateRate();
       return; // stale for the level
     }
@@ -267,6 +268,21 @@ export class Pacer {
     this.levelAnswer = a;
     this.resetMs = a.resetMs;
     this.after429 = false;
+  }
+
+  /**
+   * An answer to an older request (the tenant may have served it after the
+   * newer one the level came from): in a window nothing comes back before the
+   * Reset, so a lower Remaining in the level's window is news. Any request
+   * still in flight may not be counted in it.
+   */
+  private lowerWithinWindow(a: Answer, remaining: number): void {
+    if (this.continuous || this.level === undefined || a.resetMs === undefined || a.resetMs !== this.resetMs)
+      return;
+    const level = remaining - this.inFlight.size;
+    if (level >= this.level) return;
+    this.level = level;
+    this.levelAnswer = a;
   }
 
   private setContinuousLevel(a: Answer, remaining: number): void {

@@ -2,11 +2,12 @@
  * What apply prints once the executor is done: the rescue of acknowledged
  * but unrecorded operations, and the summary (always, before any error from
  * saving the state or releasing the lock). Exit code: 0 complete, 1 anything
- * failed, not attempted or not recorded, 130 interrupted.
+ * failed, not attempted or not recorded, 130 interrupted, 141 stopped by a
+ * closed output.
  */
 import type { ApplyResult } from '../apply/index.js';
 import type { StateSession, StateStore } from '../state/index.js';
-import { EXIT_INTERRUPTED, type CommandIO } from './io.js';
+import { stopExitCode, stopRequested, type CommandIO } from './io.js';
 import { withoutHint } from './progress.js';
 import { plural } from './words.js';
 
@@ -40,14 +41,22 @@ export async function keepUnrecorded(
   }
 }
 
+/** A replace whose create answered 409 sent its delete too: counted apart from plain adoptions. */
+const REPLACED_ADOPTED = 'deleted, then adopted';
+
 function summarize(result: ApplyResult): string {
   const counts = new Map<string, number>();
-  for (const d of result.done) counts.set(d.outcome, (counts.get(d.outcome) ?? 0) + 1);
+  const key = (d: ApplyResult['done'][number]) =>
+    d.outcome === 'adopted' && d.action === 'replace' ? REPLACED_ADOPTED : d.outcome;
+  for (const d of result.done) counts.set(key(d), (counts.get(key(d)) ?? 0) + 1);
   const parts = [...counts].map(([outcome, n]) => {
     if (outcome === 'already-gone') return `${n} already gone`;
-    if (outcome === 'adopted') {
-      const unverified = result.done.filter((d) => d.outcome === 'adopted' && !d.adoption).length;
-      return unverified === n ? `${n} adopted (settings NOT verified)` : `${n} adopted`;
+    if (outcome === 'adopted' || outcome === REPLACED_ADOPTED) {
+      const mine = result.done.filter((d) => key(d) === outcome);
+      const why = outcome === REPLACED_ADOPTED ? 'the create after the delete answered 409' : '';
+      const unverified = mine.every((d) => !d.adoption) ? 'settings NOT verified' : '';
+      const notes = [why, unverified].filter(Boolean).join('; ');
+      return `${n} ${outcome}${notes ? ` (${notes})` : ''}`;
     }
     return `${n} ${outcome}`;
   });
@@ -101,6 +110,60 @@ function adoptionWarning(result: ApplyResult, io: CommandIO): void {
   );
 }
 
+/** Whether the run ended short of the plan: something failed, was not attempted or not recorded, or it was stopped. */
+function isIncomplete(result: ApplyResult, interrupted: boolean): boolean {
+  return (
+    result.failed.length > 0 || result.notAttempted.length > 0 || result.unrecorded.length > 0 || interrupted
+  );
+}
+
+/**
+ * The exit code of an apply, with or without --json: 0 complete, 130 or 141
+ * when a signal or a closed output stopped it, 1 anything else incomplete.
+ */
+export function applyExitCode(result: ApplyResult, interrupted: boolean, io: CommandIO): number {
+  if (!isIncomplete(result, interrupted)) return 0;
+  const stop = interrupted ? stopRequested(io.signal) : null;
+  return stop ? stopExitCode(stop) : 1;
+}
+
+/** Why the apply stopped early, in words, for the line after the summary. */
+function stoppedLine(io: CommandIO): string {
+  const stop = stopRequested(io.signal);
+  const what =
+    stop?.kind === 'output'
+      ? `Stopped: ${stop.message} (its reader went away): no new request was sent after that`
+      : 'Interrupted: no new request was sent after the signal';
+  return `${what}; requests in flight finished and were recorded.\n`;
+}
+
+/**
+ * What the summary says about operations acknowledged but not recorded: where
+ * they went (a rescue file, or only the stderr lines) and what replays them.
+ */
+function unrecordedLines(result: ApplyResult, rescue: RescueNote | null): string {
+  const where = rescue?.path
+    ? `saved in ${rescue.path} (mode 0600) and printed above as "tenantform-rescue:" lines`
+    : `printed above as "tenantform-rescue:" lines only (no rescue file could be written: ${rescue?.problem ?? 'unknown'}); save those lines to a file`;
+  return (
+    `${plural(result.unrecorded.length, 'operation was', 'operations were')} acknowledged by the tenant but not ` +
+    `recorded in the state: ${where}. The next plan or apply on this state replays ` +
+    `${rescue?.path ? 'that file' : 'nothing by itself'}; \`tenantform state rescue FILE\` records it explicitly.\n`
+  );
+}
+
+/** The last line: how to continue, true to what was written. */
+function continueLine(result: ApplyResult, rescue: RescueNote | null): string {
+  if (result.unrecorded.length === 0) {
+    return 'State records everything that was done; run apply again to continue.\n';
+  }
+  if (rescue?.path) return 'Run apply again to continue; it replays the rescue file first.\n';
+  return (
+    'Before running apply again, save the "tenantform-rescue:" lines above to a file and record them with ' +
+    '`tenantform state rescue FILE`; otherwise the next apply re-creates those resources and adopts them (409) without their ids.\n'
+  );
+}
+
 /** "3 requests answered 429 (rate limited) and were retried." or null when none was. */
 export function rateLimitLine(answered: number, retried: number): string | null {
   if (answered === 0) return null;
@@ -129,11 +192,7 @@ export function reportApply(
   },
   io: CommandIO,
 ): number {
-  const incomplete =
-    result.failed.length > 0 ||
-    result.notAttempted.length > 0 ||
-    result.unrecorded.length > 0 ||
-    options.interrupted;
+  const incomplete = isIncomplete(result, options.interrupted);
   io.stdout.write(`\nApply ${incomplete ? 'incomplete' : 'complete'}: ${summarize(result)}.\n`);
   const limited = rateLimitLine(options.status429 ?? 0, options.retried429 ?? 0);
   if (limited) io.stdout.write(`${limited}\n`);
@@ -147,50 +206,36 @@ export function reportApply(
       (result.unrecorded.length > 0 ? `, ${result.unrecorded.length} done but not recorded` : '') +
       '.\n',
   );
-  if (result.failed.length > 0) {
-    // Each distinct reason once (creates refused for one cause share it), then each hint once.
-    const byReason = new Map<string, string[]>();
-    for (const f of result.failed) {
-      const reason = withoutHint(f.message, f.hint);
-      byReason.set(reason, [...(byReason.get(reason) ?? []), f.address]);
-    }
-    for (const [reason, addresses] of byReason) {
-      err.write(`  failed${addresses.length > 1 ? ` (${addresses.length})` : ''}: ${reason}\n`);
-      const shown = options.progressWasLive ? 10 : 5;
-      for (const address of addresses.slice(0, shown)) err.write(`    ${address}\n`);
-      if (addresses.length > shown) err.write(`    … and ${addresses.length - shown} more\n`);
-    }
-    for (const hint of new Set(result.failed.flatMap((f) => (f.hint ? [f.hint] : [])))) {
-      err.write(`Hint: ${hint}\n`);
-    }
-  }
+  if (result.failed.length > 0) reportFailures(result, options.progressWasLive, io);
   if (result.stoppedBy?.cause === 'record') {
     err.write(
       `Stopped at the first failure to record, so that nothing more is sent that could not be recorded: ${result.stoppedBy.message}\n`,
     );
   }
-  if (result.unrecorded.length > 0) {
-    const rescue = options.rescue;
-    const where = rescue?.path
-      ? `saved in ${rescue.path} (mode 0600) and printed above as "tenantform-rescue:" lines`
-      : `printed above as "tenantform-rescue:" lines only (no rescue file could be written: ${rescue?.problem ?? 'unknown'}); save those lines to a file`;
-    err.write(
-      `${plural(result.unrecorded.length, 'operation was', 'operations were')} acknowledged by the tenant but not ` +
-        `recorded in the state: ${where}. The next plan or apply on this state replays ` +
-        `${rescue?.path ? 'that file' : 'nothing by itself'}; \`tenantform state rescue FILE\` records it explicitly.\n`,
-    );
+  if (result.unrecorded.length > 0) err.write(unrecordedLines(result, options.rescue));
+  if (options.interrupted) err.write(stoppedLine(io));
+  if (result.notAttempted.length > 0 || options.interrupted || result.unrecorded.length > 0) {
+    err.write(continueLine(result, options.rescue));
   }
-  if (options.interrupted) {
-    err.write(
-      'Interrupted: no new request was sent after the signal; requests in flight finished and were recorded.\n',
-    );
+  return applyExitCode(result, options.interrupted, io);
+}
+
+/** Each distinct failure reason once with its addresses, then each hint once. */
+function reportFailures(result: ApplyResult, progressWasLive: boolean, io: CommandIO): void {
+  const err = io.stderr;
+  // Each distinct reason once (creates refused for one cause share it), then each hint once.
+  const byReason = new Map<string, string[]>();
+  for (const f of result.failed) {
+    const reason = withoutHint(f.message, f.hint);
+    byReason.set(reason, [...(byReason.get(reason) ?? []), f.address]);
   }
-  if (result.notAttempted.length > 0 || options.interrupted) {
-    err.write(
-      result.unrecorded.length > 0
-        ? 'Run apply again to continue; it replays the rescue file first.\n'
-        : 'State records everything that was done; run apply again to continue.\n',
-    );
+  for (const [reason, addresses] of byReason) {
+    err.write(`  failed${addresses.length > 1 ? ` (${addresses.length})` : ''}: ${reason}\n`);
+    const shown = progressWasLive ? 10 : 5;
+    for (const address of addresses.slice(0, shown)) err.write(`    ${address}\n`);
+    if (addresses.length > shown) err.write(`    … and ${addresses.length - shown} more\n`);
   }
-  return options.interrupted ? EXIT_INTERRUPTED : 1;
+  for (const hint of new Set(result.failed.flatMap((f) => (f.hint ? [f.hint] : [])))) {
+    err.write(`Hint: ${hint}\n`);
+  }
 }

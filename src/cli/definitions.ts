@@ -144,7 +144,7 @@ function connectionOptions<A extends unknown[], O extends OptionValues, G extend
     )
     .option(
       '--token-file <FILE>',
-      'read the bearer token from a file (or env TENANTFORM_TOKEN, AUTH0_ACCESS_TOKEN)',
+      'read the bearer token from a file (or env TENANTFORM_TOKEN, AUTH0_ACCESS_TOKEN); there is no --token: a token on the command line ends up in shell history and `ps`',
     )
     .option('--audience <URL>', 'client-credentials audience (default https://DOMAIN/api/v2/)')
     .option('--max-rps <N>', 'never send more than N requests per second')
@@ -204,6 +204,40 @@ export const validateCommand = (parent: Command) =>
     '\nExamples:\n  $ tenantform validate examples\n  $ tenantform validate examples --env prod --format github\n  $ tenantform validate rules/ --var-file vars/prod.yaml --var LOGIN_LIMIT=300\n  $ tenantform validate examples --env prod --live --api full   # references checked against the tenant',
   );
 export type ValidateFlags = FlagsOf<typeof validateCommand>;
+
+export const explainCommand = (parent: Command) =>
+  envOption(
+    varOptions(
+      parent
+        .command('explain')
+        .description(
+          "say which rate limit policy governs an application (its own, its group's, default) and which applications a policy governs; offline, from the config",
+        )
+        .argument('[paths...]', 'config files or directories, merged (default: .)')
+        .option(
+          '--client <ID>',
+          'a client id: the policy that governs it, its action and limit, and whose counter it uses (repeatable); tpa_… ids are third-party applications, https:// ids CIMD clients',
+          collect,
+          [],
+        )
+        .option(
+          '--policy <SELECTOR>',
+          'a consumer_selector (default, third_party_clients, cimd_clients, client_id:ID) or a policy address: the applications it governs (repeatable)',
+          collect,
+          [],
+        )
+        .addOption(formatOption(['text', 'markdown', 'json'])),
+    ),
+  ).addHelpText(
+    'after',
+    `\nWith neither --client nor --policy, every policy of the config and what it governs.
+
+Examples:
+  $ tenantform explain examples --env prod --client Wq2eR5tY8uI1oP4aS7dF0gH3jK6lZ9xC --client tpa_partner42
+  $ tenantform explain examples --env prod --policy third_party_clients --client tpa_partner42
+  $ tenantform explain examples --env dev --format markdown`,
+  );
+export type ExplainFlags = FlagsOf<typeof explainCommand>;
 
 export const fmtCommand = (parent: Command) =>
   parent
@@ -265,7 +299,7 @@ export const applyCommand = (parent: Command) =>
                     .description('make the changes through the API and record them in state')
                     .argument(
                       '[paths...]',
-                      'config files or directories (default: .), or one plan file saved by plan --out',
+                      'config files or directories (default: .), or one plan file saved by plan --out (its seal is checked first; its target must also be given: --base-url/--domain, the environment, or --env)',
                     ),
                 )
                   .option('--skip-blocked', 'apply the other changes when some are blocked')
@@ -279,7 +313,7 @@ export const applyCommand = (parent: Command) =>
     ),
   ).addHelpText(
     'after',
-    `\nExamples:\n  $ TENANTFORM_CLIENT_ID=… TENANTFORM_CLIENT_SECRET=… tenantform apply examples --env prod --domain tenant.example.com\n  $ tenantform apply release.tfplan --auto-approve --base-url http://127.0.0.1:4000/api/v2\n  $ tenantform apply examples --env dev --env staging --auto-approve\n  $ tenantform apply . --target 'token_exchange_profile["urn:partner:token"]'\n  $ tenantform apply . --replace 'rate_limit_policy["oauth_authentication_api","client","default"]'\n  $ tenantform apply release.tfplan --auto-approve --json | jq -c 'select(.type == "failed")'`,
+    `\nExamples:\n  $ TENANTFORM_CLIENT_ID=… TENANTFORM_CLIENT_SECRET=… tenantform apply examples --env prod --domain tenant.example.com\n  $ tenantform apply release.tfplan --auto-approve --base-url http://127.0.0.1:4000/api/v2\n  $ tenantform apply release.tfplan --auto-approve --env prod          # target and credentials of ./tenantform.yaml's prod\n  $ tenantform apply examples --env dev --env staging --auto-approve\n  $ tenantform apply . --target 'token_exchange_profile["urn:partner:token"]'\n  $ tenantform apply . --replace 'rate_limit_policy["oauth_authentication_api","client","default"]'\n  $ tenantform apply release.tfplan --auto-approve --json | jq -c 'select(.type == "failed")'`,
   );
 export type ApplyFlags = FlagsOf<typeof applyCommand>;
 
@@ -385,9 +419,13 @@ export const exportCommand = (parent: Command) =>
           parent
             .command('export')
             .description(
-              "write the tenant's policies and profiles (and the permissions of the users named) as config files, and record them in the state (API profile full)",
+              "write the tenant's policies and profiles (and the permissions of the users named) as config files, and record them in the state (API profile full); or those of a Terraform state, to switch in one command",
             )
             .argument('<dir>', 'directory to write the config files into (created when missing)')
+            .option(
+              '--from-terraform <STATE>',
+              "read a Terraform state (format 4) instead of the tenant: the auth0 provider's policies, profiles and permissions, with their ids; other types are skipped, sensitive values never copied",
+            )
             .option('--user <USER_ID>', 'also export the permissions of this user (repeatable)', collect, [])
             .option(
               '--users-file <FILE>',
@@ -401,7 +439,7 @@ export const exportCommand = (parent: Command) =>
     ),
   ).addHelpText(
     'after',
-    "\nExamples:\n  $ tenantform export tenant-config --api full --user 'auth0|5f7c8ec7c33c6c004bbafe82'\n  $ tenantform export tenant-config --api full --users-file admins.txt --no-state",
+    "\nExamples:\n  $ tenantform export tenant-config --api full --user 'auth0|5f7c8ec7c33c6c004bbafe82'\n  $ tenantform export tenant-config --api full --users-file admins.txt --no-state\n  $ tenantform export tenant-config --from-terraform terraform.tfstate",
   );
 export type ExportFlags = FlagsOf<typeof exportCommand>;
 
@@ -622,7 +660,10 @@ export const initCommand = (parent: Command) =>
     .command('init')
     .description('scaffold a config repository: an example per kind, .gitignore and a CI workflow')
     .argument('[dir]', 'directory to create or fill', '.')
-    .option('--force', 'overwrite files that exist')
+    .option(
+      '--force',
+      'overwrite files that exist, and add the examples to a directory that already holds config files',
+    )
     .addHelpText(
       'after',
       '\nExample:\n  $ tenantform init tenant-config && cd tenant-config && tenantform validate',

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { buildProgram } from './main.js';
+import { buildProgram, main } from './main.js';
 import type { CommandIO } from './io.js';
 
 const io = {
@@ -36,5 +36,39 @@ describe('buildProgram', () => {
         /--permission-batch-size <N> +permissions per request for one user[\s\S]*?\(default:\s+100\)/,
       );
     }
+  });
+});
+
+describe('--token', () => {
+  async function run(...args: string[]) {
+    let stderr = '';
+    const code = await main(['node', 'tenantform', ...args], {
+      stdout: { write: () => true },
+      stderr: { write: (s: string) => (stderr += s) },
+      env: {},
+      cwd: '/',
+    });
+    return { code, stderr };
+  }
+
+  it('is refused with a hint about --token-file: a token on the command line ends up in shell history and ps', async () => {
+    const result = await run('apply', '.', '--token', 's3cret-token');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("Error: unknown option '--token'");
+    expect(result.stderr).toContain('pass --token-file FILE, or set TENANTFORM_TOKEN');
+    expect(result.stderr).toContain('ends up in the shell history and in `ps`');
+  });
+
+  it('never repeats a token given as --token=VALUE', async () => {
+    const result = await run('plan', '.', '--token=s3cret-token');
+    expect(result.stderr).toContain("unknown option '--token=…'");
+    expect(result.stderr).not.toContain('s3cret');
+  });
+
+  it('is named in the help of --token-file', () => {
+    const help = buildProgram(io, () => {}, ['node', 'tenantform', 'apply']).commands[0]!.helpInformation();
+    expect(help.replace(/\s+/g, ' ')).toMatch(
+      /--token-file <FILE> .*there is no --token: a token on the command line ends up in shell history and `ps`/,
+    );
   });
 });

@@ -6,7 +6,8 @@
  */
 import { Command, CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { createRequire } from 'node:module';
-import { EXIT_INTERRUPTED, heldLocks, type CommandIO } from './io.js';
+import { EXIT_OUTPUT_CLOSED, type CommandIO } from './io.js';
+import { guardOutput, watchSignals, type GuardedOutput } from './process.js';
 import { releaseLocksOnCrash } from './crash.js';
 import { reportError } from './errors.js';
 import * as def from './definitions.js';
@@ -20,10 +21,25 @@ const { version } = require('../../package.json') as { version: string };
  * two-dash spelling.
  */
 function commanderMessage(text: string, known: ReadonlySet<string>): string {
-  const message = text.replace(/^error: /, 'Error: ');
+  const message = tokenOptionMessage(text.replace(/^error: /, 'Error: '));
   const single = /unknown option '-([a-z][a-z-]+)'/.exec(message);
   if (!single || !known.has(`--${single[1]}`)) return message;
   return message.replace(/\n?$/, ` (did you mean --${single[1]}? long options take two dashes)\n`);
+}
+
+/**
+ * There is no --token: a token on the command line ends up in the shell's
+ * history and in every process list. Its error says what to use instead,
+ * and never repeats a value given as --token=VALUE.
+ */
+function tokenOptionMessage(message: string): string {
+  if (!/unknown option '--token(?:=[^']*)?'/.test(message)) return message;
+  return message
+    .replace(/'--token=[^']*'/, "'--token=…'")
+    .replace(
+      /\n?$/,
+      ' (there is no --token: a token on the command line ends up in the shell history and in `ps`; put it in a file and pass --token-file FILE, or set TENANTFORM_TOKEN)\n',
+    );
 }
 
 /** Every long option of the program and its subcommands. */
@@ -48,6 +64,8 @@ const COMMANDS: Record<string, (program: Command, run: Runner) => void> = {
     def
       .validateCommand(p)
       .action(run(async () => (await import('./commands/validate-cli.js')).validateAction)),
+  explain: (p, run) =>
+    def.explainCommand(p).action(run(async () => (await import('./commands/explain.js')).explainAction)),
   fmt: (p, run) => def.fmtCommand(p).action(run(async () => (await import('./commands/fmt.js')).fmtAction)),
   plan: (p, run) =>
     def.planCommand(p).action(run(async () => (await import('./commands/plan.js')).planAction)),
@@ -146,54 +164,53 @@ Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode), 3 
 
 /** Runs the CLI; returns the exit code. */
 export async function main(argv: string[], io?: CommandIO): Promise<number> {
+  if (io) return runProgram(argv, io);
   const controller = new AbortController();
-  // First signal: stop at the next safe point. Later ones exit at once, except
-  // while a state lock is held: dying then would leave the lock behind.
-  const onSignal = () => {
-    if (!controller.signal.aborted) {
-      controller.abort();
-      return;
-    }
-    if (heldLocks.count === 0) process.exit(EXIT_INTERRUPTED);
-    process.stderr.write(
-      '\nStill stopping: waiting for the requests in flight so that their answers are recorded, then releasing the lock.\n',
-    );
-  };
-  const realIO: CommandIO = io ?? {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    env: process.env,
-    cwd: process.cwd(),
-    signal: controller.signal,
-    confirm: process.stdin.isTTY ? (await import('./prompt.js')).confirmOnTerminal : undefined,
-  };
-  if (!io) {
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  }
+  const output = guardOutput(controller);
+  const stopSignals = watchSignals(controller, output.stderr);
   // A crash (uncaught exception, unhandled rejection) releases held state locks on its way out.
-  const stopCrashRelease = io ? null : releaseLocksOnCrash(process.stderr);
+  const stopCrashRelease = releaseLocksOnCrash(output.stderr);
+  try {
+    const code = await runProgram(argv, {
+      stdout: output.stdout,
+      stderr: output.stderr,
+      env: process.env,
+      cwd: process.cwd(),
+      signal: controller.signal,
+      confirm: process.stdin.isTTY ? (await import('./prompt.js')).confirmOnTerminal : undefined,
+    });
+    return closedOutputCode(code, output);
+  } finally {
+    stopCrashRelease();
+    // The process may take a moment to exit after main returns (sockets closing); a signal
+    // in that window must still end it as an interruption, not kill it: no lock is held now.
+    stopSignals();
+  }
+}
+
+/** Parses and runs one command line with `io`; returns the exit code. */
+async function runProgram(argv: string[], io: CommandIO): Promise<number> {
   let code = 0;
-  const program = buildProgram(realIO, (c) => (code = c), argv);
+  const program = buildProgram(io, (c) => (code = c), argv);
   try {
     await program.parseAsync(argv);
     return code;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 1;
-    return reportError(err, realIO);
-  } finally {
-    stopCrashRelease?.();
-    if (!io) {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      // The process may take a moment to exit after main returns (sockets closing); a signal
-      // in that window must still end it as an interruption, not kill it: no lock is held now.
-      process.on('SIGINT', exitInterrupted);
-      process.on('SIGTERM', exitInterrupted);
-    }
+    return reportError(err, io);
   }
 }
 
-function exitInterrupted(): never {
-  process.exit(EXIT_INTERRUPTED);
+/**
+ * A run whose output was cut short (its reader went away) never exits 0:
+ * it says so on the stream that still works and exits 141. A failure keeps
+ * its own code.
+ */
+function closedOutputCode(code: number, output: GuardedOutput): number {
+  const closed = output.closed();
+  if (closed === null || code !== 0) return code;
+  output.stderr.write(`tenantform: ${closed} was closed before everything was written.\n`);
+  return EXIT_OUTPUT_CLOSED;
 }
+
+export { exitWhenFlushed } from './process.js';

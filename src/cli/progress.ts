@@ -22,7 +22,10 @@ export function withoutHint(message: string, hint: string | undefined): string {
 /** How a finished operation is reported: "created", "already present (adopted; …)". */
 function describeOutcome(event: ApplyEvent): string | undefined {
   if (event.outcome === 'adopted' && event.address !== undefined) {
-    return `already present (${adoptedWords(kindOf(parseAddress(event.address).kind))})`;
+    const words = adoptedWords(kindOf(parseAddress(event.address).kind));
+    // A replace sent its delete before the create that answered 409: both happened.
+    if (event.action === 'replace') return `deleted, then already present when created again (409; ${words})`;
+    return `already present (${words})`;
   }
   if (event.outcome === 'already-gone' && event.action === 'update') {
     return 'already gone (404 on update: deleted outside tenantform; the next plan creates it)';

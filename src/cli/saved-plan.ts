@@ -1,15 +1,19 @@
 /**
- * `apply PLANFILE`: whether a saved plan may be applied, decided before any
- * state directory, lock or request. One plan file and no config flags; the
- * state it was made from (location, lineage, serial) and nothing else; the
- * target it was made for; and every change checked against that state and
- * the schemas (verifySavedPlan), so that an edited file cannot make apply do
- * something other than what it shows.
+ * `apply PLANFILE` and `show PLANFILE`: whether a saved plan may be used,
+ * decided before any state directory, lock or request. First its seal,
+ * checked with the plan key of the state it names (openSealedPlan): an
+ * edited file is refused before anything in it is acted on. Then, for
+ * apply: one plan file and no config flags; the state it was made from
+ * (location, lineage, serial) and nothing else; a target confirmed by the
+ * command line, the environment or tenantform.yaml, never by the file alone;
+ * and every change checked against that state and the schemas
+ * (verifySavedPlan).
  */
 import { readFileSync } from 'node:fs';
-import type { Plan } from '../plan/index.js';
+import type { Plan, SavedPlan } from '../plan/index.js';
 import type { StateDocument, StateLocation, StateStore } from '../state/index.js';
 import { absolute, openStore, resolveStateLocation, type StateFlags } from './context.js';
+import { environmentStateFlags, environmentTargetFlags, resolveInputs, type ConfigInput } from './inputs.js';
 import { CliError, type CommandIO } from './io.js';
 import { targetGiven } from './where.js';
 import type { ApplyFlags } from './definitions.js';
@@ -25,8 +29,10 @@ export interface SavedPlanApply {
   store: StateStore;
   /** The plan to execute against `doc` (the locked state): checked again, ids and `before` from `doc`. */
   planFor(doc: StateDocument): Plan;
-  /** --domain / --base-url, with the plan's target filled in when neither they nor the environment give one. */
+  /** --domain / --base-url, or those of the --env environment: never the plan's own target. */
   targetFlags: { domain?: string; baseUrl?: string };
+  /** The --env environment of ./tenantform.yaml (its target and credential variables), or none. */
+  input: ConfigInput;
 }
 
 /** Refuses what a saved plan cannot take: other paths, and flags that only make sense for a config. */
@@ -40,8 +46,8 @@ function refuseConfigInputs(planArg: string, pathArgs: readonly string[], flags:
   const given: string[] = [];
   if (flags.var.length > 0) given.push('--var');
   if (flags.varFile.length > 0) given.push('--var-file');
-  if (flags.env !== undefined && flags.env.length > 0) given.push('--env');
   if (flags.allEnvs) given.push('--all-envs');
+  if (typeof flags.env === 'object' && flags.env.length > 1) given.push('several --env');
   if (given.length > 0) {
     throw new CliError(
       `${given.join(' and ')} cannot be used when applying a saved plan: ${planArg} already holds the values it was made with, so make the plan again with them instead`,
@@ -50,7 +56,7 @@ function refuseConfigInputs(planArg: string, pathArgs: readonly string[], flags:
 }
 
 /** The state flags apply uses: the plan's own location unless the command line names a state. */
-function stateFlagsFor(flags: SavedPlanFlags, recorded: StateLocation): StateFlags {
+function stateFlagsFor(flags: StateFlags, recorded: StateLocation): StateFlags {
   const named =
     flags.state !== undefined ||
     flags.backend !== undefined ||
@@ -72,6 +78,41 @@ function stateFlagsFor(flags: SavedPlanFlags, recorded: StateLocation): StateFla
       };
 }
 
+/** A saved plan whose seal holds, and the store of its state (open: the caller closes it). */
+export interface SealedPlan {
+  saved: SavedPlan;
+  store: StateStore;
+}
+
+/**
+ * Reads a saved plan and checks its seal, before anything else, with the
+ * plan key of the state it names; state flags on the command line that name
+ * another state are refused first. Throws PlanError (PLAN_UNSEALED,
+ * PLAN_TAMPERED, PLAN_KEY_MISSING, PLAN_OTHER_STATE, PLAN_INVALID …) having
+ * created nothing: a missing key is never made here.
+ */
+export async function openSealedPlan(planArg: string, flags: StateFlags, io: CommandIO): Promise<SealedPlan> {
+  const planModule = await import('../plan/index.js');
+  const envelope = planModule.openPlanFile(readFileSync(absolute(planArg, io), 'utf8'), planArg);
+  const stateFlags = stateFlagsFor(flags, envelope.stateLocation);
+  planModule.checkPlanLocation(envelope, await resolveStateLocation(stateFlags, planArg, io), planArg);
+  const store = await openStore(stateFlags, planArg, io);
+  try {
+    const key = await store.planKey({ create: false });
+    return { saved: planModule.readPlanFile(envelope, key, store.planKeyWhere), store };
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+}
+
+/** The --env environment of ./tenantform.yaml a saved plan is applied with (its target, credentials, state), or none. */
+function environmentOf(flags: SavedPlanFlags, io: CommandIO): ConfigInput {
+  const env = typeof flags.env === 'object' ? flags.env[0] : flags.env;
+  if (env === undefined) return { env: null, paths: [], varFiles: [] };
+  return resolveInputs(['.'], env, [], io, 'one')[0]!;
+}
+
 /**
  * Reads the plan file and checks everything that can be checked without the
  * lock; returns the state store to lock and the function that checks the
@@ -85,41 +126,36 @@ export async function openSavedPlan(
   io: CommandIO,
 ): Promise<SavedPlanApply> {
   refuseConfigInputs(planArg, pathArgs, flags);
-  const [planModule, api, { readStateSnapshot }] = await Promise.all([
-    import('../plan/index.js'),
-    import('../api/index.js'),
-    import('../state/index.js'),
-  ]);
-  const saved = planModule.readPlanFile(readFileSync(absolute(planArg, io), 'utf8'), planArg);
-  // Without --api the plan's own profile is used; another one is refused before anything else.
-  if (flags.api !== undefined) planModule.checkPlanProfile(saved, flags.api, planArg);
-
-  const recorded = saved.stateLocation;
-  const stateFlags = recorded ? stateFlagsFor(flags, recorded) : flags;
-  planModule.checkPlanLocation(saved, await resolveStateLocation(stateFlags, planArg, io), planArg);
-
-  let targetFlags: { domain?: string; baseUrl?: string } = { domain: flags.domain, baseUrl: flags.baseUrl };
-  if (targetGiven(targetFlags, io.env)) {
-    planModule.checkPlanTarget(saved, api.resolveTarget(targetFlags, io.env).baseUrl, planArg);
-  } else if (saved.target !== null) {
-    targetFlags = { baseUrl: saved.target }; // no target given: the plan's own
-  }
-
-  const check = (doc: StateDocument | null): Plan => {
-    planModule.checkPlanIsCurrent(saved.plan, doc);
-    return planModule.verifySavedPlan(saved.plan, doc, planArg);
-  };
-  const store = await openStore(stateFlags, planArg, io);
+  const input = environmentOf(flags, io);
+  const { saved, store } = await openSealedPlan(planArg, environmentStateFlags(flags, input), io);
   try {
+    const [planModule, api, { readStateSnapshot }] = await Promise.all([
+      import('../plan/index.js'),
+      import('../api/index.js'),
+      import('../state/index.js'),
+    ]);
+    // Without --api the plan's own profile is used; another one is refused before anything else.
+    const profile = flags.api ?? input.environment?.api;
+    if (profile !== undefined) planModule.checkPlanProfile(saved, profile, planArg);
+    // The target comes from the command line, the environment or tenantform.yaml; the plan only confirms it.
+    const targetFlags = environmentTargetFlags({ domain: flags.domain, baseUrl: flags.baseUrl }, input);
+    const given = targetGiven(targetFlags, io.env) ? api.resolveTarget(targetFlags, io.env).baseUrl : null;
+    planModule.checkPlanTarget(saved, given, planArg);
+
+    const check = (doc: StateDocument | null): Plan => {
+      planModule.checkPlanIsCurrent(saved.plan, doc);
+      return planModule.verifySavedPlan(saved.plan, doc, planArg);
+    };
     check(await readStateSnapshot(store));
+    return {
+      store,
+      // A state never written (serial 0) is the same as no state at plan time.
+      planFor: (doc) => check(doc.serial === 0 ? null : doc),
+      targetFlags,
+      input,
+    };
   } catch (err) {
     await store.close();
     throw err;
   }
-  return {
-    store,
-    // A state never written (serial 0) is the same as no state at plan time.
-    planFor: (doc) => check(doc.serial === 0 ? null : doc),
-    targetFlags,
-  };
 }

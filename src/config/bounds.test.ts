@@ -86,6 +86,34 @@ const selectorCases: Case[] = [
     policy(`@@${form}`, '{ action: allow }'),
     'consumer_selector must be client_id:<client_id>, client_id:<https CIMD URI>, cimd_clients, third_party_clients or default',
   ]),
+  ...(
+    [
+      [
+        'a Cyrillic look-alike',
+        '"d\u0435fault"',
+        'U+0435 "е" at character 2, a non-ASCII letter that may look like a Latin one',
+      ],
+      [
+        'a no-break space',
+        '"client_id:abc\u00a0"',
+        'U+00A0 at character 14, a non-ASCII space (such as a no-break space)',
+      ],
+      [
+        'a zero-width space',
+        '"client_id:ab\u200bc"',
+        'U+200B at character 13, an invisible (zero-width) character',
+      ],
+      [
+        'a zero-width joiner in a CIMD URI',
+        '"client_id:https://cimd.example.com/\u200dc.json"',
+        'U+200D at character 36, an invisible (zero-width) character',
+      ],
+    ] as const
+  ).map(([what, selector, named]): Case => [
+    `consumer_selector with ${what} fails, naming the character`,
+    policy(`@@${selector}`, '{ action: allow }'),
+    `consumer_selector has ${named}; it must be client_id:<client_id>, client_id:<https CIMD URI>, cimd_clients, third_party_clients or default`,
+  ]),
 ];
 
 const redirectCases: Case[] = [
@@ -98,6 +126,32 @@ const redirectCases: Case[] = [
     'redirect_uri http fails',
     policy('default', '{ action: redirect, limit: 1, redirect_uri: @@"http://example.com/x" }'),
     'redirect_uri must be an absolute https:// URI (http and other schemes are refused)',
+  ],
+  [
+    'redirect_uri without a host fails',
+    policy('default', '{ action: redirect, limit: 1, redirect_uri: @@"https:///path" }'),
+    'redirect_uri has no host: write https://HOST/path',
+  ],
+  [
+    'redirect_uri with a user and password fails, saying so',
+    policy('default', '{ action: redirect, limit: 1, redirect_uri: @@"https://user:pw@example.com/x" }'),
+    'redirect_uri must not hold a user name or password (user:password@ before the host): a redirect URI is public',
+  ],
+  [
+    'redirect_uri of 2048 characters passes',
+    policy(
+      'default',
+      `{ action: redirect, limit: 1, redirect_uri: "https://example.com/${'x'.repeat(2028)}" }`,
+    ),
+    null,
+  ],
+  [
+    'redirect_uri of 2049 characters fails, saying so',
+    policy(
+      'default',
+      `{ action: redirect, limit: 1, redirect_uri: @@"https://example.com/${'x'.repeat(2029)}" }`,
+    ),
+    'redirect_uri is 2049 characters long; at most 2048 are allowed',
   ],
   [
     'redirect_uri as a number fails',

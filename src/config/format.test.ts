@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatConfigText } from './format.js';
 import { parseConfigText } from './parse-text.js';
+import { YAML } from './yaml-lib.js';
 
 const MESSY = `# yaml-language-server: $schema=../schemas/config.schema.json
 token_exchange_profiles:
@@ -115,5 +116,26 @@ describe('formatConfigText', () => {
       if (once.issues.length > 0) continue; // fixtures with syntax errors
       expect(formatConfigText(once.text, file).text, file).toBe(once.text);
     }
+  });
+
+  it('formats nested aliases without expanding them: 40 levels, 2^40 nodes expanded, a few kilobytes of text', () => {
+    // Each level repeats the one before twice: expanded, the last one holds 2^40 scalars.
+    const lines = ['levels:', '  - &l0 [x, x]'];
+    for (let i = 1; i < 40; i++) lines.push(`  - &l${i} [*l${i - 1}, *l${i - 1}]`);
+    const result = formatConfigText(`${lines.join('\n')}\n`, 'aliases.yaml');
+    expect(result.issues).toEqual([]);
+    expect(result.text).toContain('  - &l39\n    - *l38\n    - *l38\n');
+    // The layout changed and the structure did not: anchors and aliases as they were.
+    expect(result.text.match(/\*l\d+/g)).toHaveLength(78);
+    expect(formatConfigText(result.text, 'aliases.yaml').text).toBe(result.text);
+  });
+
+  it('keeps what a file with aliases says, expanded', () => {
+    const text = 'base: &base {action: block, limit: 5}\nother: {copy: *base, more: [*base]}\n';
+    const result = formatConfigText(text, 'x.yaml');
+    expect(result.issues).toEqual([]);
+    const parse = (t: string) => YAML.parse(t) as unknown;
+    expect(parse(result.text)).toEqual(parse(text));
+    expect(result.text).not.toBe(text);
   });
 });

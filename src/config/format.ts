@@ -123,18 +123,33 @@ function parse(text: string, lineCounter?: LineCounter) {
 /**
  * The data each document holds, for the check that formatting changed layout
  * only. A string with `${` carries whether it was plain: that decides its type.
+ * Aliases are not expanded: an anchor and each alias stand for themselves
+ * (formatting keeps both, and the key order of a document that has them), so
+ * the check is linear in the text even when aliases nest (expanded, a few
+ * hundred bytes of nested aliases are billions of nodes).
  */
 function dataOf(text: string): unknown[] {
-  const docs = parse(text);
-  return docs.map((doc) => {
-    YAML.visit(doc, {
-      Scalar(_key, node) {
-        if (typeof node.value === 'string' && node.value.includes('${'))
-          node.value = `${node.type === YAML.Scalar.PLAIN ? 'plain' : 'quoted'} ${node.value}`;
-      },
-    });
-    return doc.toJS({ maxAliasCount: -1 }) as unknown;
-  });
+  return parse(text).map((doc) => nodeData(doc.contents));
+}
+
+/** A node as comparable data: mappings by key (order ignored), anchors and aliases by name. */
+function nodeData(node: unknown): unknown {
+  if (YAML.isAlias(node)) return { alias: node.source };
+  let value: unknown = null;
+  if (YAML.isScalar(node)) value = scalarData(node);
+  else if (YAML.isMap(node)) {
+    const entries: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+    for (const pair of node.items) entries[JSON.stringify(nodeData(pair.key))] = nodeData(pair.value);
+    value = { map: entries };
+  } else if (YAML.isSeq(node)) value = node.items.map(nodeData);
+  const anchor = YAML.isNode(node) ? node.anchor : undefined;
+  return anchor ? { anchor, value } : value;
+}
+
+function scalarData(node: Scalar): unknown {
+  if (typeof node.value === 'string' && node.value.includes('${'))
+    return `${node.type === YAML.Scalar.PLAIN ? 'plain' : 'quoted'} ${node.value}`;
+  return node.value;
 }
 
 /**

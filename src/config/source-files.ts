@@ -2,9 +2,11 @@
  * Finding and reading config files. A PATH is a file (read whatever its name)
  * or a directory: every *.yaml / *.yml below it, recursively, in sorted path
  * order. Entries whose name starts with "." (.git, .github, .tenantform, dot
- * files) and node_modules are skipped, as are symlinked directories and the
- * files given as --var-file. A symlink that cannot be followed (dangling or a
- * loop) and a directory that cannot be listed are reported, by their own path.
+ * files) and node_modules are skipped, as are the files given as --var-file.
+ * Symlinks are followed, to files and to directories alike; a symlink that
+ * cannot be followed (dangling, or a loop: a directory that leads back to one
+ * it is inside) and a directory that cannot be listed are reported, by their
+ * own path. Nothing else is left out: a skipped file would plan deletes.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -32,16 +34,27 @@ function reason(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** A directory's identity on disk (device and inode), the same through every link to it. */
+type DirKey = string;
+
+async function dirKey(path: string): Promise<DirKey> {
+  const info = await stat(path);
+  return `${info.dev}:${info.ino}`;
+}
+
 /**
- * Collects the config files below `dir`. A symlink is followed to a file; a
- * symlink that cannot be followed (its target is missing, or it loops) and a
- * directory that cannot be listed are reported by their own path, never
- * skipped: a skipped file would turn into planned deletes.
+ * Collects the config files below `dir`, following symlinks. `ancestors`
+ * holds the directories being walked (by identity, so that a link to one of
+ * them is seen for what it is): a symlink back into one of them is a loop,
+ * reported by the link's own path; so are a symlink that cannot be followed
+ * and a directory that cannot be listed. Nothing is skipped silently: a
+ * skipped file would turn into planned deletes.
  */
 async function walk(
   dir: string,
   out: string[],
   problems: { path: string; message: string }[],
+  ancestors: ReadonlySet<DirKey>,
 ): Promise<void> {
   let entries;
   try {
@@ -55,18 +68,54 @@ async function walk(
     if (entry.name.startsWith('.') || entry.name === 'node_modules' || entry.name === 'tenantform.yaml')
       continue;
     const full = join(dir, entry.name);
-    if (entry.isDirectory()) await walk(full, out, problems);
-    else if (entry.isSymbolicLink()) {
-      let target;
-      try {
-        target = await stat(full);
-      } catch (err) {
-        problems.push({ path: full, message: brokenLink(err) });
-        continue;
-      }
-      if (target.isFile() && CONFIG_FILE.test(entry.name)) out.push(full);
-    } else if (CONFIG_FILE.test(entry.name) && entry.isFile()) out.push(full);
+    if (entry.isDirectory()) await walkInto(full, out, problems, ancestors);
+    else if (entry.isSymbolicLink()) await followLink(full, entry.name, out, problems, ancestors);
+    else if (CONFIG_FILE.test(entry.name) && entry.isFile()) out.push(full);
   }
+}
+
+/** Walks the directory `path` (reached directly or through a link) unless it is one of its own ancestors. */
+async function walkInto(
+  path: string,
+  out: string[],
+  problems: { path: string; message: string }[],
+  ancestors: ReadonlySet<DirKey>,
+): Promise<void> {
+  let key: DirKey;
+  try {
+    key = await dirKey(path);
+  } catch (err) {
+    problems.push({ path, message: `cannot read this directory: ${reason(err)}` });
+    return;
+  }
+  if (ancestors.has(key)) {
+    problems.push({
+      path,
+      message:
+        'symlink loop: this directory leads back to a directory it is inside; remove the link or point it elsewhere',
+    });
+    return;
+  }
+  await walk(path, out, problems, new Set(ancestors).add(key));
+}
+
+/** A symlink: to a config file, it is one; to a directory, its files are; otherwise why it cannot be followed. */
+async function followLink(
+  path: string,
+  name: string,
+  out: string[],
+  problems: { path: string; message: string }[],
+  ancestors: ReadonlySet<DirKey>,
+): Promise<void> {
+  let target;
+  try {
+    target = await stat(path);
+  } catch (err) {
+    problems.push({ path, message: brokenLink(err) });
+    return;
+  }
+  if (target.isDirectory()) await walkInto(path, out, problems, ancestors);
+  else if (target.isFile() && CONFIG_FILE.test(name)) out.push(path);
 }
 
 function brokenLink(err: unknown): string {
@@ -97,7 +146,7 @@ export async function findConfigFiles(
       else if (info.isDirectory()) {
         found = [];
         const problems: { path: string; message: string }[] = [];
-        await walk(abs, found, problems);
+        await walk(abs, found, problems, new Set([await dirKey(abs)]));
         for (const problem of problems)
           issues.push(fileIssue(displayPath(problem.path, cwd), problem.message, 'PATH_UNREADABLE'));
         found = found.filter((f) => !exclude.has(f)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));

@@ -12,7 +12,15 @@ export type PlanErrorCode =
   | 'PLAN_OTHER_TARGET'
   | 'PLAN_OTHER_PROFILE'
   | 'PLAN_UNKNOWN_TARGET'
-  | 'PLAN_REPLACE_REFUSED';
+  | 'PLAN_REPLACE_REFUSED'
+  /** A saved plan without a seal, or of a format version from before seals. */
+  | 'PLAN_UNSEALED'
+  /** A saved plan's seal does not match its content under its state's plan key: the file was edited. */
+  | 'PLAN_TAMPERED'
+  /** The state a saved plan names has no plan key to check its seal with. */
+  | 'PLAN_KEY_MISSING'
+  /** A saved plan names a target that no flag, environment variable or tenantform.yaml confirms. */
+  | 'PLAN_TARGET_UNCONFIRMED';
 
 /** A plan that cannot be made, read or applied, with a message a person can act on. */
 export class PlanError extends Error {

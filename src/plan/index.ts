@@ -26,12 +26,15 @@ export {
   checkPlanLocation,
   checkPlanProfile,
   checkPlanTarget,
+  openPlanFile,
   parsePlanFile,
   readPlanFile,
   serializePlan,
+  type PlanEnvelope,
   type PlanFileMeta,
   type SavedPlan,
 } from './plan-file.js';
+export { canonicalJson, type PlanSeal } from './plan-seal.js';
 export { shouldUseColor } from './color.js';
 export { changedPaths, deepEqual } from './canonical.js';
 export { adoptedWords } from './reasons.js';

@@ -5,10 +5,12 @@ import {
   checkPlanIsCurrent,
   checkPlanLocation,
   checkPlanTarget,
-  parsePlanFile,
-  readPlanFile,
-  serializePlan,
+  openPlanFile,
+  readPlanFile as readOpened,
+  serializePlan as serializeSealed,
+  type PlanFileMeta,
 } from './plan-file.js';
+import { sealOf } from './plan-seal.js';
 import { planChanges } from './planner.js';
 import { renderJson } from './render-json.js';
 import type { Plan } from './types.js';
@@ -20,6 +22,14 @@ const META = {
   stateLocation: { backend: 'file' as const, path: '/repo/tenant/.tenantform/state.json' },
   target: 'https://tenant.example.com/api/v2',
 };
+
+const KEY = Buffer.alloc(32, 7);
+const OTHER_KEY = Buffer.alloc(32, 8);
+
+const serializePlan = (plan: Plan, meta: PlanFileMeta) => serializeSealed(plan, meta, KEY);
+const readPlanFile = (text: string, fileName: string, key: Buffer | null = KEY) =>
+  readOpened(openPlanFile(text, fileName), key, '/repo/tenant/.tenantform/state.json.key');
+const parsePlanFile = (text: string, fileName: string) => readPlanFile(text, fileName).plan;
 
 function sample(): Plan {
   const { desired, state } = everyActionPlan();
@@ -40,6 +50,15 @@ function edit(text: string, change: (file: Record<string, unknown>) => void): st
   const file = JSON.parse(text) as Record<string, unknown>;
   change(file);
   return JSON.stringify(file);
+}
+
+/** An edit sealed again with the state's key: what only someone who can read the key could write. */
+function resealed(text: string, change: (file: Record<string, unknown>) => void): string {
+  return edit(text, (file) => {
+    change(file);
+    delete file.seal;
+    file.seal = sealOf(file, KEY);
+  });
 }
 
 describe('plan files', () => {
@@ -67,12 +86,12 @@ describe('plan files', () => {
     expect(other.target).toBeNull();
   });
 
-  it('know no state location when read from plan --format json output, and apply refuses that', () => {
-    const saved = readPlanFile(renderJson(sample()), 'plans/p.json');
-    expect(saved.stateLocation).toBeNull();
-    const err = thrown(() => checkPlanLocation(saved, META.stateLocation, 'plans/p.json'));
-    expect(err.code).toBe('PLAN_INVALID');
-    expect(err.message).toMatch(/plans\/p\.json does not say which state it was made from/);
+  it('refuse plan --format json output, which has no seal', () => {
+    const err = thrown(() => readPlanFile(renderJson(sample()), 'plans/p.json'));
+    expect(err.code).toBe('PLAN_UNSEALED');
+    expect(err.message).toMatch(
+      /^plans\/p\.json has no seal, so nothing shows it is what tenantform plan --out wrote/,
+    );
   });
 
   it('refuse another state location or target than the plan was made for, naming both', () => {
@@ -101,9 +120,19 @@ describe('plan files', () => {
     );
     const anyTarget = readPlanFile(serializePlan(sample(), { ...META, target: null }), 'p');
     expect(() => checkPlanTarget(anyTarget, 'https://other.example.com/api/v2', 'p')).not.toThrow();
+    expect(() => checkPlanTarget(anyTarget, null, 'p')).not.toThrow();
   });
 
-  it('are the JSON plan plus five top-level fields', () => {
+  it('refuse a target that nothing but the plan names, saying how to give it', () => {
+    const saved = readPlanFile(serializePlan(sample(), META), 'p.json');
+    const err = thrown(() => checkPlanTarget(saved, null, 'p.json'));
+    expect(err.code).toBe('PLAN_TARGET_UNCONFIRMED');
+    expect(err.message).toContain(
+      'pass --base-url https://tenant.example.com/api/v2 (or --domain), set TENANTFORM_BASE_URL or TENANTFORM_DOMAIN, or give --env NAME',
+    );
+  });
+
+  it('are the JSON plan plus six top-level fields, the seal last', () => {
     const file = JSON.parse(serializePlan(sample(), META)) as Record<string, unknown>;
     expect(Object.keys(file)).toEqual([
       'format_version',
@@ -116,19 +145,26 @@ describe('plan files', () => {
       'state',
       'summary',
       'changes',
+      'seal',
     ]);
   });
 
-  it('refuse a plan of format version 1 (it did not record its state location), naming both versions', () => {
-    const text = edit(serializePlan(sample(), META), (f) => {
-      f.format_version = 1;
-    });
-    const err = thrown(() => parsePlanFile(text, 'old.plan'));
-    expect(err.code).toBe('PLAN_UNKNOWN_VERSION');
-    expect(err.message).toMatch(
-      /^old\.plan has plan format version 1 \(made by tenantform 0\.1\.0\), but this tenantform reads format versions 2 and 3 only/,
-    );
-  });
+  it.each([2, 3])(
+    'refuse a plan of format version %i, made before seals, saying to make it again',
+    (version) => {
+      const text = edit(serializePlan(sample(), META), (f) => {
+        f.format_version = version;
+        delete f.seal;
+      });
+      const err = thrown(() => parsePlanFile(text, 'old.plan'));
+      expect(err.code).toBe('PLAN_UNSEALED');
+      expect(err.message).toBe(
+        `old.plan has plan format version ${version} (made by tenantform 0.1.0), from before saved plans were sealed: ` +
+          'nothing shows it was not edited since, so apply and show take it no more. Make the plan again with this ' +
+          'tenantform (tenantform plan --out).',
+      );
+    },
+  );
 
   it('refuse an unknown format version, naming what was found and what is supported', () => {
     const text = edit(serializePlan(sample(), META), (f) => {
@@ -138,7 +174,7 @@ describe('plan files', () => {
     const err = thrown(() => parsePlanFile(text, 'p.json'));
     expect(err.code).toBe('PLAN_UNKNOWN_VERSION');
     expect(err.message).toBe(
-      'p.json has plan format version 7 (made by tenantform 9.0.0), but this tenantform reads format versions 2 and 3 only; make the plan again with this tenantform',
+      'p.json has plan format version 7 (made by tenantform 9.0.0), but this tenantform reads format version 4 only; make the plan again with this tenantform',
     );
   });
 
@@ -201,43 +237,80 @@ describe('plan files', () => {
       },
       /a rate limit policy cannot be updated under API profile spec/,
     ],
-    ['no api in a format 3 plan', (f) => delete f.api, /missing required property "api"/],
+    ['no api', (f) => delete f.api, /missing required property "api"/],
     ['an unknown api', (f) => (f.api = 'partial'), /api must be one of: spec, full/],
     [
-      'no update count in a format 3 plan',
+      'no update count',
       (f) => delete (f.summary as Record<string, number>).update,
       /summary: the counts do not match/,
     ],
   ])('refuse a plan with %s', (_label, change, message) => {
-    const err = thrown(() => parsePlanFile(edit(serializePlan(sample(), META), change), 'p.json'));
+    const err = thrown(() => parsePlanFile(resealed(serializePlan(sample(), META), change), 'p.json'));
     expect(err.code).toBe('PLAN_INVALID');
     expect(err.message).toMatch(/^p\.json is not a valid tenantform plan:\n/);
     expect(err.message).toMatch(message);
   });
 });
 
-describe('plan files of format 2 (before API profiles)', () => {
-  function formatTwo(plan: Plan): string {
-    return edit(serializePlan(plan, META), (f) => {
-      f.format_version = 2;
-      delete f.api;
-      delete (f.summary as Record<string, number>).update;
-    });
-  }
+describe('the seal of a plan file', () => {
+  const CHANGED =
+    /^p\.json was changed after tenantform plan --out sealed it: its seal does not match its content\./;
+  const policyChange = (f: Record<string, unknown>) =>
+    (f.changes as { kind: string; action: string; after: Record<string, unknown> | null }[]).find(
+      (c) => c.kind === 'rate_limit_policy' && c.after !== null,
+    )!;
 
-  it('are read as spec plans with nothing to update', () => {
-    const plan = sample();
-    const read = parsePlanFile(formatTwo(plan), 'old.plan');
-    expect(read.api).toBe('spec');
-    expect(read.summary.update).toBe(0);
-    expect(renderJson(read)).toBe(renderJson(plan));
+  it.each<[string, (f: Record<string, unknown>) => void]>([
+    ['the API profile', (f) => (f.api = 'full')],
+    ['the target', (f) => (f.target = 'https://evil.example.com/api/v2')],
+    ['the state location', (f) => (f.state_location = { backend: 'file', path: '/tmp/copy/state.json' })],
+    ["a change's after", (f) => (policyChange(f).after!.configuration = { action: 'block', limit: 0 })],
+    ['a dropped change', (f) => (f.changes as unknown[]).pop()],
+    ['an added change', (f) => (f.changes as unknown[]).push((f.changes as unknown[])[0])],
+    ['a no-op turned into a delete', (f) => ((f.changes as { action: string }[])[0]!.action = 'no-op')],
+    ['the summary', (f) => ((f.summary as Record<string, number>).create = 0)],
+    ['the seal itself', (f) => ((f.seal as { mac: string }).mac = '0'.repeat(64))],
+  ])('refuses any edit, here of %s, with one line', (_what, change) => {
+    const err = thrown(() => readPlanFile(edit(serializePlan(sample(), META), change), 'p.json'));
+    expect(err.code).toBe('PLAN_TAMPERED');
+    expect(err.message).toMatch(CHANGED);
+    expect(err.message.split('\n')).toHaveLength(1);
   });
 
-  it('are refused when they carry an api or an update count, which format 2 did not have', () => {
-    const text = edit(formatTwo(sample()), (f) => (f.api = 'full'));
-    const err = thrown(() => parsePlanFile(text, 'old.plan'));
-    expect(err.code).toBe('PLAN_INVALID');
-    expect(err.message).toMatch(/a format 2 plan has no api and no update count/);
+  it('holds when only the layout changed (spaces, key order)', () => {
+    const text = serializePlan(sample(), META);
+    const reordered = JSON.stringify(
+      Object.fromEntries(Object.entries(JSON.parse(text) as object).reverse()),
+    );
+    expect(readPlanFile(reordered, 'p.json').plan).toEqual(readPlanFile(text, 'p.json').plan);
+  });
+
+  it('tells a plan sealed with another key from an edited one', () => {
+    const err = thrown(() => readPlanFile(serializePlan(sample(), META), 'p.json', OTHER_KEY));
+    expect(err.code).toBe('PLAN_TAMPERED');
+    expect(err.message).toMatch(
+      /^p\.json was sealed with another key than the plan key of its state \(\/repo\/tenant\/\.tenantform\/state\.json\.key\)/,
+    );
+  });
+
+  it('cannot be checked when the state has no plan key', () => {
+    const err = thrown(() => readPlanFile(serializePlan(sample(), META), 'p.json', null));
+    expect(err.code).toBe('PLAN_KEY_MISSING');
+    expect(err.message).toMatch(/^p\.json cannot be verified: the state it names has no plan key/);
+  });
+
+  it('is refused when it is not a seal tenantform writes', () => {
+    const text = edit(
+      serializePlan(sample(), META),
+      (f) => (f.seal = { algorithm: 'md5', key: 'x', mac: 'y' }),
+    );
+    expect(thrown(() => readPlanFile(text, 'p.json')).code).toBe('PLAN_UNSEALED');
+  });
+
+  it('never holds the key', () => {
+    const text = serializePlan(sample(), META);
+    expect(text).not.toContain(KEY.toString('hex'));
+    expect(text).not.toContain(KEY.toString('base64'));
   });
 });
 

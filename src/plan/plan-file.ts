@@ -4,7 +4,8 @@ import { describeStateLocation, type StateDocument, type StateLocation } from '.
 import { PlanError } from './errors.js';
 import { planProblems } from './plan-check.js';
 import { planToJson } from './render-json.js';
-import { PLAN_FORMAT_VERSION, READABLE_PLAN_VERSIONS, type Plan } from './types.js';
+import { checkSeal, readSeal, sealOf, SEAL_ALGORITHM, type PlanSeal } from './plan-seal.js';
+import { PLAN_FORMAT_VERSION, UNSEALED_PLAN_VERSIONS, type Plan } from './types.js';
 
 /**
  * Saved plans (`tenantform plan --out FILE`). The file is the JSON plan of
@@ -33,14 +34,17 @@ export interface SavedPlan {
   createdAt: string | null;
   toolVersion: string | null;
   configPaths: string[];
-  /** Where the state the plan was made from lives; apply uses no other. null in `plan --format json` output, which apply refuses. */
-  stateLocation: StateLocation | null;
-  /** The API base URL known at plan time; apply refuses another. null when none was known. */
+  /** Where the state the plan was made from lives; apply uses no other. */
+  stateLocation: StateLocation;
+  /** The API base URL known at plan time; apply refuses another, and takes it from no file alone. null when none was known. */
   target: string | null;
 }
 
-/** The text of a plan file (pretty JSON, ending in a newline). */
-export function serializePlan(plan: Plan, meta: PlanFileMeta): string {
+/**
+ * The text of a plan file (pretty JSON, ending in a newline), sealed with
+ * `key`, the plan key of the state at `meta.stateLocation` (see plan-seal.ts).
+ */
+export function serializePlan(plan: Plan, meta: PlanFileMeta, key: Uint8Array): string {
   const json = planToJson(plan, {
     created_at: meta.createdAt,
     tool_version: meta.toolVersion,
@@ -48,7 +52,9 @@ export function serializePlan(plan: Plan, meta: PlanFileMeta): string {
     state_location: meta.stateLocation,
     target: meta.target,
   });
-  return JSON.stringify(json, null, 2) + '\n';
+  // Sealed as a reader will see it: after a JSON round trip (undefined fields gone).
+  const record = JSON.parse(JSON.stringify(json)) as Record<string, unknown>;
+  return JSON.stringify({ ...record, seal: sealOf(record, key) }, null, 2) + '\n';
 }
 
 const MAX_LISTED = 10;
@@ -67,11 +73,19 @@ function formatPath(path: readonly (string | number)[]): string {
 }
 
 /**
- * Reads a plan file's text. Throws PlanError PLAN_INVALID for text that is not
- * JSON, not a plan, or an inconsistent plan; PLAN_UNKNOWN_VERSION for a format
- * version this tenantform does not read. `fileName` only names the file in messages.
+ * A plan file opened but not yet trusted: its JSON, the seal it carries, and
+ * the state it names, whose plan key decides whether the seal holds. Nothing
+ * in it may be acted on before readPlanFile checked the seal.
  */
-export function readPlanFile(text: string, fileName: string): SavedPlan {
+export interface PlanEnvelope {
+  fileName: string;
+  record: Record<string, unknown>;
+  seal: PlanSeal;
+  /** Where the state (and so the plan key) the file names lives: confirmed only by the seal. */
+  stateLocation: StateLocation;
+}
+
+function parseJson(text: string, fileName: string): Record<string, unknown> {
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -85,18 +99,89 @@ export function readPlanFile(text: string, fileName: string): SavedPlan {
   if (typeof data !== 'object' || data === null || Array.isArray(data) || !('format_version' in data)) {
     throw new PlanError(`${fileName} is not a tenantform plan: it has no format_version`, 'PLAN_INVALID');
   }
-  const record = data as Record<string, unknown>;
-  if (!READABLE_PLAN_VERSIONS.includes(record.format_version as number)) {
-    const made =
-      typeof record.tool_version === 'string' ? ` (made by tenantform ${record.tool_version})` : '';
+  return data as Record<string, unknown>;
+}
+
+/** Refuses a format version other than this build's: older ones were not sealed. */
+function checkVersion(record: Record<string, unknown>, fileName: string): void {
+  if (record.format_version === PLAN_FORMAT_VERSION) return;
+  const made = typeof record.tool_version === 'string' ? ` (made by tenantform ${record.tool_version})` : '';
+  if (UNSEALED_PLAN_VERSIONS.includes(record.format_version as number)) {
     throw new PlanError(
-      `${fileName} has plan format version ${JSON.stringify(record.format_version)}${made}, but this tenantform ` +
-        `reads format versions ${READABLE_PLAN_VERSIONS.join(' and ')} only; make the plan again with this tenantform`,
-      'PLAN_UNKNOWN_VERSION',
+      `${fileName} has plan format version ${String(record.format_version)}${made}, from before saved plans were ` +
+        `sealed: nothing shows it was not edited since, so apply and show take it no more. Make the plan again ` +
+        'with this tenantform (tenantform plan --out).',
+      'PLAN_UNSEALED',
     );
   }
-  const current = record.format_version === PLAN_FORMAT_VERSION;
-  const issues = checkSchema('plan', data);
+  throw new PlanError(
+    `${fileName} has plan format version ${JSON.stringify(record.format_version)}${made}, but this tenantform ` +
+      `reads format version ${PLAN_FORMAT_VERSION} only; make the plan again with this tenantform`,
+    'PLAN_UNKNOWN_VERSION',
+  );
+}
+
+/** The file's state_location, checked against its schema (no other field is looked at yet). */
+function stateLocationOf(record: Record<string, unknown>, fileName: string): StateLocation {
+  const location = record.state_location;
+  if (location === undefined || location === null) {
+    throw new PlanError(
+      `${fileName} does not say which state it was made from (it has no state_location: plan --format json output is not a saved plan); save the plan with tenantform plan --out FILE`,
+      'PLAN_INVALID',
+    );
+  }
+  const issues = checkSchema('plan', { format_version: PLAN_FORMAT_VERSION, state_location: location });
+  const own = issues.filter((i) => i.path[0] === 'state_location' || i.keyword === 'oneOf');
+  if (own.length > 0) {
+    throw new PlanError(
+      listProblems(fileName, ['state_location: is not a file or pg state location']),
+      'PLAN_INVALID',
+    );
+  }
+  return location as StateLocation;
+}
+
+/**
+ * Opens a plan file's text: JSON, this build's format version, a seal, and
+ * the state location whose plan key checks the seal. Throws PlanError:
+ * PLAN_INVALID (not a plan, no state location), PLAN_UNSEALED (no seal, or a
+ * format version from before seals), PLAN_UNKNOWN_VERSION. `fileName` only
+ * names the file in messages.
+ */
+export function openPlanFile(text: string, fileName: string): PlanEnvelope {
+  const record = parseJson(text, fileName);
+  checkVersion(record, fileName);
+  const seal = readSeal(record.seal);
+  if (seal === null) {
+    throw new PlanError(
+      record.seal === undefined
+        ? `${fileName} has no seal, so nothing shows it is what tenantform plan --out wrote (plan --format json output is not a saved plan); save the plan with tenantform plan --out FILE`
+        : `${fileName} has a seal that is not one tenantform writes ({algorithm: "${SEAL_ALGORITHM}", key, mac}); make the plan again with tenantform plan --out`,
+      'PLAN_UNSEALED',
+    );
+  }
+  return { fileName, record, seal, stateLocation: stateLocationOf(record, fileName) };
+}
+
+/**
+ * Reads an opened plan file, checking its seal before anything else with
+ * `key`, the plan key of the state it names (null when that state has none;
+ * `keyWhere` says where it is kept). Throws PlanError PLAN_KEY_MISSING,
+ * PLAN_TAMPERED (see plan-seal.ts), or PLAN_INVALID for a sealed file that is
+ * still not a consistent plan.
+ */
+export function readPlanFile(envelope: PlanEnvelope, key: Uint8Array | null, keyWhere: string): SavedPlan {
+  const { fileName, record } = envelope;
+  if (key === null) {
+    throw new PlanError(
+      `${fileName} cannot be verified: the state it names has no plan key (${keyWhere}). tenantform plan --out ` +
+        'makes one beside the state; deleting it, or moving the state without it, retires every plan saved ' +
+        'before. Nothing was sent; make the plan again with tenantform plan --out.',
+      'PLAN_KEY_MISSING',
+    );
+  }
+  checkSeal(record, envelope.seal, key, fileName, keyWhere);
+  const issues = checkSchema('plan', record);
   if (issues.length > 0) {
     throw new PlanError(
       listProblems(
@@ -110,23 +195,20 @@ export function readPlanFile(text: string, fileName: string): SavedPlan {
       'PLAN_INVALID',
     );
   }
-  // Format 2 came before API profiles: a spec plan, with no update count. Format 3 names its profile.
-  const older = !current && (record.api !== undefined || hasKey(record.summary, 'update'));
-  if (older || (current && record.api === undefined)) {
-    const problem = older
-      ? 'a format 2 plan has no api and no update count (it was made before API profiles)'
-      : '(top level): missing required property "api"';
-    throw new PlanError(listProblems(fileName, [problem]), 'PLAN_INVALID');
+  if (record.api === undefined) {
+    throw new PlanError(
+      listProblems(fileName, ['(top level): missing required property "api"']),
+      'PLAN_INVALID',
+    );
   }
-  const summary = record.summary as Plan['summary'];
   const plan: Plan = {
     format_version: PLAN_FORMAT_VERSION,
-    api: current ? (record.api as Plan['api']) : 'spec',
+    api: record.api as Plan['api'],
     state: record.state as Plan['state'],
     ...(record.targets ? { targets: record.targets as string[] } : {}),
     ...(record.destroy === true ? { destroy: true as const } : {}),
     changes: record.changes as Plan['changes'],
-    summary: current ? summary : { ...summary, update: 0 },
+    summary: record.summary as Plan['summary'],
   };
   const problems = planProblems(plan);
   if (problems.length > 0) throw new PlanError(listProblems(fileName, problems), 'PLAN_INVALID');
@@ -135,18 +217,14 @@ export function readPlanFile(text: string, fileName: string): SavedPlan {
     createdAt: (record.created_at as string | undefined) ?? null,
     toolVersion: (record.tool_version as string | undefined) ?? null,
     configPaths: (record.config_paths as string[] | undefined) ?? [],
-    stateLocation: (record.state_location as StateLocation | undefined) ?? null,
+    stateLocation: envelope.stateLocation,
     target: (record.target as string | null | undefined) ?? null,
   };
 }
 
-function hasKey(value: unknown, key: string): boolean {
-  return typeof value === 'object' && value !== null && Object.hasOwn(value, key);
-}
-
-/** Reads a plan file's text and returns just the plan (see readPlanFile for the errors). */
-export function parsePlanFile(text: string, fileName: string): Plan {
-  return readPlanFile(text, fileName).plan;
+/** Opens, verifies with `key` and reads a plan file's text, and returns just the plan (see readPlanFile). */
+export function parsePlanFile(text: string, fileName: string, key: Uint8Array): Plan {
+  return readPlanFile(openPlanFile(text, fileName), key, 'the given key').plan;
 }
 
 function describeState(lineage: string | null, serial: number): string {
@@ -182,13 +260,11 @@ function sameLocation(a: StateLocation, b: StateLocation): boolean {
  * throws PlanError PLAN_OTHER_STATE naming both locations. File paths are
  * compared as given: the caller resolves them to absolute paths.
  */
-export function checkPlanLocation(saved: SavedPlan, location: StateLocation, fileName: string): void {
-  if (saved.stateLocation === null) {
-    throw new PlanError(
-      `${fileName} does not say which state it was made from (it has no state_location: plan --format json output is not a saved plan); save the plan with tenantform plan --out FILE`,
-      'PLAN_INVALID',
-    );
-  }
+export function checkPlanLocation(
+  saved: Pick<SavedPlan, 'stateLocation'>,
+  location: StateLocation,
+  fileName: string,
+): void {
   if (sameLocation(saved.stateLocation, location)) return;
   throw new PlanError(
     `${fileName} was made from the state at ${describeStateLocation(saved.stateLocation)}, but this apply would use ` +
@@ -213,15 +289,27 @@ export function checkPlanProfile(saved: SavedPlan, api: ApiProfile, fileName: st
 }
 
 /**
- * Refuses to apply a saved plan to another API than the one known when it was
- * made: throws PlanError PLAN_OTHER_TARGET. A plan saved without a known
- * target (null) accepts any.
+ * Refuses to apply a saved plan to another API than the one it was made for,
+ * or to one no flag, environment variable or tenantform.yaml environment
+ * confirms: a target is never taken from a file alone, since credentials go
+ * to it. `given` is the target the command line and environment name (null:
+ * none). Throws PlanError PLAN_OTHER_TARGET or PLAN_TARGET_UNCONFIRMED. A
+ * plan saved without a known target (null) accepts the one given.
  */
-export function checkPlanTarget(saved: SavedPlan, baseUrl: string, fileName: string): void {
-  if (saved.target === null || saved.target === baseUrl) return;
+export function checkPlanTarget(saved: SavedPlan, given: string | null, fileName: string): void {
+  if (saved.target === null || saved.target === given) return;
+  if (given === null) {
+    throw new PlanError(
+      `${fileName} was made for the API at ${saved.target}, but nothing on this command line or in its ` +
+        'environment names that target, and apply sends credentials only to a target you name: pass ' +
+        `--base-url ${saved.target} (or --domain), set TENANTFORM_BASE_URL or TENANTFORM_DOMAIN, or give ` +
+        '--env NAME for an environment of ./tenantform.yaml with that target. Nothing was sent.',
+      'PLAN_TARGET_UNCONFIRMED',
+    );
+  }
   throw new PlanError(
-    `${fileName} was made for the API at ${saved.target}, but this apply would send to ${baseUrl}; ` +
-      'apply it with the target plan had (or none), or make the plan again',
+    `${fileName} was made for the API at ${saved.target}, but this apply would send to ${given}; ` +
+      'apply it with the target plan had, or make the plan again. Nothing was sent.',
     'PLAN_OTHER_TARGET',
   );
 }

@@ -7,9 +7,10 @@ import { selectChanges } from './selection.js';
 import type { Change, Plan } from './types.js';
 
 /**
- * A saved plan crosses CI jobs as a file, and anyone who can edit the file can
- * make it say anything (a checksum would not help: they can recompute it).
- * So apply trusts a saved plan for one thing only, the desired attributes
+ * A saved plan crosses CI jobs as a file. Its seal (plan-seal.ts, keyed by
+ * the state's plan key) refuses any edit by someone who cannot read the
+ * state; this check stands behind it, for a plan sealed by someone who can:
+ * apply trusts a saved plan for one thing only, the desired attributes
  * (`after`), and checks even those: every other field must be what the
  * planner derives from `after` and the current state, and `after` must name
  * the resource of its address and pass the request schema.

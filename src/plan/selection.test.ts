@@ -3,9 +3,12 @@ import { desired, permission, policy, profile, recorded, stateDoc } from '../../
 import { PlanError } from './errors.js';
 import { planChanges } from './planner.js';
 import { parsePlanFile, serializePlan } from './plan-file.js';
+import { sealOf } from './plan-seal.js';
 import { renderMarkdown } from './render-markdown.js';
 import { renderText } from './render-text.js';
 import { closestMatch, editDistance } from './selection.js';
+
+const KEY = Buffer.alloc(32, 1);
 
 const DEFAULT = 'rate_limit_policy["oauth_authentication_api","client","default"]';
 const CIMD = 'rate_limit_policy["oauth_authentication_api","client","cimd_clients"]';
@@ -71,8 +74,8 @@ describe('--target', () => {
   it('stays partial through a plan file', () => {
     const { want, have } = fixture();
     const plan = planChanges(want, have, { targets: [DEFAULT, CIMD] });
-    const text = serializePlan(plan, META);
-    const read = parsePlanFile(text, 'p.tfplan');
+    const text = serializePlan(plan, META, KEY);
+    const read = parsePlanFile(text, 'p.tfplan', KEY);
     expect(read.targets).toEqual([CIMD, DEFAULT].sort());
     expect(read.changes).toHaveLength(2);
   });
@@ -80,9 +83,11 @@ describe('--target', () => {
   it('refuses a plan file whose changes go beyond its targets', () => {
     const { want, have } = fixture();
     const plan = planChanges(want, have, { targets: [DEFAULT] });
-    const json = JSON.parse(serializePlan(plan, META)) as Record<string, unknown>;
-    const edited = JSON.stringify({ ...json, targets: [CIMD] });
-    expect(() => parsePlanFile(edited, 'p.tfplan')).toThrow(/not among the plan's targets/);
+    const { seal: _seal, ...json } = JSON.parse(serializePlan(plan, META, KEY)) as Record<string, unknown>;
+    // Sealed again with the state's key: what only someone who can read the key could write.
+    const edited = { ...json, targets: [CIMD] };
+    const text = JSON.stringify({ ...edited, seal: sealOf(edited, KEY) });
+    expect(() => parsePlanFile(text, 'p.tfplan', KEY)).toThrow(/not among the plan's targets/);
   });
 
   it('names the closest address when a target is in neither config nor state', () => {
@@ -153,7 +158,7 @@ describe('destroy', () => {
     const text = renderText(plan, { color: false });
     expect(text).toContain('2 resources the API cannot delete are only forgotten: they stay on the tenant.');
     expect(renderMarkdown(plan)).toContain('### tenantform destroy plan');
-    const read = parsePlanFile(serializePlan(plan, META), 'd.tfplan');
+    const read = parsePlanFile(serializePlan(plan, META, KEY), 'd.tfplan', KEY);
     expect(read.destroy).toBe(true);
   });
 

@@ -2,11 +2,14 @@ import type { ApiProfile, Attributes, KindName, SourcePosition } from '../resour
 import type { Action, PlanSummary } from './actions.js';
 import type { Drift } from './drift.js';
 
-/** 2: saved plans record state_location and target. 3: plans record their API profile (`api`) and may update. */
-export const PLAN_FORMAT_VERSION = 3;
+/**
+ * 2: saved plans record state_location and target. 3: plans record their API
+ * profile (`api`) and may update. 4: saved plans are sealed (`seal`, see plan-seal.ts).
+ */
+export const PLAN_FORMAT_VERSION = 4;
 
-/** Older format versions a saved plan may still have (read as spec plans). */
-export const READABLE_PLAN_VERSIONS: readonly number[] = [2, PLAN_FORMAT_VERSION];
+/** Older format versions of saved plans, made before seals: refused with a message of their own. */
+export const UNSEALED_PLAN_VERSIONS: readonly number[] = [2, 3];
 
 export type { Action, PlanSummary } from './actions.js';
 

@@ -17,6 +17,9 @@
  * - user_permission: {user_id, resource_server_identifier, permission_name} (one per permission;
  *   the executor batches them per user into one POST)
  * - token_exchange_profile: the create request body {name, subject_token_type, action_id, type}
+ *
+ * Each kind also declares how the peers a team switches from write it
+ * (peers.ts: the Terraform provider's resource types, the Deploy CLI's asset).
  */
 export type { DesiredResource, RecordedResource, SourcePosition } from './types.js';
 export type { Attributes, Declaration, KindConfig, KindGrouping, KindId, KindModule, Noun } from './kind.js';
@@ -58,6 +61,15 @@ export {
   updateBody,
 } from './kinds.js';
 export type { LiveRead, LiveResource, LiveSnapshot } from './live.js';
+export type {
+  DeployCliAsset,
+  KindPeers,
+  PeerPath,
+  PeerReference,
+  PeerResource,
+  TerraformType,
+} from './peers.js';
+export { PeerFieldError } from './peers.js';
 export { liveResource, snapshotCovers } from './live.js';
 export { rateLimitPolicy } from './rate-limit-policy.js';
 export { tokenExchangeProfile } from './token-exchange-profile.js';

@@ -1,4 +1,5 @@
 import type { KindOperations, OperationTable } from './operations.js';
+import type { KindPeers } from './peers.js';
 
 /**
  * What a kind module declares: everything about one kind of resource, in one
@@ -122,4 +123,10 @@ export interface KindModule<N extends string = string> extends Declaration<N> {
    * a change to any other attribute needs a replace. Absent: no update.
    */
   updatable?: readonly string[];
+  /**
+   * How the peers a team switches from write this kind (peers.ts): read by
+   * `export --from-terraform` and `--from-deploy-cli`, and naming the kind in
+   * `--format terraform-json` plans. Absent: no peer has it.
+   */
+  peers?: KindPeers;
 }

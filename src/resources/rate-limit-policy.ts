@@ -1,5 +1,7 @@
+import { configurationKeysByAction } from '../schemas/index.js';
 import type { Attributes, KindModule } from './kind.js';
 import { LIST_PAGE_SIZE, type OperationDescriptor } from './operations.js';
+import { PeerFieldError, peerObject, peerObjects, peerString, type KindPeers } from './peers.js';
 
 /**
  * Rate limit policies: created by POST, removed by DELETE by id. Under the
@@ -101,6 +103,64 @@ rate_limit_policies:
       limit: 20
 `;
 
+/**
+ * The fields of a configuration its action allows, from a peer that keeps
+ * every field (the provider stores an unset `limit` as 0 and an unset
+ * `redirect_uri` as ""): allow has no limit, block and log no redirect_uri.
+ */
+function configurationOf(source: Readonly<Record<string, unknown>>, path: (string | number)[]): Attributes {
+  const action = peerString(source, 'action', path);
+  const allowed = configurationKeysByAction().get(action) ?? ['action', 'limit', 'redirect_uri'];
+  const configuration: Attributes = { action };
+  for (const key of allowed) {
+    const value = source[key];
+    if (key !== 'action' && value !== undefined && value !== null && value !== '') configuration[key] = value;
+  }
+  return configuration;
+}
+
+/** The identity fields and configuration of a policy as the API and both peers name them. */
+function policyAttributes(item: Readonly<Record<string, unknown>>, configuration: Attributes): Attributes {
+  return {
+    resource: peerString(item, 'resource'),
+    consumer: peerString(item, 'consumer'),
+    consumer_selector: peerString(item, 'consumer_selector'),
+    configuration,
+  };
+}
+
+const PEERS: KindPeers = {
+  terraform: [
+    {
+      type: 'auth0_rate_limit_policy',
+      source:
+        'terraform-provider-auth0 internal/auth0/ratelimitpolicy (resource.go, flatten.go): configuration is a block list of at most one',
+      read(attributes) {
+        const blocks = peerObjects(attributes, 'configuration');
+        if (blocks.length !== 1)
+          throw new PeerFieldError(
+            ['configuration'],
+            `"configuration" must hold one block (it holds ${blocks.length})`,
+          );
+        const id = peerString(attributes, 'id');
+        return [
+          { id, attributes: policyAttributes(attributes, configurationOf(blocks[0]!, ['configuration', 0])) },
+        ];
+      },
+    },
+  ],
+  deployCli: {
+    key: 'rateLimitPolicies',
+    directory: 'rate-limit-policies',
+    source:
+      'auth0-deploy-cli src/tools/auth0/handlers/rateLimitPolicies.ts (schema), src/context/{yaml,directory}/handlers/rateLimitPolicies.ts (id, created_at, updated_at stripped on export)',
+    read(item) {
+      const configuration = configurationOf(peerObject(item, 'configuration'), ['configuration']);
+      return { id: null, attributes: policyAttributes(item, configuration) };
+    },
+  },
+};
+
 export const rateLimitPolicy = {
   name: 'rate_limit_policy',
   title: { one: 'rate limit policy', many: 'rate limit policies' },
@@ -137,6 +197,7 @@ export const rateLimitPolicy = {
   },
   limitation:
     'rate limit policies have no update operation; a change deletes the policy and creates it again',
+  peers: PEERS,
 } as const satisfies KindModule;
 
 /** The id and created_at of a created object (already checked against the response schema). */

@@ -1,6 +1,7 @@
 import type { Attributes, KindModule } from './kind.js';
 import { createdFields } from './rate-limit-policy.js';
 import { LIST_PAGE_SIZE, type OperationDescriptor } from './operations.js';
+import { optionalPeerString, peerString, type KindPeers } from './peers.js';
 
 /**
  * Token exchange profiles: created by POST. Under the spec profile there is
@@ -86,6 +87,48 @@ token_exchange_profiles:
     type: custom_authentication
 `;
 
+const PEERS: KindPeers = {
+  terraform: [
+    {
+      type: 'auth0_token_exchange_profile',
+      source:
+        'terraform-provider-auth0 internal/auth0/tokenexchangeprofile (resource.go, flatten.go): name required; subject_token_type, action_id and type optional there, required by the API',
+      read: (attributes) => [
+        {
+          id: peerString(attributes, 'id'),
+          attributes: {
+            name: peerString(attributes, 'name'),
+            subject_token_type: peerString(attributes, 'subject_token_type'),
+            action_id: peerString(attributes, 'action_id'),
+            type: peerString(attributes, 'type'),
+          },
+        },
+      ],
+    },
+  ],
+  deployCli: {
+    key: 'tokenExchangeProfiles',
+    directory: 'token-exchange-profiles',
+    source:
+      'auth0-deploy-cli src/tools/auth0/handlers/tokenExchangeProfiles.ts: exports the Action by `action` (its name), keeping `action_id` only when no Action of that id was found',
+    read(item) {
+      const attributes = {
+        name: peerString(item, 'name'),
+        subject_token_type: peerString(item, 'subject_token_type'),
+        type: peerString(item, 'type'),
+      };
+      const actionId = optionalPeerString(item, 'action_id');
+      if (actionId !== undefined) return { id: null, attributes: { ...attributes, action_id: actionId } };
+      const name = peerString(item, 'action');
+      return {
+        id: null,
+        attributes,
+        references: [{ attribute: 'action_id', list: 'actions', name, path: ['action'] }],
+      };
+    },
+  },
+};
+
 export const tokenExchangeProfile = {
   name: 'token_exchange_profile',
   title: { one: 'token exchange profile', many: 'token exchange profiles' },
@@ -112,4 +155,5 @@ export const tokenExchangeProfile = {
     return { id, attributes: { name, subject_token_type, action_id, type } };
   },
   limitation: 'the API has no operation to update or delete a token exchange profile',
+  peers: PEERS,
 } as const satisfies KindModule;

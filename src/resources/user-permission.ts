@@ -1,5 +1,6 @@
 import type { Attributes, KindModule } from './kind.js';
 import { LIST_PAGE_SIZE, type OperationDescriptor } from './operations.js';
+import { peerObjects, peerString, type KindPeers } from './peers.js';
 
 /**
  * User permissions: one resource per permission, {user_id,
@@ -63,6 +64,49 @@ user_permissions:
         permission_name: read:reports
 `;
 
+/** One permission's attributes. */
+const permission = (user_id: string, resource_server_identifier: string, permission_name: string) => ({
+  id: null,
+  attributes: { user_id, resource_server_identifier, permission_name },
+});
+
+/**
+ * The provider has a resource per permission (`auth0_user_permission`) and
+ * one for all of a user's (`auth0_user_permissions`, a set of blocks); the
+ * Deploy CLI does not manage user permissions.
+ */
+const PEERS: KindPeers = {
+  terraform: [
+    {
+      type: 'auth0_user_permission',
+      source:
+        'terraform-provider-auth0 internal/auth0/user/resource_permission.go: user_id, resource_server_identifier, permission (id user::server::permission)',
+      read: (attributes) => [
+        permission(
+          peerString(attributes, 'user_id'),
+          peerString(attributes, 'resource_server_identifier'),
+          peerString(attributes, 'permission'),
+        ),
+      ],
+    },
+    {
+      type: 'auth0_user_permissions',
+      source:
+        'terraform-provider-auth0 internal/auth0/user/resource_permissions.go: user_id and a set of permissions blocks (name, resource_server_identifier)',
+      read(attributes) {
+        const user = peerString(attributes, 'user_id');
+        return peerObjects(attributes, 'permissions').map((p, i) =>
+          permission(
+            user,
+            peerString(p, 'resource_server_identifier', ['permissions', i]),
+            peerString(p, 'name', ['permissions', i]),
+          ),
+        );
+      },
+    },
+  ],
+};
+
 export const userPermission = {
   name: 'user_permission',
   title: { one: 'user permission', many: 'user permissions' },
@@ -101,4 +145,5 @@ export const userPermission = {
     return { id: null, attributes: { user_id: params.user_id, resource_server_identifier, permission_name } };
   },
   limitation: 'the API has no operation to remove a permission from a user',
+  peers: PEERS,
 } as const satisfies KindModule;

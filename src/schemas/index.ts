@@ -38,7 +38,7 @@ function validator(name: SchemaName): ValidateFunction {
 export function checkSchema(name: SchemaName, data: unknown): SchemaIssue[] {
   const validate = validator(name);
   if (validate(data)) return [];
-  return describeErrors(validate.errors ?? []);
+  return describeErrors(validate.errors ?? [], data);
 }
 
 /** True when `data` matches the named schema. */
@@ -97,14 +97,49 @@ function typeWords(type: unknown): string {
 }
 
 const FORMAT_WORDS: Record<string, string> = {
-  'strict-https-uri': 'an absolute https:// URI (http and other schemes are refused)',
+  'strict-https-uri': 'an absolute https:// URI with a host (http and other schemes are refused)',
   uri: 'an absolute URI (for example urn:example:token or https://example.com/token)',
   'date-time': 'an ISO 8601 date-time',
   'rate-limit-policy-id': 'a rate limit policy id (rlp_…)',
   'token-exchange-profile-id': 'a token exchange profile id (tep_…)',
 };
 
-function describe(error: AjvError, path: (string | number)[]): SchemaIssue | undefined {
+/** The value at `path` in `data`, or undefined. */
+function valueAt(data: unknown, path: readonly (string | number)[]): unknown {
+  let current = data;
+  for (const step of path) {
+    if (typeof current !== 'object' || current === null || !Object.hasOwn(current, step)) return undefined;
+    current = (current as Record<string | number, unknown>)[step];
+  }
+  return current;
+}
+
+const SELECTOR_FORMS =
+  'client_id:<client_id>, client_id:<https CIMD URI>, cimd_clients, third_party_clients or default';
+
+/**
+ * Why a consumer_selector does not match: the first character outside
+ * printable ASCII, when there is one (a look-alike letter, a no-break space,
+ * a zero-width character: invisible or nearly so in the file), named by code
+ * point and position; else the forms it may take.
+ */
+function selectorMessage(value: unknown): string {
+  const odd = typeof value === 'string' ? explain.findCharacter(value, /[^!-~]/u) : null;
+  return odd
+    ? `consumer_selector has ${odd}; it must be ${SELECTOR_FORMS}`
+    : `consumer_selector must be ${SELECTOR_FORMS}`;
+}
+
+/** "redirect_uri has no host: …", or the format's words for any other format. */
+function formatMessage(name: string, format: string, value: unknown): string {
+  if (format === 'strict-https-uri') {
+    const problem = explain.httpsUriProblem(value);
+    if (problem) return `${name} ${problem}`;
+  }
+  return `${name} must be ${FORMAT_WORDS[format] ?? `in format ${format}`}`;
+}
+
+function describe(error: AjvError, path: (string | number)[], value: unknown): SchemaIssue | undefined {
   const p = error.params;
   const name = label(path);
   switch (error.keyword) {
@@ -156,20 +191,9 @@ function describe(error: AjvError, path: (string | number)[]): SchemaIssue | und
         message: `${name} must list at least ${String(p.limit)} item${p.limit === 1 ? '' : 's'}`,
       };
     case 'format':
-      return {
-        path,
-        keyword: 'format',
-        message: `${name} must be ${FORMAT_WORDS[String(p.format)] ?? `in format ${String(p.format)}`}`,
-      };
+      return { path, keyword: 'format', message: formatMessage(name, String(p.format), value) };
     case 'pattern':
-      if (name === 'consumer_selector') {
-        return {
-          path,
-          keyword: 'pattern',
-          message:
-            'consumer_selector must be client_id:<client_id>, client_id:<https CIMD URI>, cimd_clients, third_party_clients or default',
-        };
-      }
+      if (name === 'consumer_selector') return { path, keyword: 'pattern', message: selectorMessage(value) };
       return { path, keyword: 'pattern', message: `${name} must match ${String(p.pattern)}` };
     case 'discriminator':
       if (p.error === 'tag') {
@@ -194,11 +218,12 @@ function describe(error: AjvError, path: (string | number)[]): SchemaIssue | und
 }
 
 /** Turns ajv errors into deduplicated human issues, in document order of their paths. */
-export function describeErrors(errors: readonly AjvError[]): SchemaIssue[] {
+export function describeErrors(errors: readonly AjvError[], data?: unknown): SchemaIssue[] {
   const seen = new Set<string>();
   const out: SchemaIssue[] = [];
   for (const error of errors) {
-    const issue = describe(error, parsePointer(error.instancePath));
+    const path = parsePointer(error.instancePath);
+    const issue = describe(error, path, valueAt(data, path));
     if (!issue) continue;
     const key = JSON.stringify(issue.path) + '\u0000' + issue.message;
     if (seen.has(key)) continue;
@@ -219,7 +244,14 @@ export function describeErrors(errors: readonly AjvError[]): SchemaIssue[] {
  * (dist/bundle/, beside dist/schemas/) finds the same file.
  */
 const require = createRequire(import.meta.url);
-const formats = require('../schemas/formats.cjs') as Record<string, RegExp | ((value: string) => boolean)>;
+const formats = require('../schemas/formats.cjs') as Record<string, RegExp | ((value: string) => boolean)> & {
+  /** The words behind the formats (not a format itself: formats.cjs keeps it out of the enumerable exports). */
+  explain: {
+    httpsUriProblem(value: unknown): string | null;
+    findCharacter(value: string, pattern: RegExp): string | null;
+  };
+};
+const { explain } = formats;
 
 /** True when `value` is in the named format, e.g. matchesFormat('rate-limit-policy-id', 'rlp_…'). */
 export function matchesFormat(name: string, value: string): boolean {

@@ -42,6 +42,23 @@ export function runStateStoreContract(
       await cleanup();
     });
 
+    describe('plan key', () => {
+      it('has none until asked to make one, then keeps the same one for every handle', async () => {
+        expect(await store.planKey({ create: false })).toBeNull();
+        const key = await store.planKey({ create: true });
+        expect(key).toHaveLength(32);
+        expect(await store.planKey({ create: true })).toEqual(key);
+        expect(await (await second()).planKey({ create: false })).toEqual(key);
+        expect(store.planKeyWhere).not.toBe('');
+      });
+
+      it('ends with one key when two handles make it at once', async () => {
+        const other = await second();
+        const [a, b] = await Promise.all([store.planKey({ create: true }), other.planKey({ create: true })]);
+        expect(a).toEqual(b);
+      });
+    });
+
     describe('document', () => {
       it('reads null and an empty journal from a new store', async () => {
         expect(await store.read()).toBeNull();

@@ -8,9 +8,10 @@ import type { LockInfo } from './types.js';
  * - STATE_CONFLICT: a compare-and-set write found another lineage or serial than expected.
  * - STATE_INVALID: the caller asked to store a document that breaks the state schema (a bug).
  * - STATE_IO: reading or writing the backing storage failed.
+ * - STATE_KEY: the state's plan key cannot be used (others can read it, or it is damaged).
  */
 export type StateErrorCode =
-  'STATE_CORRUPT' | 'STATE_UNKNOWN_VERSION' | 'STATE_CONFLICT' | 'STATE_INVALID' | 'STATE_IO';
+  'STATE_CORRUPT' | 'STATE_UNKNOWN_VERSION' | 'STATE_CONFLICT' | 'STATE_INVALID' | 'STATE_IO' | 'STATE_KEY';
 
 export class StateError extends Error {
   override readonly name = 'StateError';
@@ -66,6 +67,7 @@ const IO_WORDS: Record<string, string> = {
   EPERM: 'operation not permitted',
   EROFS: 'read-only file system',
   ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
 };
 
 /** A file-system error in words, with its code for searching: "permission denied (EACCES)". */
@@ -75,8 +77,22 @@ export function ioReason(cause: unknown): string {
   return cause instanceof Error ? cause.message : String(cause);
 }
 
+const PERMISSION_ADVICE =
+  'check that this user may read and write there (permissions, and attributes such as chattr +i), or keep the state elsewhere with --state FILE';
+
+/** What to do about a file-system failure, by its code; nothing when there is nothing general to say. */
+const IO_ADVICE: Record<string, string> = {
+  EACCES: PERMISSION_ADVICE,
+  EPERM: PERMISSION_ADVICE,
+  EROFS: 'the file system is mounted read-only: keep the state on a writable one with --state FILE',
+  ENOSPC: 'free some space on that device, then run the command again',
+  EDQUOT: 'the disk quota is used up: free some space, then run the command again',
+};
+
 export function ioError(action: string, cause: unknown): StateError {
   if (cause instanceof StateError) return cause;
   const detail = ioReason(cause);
-  return new StateError('STATE_IO', `could not ${action}: ${detail}`, { cause });
+  const code = (cause as { code?: unknown } | null)?.code;
+  const advice = typeof code === 'string' && IO_ADVICE[code] ? `; ${IO_ADVICE[code]}` : '';
+  return new StateError('STATE_IO', `could not ${action}: ${detail}${advice}`, { cause });
 }

@@ -133,8 +133,10 @@ export class FileLock {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EEXIST') return false;
+      // Awaited here, not returned: the finally below awaits too, and a rejection nobody
+      // listens to in the meantime is an unhandled rejection (a crash).
       if (code === 'EPERM' || code === 'ENOTSUP' || code === 'ENOSYS' || code === 'EXDEV')
-        return this.tryCreateExclusive(record);
+        return await this.tryCreateExclusive(record);
       throw ioError(`create lock ${this.path}`, err);
     } finally {
       await unlink(temp).catch(() => undefined);

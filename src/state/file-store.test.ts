@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -84,6 +84,52 @@ describe('file state store: files and modes', () => {
     await store.appendJournal([putEntry(profile(1))]);
     await store.clearJournal();
     expect(await readdir(dirname(statePath))).toEqual([]);
+  });
+});
+
+describe('file state store: plan key', () => {
+  const keyPath = () => `${statePath}.key`;
+
+  it('makes state.json.key on first need, mode 0600, in a new 0700 directory, and nothing else', async () => {
+    const key = await open().planKey({ create: true });
+    expect(await mode(keyPath())).toBe(0o600);
+    expect(await mode(dirname(statePath))).toBe(0o700);
+    expect((await readFile(keyPath(), 'utf8')).trim()).toBe(key!.toString('hex'));
+    expect(await readdir(dirname(statePath))).toEqual(['state.json.key']);
+  });
+
+  it('reads none without making one, creating no directory', async () => {
+    expect(await open().planKey({ create: false })).toBeNull();
+    await expect(stat(dirname(statePath))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('refuses a key other users can read, saying how to fix it, for both reading and making', async () => {
+    await open().planKey({ create: true });
+    await chmod(keyPath(), 0o644);
+    for (const create of [false, true]) {
+      const err = await rejection(open().planKey({ create }));
+      expect(err.code).toBe('STATE_KEY');
+      expect(err.message).toContain(`the plan key ${keyPath()} can be read by other users (mode 0644)`);
+      expect(err.message).toContain(`chmod 600 ${keyPath()}`);
+    }
+  });
+
+  it('refuses a damaged key rather than making a new one over it', async () => {
+    await mkdir(dirname(statePath), { recursive: true });
+    await writeFile(keyPath(), 'not a key\n', { mode: 0o600 });
+    const err = await rejection(open().planKey({ create: true }));
+    expect(err.code).toBe('STATE_KEY');
+    expect(err.message).toContain('is damaged');
+    expect(await readFile(keyPath(), 'utf8')).toBe('not a key\n');
+  });
+
+  // Root reads any file, whatever its mode.
+  it.skipIf(process.getuid?.() === 0)('says what it could not do when the key cannot be read', async () => {
+    await open().planKey({ create: true });
+    await chmod(keyPath(), 0o000);
+    const err = await rejection(open().planKey({ create: false }));
+    expect(err.code).toBe('STATE_IO');
+    expect(err.message).toContain(`could not read the plan key ${keyPath()}: permission denied (EACCES)`);
   });
 });
 

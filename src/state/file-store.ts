@@ -15,6 +15,7 @@ import {
 } from './file-io.js';
 import { FileJournal } from './file-journal.js';
 import { FileLock } from './file-lock.js';
+import { ensurePlanKey, readPlanKey } from './plan-key.js';
 import { checkDocumentToWrite, decodeStateBytes, parseStateText } from './validate.js';
 import type { JournalEntry, LockInfo, LockOptions, StateDocument, StateStore } from './types.js';
 
@@ -35,7 +36,8 @@ export interface FileStateStoreOptions {
  * - `path`          the document, replaced atomically (temp file, fsync, rename, fsync of the directory);
  * - `path.backup`   the previous version, written before each replacement;
  * - `path.journal`  acknowledged operations not yet compacted, JSON lines, group-committed;
- * - `path.lock`     the lock record (LockInfo JSON), created exclusively.
+ * - `path.lock`     the lock record (LockInfo JSON), created exclusively;
+ * - `path.key`      the plan key that seals saved plans (plan-key.ts), made by the first plan --out.
  * Every file is created with mode 0600 and a missing directory with 0700.
  * A corrupt or unknown-version document is never overwritten.
  *
@@ -110,9 +112,17 @@ export function createFileStateStore(path: string, options: FileStateStoreOption
     await syncDirectory(dir, sync);
   }
 
+  const keyPath = `${file}.key`;
   return {
     description: file,
     file,
+    planKeyWhere: keyPath,
+    async planKey({ create }) {
+      open();
+      if (!create) return readPlanKey(keyPath);
+      await ensureDir();
+      return ensurePlanKey(keyPath, dir, sync);
+    },
     failure() {
       return journal.failure();
     },

@@ -1,15 +1,16 @@
-import { randomUUID } from './random.js';
+import { randomBytes, randomUUID } from './random.js';
 import { checkCompareAndSet } from './document.js';
 import { StateError } from './errors.js';
 import { waitForLock } from './lock-wait.js';
 import { checkDocumentToWrite, parseJournalText, parseStateText } from './validate.js';
 import type { LockInfo, StateDocument, StateStore } from './types.js';
 
-/** What several handles of one memory store share: the document as text, the journal lines, the lock. */
+/** What several handles of one memory store share: the document as text, the journal lines, the lock, the plan key. */
 interface Backing {
   text: string | null;
   journal: string[];
   lock: LockInfo | null;
+  key: Buffer | null;
 }
 
 const backings = new WeakMap<StateStore, Backing>();
@@ -28,6 +29,12 @@ function handle(backing: Backing): StateStore {
   };
   const store: StateStore = {
     description: 'memory',
+    planKeyWhere: 'memory',
+    async planKey({ create }) {
+      open();
+      if (create) backing.key ??= randomBytes(32);
+      return backing.key;
+    },
     async read() {
       open();
       return backing.text === null ? null : parseStateText(backing.text, `state ${WHERE}`);
@@ -100,7 +107,7 @@ function handle(backing: Backing): StateStore {
  */
 export function createMemoryStateStore(initial?: StateDocument): StateStore {
   const text = initial ? JSON.stringify(checkDocumentToWrite(initial, WHERE)) : null;
-  return handle({ text, journal: [], lock: null });
+  return handle({ text, journal: [], lock: null, key: null });
 }
 
 /** Another handle on the same memory storage, like a second process on one file. */

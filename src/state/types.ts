@@ -105,6 +105,16 @@ export interface StateStore {
   unlock(lockId: string): Promise<void>;
   /** Removes any lock regardless of holder; returns the holder that was removed, if any. */
   forceUnlock(): Promise<LockInfo | null>;
+  /**
+   * The plan key of this state: the secret that seals its saved plans (32
+   * bytes; see src/plan/plan-seal.ts). With `create`, made on first need and
+   * kept with the state (file: `state.json.key`, mode 0600; pg: the
+   * workspace's row); without it, null when there is none. Throws StateError
+   * STATE_KEY for a key that cannot be trusted (readable by others, damaged).
+   */
+  planKey(options: { create: boolean }): Promise<Buffer | null>;
+  /** Where the plan key is kept, for messages: a path, or the pg table and workspace. */
+  readonly planKeyWhere: string;
   /** Releases resources (connections); the store is unusable afterwards. */
   close(): Promise<void>;
 }

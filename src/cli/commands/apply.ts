@@ -7,7 +7,7 @@ import { CliError, writeChunks, type CommandIO } from '../io.js';
 import { absolute, openStore, withLockedState, parseCount, pacingOptions } from '../context.js';
 import { createProgress } from '../progress.js';
 import { createJsonProgress } from '../apply-json.js';
-import { keepUnrecorded, reportApply } from '../apply-report.js';
+import { applyExitCode, keepUnrecorded, reportApply } from '../apply-report.js';
 import {
   environmentApi,
   environmentCredentials,
@@ -142,11 +142,9 @@ export async function applyAction(
         'a saved plan is applied exactly as it was made: --refresh takes config paths (or run tenantform refresh before plan --out)',
       );
     }
-    // Checked in full (paths, flags, state location, target, changes) before any state directory or lock.
+    // Checked in full (seal, paths, flags, state location, target, changes) before any state directory or lock.
     const { openSavedPlan } = await import('../saved-plan.js');
-    const saved = await openSavedPlan(planArg, pathArgs, flags, io);
-    input = { env: null, paths: [], varFiles: [] };
-    ({ store, planFor, targetFlags } = saved);
+    ({ store, planFor, targetFlags, input } = await openSavedPlan(planArg, pathArgs, flags, io));
   } else {
     if (fleet.isFleetRun(flags)) return fleet.runFleet('apply', pathArgs, flags, io);
     input = resolveInputs(pathArgs, flags.env, flags.varFile, io, 'one')[0]!;
@@ -308,18 +306,19 @@ export async function applyAction(
         });
         // The summary comes first, whatever saving the state or releasing the lock says afterwards.
         const rescue = await keepUnrecorded(result, session, store, io);
+        const interrupted =
+          io.signal?.aborted === true &&
+          (result.notAttempted.length > 0 || result.failed.some((f) => f.code === 'API_ABORTED'));
         let code: number;
         if (json) {
           json.summary(result, stats);
-          code = result.failed.length > 0 || result.notAttempted.length > 0 ? 1 : 0;
+          code = applyExitCode(result, interrupted, io);
         } else {
           code = reportApply(
             result,
             {
               rescue,
-              interrupted:
-                io.signal?.aborted === true &&
-                (result.notAttempted.length > 0 || result.failed.some((f) => f.code === 'API_ABORTED')),
+              interrupted,
               progressWasLive: progress.live,
               status429: stats?.status429 ?? 0,
               retried429: stats?.retried429 ?? 0,

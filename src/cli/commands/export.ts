@@ -1,33 +1,37 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliError, type CommandIO } from '../io.js';
-import { absolute, openStore, parseCount, withLockedState, type StateFlags } from '../context.js';
-import type { ConfigInput } from '../inputs.js';
-import { openClient, profileOf, readLive, readSummary, requireFull } from '../live.js';
+import { absolute, openStore, withLockedState, type StateFlags } from '../context.js';
 import type { ExportFlags } from '../definitions.js';
-import { KINDS, operationsFor, pathParams, type Kind, type LiveResource } from '../../resources/index.js';
+import {
+  KINDS,
+  operationsFor,
+  pathParams,
+  type Kind,
+  type LiveResource,
+  type RecordedResource,
+} from '../../resources/index.js';
 import { listed, plural } from '../words.js';
 
 const SCHEMA_PATH = './schemas/config.schema.json';
 
-/** The user ids of --user and --users-file, once each, in the order given. */
-function usersNamed(flags: ExportFlags, io: CommandIO): string[] {
-  const users = [...(flags.user ?? [])];
-  if (flags.usersFile) {
-    let text: string;
-    try {
-      text = readFileSync(absolute(flags.usersFile, io), 'utf8');
-    } catch (err) {
-      throw new CliError(
-        `--users-file ${flags.usersFile}: ${err instanceof Error ? err.message : String(err)}`,
-      );
-    }
-    for (const line of text.split(/\r?\n/)) {
-      const id = line.trim();
-      if (id !== '' && !id.startsWith('#')) users.push(id);
-    }
-  }
-  return [...new Set(users)];
+/**
+ * What an export writes and records, whichever source it read (the tenant,
+ * a Terraform state, a Deploy CLI export): export-sources.ts makes one.
+ */
+export interface ExportSource {
+  /** The resources the config files declare. */
+  resources: readonly LiveResource[];
+  /** What the state records: those with their ids, or adopted without one. */
+  records: readonly RecordedResource[];
+  /** Said before the files: what was read and what was left out. */
+  lead: string;
+  /** For "… permissions of N users": the users whose permissions were read. */
+  users: number;
+  /** Where the recorded ids came from, after "Recorded N resources in STATE": ' with their ids from the tenant'. */
+  idsFrom: string;
+  /** Said last, once the state is saved. */
+  after: string;
 }
 
 /**
@@ -45,43 +49,21 @@ function exportedLine(resources: readonly LiveResource[], users: number): string
     : `Exported ${listed([...whole, ...ofUsers])} of ${plural(users, 'user')}`;
 }
 
-/**
- * tenantform export DIR: reads the tenant's policies and profiles, and the
- * permissions of the users named, and writes them into DIR as config files
- * (one per kind, with the $schema comment, the schemas copied beside them),
- * then records them in the state (DIR/.tenantform/state.json unless
- * --state, --backend or --no-state say otherwise), so that `validate`
- * passes and `plan` has nothing to do right after.
- */
-export async function exportAction(
-  dirArg: string,
-  flags: ExportFlags,
-  _cmd: unknown,
-  io: CommandIO,
-): Promise<number> {
-  const input: ConfigInput = { env: null, paths: [dirArg], varFiles: [] };
-  requireFull(await profileOf(flags, input), 'export');
-  const parallelism = parseCount(flags.parallelism, '--parallelism', 1, 256) ?? 10;
-  const users = usersNamed(flags, io);
-  const dir = absolute(dirArg, io);
+/** Refuses to overwrite config files export writes, unless --force. */
+function checkTarget(dirArg: string, dir: string, force: boolean | undefined): void {
   const names = KINDS.map((kind) => kind.config.file);
   const existing = names.filter((name) => existsSync(join(dir, name)));
-  if (existing.length > 0 && !flags.force) {
+  if (existing.length > 0 && !force) {
     throw new CliError(
       `${dirArg} already has ${existing.join(', ')}; export writes these files: choose an empty directory, or pass --force to overwrite them`,
     );
   }
+}
 
-  const client = await openClient(flags, input, io, { parallelism });
-  let read;
-  try {
-    read = await readLive(client, { user_id: users }, parallelism);
-  } finally {
-    await client.close();
-  }
+/** Writes the config files (and the schemas beside them when missing); returns what it says about them. */
+async function writeFiles(dirArg: string, dir: string, source: ExportSource): Promise<string> {
   const { exportConfigFiles } = await import('../../config/index.js');
-  const files = exportConfigFiles(read.resources, SCHEMA_PATH);
-
+  const files = exportConfigFiles(source.resources, SCHEMA_PATH);
   mkdirSync(dir, { recursive: true });
   for (const file of files) writeFileSync(join(dir, file.name), file.text);
   if (!existsSync(join(dir, 'schemas', 'config.schema.json'))) {
@@ -90,17 +72,19 @@ export async function exportAction(
     for (const s of scaffoldFiles().filter((f) => f.path.startsWith('schemas/')))
       writeFileSync(join(dir, s.path), s.content);
   }
-
-  io.stdout.write(`${readSummary(read)}\n`);
-  io.stdout.write(
-    `${exportedLine(read.resources, users.length)} to ${dirArg}:\n` +
-      files.map((f) => `  ${join(dirArg, f.name)} (${f.count})\n`).join(''),
+  return (
+    `${exportedLine(source.resources, source.users)} to ${dirArg}:\n` +
+    files.map((f) => `  ${join(dirArg, f.name)} (${f.count})\n`).join('')
   );
+}
 
-  if (flags.state === false) {
-    io.stdout.write('Not recorded in any state (--no-state): a plan of these files would create them all.\n');
-    return 0;
-  }
+/** Records the source's resources in the state the flags locate, under its lock. */
+async function record(
+  dirArg: string,
+  flags: ExportFlags,
+  source: ExportSource,
+  io: CommandIO,
+): Promise<number> {
   const { state: _state, ...rest } = flags;
   const stateFlags: StateFlags = {
     ...rest,
@@ -109,25 +93,44 @@ export async function exportAction(
   const store = await openStore(stateFlags, dirArg, io);
   try {
     return await withLockedState(store, 'export', { ...stateFlags, io }, async (session) => {
-      for (const r of read.resources) {
-        await session.record({
-          op: 'put',
-          resource: {
-            kind: r.kind,
-            address: r.address,
-            identity: r.identity,
-            attributes: r.attributes,
-            id: r.id,
-          },
-        });
-      }
+      for (const resource of source.records) await session.record({ op: 'put', resource });
       await session.commit();
       io.stdout.write(
-        `Recorded ${plural(read.resources.length, 'resource')} in ${store.description}; tenantform plan ${dirArg} has nothing to do.\n`,
+        `Recorded ${plural(source.records.length, 'resource')} in ${store.description}${source.idsFrom}; tenantform plan ${dirArg} has nothing to do.\n${source.after}`,
       );
       return 0;
     });
   } finally {
     await store.close();
   }
+}
+
+/**
+ * tenantform export DIR: reads the tenant's policies and profiles and the
+ * permissions of the users named (or, with --from-terraform or
+ * --from-deploy-cli, a peer's files), writes them into DIR as config files
+ * (one per kind, with the $schema comment, the schemas copied beside them),
+ * then records them in the state (DIR/.tenantform/state.json unless
+ * --state, --backend or --no-state say otherwise), so that `validate`
+ * passes and `plan` has nothing to do right after. Nothing is written
+ * when the source has a problem.
+ */
+export async function exportAction(
+  dirArg: string,
+  flags: ExportFlags,
+  _cmd: unknown,
+  io: CommandIO,
+): Promise<number> {
+  const dir = absolute(dirArg, io);
+  checkTarget(dirArg, dir, flags.force);
+  const { readExportSource } = await import('./export-sources.js');
+  const source = await readExportSource(dirArg, flags, io);
+  if (source === null) return 1;
+  io.stdout.write(source.lead);
+  io.stdout.write(await writeFiles(dirArg, dir, source));
+  if (flags.state === false) {
+    io.stdout.write('Not recorded in any state (--no-state): a plan of these files would create them all.\n');
+    return 0;
+  }
+  return record(dirArg, flags, source, io);
 }

@@ -165,6 +165,30 @@ describe('initAction', () => {
     expect(out()).toContain('README.md (overwritten)');
   });
 
+  it('refuses a directory that already holds config files, names them and the example resources it would add', async () => {
+    mkdirSync(join(work, 'prod'));
+    writeFileSync(join(work, 'prod', 'policies.yaml'), 'rate_limit_policies: []\n');
+    const { io, err } = bufferIO(work);
+    expect(await initAction('.', {}, undefined, io)).toBe(1);
+    expect(err()).toContain(
+      'Error: . already holds config files; nothing was written:\n  prod/policies.yaml\n',
+    );
+    expect(err()).toContain(
+      'init would add 4 example resources to that config, which the next apply would create on the tenant:\n' +
+        '  rate_limit_policy["oauth_authentication_api","client","default"]  (rate-limit-policies.yaml)\n',
+    );
+    expect(err()).toContain('--force');
+    expect(listFiles(work)).toEqual(['prod/policies.yaml']);
+  });
+
+  it('adds the examples beside existing config with --force', async () => {
+    writeFileSync(join(work, 'policies.yml'), 'rate_limit_policies: []\n');
+    const { io } = bufferIO(work);
+    expect(await initAction('.', { force: true }, undefined, io)).toBe(0);
+    expect(existsSync(join(work, 'rate-limit-policies.yaml'))).toBe(true);
+    expect(readFileSync(join(work, 'policies.yml'), 'utf8')).toBe('rate_limit_policies: []\n');
+  });
+
   it('fails when DIR is a file', async () => {
     writeFileSync(join(work, 'taken'), '');
     const { io, err } = bufferIO(work);

@@ -56,10 +56,40 @@ function shown(dir: string, io: CommandIO): string {
   return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
 }
 
+/** The config files already below `dir` (as validate and plan would read them), as the user would write them. */
+async function configFilesIn(dir: string, io: CommandIO): Promise<string[]> {
+  const { findConfigFiles, displayPath } = await import('../../config/index.js');
+  const found = await findConfigFiles([dir], io.cwd, new Set());
+  return found.files.map((file) => displayPath(file, io.cwd));
+}
+
+/**
+ * Why init refuses a directory that already holds config: the example
+ * resources it adds would join that config, and the next apply would create
+ * them on the tenant. Names the config found and what init would add.
+ */
+async function alreadyConfigured(where: string, config: string[], files: ScaffoldFile[]): Promise<string> {
+  const { parseConfigText } = await import('../../config/index.js');
+  const found = config.slice(0, 10).map((f) => `  ${f}\n`);
+  if (config.length > 10) found.push(`  … and ${config.length - 10} more\n`);
+  const examples = files.flatMap((f) =>
+    f.path.endsWith('.yaml')
+      ? parseConfigText(f.content, f.path).resources.map((r) => ({ file: f.path, r }))
+      : [],
+  );
+  return (
+    `Error: ${where} already holds config files; nothing was written:\n${found.join('')}` +
+    `init would add ${examples.length} example resources to that config, which the next apply would create on the tenant:\n` +
+    examples.map(({ file, r }) => `  ${r.address}  (${file})\n`).join('') +
+    'Re-run with --force to add them anyway, or run init in an empty directory.\n'
+  );
+}
+
 /**
  * tenantform init [DIR] [--force]: writes the scaffold into DIR (created when
- * missing). Without --force it writes nothing when any target file exists,
- * and names those files. Exit 0 on success, 1 otherwise.
+ * missing). Without --force it writes nothing when DIR already holds config
+ * files (the examples would join that config), or when any target file
+ * exists, and names those files. Exit 0 on success, 1 otherwise.
  */
 export async function initAction(
   dir: string,
@@ -73,6 +103,11 @@ export async function initAction(
     return 1;
   }
   const files = scaffoldFiles();
+  const config = existsSync(target) ? await configFilesIn(target, io) : [];
+  if (config.length > 0 && !flags.force) {
+    io.stderr.write(await alreadyConfigured(shown(target, io), config, files));
+    return 1;
+  }
   const existing = files.filter((f) => existsSync(join(target, f.path)));
   const notFiles = existing.filter((f) => !statSync(join(target, f.path)).isFile());
   if (notFiles.length > 0) {

@@ -71,8 +71,11 @@ export async function planAction(
   const stateFlags = environmentStateFlags(flags, input);
   const store = await openStore(stateFlags, path, io);
   let recorded;
+  let key: Buffer | null = null;
   try {
     recorded = await readStateForPlan(store, io);
+    // A saved plan is sealed with its state's plan key, made here on first need.
+    if (flags.out) key = await store.planKey({ create: true });
   } finally {
     await store.close();
   }
@@ -112,13 +115,17 @@ export async function planAction(
 
   if (flags.out) {
     const out = absolute(flags.out, io);
-    const text = plan.serializePlan(result, {
-      createdAt: new Date().toISOString(),
-      toolVersion: TOOL_VERSION,
-      configPaths: paths,
-      stateLocation: await resolveStateLocation(stateFlags, path, io),
-      target: target.baseUrl,
-    });
+    const text = plan.serializePlan(
+      result,
+      {
+        createdAt: new Date().toISOString(),
+        toolVersion: TOOL_VERSION,
+        configPaths: paths,
+        stateLocation: await resolveStateLocation(stateFlags, path, io),
+        target: target.baseUrl,
+      },
+      key!,
+    );
     // The mode given to open applies only to a new file: fchmod an existing one before writing.
     let fd: number;
     try {

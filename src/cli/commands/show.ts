@@ -2,12 +2,12 @@
  * tenantform show [PLANFILE | PATH] [--format text|markdown|json]
  *
  * With a plan file saved by `plan --out`: prints that plan exactly as `plan`
- * printed it (CI posts the plan that will be applied). A file of an unknown
- * format version is refused, as apply refuses it. Otherwise: prints the state
+ * printed it (CI posts the plan that will be applied), once its seal holds
+ * under the plan key of the state it names; an edited, unsealed or
+ * unknown-version file is refused, as apply refuses it. Otherwise: prints the state
  * located by PATH (default ".") with every resource's attributes.
  * Reads only; takes no lock and sends no request.
  */
-import { readFileSync } from 'node:fs';
 import type { CommandIO } from '../io.js';
 import { absolute } from '../context.js';
 import { openInputStore, resolveInputs } from '../inputs.js';
@@ -23,7 +23,10 @@ export async function showAction(
 ): Promise<number> {
   const plan = await import('../../plan/index.js');
   if (target !== undefined && looksLikePlanFile(absolute(target, io))) {
-    const saved = plan.readPlanFile(readFileSync(absolute(target, io), 'utf8'), target);
+    // The seal first, with the plan key of the state the plan names: an edited plan is never shown as the one apply runs.
+    const { openSealedPlan } = await import('../saved-plan.js');
+    const { saved, store } = await openSealedPlan(target, flags, io);
+    await store.close();
     await writePlan(saved.plan, flags.format, io);
     return 0;
   }

@@ -71,26 +71,68 @@ export class PgConnection {
   /** Runs `fn` in a transaction: committed when it resolves, rolled back when it throws. */
   async transaction<T>(action: string, fn: (client: PoolClient) => Promise<T>): Promise<T> {
     await this.prepare();
+    const held = await this.checkout(action);
+    try {
+      await held.client.query('BEGIN');
+      const result = await fn(held.client);
+      await held.client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await held.client.query('ROLLBACK').catch(() => held.discard());
+      throw this.fail(action, held.lost() ?? err);
+    } finally {
+      held.release();
+    }
+  }
+
+  /**
+   * A connection taken from the pool for several statements. While it is
+   * out, the pool no longer listens for its errors: a connection lost between
+   * two statements (the server stopped, the backend terminated) would be an
+   * uncaught 'error' event and crash the process. The listener keeps that
+   * error, so that the statement that fails next is reported with it, and the
+   * connection is discarded, not reused.
+   */
+  private async checkout(action: string) {
     let client: PoolClient;
     try {
       client = await this.pool.connect();
     } catch (err) {
       throw this.fail(action, err);
     }
+    let lost: Error | null = null;
     let broken = false;
+    const onError = (err: Error): void => {
+      lost ??= err;
+      broken = true;
+    };
+    client.on('error', onError);
+    return {
+      client,
+      lost: () => lost,
+      discard: () => (broken = true),
+      release: () => {
+        client.off('error', onError);
+        client.release(broken);
+      },
+    };
+  }
+
+  /** Runs `fn` on one connection of the pool (prepared), wrapping driver failures. */
+  async withClient<T>(action: string, fn: (client: PoolClient) => Promise<T>): Promise<T> {
+    await this.prepare();
+    let client: PoolClient;
     try {
-      await client.query('BEGIN');
-      const result = await fn(client);
-      await client.query('COMMIT');
-      return result;
+      client = await this.pool.connect();
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => {
-        broken = true;
-      });
+      throw this.fail(action, err);
+    }
+    try {
+      return await fn(client);
+    } catch (err) {
       throw this.fail(action, err);
     } finally {
-      // A connection that cannot even roll back is discarded, not reused.
-      client.release(broken);
+      client.release();
     }
   }
 
@@ -101,21 +143,16 @@ export class PgConnection {
   }
 
   private async connectAndCheck(): Promise<void> {
-    let client: PoolClient;
+    const held = await this.checkout('connect');
     try {
-      client = await this.pool.connect();
-    } catch (err) {
-      throw this.fail('connect', err);
-    }
-    try {
-      const before = await ensureSchema(client, this.options.schema, this.where);
+      const before = await ensureSchema(held.client, this.options.schema, this.where);
       if (before === 0) {
         this.log(`created schema ${this.options.schema} in ${describeTarget(this.options.connectionString)}`);
       }
     } catch (err) {
-      throw this.fail('prepare the schema', err);
+      throw this.fail('prepare the schema', held.lost() ?? err);
     } finally {
-      client.release();
+      held.release();
     }
   }
 }

@@ -83,9 +83,19 @@ interface DriverErrorFields {
   detail?: unknown;
 }
 
+/** The driver's words for a connection that ended under a statement (it gives them no code). */
+const LOST_CONNECTION = /Connection terminated|connection error and is not queryable|Client was closed/i;
+
 /** Words that turn common driver failures into advice. */
-function hint(code: string | undefined): string {
+function hint(code: string | undefined, message: string): string {
+  if (code === undefined && LOST_CONNECTION.test(message)) code = 'ECONNRESET';
   switch (code) {
+    case 'ECONNRESET':
+    case 'EPIPE':
+    case '57P01':
+    case '57P02':
+    case '57P03':
+      return ' (the connection to the server was lost: it stopped, restarted or ended this session; once it answers again, run the command again)';
     case 'ECONNREFUSED':
     case 'ENOTFOUND':
     case 'EHOSTUNREACH':
@@ -117,6 +127,6 @@ export function pgError(action: string, where: string, err: unknown, conn: strin
   const message = err instanceof Error ? err.message : String(err);
   const detail = typeof fields.detail === 'string' ? ` (${fields.detail})` : '';
   const codeText = code ? ` [${code}]` : '';
-  const text = `${where}: could not ${action}: ${message}${detail}${codeText}${hint(code)}`;
+  const text = `${where}: could not ${action}: ${message}${detail}${codeText}${hint(code, message)}`;
   return new StateError('STATE_IO', scrub(text, conn));
 }

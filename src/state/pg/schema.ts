@@ -18,6 +18,7 @@ export interface Tables {
   journal: string;
   history: string;
   locks: string;
+  planKeys: string;
 }
 
 /** Qualified, quoted table names. `schema` must already be checked (see checkSchemaName). */
@@ -30,6 +31,7 @@ export function tablesOf(schema: string): Tables {
     journal: `${s}.journal`,
     history: `${s}.state_history`,
     locks: `${s}.locks`,
+    planKeys: `${s}.plan_keys`,
   };
 }
 
@@ -135,4 +137,36 @@ export async function ensureSchema(client: ClientBase, schema: string, where: st
     await client.query('ROLLBACK').catch(() => undefined);
     throw err;
   }
+}
+
+/**
+ * Creates the plan_keys table (one plan key per workspace, see
+ * src/state/plan-key.ts for the file backend's) when missing, under the
+ * schema's advisory transaction lock. An addition to layout version 1 that
+ * older tenantform builds never touch, so it needs no version of its own:
+ * they keep working on a database where it exists. Made by the first
+ * `plan --out`, which then needs the privilege to create a table.
+ */
+export async function ensurePlanKeysTable(client: ClientBase, schema: string): Promise<void> {
+  const t = tablesOf(schema);
+  const [k1, k2] = advisoryKeys(`schema:${schema}`);
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1, $2)', [k1, k2]);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${t.planKeys} (
+         workspace text PRIMARY KEY,
+         key bytea NOT NULL,
+         created_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+}
+
+/** True for the error of a statement on a table that does not exist (yet). */
+export function isMissingTable(err: unknown): boolean {
+  return MISSING.has(String((err as { code?: unknown } | null)?.code));
 }

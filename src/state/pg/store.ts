@@ -18,7 +18,8 @@ import {
 import { CONNECT_TIMEOUT_MS, PgConnection } from './connection.js';
 import { PgLock } from './lock.js';
 import { describeTarget, scrub } from './redact.js';
-import { advisoryKeys, tablesOf, type Tables } from './schema.js';
+import { advisoryKeys, ensurePlanKeysTable, isMissingTable, tablesOf, type Tables } from './schema.js';
+import { randomBytes } from '../random.js';
 
 /** One replaced document kept for audit. */
 export interface PgHistoryItem {
@@ -169,6 +170,36 @@ class PgStore implements PgStateStore {
       [this.workspace, ...guard.params],
     );
     if (!rows[0]?.ok) throw this.locker.noteLost();
+  }
+
+  get planKeyWhere(): string {
+    return `table ${this.tables.planKeys}, workspace "${this.workspace}", of ${describeTarget(this.options.connectionString)}`;
+  }
+
+  async planKey({ create }: { create: boolean }): Promise<Buffer | null> {
+    return this.db.withClient(create ? 'make the plan key' : 'read the plan key', async (client) => {
+      const read = async (): Promise<Buffer | null> => {
+        try {
+          const res = await client.query<{ key: Buffer }>(
+            `SELECT key FROM ${this.tables.planKeys} WHERE workspace = $1`,
+            [this.workspace],
+          );
+          return res.rows[0]?.key ?? null;
+        } catch (err) {
+          if (isMissingTable(err)) return null;
+          throw err;
+        }
+      };
+      const found = await read();
+      if (found || !create) return found;
+      await ensurePlanKeysTable(client, this.options.schema);
+      // Two first users at once: the first insert wins, and both read it.
+      await client.query(
+        `INSERT INTO ${this.tables.planKeys} (workspace, key) VALUES ($1, $2) ON CONFLICT (workspace) DO NOTHING`,
+        [this.workspace, randomBytes(32)],
+      );
+      return read();
+    });
   }
 
   lock(info: Omit<LockInfo, 'id'>, options?: LockOptions): Promise<LockInfo> {

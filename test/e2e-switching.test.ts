@@ -1,0 +1,176 @@
+/**
+ * Switching in one command, end to end against the emulator: a Terraform
+ * state (test/fixtures/peers/terraform) exported into config files and a
+ * state that plan, and plan --refresh against the tenant those ids name,
+ * find nothing to do; no sensitive value of the fixture reaches any output
+ * or file; a broken source writes nothing.
+ */
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startEmulator, type EmulatorHandle } from '../src/emulator/index.js';
+import { runCli, tempDir } from './helpers/cli.js';
+
+const TF_STATE = resolve('test/fixtures/peers/terraform/terraform.tfstate');
+
+let emulator: EmulatorHandle;
+let dir: string;
+let cleanup: () => void;
+
+function cli(...args: string[]) {
+  return runCli(args, { cwd: dir, env: { TENANTFORM_TOKEN: emulator.token } });
+}
+
+const api = () => ['--api', 'full', '--base-url', emulator.baseUrl];
+
+/** Every file below `root`, as text. */
+function filesBelow(root: string): string[] {
+  return readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .map((name) => join(root, name))
+    .filter((path) => statSync(path).isFile())
+    .map((path) => readFileSync(path, 'utf8'));
+}
+
+/** The tenant the Terraform fixture describes, with the same ids. */
+function seedTerraformTenant(): void {
+  const policy = (id: string, consumer_selector: string, configuration: Record<string, unknown>) => ({
+    id,
+    resource: 'oauth_authentication_api',
+    consumer: 'client',
+    consumer_selector,
+    configuration,
+  });
+  emulator.replaceState({
+    rateLimitPolicies: [
+      policy('rlp_tfDefault0001', 'default', { action: 'block', limit: 100 }),
+      policy('rlp_tfPartner0002', 'client_id:Wq2eR7tY9uI1oP3aS5dF7gH9jK1lZ3xC', {
+        action: 'redirect',
+        limit: 1500,
+        redirect_uri: 'https://partner.example.com/slow-down',
+      }),
+      policy('rlp_tfPerApp0003', 'third_party_clients', { action: 'allow' }),
+      policy('rlp_tfPerApp0004', 'cimd_clients', { action: 'log', limit: 0 }),
+    ],
+    tokenExchangeProfiles: [
+      {
+        id: 'tep_tfPartnerSso',
+        name: 'Partner SSO',
+        subject_token_type: 'urn:partner:sso-token',
+        action_id: 'a1b2c3d4-0000-4000-8000-00000000cafe',
+        type: 'custom_authentication',
+      },
+    ],
+    userPermissions: {
+      'auth0|alice': [
+        { resource_server_identifier: 'https://api.example.com/', permission_name: 'read:reports' },
+        { resource_server_identifier: 'https://api.example.com/', permission_name: 'write:reports' },
+      ],
+      'auth0|bob': [
+        { resource_server_identifier: 'https://api.example.com/', permission_name: 'read:reports' },
+      ],
+    },
+  });
+}
+
+beforeEach(async () => {
+  ({ dir, cleanup } = tempDir());
+  emulator = await startEmulator({ api: 'full', users: ['auth0|alice', 'auth0|bob'] });
+});
+
+afterEach(async () => {
+  await emulator.stop();
+  cleanup();
+});
+
+describe('export --from-terraform', () => {
+  it('writes config and state from a Terraform state; the next plan is empty, refreshed too', async () => {
+    seedTerraformTenant();
+    const exported = await cli('export', 'tenant', '--from-terraform', TF_STATE);
+    expect(exported.stderr).toBe('');
+    expect(exported.code).toBe(0);
+    expect(exported.stdout).toContain('skipped 4:');
+    expect(exported.stdout).toContain(
+      'auth0_client_credentials.partner_app: not a resource type tenantform manages',
+    );
+    expect(exported.stdout).toContain(
+      'Exported 4 rate limit policies, 1 token exchange profile and 3 permissions of 2 users to tenant:',
+    );
+    expect(exported.stdout).toContain("terraform state rm 'auth0_rate_limit_policy.default'");
+    // It reads a file: not one request.
+    expect(emulator.requestCount()).toBe(0);
+
+    expect((await cli('validate', 'tenant')).code).toBe(0);
+    expect((await cli('fmt', 'tenant', '--check')).code).toBe(0);
+    const plan = await cli('plan', 'tenant', '--detailed-exitcode', ...api());
+    expect(plan.stdout).toContain('No changes');
+    expect(plan.code).toBe(0);
+    const refreshed = await cli('plan', 'tenant', '--refresh', '--detailed-exitcode', ...api());
+    expect(refreshed.stdout).toContain('Refreshed from the tenant: no drift');
+    expect(refreshed.code).toBe(0);
+
+    const state = JSON.parse(readFileSync(join(dir, 'tenant', '.tenantform', 'state.json'), 'utf8')) as {
+      resources: { address: string; id: string | null; adopted?: boolean }[];
+    };
+    expect(state.resources.map((r) => r.id).filter((id) => id !== null)).toEqual([
+      'rlp_tfPerApp0004',
+      'rlp_tfPartner0002',
+      'rlp_tfDefault0001',
+      'rlp_tfPerApp0003',
+      'tep_tfPartnerSso',
+    ]);
+    expect(state.resources.some((r) => r.adopted)).toBe(false);
+
+    // The fixture's secrets (a client secret, a sensitive output, a redirect_uri
+    // marked sensitive) appear in no output, config file or state.
+    const everything = [exported.stdout, exported.stderr, plan.stdout, ...filesBelow(join(dir, 'tenant'))];
+    expect(readFileSync(TF_STATE, 'utf8')).toContain('tf-fixture-SECRET');
+    for (const text of everything) expect(text).not.toContain('tf-fixture-SECRET');
+  });
+
+  it.each([
+    ['not JSON', '{"version": 4, "resources": [', /^state\.tfstate:1:\d+: not JSON: /m],
+    [
+      'another version',
+      '{"version": 3, "resources": []}',
+      /^state\.tfstate:1:13: tenantform reads Terraform state format version 4/m,
+    ],
+    [
+      'a policy missing a field',
+      JSON.stringify({
+        version: 4,
+        resources: [
+          {
+            mode: 'managed',
+            type: 'auth0_rate_limit_policy',
+            name: 'default',
+            instances: [
+              { attributes: { id: 'rlp_x1', resource: 'oauth_authentication_api', consumer: 'client' } },
+            ],
+          },
+        ],
+      }),
+      /^state\.tfstate:1:\d+: auth0_rate_limit_policy\.default: missing "configuration"$/m,
+    ],
+  ])('writes nothing for %s, naming where and what', async (_what, text, message) => {
+    writeFileSync(join(dir, 'state.tfstate'), text);
+    const run = await cli('export', 'tenant', '--from-terraform', 'state.tfstate');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr).toContain('Nothing was written.');
+    expect(existsSync(join(dir, 'tenant'))).toBe(false);
+  });
+
+  it('a state with none of the types tenantform manages is an error, not an empty export', async () => {
+    writeFileSync(join(dir, 'state.tfstate'), JSON.stringify({ version: 4, resources: [] }));
+    const run = await cli('export', 'tenant', '--from-terraform', 'state.tfstate');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('holds none of the resource types tenantform manages');
+    expect(existsSync(join(dir, 'tenant'))).toBe(false);
+  });
+
+  it('names a missing file', async () => {
+    const run = await cli('export', 'tenant', '--from-terraform', 'missing.tfstate');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('--from-terraform missing.tfstate: no such file');
+  });
+});
