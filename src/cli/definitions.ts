@@ -206,27 +206,35 @@ export const validateCommand = (parent: Command) =>
 export type ValidateFlags = FlagsOf<typeof validateCommand>;
 
 export const explainCommand = (parent: Command) =>
-  envOption(
-    varOptions(
-      parent
-        .command('explain')
-        .description(
-          "say which rate limit policy governs an application (its own, its group's, default) and which applications a policy governs; offline, from the config",
-        )
-        .argument('[paths...]', 'config files or directories, merged (default: .)')
-        .option(
-          '--client <ID>',
-          'a client id: the policy that governs it, its action and limit, and whose counter it uses (repeatable); tpa_… ids are third-party applications, https:// ids CIMD clients',
-          collect,
-          [],
-        )
-        .option(
-          '--policy <SELECTOR>',
-          'a consumer_selector (default, third_party_clients, cimd_clients, client_id:ID) or a policy address: the applications it governs (repeatable)',
-          collect,
-          [],
-        )
-        .addOption(formatOption(['text', 'markdown', 'json'])),
+  connectionOptions(
+    apiOption(
+      envOption(
+        varOptions(
+          parent
+            .command('explain')
+            .description(
+              "say which rate limit policy governs an application (its own, its group's, default) and which applications a policy governs; offline, from the config",
+            )
+            .argument('[paths...]', 'config files or directories, merged (default: .)')
+            .option(
+              '--client <ID>',
+              'a client id: the policy that governs it, its action and limit, and whose counter it uses (repeatable); tpa_… ids are third-party applications, https:// ids CIMD clients',
+              collect,
+              [],
+            )
+            .option(
+              '--policy <SELECTOR>',
+              'a consumer_selector (default, third_party_clients, cimd_clients, client_id:ID) or a policy address: the applications it governs (repeatable)',
+              collect,
+              [],
+            )
+            .option(
+              '--all-clients',
+              "read the tenant's applications (API profile full; GET /clients, paged) and explain every one, with its name, and which of them each policy governs",
+            )
+            .addOption(formatOption(['text', 'markdown', 'json'])),
+        ),
+      ),
     ),
   ).addHelpText(
     'after',
@@ -235,7 +243,8 @@ export const explainCommand = (parent: Command) =>
 Examples:
   $ tenantform explain examples --env prod --client Wq2eR5tY8uI1oP4aS7dF0gH3jK6lZ9xC --client tpa_partner42
   $ tenantform explain examples --env prod --policy third_party_clients --client tpa_partner42
-  $ tenantform explain examples --env dev --format markdown`,
+  $ tenantform explain examples --env dev --format markdown
+  $ tenantform explain examples --env prod --all-clients --api full   # every application of the tenant`,
   );
 export type ExplainFlags = FlagsOf<typeof explainCommand>;
 
