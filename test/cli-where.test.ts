@@ -30,6 +30,8 @@ afterEach(async () => {
 });
 
 const env = () => ({ TENANTFORM_TOKEN: emulator.token });
+/** The directory of the emulator's states below .tenantform/ (one per target). */
+const scope = () => new URL(emulator.baseUrl).host.replace(':', '_');
 
 describe('plan and apply say what they act on', () => {
   it('plan starts with the state location and the target, and the state follows the last path', async () => {
@@ -44,7 +46,7 @@ describe('plan and apply say what they act on', () => {
       env: { ...env(), TENANTFORM_BASE_URL: emulator.baseUrl },
     });
     expect(b.stderr.split('\n').slice(0, 2)).toEqual([
-      'State:  common/.tenantform/state.json',
+      `State:  common/.tenantform/${scope()}/state.json`,
       `Target: ${emulator.baseUrl}`,
     ]);
   });
@@ -63,10 +65,10 @@ describe('plan and apply say what they act on', () => {
     );
     expect(applied.code).toBe(0);
     expect(applied.stdout.split('\n').slice(0, 2)).toEqual([
-      'State:  prod/.tenantform/state.json',
+      `State:  prod/.tenantform/${scope()}/state.json`,
       `Target: ${emulator.baseUrl}`,
     ]);
-    expect(applied.stdout).toContain('Warning: no state at prod/.tenantform/state.json yet');
+    expect(applied.stdout).toContain(`Warning: no state at prod/.tenantform/${scope()}/state.json yet`);
     const again = await runCli(['plan', 'common', 'prod'], { cwd: dir, env: env() });
     expect(again.stderr).not.toContain('Warning');
     expect(again.stdout).toContain('No changes.');

@@ -2,7 +2,7 @@ import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
-import { PARTNER_PROFILE, useEmulatorWorkspace } from './helpers/e2e.js';
+import { defaultStateFile, PARTNER_PROFILE, useEmulatorWorkspace } from './helpers/e2e.js';
 
 const POLICIES = `
 rate_limit_policies:
@@ -33,7 +33,7 @@ const { cli, write } = ws;
 const defaultPolicy = () =>
   ws.emulator.snapshot().rateLimitPolicies.find((p) => p.consumer_selector === 'default');
 const applyArgs = () => ['apply', 'config', '--auto-approve', '--base-url', ws.emulator.baseUrl];
-const statePath = () => join(ws.dir, 'config', '.tenantform', 'state.json');
+const statePath = () => defaultStateFile(join(ws.dir, 'config'), ws.emulator.baseUrl);
 const readState = () =>
   JSON.parse(readFileSync(statePath(), 'utf8')) as {
     serial: number;
@@ -156,7 +156,7 @@ describe('plan and apply against the emulator', () => {
 
   it('applies a saved plan exactly, and refuses it once the state has moved on', async () => {
     const planFile = join(ws.dir, 'release.tfplan');
-    const plan = await cli('plan', 'config', '--out', planFile);
+    const plan = await cli('plan', 'config', '--out', planFile, '--base-url', ws.emulator.baseUrl);
     expect(plan.code).toBe(0);
     expect(statMode(planFile)).toBe(0o600);
 

@@ -7,6 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../src/emulator/index.js';
+import { defaultStateFile } from './helpers/e2e.js';
 import { referenceSeed } from './helpers/reference-seed.js';
 import { runCli, tempDir } from './helpers/cli.js';
 
@@ -122,7 +123,9 @@ describe('tenantform export', () => {
     expect(refreshed.code).toBe(0);
     expect(refreshed.stdout).toContain('Refreshed from the tenant: no drift');
 
-    const state = JSON.parse(readFileSync(join(dir, 'tenant', '.tenantform', 'state.json'), 'utf8')) as {
+    const state = JSON.parse(
+      readFileSync(defaultStateFile(join(dir, 'tenant'), emulator.baseUrl), 'utf8'),
+    ) as {
       resources: { id: string | null }[];
     };
     expect(state.resources).toHaveLength(208);

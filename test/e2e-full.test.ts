@@ -11,6 +11,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../src/emulator/index.js';
+import { defaultStateFile } from './helpers/e2e.js';
 import { referenceSeed } from './helpers/reference-seed.js';
 import { runCli, tempDir } from './helpers/cli.js';
 
@@ -69,7 +70,7 @@ const plan = (...extra: string[]) => cli('plan', 'config', ...extra);
 
 /** The state's record of the one resource of `kind`. */
 function recordOf(kind: string): Record<string, unknown> | undefined {
-  const state = JSON.parse(readFileSync(join(dir, 'config', '.tenantform', 'state.json'), 'utf8')) as {
+  const state = JSON.parse(readFileSync(defaultStateFile(join(dir, 'config'), emulator.baseUrl), 'utf8')) as {
     resources: { kind: string }[];
   };
   return state.resources.find((r) => r.kind === kind);

@@ -8,7 +8,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ManagementClient } from 'auth0';
 import { describe, expect, it } from 'vitest';
-import { PARTNER_PROFILE, PARTNER_REFERENCES, useEmulatorWorkspace } from './helpers/e2e.js';
+import {
+  defaultStateFile,
+  PARTNER_PROFILE,
+  PARTNER_REFERENCES,
+  useEmulatorWorkspace,
+} from './helpers/e2e.js';
 import { sdkClient } from './helpers/sdk.js';
 
 const POLICIES = `
@@ -61,7 +66,7 @@ const policyOf = (selector: string) =>
 
 const stateResources = () =>
   (
-    JSON.parse(readFileSync(join(ws.dir, 'config', '.tenantform', 'state.json'), 'utf8')) as {
+    JSON.parse(readFileSync(defaultStateFile(join(ws.dir, 'config'), ws.emulator.baseUrl), 'utf8')) as {
       resources: {
         address: string;
         id: string | null;
@@ -167,7 +172,7 @@ describe('tenantform refresh', () => {
     expect(refresh.code).toBe(0);
     // The header plan and apply start with, aligned the same way.
     expect(refresh.stdout.split('\n').slice(0, 3)).toEqual([
-      'State:  config/.tenantform/state.json',
+      `State:  config/.tenantform/${new URL(ws.emulator.baseUrl).host.replace(':', '_')}/state.json`,
       `Target: ${ws.emulator.baseUrl}`,
       '',
     ]);

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../src/emulator/index.js';
 import { sealOf } from '../src/plan/plan-seal.js';
+import { defaultStateFile } from './helpers/e2e.js';
 import { runCli, tempDir } from './helpers/cli.js';
 
 const policy = (selector: string, limit = 100) =>
@@ -35,7 +36,7 @@ interface SavedChange {
 }
 type SavedPlanFile = { changes: SavedChange[] } & Record<string, unknown>;
 
-const statePath = () => join(dir, 'tenant', '.tenantform', 'state.json');
+const statePath = () => defaultStateFile(join(dir, 'tenant'), emulator.baseUrl);
 const readState = () =>
   JSON.parse(readFileSync(statePath(), 'utf8')) as { serial: number; resources: { address: string }[] };
 const policies = () =>
@@ -60,12 +61,16 @@ function editPlan(file: string, edit: (plan: SavedPlanFile) => void): void {
   writeFileSync(file, JSON.stringify(plan, null, 2));
 }
 
+/** The state file a saved plan names. */
+const plannedState = (file: string) =>
+  (JSON.parse(readFileSync(file, 'utf8')) as { state_location: { path: string } }).state_location.path;
+
 /**
  * An edit sealed again with the state's plan key: what only someone who can
  * read the state could write. The changes are still checked against the state.
  */
 function editAndReseal(file: string, edit: (plan: SavedPlanFile) => void): void {
-  const key = Buffer.from(readFileSync(`${statePath()}.key`, 'utf8').trim(), 'hex');
+  const key = Buffer.from(readFileSync(`${plannedState(file)}.key`, 'utf8').trim(), 'hex');
   editPlan(file, (plan) => {
     edit(plan);
     delete plan.seal;
@@ -149,7 +154,7 @@ describe("a saved plan edited and sealed again with the state's key", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(expected);
     expect(emulator.requestCount()).toBe(0);
-    expect(existsSync(statePath())).toBe(false);
+    expect(existsSync(plannedState(join(dir, 'p.plan')))).toBe(false);
   });
 
   it('refuses a limit beyond the API bounds on a replace, sending nothing', async () => {
@@ -311,6 +316,6 @@ describe('apply PLANFILE with config inputs', () => {
     expect(run.stderr).toMatch(expected);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(emulator.requestCount()).toBe(0);
-    expect(existsSync(statePath())).toBe(false);
+    expect(existsSync(plannedState(join(dir, 'p.plan')))).toBe(false);
   });
 });

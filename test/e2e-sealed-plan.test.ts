@@ -11,9 +11,10 @@
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../src/emulator/index.js';
+import { defaultStateFile } from './helpers/e2e.js';
 import { runCli, tempDir } from './helpers/cli.js';
 
 const policy = (selector: string, limit = 100) =>
@@ -39,7 +40,7 @@ let emulator: EmulatorHandle;
 let dir: string;
 let cleanup: () => void;
 
-const statePath = () => join(dir, 'tenant', '.tenantform', 'state.json');
+const statePath = () => defaultStateFile(join(dir, 'tenant'), emulator.baseUrl);
 const planPath = () => join(dir, 'p.tfplan');
 const writeConfig = (text: string) => writeFileSync(join(dir, 'tenant', 'tenant.yaml'), text);
 const readPlan = () => JSON.parse(readFileSync(planPath(), 'utf8')) as PlanFile;
@@ -106,7 +107,7 @@ const EDITS: [string, (plan: PlanFile) => void][] = [
   [
     'state_location pointed at a copy of the state (key and all)',
     (plan) => {
-      cpSync(join(dir, 'tenant', '.tenantform'), join(dir, 'copy'), { recursive: true });
+      cpSync(dirname(statePath()), join(dir, 'copy'), { recursive: true });
       plan.state_location = { backend: 'file', path: join(dir, 'copy', 'state.json') };
     },
   ],

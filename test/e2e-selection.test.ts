@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../src/emulator/index.js';
+import { defaultStateFile } from './helpers/e2e.js';
 import { runCli, tempDir } from './helpers/cli.js';
 
 /** --target, --replace, destroy and plan --destroy, end to end against the emulator. */
@@ -38,7 +39,7 @@ const limitOf = (selector: string) =>
   (policies().find((p) => p.consumer_selector === selector)?.configuration as { limit?: number })?.limit;
 const stateAddresses = () =>
   (
-    JSON.parse(readFileSync(join(dir, 'config', '.tenantform', 'state.json'), 'utf8')) as {
+    JSON.parse(readFileSync(defaultStateFile(join(dir, 'config'), emulator.baseUrl), 'utf8')) as {
       resources: { address: string }[];
     }
   ).resources.map((r) => r.address);

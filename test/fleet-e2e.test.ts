@@ -80,7 +80,7 @@ describe('apply --all-envs', () => {
     expect(selectors(tenants[0]!)).toEqual(['client_id:dev-app', 'default']);
     expect(selectors(tenants[1]!)).toEqual(['client_id:staging-app', 'default']);
     expect(selectors(tenants[2]!)).toEqual(['client_id:prod-app', 'default']);
-    expect(existsSync(join(dir, 'dev', '.tenantform', 'state.json'))).toBe(true);
+    expect(existsSync(join(dir, 'dev', '.tenantform', 'env-dev', 'state.json'))).toBe(true);
     expect(existsSync(join(dir, 'states', 'staging.json'))).toBe(true);
     // Progress lines carry the environment; the closing table has one row per environment.
     expect(run.stdout).toMatch(/^\[staging\] rate_limit_policy\[.*"default"\]: created$/m);

@@ -72,7 +72,7 @@ export function stateDoc(
   resources: RecordedResource[],
   at: { lineage?: string; serial?: number } = {},
 ): StateDocument {
-  return { format_version: 1, lineage: at.lineage ?? 'lineage-1', serial: at.serial ?? 1, resources };
+  return { format_version: 2, lineage: at.lineage ?? 'lineage-1', serial: at.serial ?? 1, resources };
 }
 
 /** A deterministic shuffle (seeded LCG), so "any order" tests are repeatable. */

@@ -89,7 +89,7 @@ describePg('pg backend: writes and history', () => {
   });
 
   it.each([
-    ['an unknown format_version', { ...stateDoc(3), format_version: 2 }, 'STATE_UNKNOWN_VERSION'],
+    ['an unknown format_version', { ...stateDoc(3), format_version: 3 }, 'STATE_UNKNOWN_VERSION'],
     ['a document missing serial', { format_version: 1, lineage: 'x', resources: [] }, 'STATE_CORRUPT'],
   ])(
     'refuses a stored document with %s on read and write and leaves it untouched',

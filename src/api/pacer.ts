@@ -70,7 +70,7 @@ export const WAIT_REASON = {
   after429: 'rate limited (429); waiting for the budget to refill',
 } as const;
 
-/** Factor of an upward probe of a bucket of one's refill rate. */
+/** Factor of an upward probe of a bucket of one's refill rate, per answer. */
 const PROBE_STEP = 1.1;
 /** Probes stay this factor below the lowest rate that got a 429. */
 const REFUSED_MARGIN = 1.1;
@@ -292,16 +292,7 @@ export class Pacer {
       this.bounds.forget();
     }
     this.updateRate();
-    if (this.limit === 1 && this.rate !== undefined) {
-      // A bucket of one was full before every request: its answers prove no more
-      // than the rate we paced at. Probe upward, below any rate that got a 429.
-      const probe = Math.min(
-        this.rate * PROBE_STEP,
-        this.bounds.upper ?? Infinity,
-        this.refused / REFUSED_MARGIN,
-      );
-      this.rate = Math.max(this.rate, probe);
-    }
+    if (this.limit === 1 && this.rate !== undefined) this.probeBucketOfOne();
     // Requests still in flight may be counted after this answer, whatever their order.
     const floor = remaining - this.inFlight.size;
     const predicted = this.levelNow(a.recvAt);
@@ -339,6 +330,17 @@ export class Pacer {
     this.levelAt = a.recvAt;
     this.levelTicket = Math.max(this.levelTicket, a.ticket);
     this.resetMs = a.resetMs;
+  }
+
+  /**
+   * A bucket of one was full before every request: its answers prove no more
+   * than the rate we paced at. Probe upward, a tenth faster with each answer,
+   * below any rate that got a 429.
+   */
+  private probeBucketOfOne(): void {
+    const rate = this.rate!;
+    const probe = Math.min(rate * PROBE_STEP, this.bounds.upper ?? Infinity, this.refused / REFUSED_MARGIN);
+    this.rate = Math.max(rate, probe);
   }
 
   /**

@@ -51,7 +51,7 @@ describe('an update acknowledged but not recorded', () => {
       attributes: attrs(100),
       id,
     };
-    const doc: StateDocument = { format_version: 1, lineage: 'L', serial: 1, resources: [record] };
+    const doc: StateDocument = { format_version: 2, lineage: 'L', serial: 1, resources: [record] };
     const desired = [{ ...record, attributes: attrs(500) }];
 
     // First run: the tenant takes the PATCH, the recorder fails (as a kill before the journal would).

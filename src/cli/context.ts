@@ -3,8 +3,9 @@
  * Everything here turns flags into values or a CliError naming the flag.
  */
 import { existsSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { CliError, heldLocks, type CommandIO } from './io.js';
+import { locateDefaultState, NO_SCOPE, type StateScope } from './state-location.js';
 import type { ApplyFlags } from './definitions.js';
 import type { ApiClientOptions } from '../api/types.js';
 import type { LockInfo, StateLocation, StateStore } from '../state/types.js';
@@ -23,22 +24,17 @@ export function absolute(path: string, io: CommandIO): string {
   return isAbsolute(path) ? path : resolve(io.cwd, path);
 }
 
-/** .tenantform/state.json beside the config: inside a directory PATH, or next to a file PATH. */
-export function defaultStatePath(configPath: string, io: CommandIO): string {
-  const abs = absolute(configPath, io);
-  const dir = existsSync(abs) && statSync(abs).isFile() ? dirname(abs) : abs;
-  return join(dir, '.tenantform', 'state.json');
-}
-
 /**
- * Where the state chosen by the flags lives (the file backend by default):
- * what a saved plan records and apply compares. No I/O beyond locating a
- * config path; never a credential.
+ * Where the state chosen by the flags lives (the file backend by default; its
+ * default place per config path and `scope`, see state-location.ts): what a
+ * saved plan records and apply compares. No I/O beyond locating a config path
+ * and its states; never a credential.
  */
 export async function resolveStateLocation(
   flags: StateFlags,
   configPath: string,
   io: CommandIO,
+  scope: StateScope = NO_SCOPE,
 ): Promise<StateLocation> {
   if ((flags.backend ?? 'file') === 'pg') {
     const pg = await import('../state/pg/index.js');
@@ -54,14 +50,35 @@ export async function resolveStateLocation(
     throw new CliError('--backend-config applies to --backend pg only');
   }
   const { realFilePath } = await import('../state/index.js');
-  return {
-    backend: 'file',
-    path: realFilePath(flags.state ? absolute(flags.state, io) : defaultStatePath(configPath, io)),
-  };
+  const path = flags.state
+    ? absolute(flags.state, io)
+    : locateDefaultState(absolute(configPath, io), scope).path;
+  return { backend: 'file', path: realFilePath(path) };
 }
 
-/** Opens the state store chosen by --backend (file by default). */
-export async function openStore(flags: StateFlags, configPath: string, io: CommandIO): Promise<StateStore> {
+/** Where an open store's state lives, as a saved plan records it: its real file, or the pg location of the flags. */
+export async function storeLocation(
+  store: StateStore,
+  flags: StateFlags,
+  configPath: string,
+  io: CommandIO,
+): Promise<StateLocation> {
+  return store.file !== undefined
+    ? { backend: 'file', path: store.file }
+    : resolveStateLocation(flags, configPath, io);
+}
+
+/**
+ * Opens the state store chosen by --backend (file by default; its default
+ * place per config path and `scope`, see state-location.ts, saying so on
+ * stderr when that is a place older versions used).
+ */
+export async function openStore(
+  flags: StateFlags,
+  configPath: string,
+  io: CommandIO,
+  scope: StateScope = NO_SCOPE,
+): Promise<StateStore> {
   if ((flags.backend ?? 'file') === 'pg') {
     const pg = await import('../state/pg/index.js');
     const config = pg.resolvePgConfig(flags.backendConfig ?? [], io.env, flags.workspace);
@@ -73,10 +90,16 @@ export async function openStore(flags: StateFlags, configPath: string, io: Comma
   }
   if (!flags.state && !existsSync(absolute(configPath, io))) {
     throw new CliError(
-      `${configPath} does not exist, so it cannot locate the state (.tenantform/state.json beside the config); check the path, or pass --state FILE`,
+      `${configPath} does not exist, so it cannot locate the state (in .tenantform/ beside the config); check the path, or pass --state FILE`,
     );
   }
-  const path = flags.state ? absolute(flags.state, io) : defaultStatePath(configPath, io);
+  let path: string;
+  if (flags.state) path = absolute(flags.state, io);
+  else {
+    const located = locateDefaultState(absolute(configPath, io), scope);
+    if (located.note) io.stderr.write(located.note);
+    path = located.path;
+  }
   if (existsSync(path) && statSync(path).isDirectory()) {
     throw new CliError(
       `the state path ${path} is a directory; --state takes a file, e.g. ${join(flags.state ?? path, 'state.json')}`,

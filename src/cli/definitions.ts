@@ -60,7 +60,10 @@ function stateOptions<A extends unknown[], O extends OptionValues, G extends Opt
   cmd: Command<A, O, G>,
 ) {
   return cmd
-    .option('--state <FILE>', 'state file (default: .tenantform/state.json beside the config)')
+    .option(
+      '--state <FILE>',
+      'state file (default: in .tenantform/ beside the config, one per environment or target)',
+    )
     .addOption(new Option('--backend <KIND>', 'state backend (default: file)').choices(['file', 'pg']))
     .option(
       '--backend-config <KEY=VALUE>',
@@ -147,6 +150,10 @@ function connectionOptions<A extends unknown[], O extends OptionValues, G extend
       'read the bearer token from a file (or env TENANTFORM_TOKEN, AUTH0_ACCESS_TOKEN); there is no --token: a token on the command line ends up in shell history and `ps`',
     )
     .option('--audience <URL>', 'client-credentials audience (default https://DOMAIN/api/v2/)')
+    .option(
+      '--reassign-tenant',
+      'the state is bound to the tenant it was applied to; act on another target anyway and bind the state to it (only when those very resources moved there)',
+    )
     .option('--max-rps <N>', 'never send more than N requests per second')
     .option(
       '--max-rate <PERCENT>',

@@ -11,6 +11,8 @@ import { absolute, openStore, type StateFlags } from './context.js';
 import type { StateStore } from '../state/types.js';
 import { reportIssues } from './config-issues.js';
 import { CliError, type CommandIO } from './io.js';
+import type { StateScope } from './state-location.js';
+import { targetGiven } from './where.js';
 
 export interface VarFlags {
   /** --var values, each NAME=VALUE. */
@@ -95,9 +97,38 @@ export function environmentStateFlags<F extends StateFlags>(flags: F, input: Con
     : { ...flags, backend: 'file', ...(s.path !== undefined ? { state: s.path } : {}) };
 }
 
-/** The state store of one config input: the flags, else its environment's state, beside its last path by default. */
-export function openInputStore(flags: StateFlags, input: ConfigInput, io: CommandIO): Promise<StateStore> {
-  return openStore(environmentStateFlags(flags, input), input.paths[input.paths.length - 1]!, io);
+/**
+ * What the default state of an input depends on besides its paths (see
+ * state-location.ts): its environment, and the target that --domain or
+ * --base-url, its environment or the process environment name (an invalid
+ * one counts as none: it is reported where it is used).
+ */
+export async function stateScopeOf(
+  input: ConfigInput,
+  flags: { domain?: string; baseUrl?: string },
+  io: CommandIO,
+): Promise<StateScope> {
+  const t = environmentTargetFlags({ domain: flags.domain, baseUrl: flags.baseUrl }, input);
+  if (!targetGiven(t, io.env)) return { env: input.env, target: null };
+  const { resolveTarget } = await import('../api/target.js');
+  try {
+    return { env: input.env, target: resolveTarget(t, io.env).baseUrl };
+  } catch {
+    return { env: input.env, target: null };
+  }
+}
+
+/**
+ * The state store of one config input: the flags, else its environment's
+ * state, else the default place for its last path, environment and target.
+ */
+export async function openInputStore(
+  flags: StateFlags & { domain?: string; baseUrl?: string },
+  input: ConfigInput,
+  io: CommandIO,
+): Promise<StateStore> {
+  const scope = await stateScopeOf(input, flags, io);
+  return openStore(environmentStateFlags(flags, input), input.paths[input.paths.length - 1]!, io, scope);
 }
 
 /** The API profile of a run: --api when given, else the environment's `api:`, else spec. */

@@ -40,7 +40,8 @@ export function whereLines(state: string, target: string): string {
 export function noStateWarning(state: string): string {
   return (
     `Warning: no state at ${state} yet, so every resource is planned as new. If this configuration ` +
-    'was applied before, its state is elsewhere (the default state is beside the last config path: ' +
-    'check the paths and their order, --state, --backend and --workspace).\n\n'
+    'was applied before, its state is elsewhere (the default state is in .tenantform/ beside the last config ' +
+    'path, one per environment or target: check the paths and their order, the target, --env, --state, ' +
+    '--backend and --workspace).\n\n'
   );
 }

@@ -217,8 +217,10 @@ export function checkEnvironment(keyNode: Node, value: Node | null, ctx: EntryCo
 
 /**
  * Two environments must never share a state: their applies would take each
- * other's lock at best and overwrite each other's records at worst. The
- * default file state is .tenantform/state.json in the last path.
+ * other's lock at best and overwrite each other's records at worst. Two
+ * without a `state` entry whose last path is the same are refused too: their
+ * default states differ (.tenantform/env-NAME/), but earlier versions kept
+ * both in that path's .tenantform/state.json, which each would find.
  */
 export function checkSharedState(environments: Environment[], envs: YAMLMap, ctx: EntryContext): void {
   const owner = new Map<string, string>();

@@ -7,7 +7,7 @@ import {
   type LiveSnapshot,
   type RecordedResource,
 } from '../resources/index.js';
-import type { StateDocument } from '../state/types.js';
+import { STATE_FORMAT_VERSION, type StateDocument } from '../state/types.js';
 import { changedPaths, compareStrings, deepEqual } from './canonical.js';
 import { planChanges } from './planner.js';
 import type { PlanOptions } from './selection.js';
@@ -170,7 +170,7 @@ export function planRefreshed(
   const refresh = refreshState(doc, live, desired);
   const base: StateDocument = doc
     ? { ...doc, resources: refresh.resources }
-    : { format_version: 1, lineage: '', serial: 0, resources: refresh.resources };
+    : { format_version: STATE_FORMAT_VERSION, lineage: '', serial: 0, resources: refresh.resources };
   const plan = planChanges(desired, base, options);
   return {
     plan: {

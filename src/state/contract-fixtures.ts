@@ -3,7 +3,13 @@ import { expect } from 'vitest';
 import { formatAddress, type RecordedResource } from '../resources/index.js';
 import { StateError } from './errors.js';
 import { openState } from './session.js';
-import type { JournalEntry, LockInfo, StateDocument, StateStore } from './types.js';
+import {
+  STATE_FORMAT_VERSION,
+  type JournalEntry,
+  type LockInfo,
+  type StateDocument,
+  type StateStore,
+} from './types.js';
 
 export const LINEAGE = 'contract-lineage-a';
 
@@ -28,7 +34,7 @@ export function stateDoc(
   resources: RecordedResource[] = [],
   lineage = LINEAGE,
 ): StateDocument {
-  return { format_version: 1, lineage, serial, resources };
+  return { format_version: STATE_FORMAT_VERSION, lineage, serial, resources };
 }
 
 export function putEntry(resource: RecordedResource, lineage = LINEAGE): JournalEntry {

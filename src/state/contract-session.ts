@@ -161,6 +161,23 @@ export function defineLockAndSessionCases(ctx: ContractContext): void {
       await session.release();
     });
 
+    it('binds the tenant at once with what was recorded, once, and keeps it through commits and reopening', async () => {
+      const tenant = { host: 'tenant.example.com', api_base: 'https://tenant.example.com/api/v2' };
+      await store.write(stateDoc(2, [profile(1)]), null);
+      const session = await open(store);
+      await session.record({ op: 'put', resource: profile(2) });
+      await session.bindTenant(tenant);
+      expect(await store.read()).toEqual({ ...stateDoc(3, [profile(1), profile(2)]), tenant });
+      expect(await store.readJournal()).toEqual([]);
+      await session.bindTenant({ ...tenant });
+      await session.record({ op: 'remove', address: profile(1).address });
+      expect(await session.commit()).toEqual({ ...stateDoc(4, [profile(2)]), tenant });
+      await session.release();
+      const again = await open(store);
+      expect(again.doc.tenant).toEqual(tenant);
+      await again.release();
+    });
+
     it('replace stores a whole document with serial + 1', async () => {
       await store.write(stateDoc(2, [profile(1), profile(2)]), null);
       const session = await open(store, 'state rm');
@@ -176,9 +193,9 @@ export function defineLockAndSessionCases(ctx: ContractContext): void {
     it.each([
       [
         'an unknown format_version',
-        JSON.stringify({ ...stateDoc(3), format_version: 2 }),
+        JSON.stringify({ ...stateDoc(3), format_version: 3 }),
         'STATE_UNKNOWN_VERSION',
-        /format_version 2.*format_version 1/,
+        /format_version 3.*format_version 1 and 2/,
       ],
       [
         'text that is not JSON',

@@ -121,8 +121,19 @@ export function runStateStoreContract(
       });
 
       it('refuses to store an unknown format_version', async () => {
-        const future = { ...stateDoc(1), format_version: 2 } as unknown as StateDocument;
+        const future = { ...stateDoc(1), format_version: 3 } as unknown as StateDocument;
         expect(await stateCode(store.write(future))).toBe('STATE_UNKNOWN_VERSION');
+      });
+
+      it('reads a format 1 document as the current format, and writes the current one', async () => {
+        const older = { ...stateDoc(1, [profile(1)]), format_version: 1 } as unknown as StateDocument;
+        expect(await stateCode(store.write(older))).toBe('STATE_UNKNOWN_VERSION');
+        const raw = options.raw;
+        if (!raw) return;
+        await raw.write(store, JSON.stringify(older));
+        expect(await store.read()).toEqual(stateDoc(1, [profile(1)]));
+        await store.write(stateDoc(2, [profile(1)]), { lineage: LINEAGE, serial: 1 });
+        expect(JSON.parse((await raw.read(store))!)).toMatchObject({ format_version: 2, serial: 2 });
       });
     });
 

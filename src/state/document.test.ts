@@ -20,7 +20,7 @@ const remove = (n: number, lineage = 'contract-lineage-a'): JournalEntry => ({
 
 describe('state document helpers', () => {
   it('makes an empty, never-written state', () => {
-    expect(emptyState('l-1')).toEqual({ format_version: 1, lineage: 'l-1', serial: 0, resources: [] });
+    expect(emptyState('l-1')).toEqual({ format_version: 2, lineage: 'l-1', serial: 0, resources: [] });
   });
 
   it('makes a new random lineage each time', () => {

@@ -15,6 +15,7 @@ export type {
   LockOptions,
   StateDocument,
   StateLocation,
+  StateTenant,
   StateStore,
 } from './types.js';
 export { describeStateLocation, JOURNAL_FORMAT_VERSION, STATE_FORMAT_VERSION } from './types.js';

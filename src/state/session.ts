@@ -22,6 +22,7 @@ import {
   type LockInfo,
   type StateDocument,
   type StateStore,
+  type StateTenant,
 } from './types.js';
 
 /** One acknowledged operation, as the executor and commands report it. */
@@ -82,8 +83,15 @@ export interface StateSession {
   record(entry: RecordEntry): Promise<void>;
   /** Writes `doc` with serial + 1 (compare-and-set on the serial read) and clears the journal; no write when nothing changed. */
   commit(): Promise<StateDocument>;
-  /** Stores a whole new document (resources and lineage from `doc`) with serial + 1, compare-and-set; clears the journal. */
+  /** Stores a whole new document (resources, lineage and tenant from `doc`) with serial + 1, compare-and-set; clears the journal. */
   replace(doc: StateDocument): Promise<void>;
+  /**
+   * Records the tenant the state is applied to, written at once (serial + 1,
+   * with everything recorded so far) unless it is already the one recorded.
+   * Callers bind before the first request to a tenant, so that a run killed
+   * afterwards leaves a state that names it.
+   */
+  bindTenant(tenant: StateTenant): Promise<void>;
   /** Releases the lock; idempotent. Does not commit. */
   release(): Promise<void>;
 }
@@ -171,6 +179,7 @@ function createSession(
   const lineage = initial.lineage;
   let index = indexByAddress(initial);
   let serial = initial.serial;
+  let tenant = initial.tenant;
   let stored = initialStored;
   let cached: StateDocument | null = initial;
   let dirty = false;
@@ -187,6 +196,7 @@ function createSession(
       format_version: STATE_FORMAT_VERSION,
       lineage,
       serial,
+      ...(tenant ? { tenant } : {}),
       resources: sortResources(index.values()),
     };
     return cached;
@@ -197,6 +207,7 @@ function createSession(
     await store.write(next, stored);
     stored = { lineage: next.lineage, serial: next.serial };
     serial = next.serial;
+    tenant = next.tenant;
     index = indexByAddress(next);
     cached = next;
     dirty = false;
@@ -275,7 +286,22 @@ function createSession(
           );
         }
         const resources = sortResources(structuredClone(doc.resources));
-        await persist({ format_version: STATE_FORMAT_VERSION, lineage, serial: serial + 1, resources });
+        const bound = doc.tenant ? { tenant: { ...doc.tenant } } : {};
+        await persist({
+          format_version: STATE_FORMAT_VERSION,
+          lineage,
+          serial: serial + 1,
+          ...bound,
+          resources,
+        });
+      });
+    },
+    bindTenant(next) {
+      return exclusive(async () => {
+        usable();
+        if (tenant?.api_base === next.api_base && tenant.host === next.host) return;
+        // Written at once (with what was recorded so far), before the first request to that tenant.
+        await persist({ ...current(), tenant: { ...next }, serial: serial + 1 });
       });
     },
     release() {

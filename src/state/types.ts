@@ -1,11 +1,24 @@
 import type { RecordedResource } from '../resources/index.js';
 
-export const STATE_FORMAT_VERSION = 1;
+/** 2: the state records the tenant it was applied to (`tenant`). */
+export const STATE_FORMAT_VERSION = 2;
+/** Format versions a stored document may have; older ones are read as the current one (1: no tenant yet). */
+export const READABLE_STATE_VERSIONS: readonly number[] = [1, STATE_FORMAT_VERSION];
 export const JOURNAL_FORMAT_VERSION = 1;
+
+/** The tenant a state was applied to: where its ids live. Never a credential. */
+export interface StateTenant {
+  /** The API's host, with the port when it is not the default: "tenant.example.com", "127.0.0.1:4000". */
+  host: string;
+  /** The API base URL: "https://tenant.example.com/api/v2". */
+  api_base: string;
+}
 
 /** The state document as stored: what tenantform last recorded on the tenant. */
 export interface StateDocument {
   format_version: typeof STATE_FORMAT_VERSION;
+  /** The tenant the state was last applied to; absent until an apply sends a request. */
+  tenant?: StateTenant;
   /** Random id fixed when the state is first created; a plan made from another lineage is refused. */
   lineage: string;
   /** Incremented on every write; a saved plan records the serial it was made from. */

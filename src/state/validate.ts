@@ -4,6 +4,7 @@ import { sortResources } from './document.js';
 import { StateError } from './errors.js';
 import {
   JOURNAL_FORMAT_VERSION,
+  READABLE_STATE_VERSIONS,
   STATE_FORMAT_VERSION,
   type JournalEntry,
   type StateDocument,
@@ -55,9 +56,9 @@ function documentProblems(value: unknown): string[] {
   return semanticIssues(value as StateDocument);
 }
 
-function unknownVersion(value: unknown): number | null {
+function unknownVersion(value: unknown, readable: readonly number[]): number | null {
   const version = versionOf(value, 'format_version');
-  return typeof version === 'number' && version !== STATE_FORMAT_VERSION ? version : null;
+  return typeof version === 'number' && !readable.includes(version) ? version : null;
 }
 
 const listed = (problems: string[]): string =>
@@ -69,11 +70,11 @@ const listed = (problems: string[]): string =>
  * STATE_CORRUPT for anything else wrong, naming `where`; `hint` says how to recover.
  */
 export function checkStateDocument(value: unknown, where: string, hint = ''): StateDocument {
-  const version = unknownVersion(value);
+  const version = unknownVersion(value, READABLE_STATE_VERSIONS);
   if (version !== null) {
     throw new StateError(
       'STATE_UNKNOWN_VERSION',
-      `${where} has state format_version ${version}, but this tenantform reads format_version ${STATE_FORMAT_VERSION} only. ` +
+      `${where} has state format_version ${version}, but this tenantform reads format_version ${READABLE_STATE_VERSIONS.join(' and ')} only. ` +
         `${UNTOUCHED} Use the tenantform release that wrote it.`,
     );
   }
@@ -84,8 +85,9 @@ export function checkStateDocument(value: unknown, where: string, hint = ''): St
       `${where} is not a valid state document: ${listed(problems)}. ${UNTOUCHED}${hint}`,
     );
   }
+  // An older version is read as the current one: format 1 only lacked `tenant`.
   const doc = value as StateDocument;
-  return { ...doc, resources: sortResources(doc.resources) };
+  return { ...doc, format_version: STATE_FORMAT_VERSION, resources: sortResources(doc.resources) };
 }
 
 /** Parses stored state text (see checkStateDocument). */
@@ -134,7 +136,7 @@ export function parseStateText(text: string, where: string, hint = ''): StateDoc
  * STATE_UNKNOWN_VERSION for a format_version this build does not write.
  */
 export function checkDocumentToWrite(doc: StateDocument, where: string): StateDocument {
-  const version = unknownVersion(doc);
+  const version = unknownVersion(doc, [STATE_FORMAT_VERSION]);
   if (version !== null) {
     throw new StateError(
       'STATE_UNKNOWN_VERSION',

@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import { startEmulator, type EmulatorHandle, type EmulatorOptions } from '../../src/emulator/index.js';
+import { scopeDirectory } from '../../src/cli/state-location.js';
 import { runCli, tempDir, type CliRun } from './cli.js';
 import { referenceSeed } from './reference-seed.js';
 
@@ -24,6 +25,11 @@ export const PARTNER_PROFILE = `token_exchange_profiles:
     action_id: ${PARTNER_ACTION}
     type: custom_authentication
 `;
+
+/** The default state file of the config directory `configDir` applied to `baseUrl` (src/cli/state-location.ts). */
+export function defaultStateFile(configDir: string, baseUrl: string): string {
+  return join(configDir, '.tenantform', scopeDirectory({ env: null, target: baseUrl })!, 'state.json');
+}
 
 export interface EmulatorWorkspace {
   /** This test's emulator. */

@@ -151,7 +151,7 @@ describe('files tenantform writes are mode 0600', () => {
     process.umask(umask);
   });
 
-  it('state, backup, journal and lock (mid-apply), plan file; the default state directory is 0700', async () => {
+  it('state, backup, journal and lock (mid-apply), plan file and plan key; the default state directories are 0700', async () => {
     const env = childEnv({ TENANTFORM_TOKEN: t.emulator.token });
     const config = small();
     writeConfig(configPath(), config);
@@ -202,8 +202,9 @@ describe('files tenantform writes are mode 0600', () => {
       (await runCli(['plan', configPath(), '--state', statePath(), '--out', planFile], { cwd: t.dir })).code,
     ).toBe(0);
     expect(mode(planFile).toString(8)).toBe('600');
+    expect(mode(`${statePath()}.key`).toString(8)).toBe('600');
 
-    // The default state directory beside the config.
+    // The default state directory beside the config (one per target below it).
     const nested = join(t.dir, 'repo');
     mkdirSync(nested);
     writeConfig(join(nested, 'tenant.yaml'), small());
@@ -212,8 +213,10 @@ describe('files tenantform writes are mode 0600', () => {
       env: { TENANTFORM_TOKEN: t.emulator.token },
     });
     expect(fresh.code, fresh.stderr).toBe(0);
+    const scoped = join(nested, '.tenantform', new URL(t.emulator.baseUrl).host.replace(':', '_'));
     expect(mode(join(nested, '.tenantform')).toString(8)).toBe('700');
-    expect(mode(join(nested, '.tenantform', 'state.json')).toString(8)).toBe('600');
+    expect(mode(scoped).toString(8)).toBe('700');
+    expect(mode(join(scoped, 'state.json')).toString(8)).toBe('600');
   });
 
   it('a plan saved over an existing, world-readable file', async () => {

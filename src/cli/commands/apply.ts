@@ -4,16 +4,16 @@ import type { StateDocument, StateStore } from '../../state/types.js';
 import type { ApplyResult } from '../../apply/index.js';
 import type { WaitKind } from '../../api/index.js';
 import { CliError, writeChunks, type CommandIO } from '../io.js';
-import { absolute, openStore, withLockedState, parseCount, pacingOptions } from '../context.js';
+import { absolute, withLockedState, parseCount, pacingOptions } from '../context.js';
 import { createProgress } from '../progress.js';
 import { createJsonProgress } from '../apply-json.js';
 import { applyExitCode, keepUnrecorded, reportApply } from '../apply-report.js';
 import {
   environmentApi,
   environmentCredentials,
-  environmentStateFlags,
   environmentTargetFlags,
   loadDesiredOrReport,
+  openInputStore,
   resolveInputs,
   type ConfigInput,
 } from '../inputs.js';
@@ -29,6 +29,7 @@ export type ApplyRunFlags = Omit<ApplyFlags, 'replace' | 'env' | 'allEnvs' | 'en
 import type { Target } from '../../api/types.js';
 import type { DesiredResource } from '../../resources/index.js';
 import { describeState, noStateWarning, targetGiven, whereLines } from '../where.js';
+import { bindTenant, checkTenant } from '../tenant-binding.js';
 
 /**
  * A saved plan is a JSON object with format_version and changes. A config
@@ -155,7 +156,7 @@ export async function applyAction(
       : await loadDesiredOrReport(paths, { vars: flags.var, varFiles: input.varFiles }, io);
     if (!desired) return 1;
     desiredList = desired;
-    store = await openStore(environmentStateFlags(flags, input), paths[paths.length - 1]!, io);
+    store = await openInputStore(flags, input, io);
     planFor = (doc) =>
       planModule.planChanges(desired, doc, {
         targets: flags.target,
@@ -187,11 +188,13 @@ export async function applyAction(
         info.write(
           whereLines(state, target ? target.baseUrl : 'not set (needed only if a request must be sent)'),
         );
+        checkTenant(session.doc, target?.baseUrl ?? null, flags.reassignTenant, state, 'apply');
         // --refresh: the tenant is read first (under the lock), the state brought
         // up to date with it (journaled), and the plan made against that.
         let waitSink: (ms: number, reason: string, kind: WaitKind) => void = () => {};
         let drift: Plan['drift'];
         if (flags.refresh) {
+          if (target) await bindTenant(session, target.baseUrl);
           early = await live.openClient(flags, input, io, {
             parallelism,
             onWait: (ms, reason) => waitSink(ms, reason, 'rate-limit'),
@@ -226,7 +229,12 @@ export async function applyAction(
           ? planModule.applicableChanges(plan, { skipBlocked: flags.skipBlocked ?? false })
           : [];
         if (json) json.plan(plan, applicable);
+        // An apply to a confirmed target binds the state to that tenant (once), with or without requests.
+        const bind = async () => {
+          if (target) await bindTenant(session, target.baseUrl);
+        };
         if (applicable.length === 0) {
+          await bind();
           if (early) await session.commit();
           if (json) json.summary(nothingApplied(plan), early?.stats());
           else if (planModule.hasChanges(plan))
@@ -261,6 +269,8 @@ export async function applyAction(
           waitSink = (ms: number, reason: string, kind: WaitKind) =>
             progress.onEvent({ type: 'wait', waitMs: ms, message: reason, waitKind: kind });
         }
+        // Bound before the first request: a run killed after it leaves a state that names its tenant.
+        await bind();
         const client = early
           ? early
           : api

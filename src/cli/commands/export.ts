@@ -2,6 +2,8 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliError, type CommandIO } from '../io.js';
 import { absolute, openStore, withLockedState, type StateFlags } from '../context.js';
+import { stateScopeOf, type ConfigInput } from '../inputs.js';
+import { guardTenant } from '../tenant-binding.js';
 import type { ExportFlags } from '../definitions.js';
 import {
   KINDS,
@@ -90,9 +92,11 @@ async function record(
     ...rest,
     ...(typeof flags.state === 'string' ? { state: flags.state } : {}),
   };
-  const store = await openStore(stateFlags, dirArg, io);
+  const input: ConfigInput = { env: null, paths: [dirArg], varFiles: [] };
+  const store = await openStore(stateFlags, dirArg, io, await stateScopeOf(input, flags, io));
   try {
     return await withLockedState(store, 'export', { ...stateFlags, io }, async (session) => {
+      await guardTenant(session, { store, input, io, command: 'export' }, flags, true);
       for (const resource of source.records) await session.record({ op: 'put', resource });
       await session.commit();
       io.stdout.write(
@@ -110,8 +114,9 @@ async function record(
  * permissions of the users named (or, with --from-terraform or
  * --from-deploy-cli, a peer's files), writes them into DIR as config files
  * (one per kind, with the $schema comment, the schemas copied beside them),
- * then records them in the state (DIR/.tenantform/state.json unless
- * --state, --backend or --no-state say otherwise), so that `validate`
+ * then records them in the state (DIR's default state for the target, see
+ * state-location.ts, unless --state, --backend or --no-state say
+ * otherwise), so that `validate`
  * passes and `plan` has nothing to do right after. Nothing is written
  * when the source has a problem.
  */

@@ -1,5 +1,6 @@
 import { CliError, type CommandIO } from '../io.js';
 import { withLockedState } from '../context.js';
+import { guardTenant } from '../tenant-binding.js';
 import { loadDesiredOrReport, openInputStore, resolveInputs, type ConfigInput } from '../inputs.js';
 import type { Kind } from '../../resources/index.js';
 import type { ImportFlags } from '../definitions.js';
@@ -58,6 +59,7 @@ export async function importAction(
   const store = await openInputStore(flags, input, io);
   try {
     return await withLockedState(store, 'import', { ...flags, io }, async (session) => {
+      await guardTenant(session, { store, input, io, command: 'import' }, flags, false);
       const recorded = session.doc.resources.find((r) => r.address === address);
       const wanted = desired.find((d) => d.address === address);
       if (!recorded && !wanted) {
@@ -112,6 +114,7 @@ async function importLookedUp(
   const store = await openInputStore(flags, input, io);
   try {
     return await withLockedState(store, 'import', { ...flags, io }, async (session) => {
+      await guardTenant(session, { store, input, io, command: 'import' }, flags, true);
       const client = await live.openClient(flags, input, io);
       let found;
       try {

@@ -1,18 +1,20 @@
 import { closeSync, fchmodSync, openSync, writeFileSync } from 'node:fs';
 import { CliError, type CommandIO } from '../io.js';
 import { writePlan } from '../plan-output.js';
-import { absolute, openStore, readStateForPlan, resolveStateLocation } from '../context.js';
+import { absolute, readStateForPlan, storeLocation } from '../context.js';
 import {
   environmentApi,
   environmentStateFlags,
   environmentTargetFlags,
   loadDesiredOrReport,
+  openInputStore,
   resolveInputs,
   type ConfigInput,
 } from '../inputs.js';
 import { TOOL_VERSION } from '../version.js';
 import type { PlanFlags } from '../definitions.js';
 import { describeState, noStateWarning, targetGiven, whereLines } from '../where.js';
+import { checkTenant } from '../tenant-binding.js';
 
 /**
  * The target apply would use: --domain/--base-url, else the environment's in
@@ -69,7 +71,7 @@ export async function planAction(
   if (!desired) return 1;
   const plan = await import('../../plan/index.js');
   const stateFlags = environmentStateFlags(flags, input);
-  const store = await openStore(stateFlags, path, io);
+  const store = await openInputStore(flags, input, io);
   let recorded;
   let key: Buffer | null = null;
   try {
@@ -85,6 +87,7 @@ export async function planAction(
   const where = io.stderr;
   const target = await plannedTarget(input, io, { domain: flags.domain, baseUrl: flags.baseUrl });
   where.write(whereLines(state, target.line));
+  checkTenant(recorded, target.baseUrl, flags.reassignTenant, state, 'plan');
   const options = {
     targets: flags.target,
     replace: flags.replace,
@@ -121,7 +124,7 @@ export async function planAction(
         createdAt: new Date().toISOString(),
         toolVersion: TOOL_VERSION,
         configPaths: paths,
-        stateLocation: await resolveStateLocation(stateFlags, path, io),
+        stateLocation: await storeLocation(store, stateFlags, path, io),
         target: target.baseUrl,
       },
       key!,

@@ -13,6 +13,7 @@ import {
   listParams,
 } from '../live.js';
 import { describeState, whereLines } from '../where.js';
+import { guardTenant } from '../tenant-binding.js';
 import { plural } from '../words.js';
 
 /**
@@ -38,6 +39,7 @@ export async function refreshAction(
   try {
     return await withLockedState(store, 'refresh', { ...flags, io }, async (session) => {
       io.stdout.write(whereLines(describeState(store, io), (await readTarget(flags, input, io)).baseUrl));
+      await guardTenant(session, { store, input, io, command: 'refresh' }, flags, true);
       const client = await openClient(flags, input, io, { parallelism });
       let read;
       try {
