@@ -84,9 +84,10 @@ export async function parseUsersFile(text: string, file: string): Promise<string
       fail(`--users: ${file} is not valid JSON`);
     }
   } else if (ext === '.yaml' || ext === '.yml') {
-    const { parse } = await import('yaml');
+    // Through yaml-lib: a bare import('yaml') is not resolved inside the bundle.
+    const { YAML } = await import('../../config/yaml-lib.js');
     try {
-      list = parse(text) ?? [];
+      list = YAML.parse(text) ?? [];
     } catch {
       fail(`--users: ${file} is not valid YAML`);
     }
@@ -117,9 +118,9 @@ export async function readSeedFile(file: string, shown: string): Promise<unknown
       fail(`--seed: ${shown} is not valid JSON`);
     }
   }
-  const { parse } = await import('yaml');
+  const { YAML } = await import('../../config/yaml-lib.js');
   try {
-    return parse(text) ?? {};
+    return (YAML.parse(text) as unknown) ?? {};
   } catch {
     fail(`--seed: ${shown} is not valid YAML`);
   }
