@@ -7,11 +7,11 @@
  * .create: BadRequestError; users.permissions.create: NotFoundError for an
  * unknown API, BadRequestError for an unknown permission).
  */
-import { ManagementError, type ManagementClient } from 'auth0';
+import type { ManagementClient } from 'auth0';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../src/emulator/index.js';
 import { referenceSeed } from './helpers/reference-seed.js';
-import { sdkClient } from './helpers/sdk.js';
+import { sdkClient, sdkFailure } from './helpers/sdk.js';
 
 const USER = 'auth0|5f7c8ec7c33c6c004bbafe82';
 let emu: EmulatorHandle;
@@ -24,15 +24,6 @@ afterEach(async () => {
 });
 
 const sdk = (): ManagementClient => sdkClient(emu, { token: emu.token });
-
-async function failure(run: Promise<unknown>): Promise<ManagementError> {
-  const error = await run.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ManagementError);
-  return error as ManagementError;
-}
 
 const profile = (action_id: string) => ({
   name: 'Partner tokens',
@@ -95,7 +86,7 @@ describe('official auth0 SDK against the reference lists of emulator --api full'
     ['an Action bound to another trigger', '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a'],
     ['an Action not deployed', '2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d'],
   ])('tokenExchangeProfiles.create with %s: BadRequestError, nothing created', async (_case, id) => {
-    const error = await failure(sdk().tokenExchangeProfiles.create(profile(id)));
+    const error = await sdkFailure(sdk().tokenExchangeProfiles.create(profile(id)));
     expect(error.statusCode).toBe(400);
     expect(error.constructor.name).toBe('BadRequestError');
     expect(emu.snapshot().tokenExchangeProfiles).toEqual([]);
@@ -107,11 +98,11 @@ describe('official auth0 SDK against the reference lists of emulator --api full'
     const grant = (resource_server_identifier: string, permission_name: string) => ({
       permissions: [{ resource_server_identifier, permission_name }],
     });
-    const unknownApi = await failure(
+    const unknownApi = await sdkFailure(
       sdk().users.permissions.create(USER, grant('https://nope.example/', 'read')),
     );
     expect([unknownApi.statusCode, unknownApi.constructor.name]).toEqual([404, 'NotFoundError']);
-    const unknownName = await failure(
+    const unknownName = await sdkFailure(
       sdk().users.permissions.create(USER, grant('https://api.example.com/', 'read:report')),
     );
     expect([unknownName.statusCode, unknownName.constructor.name]).toEqual([400, 'BadRequestError']);
