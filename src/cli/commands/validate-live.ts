@@ -16,11 +16,11 @@ import {
   type ReferenceRead,
 } from '../../resources/index.js';
 import type { ValidateFlags } from '../definitions.js';
-import { loadConfigInput, type ConfigInput } from '../inputs.js';
+import type { ConfigInput } from '../inputs.js';
 import type { CommandIO } from '../io.js';
 import { openClient, profileOf, readConcurrency, referenceIssues, referenceTitles } from '../live.js';
 import { listed, plural } from '../words.js';
-import { writeValidation, type ReferenceCheck } from './validate.js';
+import { validateConfig, writeValidation, type ReferenceCheck, type ValidateOptions } from './validate.js';
 
 const NOT_CHECKED =
   'References not checked against the tenant: the spec API profile has no read operation (use --api full, or api: full for the environment in tenantform.yaml).';
@@ -57,17 +57,13 @@ async function checkLive(
   }
   const issues = await referenceIssues(result.desired, read);
   const names = Object.keys(read.items);
-  const requests = plural(read.pages, 'request');
+  const checked = `References checked against the tenant's ${referenceTitles(names)} in ${plural(read.pages, 'request')}`;
   const note =
     issues.length === 0
-      ? `References checked against the tenant's ${referenceTitles(names)} in ${requests}: the ${namedCount(result.desired, names)} the config names exist.`
-      : `References checked against the tenant's ${referenceTitles(names)} in ${requests}.`;
+      ? `${checked}: the ${namedCount(result.desired, names)} the config names exist.`
+      : `${checked}.`;
   return {
-    result: {
-      ...result,
-      desired: issues.length > 0 ? [] : result.desired,
-      issues: [...result.issues, ...issues],
-    },
+    result: issues.length > 0 ? { ...result, desired: [], issues: [...result.issues, ...issues] } : result,
     check: { checked: true, requests: read.pages, note },
   };
 }
@@ -76,14 +72,15 @@ async function checkLive(
 export async function runValidateLive(
   flags: ValidateFlags,
   input: ConfigInput,
+  options: ValidateOptions,
   io: CommandIO,
 ): Promise<number> {
-  const loaded = await loadConfigInput(input.paths, { vars: flags.var, varFiles: input.varFiles }, io);
+  const { result, warnings } = await validateConfig(input.paths, options, io);
   // A config with problems is reported as validate reports it, before any request.
-  if (loaded.issues.length > 0) return writeValidation(loaded, flags.format, io);
+  if (result.issues.length > 0) return writeValidation(result, flags.format, io, warnings);
   if ((await profileOf(flags, input)) !== 'full') {
-    return writeValidation(loaded, flags.format, io, { checked: false, note: NOT_CHECKED });
+    return writeValidation(result, flags.format, io, warnings, { checked: false, note: NOT_CHECKED });
   }
-  const { result, check } = await checkLive(loaded, flags, input, io);
-  return writeValidation(result, flags.format, io, check);
+  const live = await checkLive(result, flags, input, io);
+  return writeValidation(live.result, flags.format, io, warnings, live.check);
 }
