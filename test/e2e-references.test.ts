@@ -21,6 +21,10 @@ const GOOD = {
     configuration: { action: block, limit: 1500 }
   - resource: oauth_authentication_api
     consumer: client
+    consumer_selector: default
+    configuration: { action: log, limit: 100 }
+  - resource: oauth_authentication_api
+    consumer: client
     consumer_selector: client_id:https://assistant.partner.example/oauth/client.json
     configuration: { action: block, limit: 5 }
 `,
