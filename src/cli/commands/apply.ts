@@ -205,19 +205,27 @@ async function prepare(pathArgs: string[], flags: ApplyRunFlags, io: CommandIO):
 /**
  * Step 3, refresh (--refresh): the tenant read under the lock, through the
  * client that then sends the apply's requests, and the state brought up to
- * date with it (journaled); the drift found, for the plan.
+ * date with it (journaled); the drift found, for the plan. Null when a
+ * reference the config makes is not on the tenant (said): the run stops
+ * before anything is recorded or sent.
  */
-async function refresh(run: ApplyRun, session: StateSession, info: OutputStream): Promise<Plan['drift']> {
-  if (!run.flags.refresh) return undefined;
+async function refresh(
+  run: ApplyRun,
+  session: StateSession,
+  info: OutputStream,
+): Promise<{ drift: Plan['drift'] } | null> {
+  if (!run.flags.refresh) return { drift: undefined };
   const live = await import('../tenant-read.js');
   const { refreshState } = await import('../../plan/index.js');
   await bindTarget(run, session);
   const client = await run.connection.open();
-  const read = await live.readLive(client, live.listParams(run.desired, session.doc), run.parallelism);
+  const params = live.listParams(run.desired, session.doc);
+  const read = await live.readLive(client, params, run.parallelism, run.desired);
+  if (!(await live.referencesHold(run.desired, read.references, run.io))) return null;
   const refreshed = refreshState(session.doc, read, run.desired);
   for (const entry of refreshed.entries) await session.record(entry);
   info.write(`${live.readSummary(read)}\n`);
-  return refreshed.drift;
+  return { drift: refreshed.drift };
 }
 
 /**
@@ -389,8 +397,9 @@ async function applyLocked(run: ApplyRun, session: StateSession): Promise<number
   const state = describeState(run.store, io);
   info.write(whereLines(state, target ?? 'not set (needed only if a request must be sent)'));
   checkTenant(session.doc, target, flags.reassignTenant, state, 'apply');
-  const drift = await refresh(run, session, info);
-  const shown = await showPlan(run, session, drift, info);
+  const refreshed = await refresh(run, session, info);
+  if (!refreshed) return 1;
+  const shown = await showPlan(run, session, refreshed.drift, info);
   if (!shown) {
     if (flags.refresh) await session.commit();
     return 1;

@@ -93,7 +93,11 @@ async function readState(flags: PlanFlags, input: ConfigInput, io: CommandIO) {
   }
 }
 
-/** plan --refresh: the tenant read (the lists of what the config and the state name), said on stderr. */
+/**
+ * plan --refresh: the tenant read (the lists of what the config and the
+ * state name, and what the config refers to), said on stderr; null when a
+ * reference the config makes is not on the tenant (said).
+ */
 async function readTenant(
   flags: PlanFlags,
   input: ConfigInput,
@@ -103,13 +107,14 @@ async function readTenant(
 ) {
   const live = await import('../tenant-read.js');
   const client = await live.openClient(flags, input, io);
+  let read;
   try {
-    const read = await live.readLive(client, live.listParams(desired, recorded), 10);
-    io.stderr.write(`${live.readSummary(read)}\n`);
-    return read;
+    read = await live.readLive(client, live.listParams(desired, recorded), 10, desired);
   } finally {
     await client.close();
   }
+  io.stderr.write(`${live.readSummary(read)}\n`);
+  return (await live.referencesHold(desired, read.references, io)) ? read : null;
 }
 
 /** tenantform plan [PATH]: desired (config) vs recorded (state). Sends no request. */
@@ -156,9 +161,10 @@ export async function planAction(
     destroy: flags.destroy,
     api: environmentApi(flags.api, input),
   };
-  const made = live
-    ? plan.planRefreshed(desired, recorded, await readTenant(flags, input, desired, recorded, io), options)
-        .plan
+  const read = live ? await readTenant(flags, input, desired, recorded, io) : undefined;
+  if (read === null) return 1;
+  const made = read
+    ? plan.planRefreshed(desired, recorded, read, options).plan
     : plan.planChanges(desired, recorded, options);
   // The plan rules need the recorded values: an error stops here, before any output or --out.
   const result = guardrails.reviewPlan(made, configWarnings, settings, io);
