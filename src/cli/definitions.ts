@@ -270,7 +270,7 @@ export const planCommand = (parent: Command) =>
                   'plan the removal of everything the state records (what destroy would do)',
                 )
                 .option('--refresh', `${REFRESH_HELP}; the only plan that sends requests (reads)`)
-                .addOption(formatOption(['text', 'json', 'markdown'])),
+                .addOption(formatOption(['text', 'json', 'markdown', 'terraform-json'])),
             ),
           ),
         ),
@@ -450,11 +450,11 @@ export const showCommand = (parent: Command) =>
           '[planfile-or-path]',
           'a plan file saved by plan --out, or a config path locating the state (default: .)',
         )
-        .addOption(formatOption(['text', 'json', 'markdown'])),
+        .addOption(formatOption(['text', 'json', 'markdown', 'terraform-json'])),
     ),
   ).addHelpText(
     'after',
-    '\nExamples:\n  $ tenantform show release.tfplan --format markdown > plan.md   # the plan apply will run\n  $ tenantform show examples --env prod                         # the recorded state',
+    "\nExamples:\n  $ tenantform show release.tfplan --format markdown > plan.md   # the plan apply will run\n  $ tenantform show release.tfplan --format terraform-json > plan.json   # for tools that read terraform show -json\n  $ tenantform show examples --env prod                         # the recorded state\n\n--format terraform-json: Terraform's JSON plan representation (format_version 1.2) with the auth0\nprovider's type names; tenantform's own fields under \"tenantform\". Plan files only.",
   );
 export type ShowFlags = FlagsOf<typeof showCommand>;
 

@@ -14,7 +14,8 @@ export interface PlanJsonMeta {
   target?: string | null;
 }
 
-function changeJson(change: Change): Record<string, unknown> {
+/** One change as plan JSON writes it (schemas/plan.schema.json's change). */
+export function changeJson(change: Change): Record<string, unknown> {
   const first = kindOf(change.kind).identityFields;
   return {
     address: change.address,

@@ -147,6 +147,15 @@ const PEERS: KindPeers = {
           { id, attributes: policyAttributes(attributes, configurationOf(blocks[0]!, ['configuration', 0])) },
         ];
       },
+      write: ({ resource, consumer, consumer_selector, configuration }) => {
+        const { action, limit, redirect_uri } = configuration as Attributes;
+        return {
+          resource,
+          consumer,
+          consumer_selector,
+          configuration: [{ action, limit: limit ?? null, redirect_uri: redirect_uri ?? null }],
+        };
+      },
     },
   ],
   deployCli: {

@@ -104,6 +104,12 @@ const PEERS: KindPeers = {
           },
         },
       ],
+      write: ({ name, subject_token_type, action_id, type }) => ({
+        name,
+        subject_token_type,
+        action_id,
+        type,
+      }),
     },
   ],
   deployCli: {

@@ -88,6 +88,11 @@ const PEERS: KindPeers = {
           peerString(attributes, 'permission'),
         ),
       ],
+      write: ({ user_id, resource_server_identifier, permission_name }) => ({
+        user_id,
+        resource_server_identifier,
+        permission: permission_name,
+      }),
     },
     {
       type: 'auth0_user_permissions',
