@@ -156,7 +156,8 @@ Examples:
   $ tenantform emulator --port 4000
 
 Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode), 3 not formatted (fmt --check),
-4 saved plan refused, nothing sent (apply PLANFILE, show PLANFILE).`,
+4 saved plan refused, nothing sent (apply PLANFILE, show PLANFILE), 130 interrupted (Ctrl+C),
+141 output closed (e.g. | head).`,
     );
 
   for (const [word, define] of Object.entries(COMMANDS)) if (want(word)) define(program, run);

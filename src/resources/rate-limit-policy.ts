@@ -175,6 +175,7 @@ export const rateLimitPolicy = {
   title: { one: 'rate limit policy', many: 'rate limit policies' },
   identityFields: ['resource', 'consumer', 'consumer_selector'],
   describe: (identity) => `rate limit policy ${identity.join('/')}`,
+  label: (identity) => identity[2] ?? identity.join('/'),
   config: {
     key: 'rate_limit_policies',
     file: 'rate-limit-policies.yaml',
