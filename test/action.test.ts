@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { installPlan } from '../action/install.mjs';
+import { pullRequest, type Comment } from './helpers/github-script.js';
 import { applyStep, configFlags, planStep, readInputs, type RunResult } from '../action/run.mjs';
 import type PostPlan from '../action/comment.cjs';
 import type FindPlan from '../action/find-plan.cjs';
@@ -206,31 +207,6 @@ describe('the apply step', () => {
     );
   });
 });
-
-type Comment = { id: number; body: string; user: { type: string } };
-
-/** GitHub's issues API for one pull request, in memory. */
-function pullRequest(comments: Comment[]) {
-  const calls: string[] = [];
-  const github = {
-    paginate: async <T>(list: (args: unknown) => Promise<{ data: T[] }>, args: unknown) =>
-      (await list(args)).data,
-    rest: {
-      issues: {
-        listComments: async () => ({ data: comments }),
-        updateComment: async ({ comment_id, body }: { comment_id: number; body: string }) => {
-          calls.push(`update ${comment_id}`);
-          comments.find((c) => c.id === comment_id)!.body = body;
-        },
-        createComment: async ({ body }: { body: string }) => {
-          calls.push('create');
-          comments.push({ id: comments.length + 100, body, user: { type: 'Bot' } });
-        },
-      },
-    },
-  };
-  return { github, calls };
-}
 
 describe('the comment step', () => {
   const context = {
