@@ -147,8 +147,11 @@ export async function applyAction(
       );
     }
     // Checked in full (seal, paths, flags, state location, target, changes) before any state directory or lock.
-    const { openSavedPlan } = await import('../saved-plan.js');
-    ({ store, planFor, targetFlags, input } = await openSavedPlan(planArg, pathArgs, flags, io));
+    // A refusal, then or under the lock, exits EXIT_PLAN_REFUSED: nothing was sent, planning again is the way on.
+    const { openSavedPlan, refusedPlanExit, refusedPlanExitSync } = await import('../saved-plan.js');
+    const opened = await refusedPlanExit(() => openSavedPlan(planArg, pathArgs, flags, io));
+    ({ store, targetFlags, input } = opened);
+    planFor = (doc) => refusedPlanExitSync(() => opened.planFor(doc));
     // The plan was reviewed when it was made; --strict refuses it when that review found warnings.
     review = (plan) => guardrails.strictSavedPlan(plan, flags.strict, io);
   } else {
