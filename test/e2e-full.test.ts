@@ -98,7 +98,8 @@ describe('apply --api full against the emulator --api full', () => {
     const p = await plan('--api', 'full');
     expect(p.stdout).toContain('API profile: full');
     expect(p.stdout).toContain(
-      '  ~ rate limit policy rate_limit_policy["oauth_authentication_api","client","default"]',
+      '  ~ rate limit policy default: limit 100 → 500\n' +
+        '      rate_limit_policy["oauth_authentication_api","client","default"]',
     );
     expect(p.stdout).toContain('      -   limit: 100\n      +   limit: 500');
     expect(p.stdout).toContain(

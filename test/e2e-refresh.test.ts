@@ -188,7 +188,9 @@ describe('tenantform refresh', () => {
     // The plan now shows what it takes to match the config again, without reading.
     const plan = await cli('plan', 'config', '--detailed-exitcode', ...api());
     expect(plan.code).toBe(2);
-    expect(plan.stdout).toMatch(/\+ rate limit policy rate_limit_policy\[[^\]]*"third_party_clients"\]/);
+    expect(plan.stdout).toMatch(
+      /\+ rate limit policy third_party_clients: new, log 20\/s\n {6}rate_limit_policy\[[^\]]*"third_party_clients"\]/,
+    );
 
     const again = await cli('refresh', 'config', ...api());
     expect(again.stdout).toContain('no drift');

@@ -50,7 +50,9 @@ describe('a kind declared by a test alone', () => {
 
     const plan = await ws.cli('plan', 'config', ...target());
     expect(plan.code, plan.stderr).toBe(0);
-    expect(plan.stdout).toContain('+ user role user_role["auth0|alice","rol_admin"]');
+    expect(plan.stdout).toContain(
+      '+ user role auth0|alice rol_admin: new\n      user_role["auth0|alice","rol_admin"]',
+    );
     expect(plan.stdout).toContain('Plan: 4 to create');
 
     const apply = await ws.cli('apply', 'config', '--auto-approve', ...target());
@@ -70,7 +72,9 @@ describe('a kind declared by a test alone', () => {
     ws.write('roles.yaml', roles(ALL.slice(0, 2)));
     const removal = await ws.cli('apply', 'config', '--auto-approve', ...target());
     expect(removal.code, removal.stderr).toBe(0);
-    expect(removal.stdout).toContain('- user role user_role["auth0|bob","rol_viewer"]');
+    expect(removal.stdout).toContain(
+      '- user role auth0|bob rol_viewer: removed\n      user_role["auth0|bob","rol_viewer"]',
+    );
     expect(ws.emulator.snapshot()).toMatchObject({
       userRoles: { 'auth0|alice': ['rol_admin', 'rol_viewer'] },
     });

@@ -184,6 +184,20 @@ describe('plan over several environments', () => {
     expect(body.environments[2]!.errors).toMatch(/broken\.yaml:1:/);
   });
 
+  it('--format terraform-json gives each environment its Terraform-shaped plan, in one JSON document', async () => {
+    project();
+    const run = await cli(['plan', '.', '--env', 'dev', '--env', 'prod', '--format', 'terraform-json']);
+    expect(run.code).toBe(0);
+    const body = JSON.parse(run.stdout) as {
+      environments: { environment: string; plan: { format_version: string; resource_changes: unknown[] } }[];
+    };
+    expect(body.environments.map((e) => [e.environment, e.plan.format_version])).toEqual([
+      ['dev', '1.2'],
+      ['prod', '1.2'],
+    ]);
+    expect(body.environments[0]!.plan.resource_changes).toHaveLength(2);
+  });
+
   it('renders one Markdown comment with a section per environment', async () => {
     project();
     const run = await cli(['plan', '.', '--env', 'dev', '--env', 'prod', '--format', 'markdown']);

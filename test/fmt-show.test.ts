@@ -80,7 +80,7 @@ describe('tenantform show', () => {
   const env = () => ({ TENANTFORM_TOKEN: emulator.token });
 
   it('prints a saved plan exactly as plan printed it, in every format', async () => {
-    for (const format of ['text', 'markdown', 'json']) {
+    for (const format of ['text', 'markdown', 'json', 'terraform-json']) {
       const plan = await runCli(['plan', 'config', '--format', format, '--out', 'p.tfplan'], { cwd: dir });
       expect(plan.code).toBe(0);
       const show = await runCli(['show', 'p.tfplan', '--format', format], { cwd: dir });
@@ -88,6 +88,24 @@ describe('tenantform show', () => {
       const printed = plan.stdout.replace(/\nSaved the plan to [^\n]*\n$/, '');
       expect(show.stdout, format).toBe(printed);
     }
+  });
+
+  it('--format terraform-json shows a saved plan in Terraform’s JSON plan shape, and only a plan', async () => {
+    await runCli(['plan', 'config', '--out', 'p.tfplan'], { cwd: dir });
+    const show = await runCli(['show', 'p.tfplan', '--format', 'terraform-json'], { cwd: dir });
+    expect(show.code).toBe(0);
+    const doc = JSON.parse(show.stdout) as {
+      format_version: string;
+      resource_changes: { type: string; change: { actions: string[] } }[];
+    };
+    expect(doc.format_version).toBe('1.2');
+    expect(doc.resource_changes.map((rc) => [rc.type, rc.change.actions])).toEqual([
+      ['auth0_rate_limit_policy', ['create']],
+      ['auth0_token_exchange_profile', ['create']],
+    ]);
+    const state = await runCli(['show', 'config', '--format', 'terraform-json'], { cwd: dir });
+    expect(state.code).toBe(1);
+    expect(state.stderr).toContain('--format terraform-json shows a plan file saved by plan --out');
   });
 
   it('refuses a plan file of an unknown format version, as apply does', async () => {

@@ -13,7 +13,9 @@ import {
   type SourcePosition,
 } from '../src/resources/index.js';
 import type { StateDocument } from '../src/state/types.js';
-import type { Action, Change } from '../src/plan/types.js';
+import type { Action, Change, Plan } from '../src/plan/types.js';
+import { planChanges } from '../src/plan/planner.js';
+import { checkChanges, checkConfig, type Finding } from '../src/review/index.js';
 
 export function policy(
   selector: string,
@@ -142,4 +144,37 @@ export function planChange(
     source: null,
     ...extra,
   };
+}
+
+/**
+ * A plan (API profile full) with two risky updates and one that is not, and
+ * the guardrails' findings made the way plan makes them, plus one about the
+ * configuration as a whole: default block 100 → 0 (blocks everything, a
+ * large cut, two warnings), third_party_clients log → block (starts
+ * enforcing), client_id:web limit 1500 → 1200 (neither).
+ */
+export function riskyPlan(): Plan {
+  const at = (line: number) => ({ file: 'p.yaml', line, col: 5 });
+  const want = [
+    desired('rate_limit_policy', policy('default', { action: 'block', limit: 0 }), at(2)),
+    desired('rate_limit_policy', policy('third_party_clients', { action: 'block', limit: 20 }), at(6)),
+    desired('rate_limit_policy', policy('client_id:web', { action: 'block', limit: 1200 }), at(10)),
+  ];
+  const state = stateDoc([
+    recorded('rate_limit_policy', policy('default', { action: 'block', limit: 100 }), { id: 'rlp_1' }),
+    recorded('rate_limit_policy', policy('third_party_clients', { action: 'log', limit: 20 }), {
+      id: 'rlp_2',
+    }),
+    recorded('rate_limit_policy', policy('client_id:web', { action: 'block', limit: 1500 }), { id: 'rlp_3' }),
+  ]);
+  const plan = planChanges(want, state, { api: 'full' });
+  const findings = [...checkConfig(want, { rules: {} }), ...checkChanges(plan.changes, { rules: {} })];
+  const whole: Finding = {
+    rule: 'no-default-policy',
+    severity: 'warning',
+    address: null,
+    source: null,
+    params: {},
+  };
+  return { ...plan, findings: [...findings, whole] };
 }

@@ -4,13 +4,19 @@
  * import print them through loadDesiredOrReport (inputs.ts).
  */
 import type { ConfigIssue } from '../config/index.js';
+import { isRuleCode } from '../review/index.js';
 import type { CommandIO } from './io.js';
 
-/** "file:line:col: message", "file: message" for whole-file errors, or the message alone for command-line errors. */
+/**
+ * "file:line:col: message", "file: message" for whole-file errors, or the
+ * message alone for command-line errors; a guardrail's finding ends with its
+ * rule code, "[token-type-reserved]", the name tenantform.yaml sets it by.
+ */
 export function formatIssue(issue: ConfigIssue): string {
-  if (!issue.file) return issue.message;
-  if (issue.line <= 0) return `${issue.file}: ${issue.message}`;
-  return `${issue.file}:${issue.line}:${issue.col}: ${issue.message}`;
+  const message = isRuleCode(issue.code) ? `${issue.message} [${issue.code}]` : issue.message;
+  if (!issue.file) return message;
+  if (issue.line <= 0) return `${issue.file}: ${message}`;
+  return `${issue.file}:${issue.line}:${issue.col}: ${message}`;
 }
 
 /** "1 error." or "N errors.". */

@@ -24,6 +24,9 @@ function formatOption<const T extends readonly ['text', ...string[]]>(choices: T
 
 const ENV_HELP = 'environment from the tenantform.yaml project file in PATH';
 
+const STRICT_HELP =
+  'treat every guardrail warning as an error (exit 1), for CI; rules and their settings: docs/reviewing-policy-changes.md';
+
 /** --var and --var-file. */
 function varOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
   cmd: Command<A, O, G>,
@@ -192,8 +195,11 @@ export const validateCommand = (parent: Command) =>
     varOptions(
       parent
         .command('validate')
-        .description('check the config against the API schemas; print every error as file:line:col')
+        .description(
+          'check the config against the API schemas and the guardrails; print every error and warning as file:line:col',
+        )
         .argument('[paths...]', 'config files or directories, merged (default: .)')
+        .option('--strict', STRICT_HELP)
         .addOption(formatOption(['text', 'json', 'github'])),
     ),
   ).addHelpText(
@@ -270,7 +276,8 @@ export const planCommand = (parent: Command) =>
                   'plan the removal of everything the state records (what destroy would do)',
                 )
                 .option('--refresh', `${REFRESH_HELP}; the only plan that sends requests (reads)`)
-                .addOption(formatOption(['text', 'json', 'markdown'])),
+                .option('--strict', STRICT_HELP)
+                .addOption(formatOption(['text', 'json', 'markdown', 'terraform-json'])),
             ),
           ),
         ),
@@ -301,6 +308,7 @@ export const applyCommand = (parent: Command) =>
                 )
                   .option('--skip-blocked', 'apply the other changes when some are blocked')
                   .option('--refresh', REFRESH_HELP)
+                  .option('--strict', `${STRICT_HELP}; with a saved plan, refuse it when it holds warnings`)
                   .option('--json', JSON_HELP),
               ),
             ),
@@ -450,11 +458,11 @@ export const showCommand = (parent: Command) =>
           '[planfile-or-path]',
           'a plan file saved by plan --out, or a config path locating the state (default: .)',
         )
-        .addOption(formatOption(['text', 'json', 'markdown'])),
+        .addOption(formatOption(['text', 'json', 'markdown', 'terraform-json'])),
     ),
   ).addHelpText(
     'after',
-    '\nExamples:\n  $ tenantform show release.tfplan --format markdown > plan.md   # the plan apply will run\n  $ tenantform show examples --env prod                         # the recorded state',
+    "\nExamples:\n  $ tenantform show release.tfplan --format markdown > plan.md   # the plan apply will run\n  $ tenantform show release.tfplan --format terraform-json > plan.json   # for tools that read terraform show -json\n  $ tenantform show examples --env prod                         # the recorded state\n\n--format terraform-json: Terraform's JSON plan representation (format_version 1.2) with the auth0\nprovider's type names; tenantform's own fields under \"tenantform\". Plan files only.",
   );
 export type ShowFlags = FlagsOf<typeof showCommand>;
 

@@ -104,10 +104,11 @@ function json(runs: readonly EnvRun[]): string {
 /** Prints the collected plans in environment order, then the closing table (text only). */
 export function printPlans(
   runs: readonly EnvRun[],
-  format: 'text' | 'json' | 'markdown',
+  format: 'text' | 'json' | 'markdown' | 'terraform-json',
   io: CommandIO,
 ): void {
-  if (format === 'json') {
+  // Each environment's plan is one JSON document: the run's is the list of them.
+  if (format === 'json' || format === 'terraform-json') {
     io.stdout.write(json(runs));
     return;
   }

@@ -1,12 +1,13 @@
 import type { Plan } from '../plan/types.js';
 import { writeChunks, type CommandIO } from './io.js';
 
-export type PlanFormat = 'text' | 'json' | 'markdown';
+export type PlanFormat = 'text' | 'json' | 'markdown' | 'terraform-json';
 
 /** Prints a plan in the chosen format; `plan`, `show PLANFILE` and `destroy` share it, so they print the same. */
 export async function writePlan(plan: Plan, format: PlanFormat, io: CommandIO): Promise<void> {
   const render = await import('../plan/index.js');
   if (format === 'json') io.stdout.write(render.renderJson(plan) + '\n');
+  else if (format === 'terraform-json') io.stdout.write(render.renderTerraformJson(plan) + '\n');
   else if (format === 'markdown') io.stdout.write(render.renderMarkdown(plan));
   else
     writeChunks(

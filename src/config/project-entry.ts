@@ -8,6 +8,7 @@ import type { Node, YAMLMap } from 'yaml';
 import { YAML } from './yaml-lib.js';
 import { isApiProfile } from '../resources/index.js';
 import type { Environment, EnvironmentCredentials, EnvironmentState, EnvironmentTarget } from './project.js';
+import { checkGuardrails } from './project-guardrails.js';
 
 export interface EntryContext {
   /** The project directory as given. */
@@ -20,7 +21,7 @@ const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 const WORKSPACE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 const DOMAIN =
   /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*(?::\d{1,5})?$/;
-const ENTRY_KEYS = ['paths', 'var_files', 'domain', 'base_url', 'api', 'credentials', 'state'];
+const ENTRY_KEYS = ['paths', 'var_files', 'domain', 'base_url', 'api', 'credentials', 'state', 'guardrails'];
 const CREDENTIAL_KEYS: Record<string, keyof EnvironmentCredentials> = {
   token: 'token',
   client_id: 'clientId',
@@ -28,7 +29,7 @@ const CREDENTIAL_KEYS: Record<string, keyof EnvironmentCredentials> = {
 };
 
 /** The mapping's entries as [key text, key node, value node]. */
-function entries(map: YAMLMap): [string, Node, Node | null][] {
+export function entries(map: YAMLMap): [string, Node, Node | null][] {
   return map.items.map((pair) => {
     const key = pair.key as Node;
     const text = YAML.isScalar(key) ? String(key.value) : String(key);
@@ -36,7 +37,7 @@ function entries(map: YAMLMap): [string, Node, Node | null][] {
   });
 }
 
-function stringValue(node: Node | null): string | null {
+export function stringValue(node: Node | null): string | null {
   return YAML.isScalar(node) && typeof node.value === 'string' && node.value !== '' ? node.value : null;
 }
 
@@ -203,6 +204,9 @@ export function checkEnvironment(keyNode: Node, value: Node | null, ctx: EntryCo
     } else if (key === 'state') {
       const state = checkState(v, `${where}.state`, ctx);
       if (state) env.state = state;
+    } else if (key === 'guardrails') {
+      const guardrails = checkGuardrails(v, `${where}.guardrails`, ctx);
+      if (guardrails) env.guardrails = guardrails;
     } else {
       ctx.at(k, `${where} has unknown key "${key}" (allowed: ${ENTRY_KEYS.join(', ')})`);
     }

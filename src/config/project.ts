@@ -17,6 +17,10 @@
  *         client_id: PROD_CLIENT_ID
  *         client_secret: PROD_CLIENT_SECRET   # or token: PROD_TOKEN
  *       state: { backend: pg, workspace: prod }   # or { path: states/prod.json }
+ *       guardrails: { rules: { limit-cut: error } } # over the top-level guardrails (optional)
+ *   guardrails:                      # optional: rule severities, redirect hosts (project-guardrails.ts)
+ *     rules: { no-default-policy: off }
+ *     redirect_hosts: [status.acme.example]
  *
  * Every problem is reported at file:line:col (ProjectError.issues).
  */
@@ -25,8 +29,10 @@ import { join } from 'node:path';
 import type { Node } from 'yaml';
 import { YAML } from './yaml-lib.js';
 import type { ApiProfile } from '../resources/index.js';
+import type { GuardrailSettings } from '../review/index.js';
 import type { ConfigIssue } from './types.js';
 import { checkEnvironment, checkSharedState, type EntryContext } from './project-entry.js';
+import { checkGuardrails, mergeGuardrails } from './project-guardrails.js';
 
 export const PROJECT_FILE = 'tenantform.yaml';
 
@@ -56,6 +62,8 @@ export interface Environment {
   credentials?: EnvironmentCredentials;
   /** A file path here is joined to the project directory as the user gave it. */
   state?: EnvironmentState;
+  /** The guardrail settings of this environment: its own `guardrails` over the project's. */
+  guardrails?: GuardrailSettings;
 }
 
 export interface Project {
@@ -64,6 +72,8 @@ export interface Project {
   /** The project directory as given. */
   dir: string;
   environments: Environment[];
+  /** The top-level `guardrails`, before an environment's own (already merged into each environment). */
+  guardrails?: GuardrailSettings;
 }
 
 export class ProjectError extends Error {
@@ -128,25 +138,31 @@ export function parseProject(text: string, file: string, dir: string): Project {
     throw new ProjectError(issues);
   }
   let envs: Node | null = null;
+  let guardrailsNode: Node | null | undefined;
   for (const pair of root.items) {
     const key = String((pair.key as { value?: unknown } | null)?.value ?? pair.key);
     if (key === 'environments') envs = (pair.value as Node | null) ?? null;
-    else at(pair.key as Node, `unknown key "${key}" (allowed: environments)`);
+    else if (key === 'guardrails') guardrailsNode = (pair.value as Node | null) ?? null;
+    else at(pair.key as Node, `unknown key "${key}" (allowed: environments, guardrails)`);
   }
   if (!YAML.isMap(envs) || envs.items.length === 0) {
     at(envs ?? root, 'environments must map each environment name to {paths, var_files, …}');
     throw new ProjectError(issues);
   }
   const ctx: EntryContext = { dir, at };
+  const guardrails =
+    guardrailsNode === undefined ? undefined : checkGuardrails(guardrailsNode, 'guardrails', ctx);
   const environments: Environment[] = [];
   for (const pair of envs.items) {
     const env = checkEnvironment(pair.key as Node, pair.value as Node | null, ctx);
-    if (env) environments.push(env);
+    if (!env) continue;
+    const merged = mergeGuardrails(guardrails, env.guardrails);
+    environments.push(merged ? { ...env, guardrails: merged } : env);
   }
   checkSharedState(environments, envs, ctx);
   if (issues.length > 0) {
     issues.sort((a, b) => a.line - b.line || a.col - b.col);
     throw new ProjectError(issues);
   }
-  return { file, dir, environments };
+  return { file, dir, environments, ...(guardrails ? { guardrails } : {}) };
 }

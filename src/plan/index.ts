@@ -1,6 +1,6 @@
 /**
  * Plan: decides what apply must do (planChanges, pure), and shows it (text,
- * markdown, JSON), saves it and reads it back (plan files, staleness check).
+ * markdown, JSON, Terraform-shaped JSON), saves it and reads it back (plan files, staleness check).
  * Owns: actions, reasons, plan file format, rendering. Does not own: reading
  * config (config/), storing state (state/), or doing the work (apply/).
  */
@@ -40,6 +40,11 @@ export { adoptedWords } from './reasons.js';
 export { renderText, renderTextChunks, type TextOptions } from './render-text.js';
 export { codeCell, escapeCell, MARKDOWN_LIMIT, renderMarkdown } from './render-markdown.js';
 export { planToJson, renderJson } from './render-json.js';
+export {
+  renderTerraformJson,
+  terraformActions,
+  TERRAFORM_JSON_FORMAT_VERSION,
+} from './render-terraform-json.js';
 export { summaryLine, NO_CHANGES } from './wording.js';
 export { renderStateMarkdown, renderStateText } from './render-state.js';
 export { closestMatch, type PlanOptions } from './selection.js';

@@ -209,6 +209,7 @@ export function readPlanFile(envelope: PlanEnvelope, key: Uint8Array | null, key
     ...(record.destroy === true ? { destroy: true as const } : {}),
     changes: record.changes as Plan['changes'],
     summary: record.summary as Plan['summary'],
+    ...(record.findings ? { findings: record.findings as Plan['findings'] } : {}),
   };
   const problems = planProblems(plan);
   if (problems.length > 0) throw new PlanError(listProblems(fileName, problems), 'PLAN_INVALID');

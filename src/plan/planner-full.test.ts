@@ -197,7 +197,9 @@ describe('rendering a plan under API profile full', () => {
     ]);
     expect(text).toContain(
       [
-        '  ~ rate limit policy rate_limit_policy["oauth_authentication_api","client","default"]',
+        '  ~ rate limit policy default: limit 100 → 500',
+        '      rate_limit_policy["oauth_authentication_api","client","default"]',
+        '      effect: each application without a policy of its own is counted apart',
         '      @@ -3,4 +3,4 @@',
         '        consumer_selector: "default"',
         '        configuration:',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkSchema } from '../schemas/index.js';
-import { desired, everyActionPlan, policy, recorded, stateDoc } from '../../test/plan-builders.js';
+import { desired, everyActionPlan, policy, recorded, riskyPlan, stateDoc } from '../../test/plan-builders.js';
 import { planChanges } from './planner.js';
 import { renderJson } from './render-json.js';
 
@@ -40,6 +40,7 @@ describe('renderJson', () => {
       'source',
       'before',
       'after',
+      'review',
     ]);
     expect(Object.keys(change.after as object)).toEqual([
       'resource',
@@ -58,5 +59,48 @@ describe('renderJson', () => {
     expect(Object.keys(json)).toEqual(['format_version', 'api', 'state', 'summary', 'changes']);
     expect(json.api).toBe('spec');
     expect(json.state).toEqual({ lineage: 'L', serial: 2 });
+  });
+
+  it('flags risky changes with why, their effects and the codes of the findings, and keeps the findings', () => {
+    const parsed = JSON.parse(renderJson(riskyPlan())) as {
+      changes: { review: Record<string, unknown> }[];
+      findings: { rule: string; address: string | null; source: unknown }[];
+    };
+    expect(checkSchema('plan', parsed)).toEqual([]);
+    expect(parsed.changes.map((c) => c.review)).toEqual([
+      {
+        label: 'client_id:web',
+        risky: false,
+        risks: [],
+        effects: [],
+        findings: [],
+      },
+      {
+        label: 'default',
+        risky: true,
+        risks: ['blocks-every-request', 'limit-cut', 'finding'],
+        effects: [
+          { code: 'blocks-every-request' },
+          { code: 'limit-cut', from: 100, to: 0 },
+          { code: 'counter', counter: 'per-application' },
+        ],
+        findings: ['shared-limit-zero', 'limit-cut'],
+      },
+      {
+        label: 'third_party_clients',
+        risky: true,
+        risks: ['starts-enforcing'],
+        effects: [
+          { code: 'starts-enforcing', from: 'log', action: 'block', limit: 20 },
+          { code: 'counter', counter: 'shared' },
+        ],
+        findings: [],
+      },
+    ]);
+    expect(parsed.findings.map((f) => [f.rule, f.address])).toEqual([
+      ['shared-limit-zero', 'rate_limit_policy["oauth_authentication_api","client","default"]'],
+      ['limit-cut', 'rate_limit_policy["oauth_authentication_api","client","default"]'],
+      ['no-default-policy', null],
+    ]);
   });
 });

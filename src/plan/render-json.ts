@@ -4,6 +4,7 @@ import { canonicalize } from './canonical.js';
 import type { StateLocation } from '../state/types.js';
 import type { Drift } from './drift.js';
 import type { Change, Plan } from './types.js';
+import { changeLabel, reviewChanges, type ChangeReview, type Effect, type Finding } from '../review/index.js';
 
 /** Extra top-level fields of a saved plan file, written before `state`. */
 export interface PlanJsonMeta {
@@ -14,7 +15,8 @@ export interface PlanJsonMeta {
   target?: string | null;
 }
 
-function changeJson(change: Change): Record<string, unknown> {
+/** One change as plan JSON writes it (schemas/plan.schema.json's change). */
+export function changeJson(change: Change): Record<string, unknown> {
   const first = kindOf(change.kind).identityFields;
   return {
     address: change.address,
@@ -47,6 +49,17 @@ function driftJson(d: Drift): Record<string, unknown> {
   };
 }
 
+function findingJson(f: Finding): Record<string, unknown> {
+  const s = f.source;
+  return {
+    rule: f.rule,
+    severity: f.severity,
+    address: f.address,
+    source: s ? { file: s.file, line: s.line, col: s.col } : null,
+    params: { ...f.params },
+  };
+}
+
 /** The plan as a JSON-ready object with a fixed key order (matches schemas/plan.schema.json). */
 export function planToJson(plan: Plan, meta?: PlanJsonMeta): Record<string, unknown> {
   return {
@@ -67,13 +80,52 @@ export function planToJson(plan: Plan, meta?: PlanJsonMeta): Record<string, unkn
     summary: Object.fromEntries(SUMMARY_KEYS.map((key) => [key, plan.summary[key]])),
     changes: plan.changes.map(changeJson),
     ...(plan.drift ? { drift: plan.drift.map(driftJson) } : {}),
+    ...(plan.findings ? { findings: plan.findings.map(findingJson) } : {}),
+  };
+}
+
+/** An effect as data: its code and values, a policy named by its selector. */
+function effectJson(effect: Effect): Record<string, unknown> {
+  switch (effect.code) {
+    case 'blocks-every-request':
+      return { code: effect.code };
+    case 'starts-enforcing':
+      return { code: effect.code, from: effect.from, action: effect.action, limit: effect.limit };
+    case 'stops-enforcing':
+      return { code: effect.code, to: effect.to };
+    case 'limit-cut':
+      return { code: effect.code, from: effect.from, to: effect.to };
+    case 'counter':
+      return { code: effect.code, counter: effect.scope.level === 'group' ? 'shared' : 'per-application' };
+    case 'falls-back':
+      return { code: effect.code, to: effect.to?.selector ?? null };
+    case 'takes-over':
+      return { code: effect.code, from: effect.from?.selector ?? null };
+  }
+}
+
+function reviewJson(change: Change, review: ChangeReview): Record<string, unknown> {
+  return {
+    label: changeLabel(change),
+    risky: review.risks.length > 0,
+    risks: review.risks,
+    effects: review.effects.map(effectJson),
+    findings: review.findings.map((f) => f.rule),
   };
 }
 
 /**
  * The plan as pretty JSON (two-space indent, no trailing newline), keys in a
- * stable order: the output of `tenantform plan --format json`.
+ * stable order: the output of `tenantform plan --format json`. Each change
+ * also carries its `review` (short name, risky and why, effects, the codes of
+ * the guardrails' findings), worked out here: a saved plan does not hold it.
  */
 export function renderJson(plan: Plan): string {
-  return JSON.stringify(planToJson(plan), null, 2);
+  const doc = planToJson(plan);
+  const reviews = reviewChanges(plan);
+  const changes = (doc.changes as Record<string, unknown>[]).map((c, i) => ({
+    ...c,
+    review: reviewJson(plan.changes[i]!, reviews[i]!),
+  }));
+  return JSON.stringify({ ...doc, changes }, null, 2);
 }

@@ -5,6 +5,7 @@ import {
   permission,
   policy,
   recorded,
+  riskyPlan,
   stateDoc,
 } from '../../test/plan-builders.js';
 import { planChanges } from './planner.js';
@@ -26,9 +27,9 @@ describe('renderMarkdown', () => {
       '',
       '1 unchanged resource was adopted through 409 on create: settings not verified, no read operation exists.',
       '',
-      '| Action | Kind | Address | Reason |',
+      '| Action | Kind | Change | What it does |',
       '| --- | --- | --- | --- |',
-      '| `-` delete | rate limit policy | `rate_limit_policy["oauth_authentication_api","client","cimd_clients"]` | no longer in the configuration |',
+      '| `-` delete | rate limit policy | `cimd_clients`: removed (was block 100/s) | its applications fall back to default: block above 500/s |',
     ]);
     expect(lines.filter((l) => l.startsWith('| `')).map((l) => l.split(' | ')[0])).toEqual([
       '| `-` delete',
@@ -46,7 +47,9 @@ describe('renderMarkdown', () => {
       [
         '<details><summary>-/+ rate_limit_policy[&quot;oauth_authentication_api&quot;,&quot;client&quot;,&quot;default&quot;]</summary>',
         '',
-        'Note: the rate limit policy is absent between the delete and the create.',
+        'Why: configuration.limit changed; rate limit policies have no update operation; a change deletes the policy and creates it again.<br>',
+        'Note: the rate limit policy is absent between the delete and the create.<br>',
+        'Does: each application without a policy of its own is counted apart.',
         '',
         '```diff',
         '@@ -3,4 +3,4 @@',
@@ -117,9 +120,7 @@ describe('renderMarkdown', () => {
     const row = renderMarkdown(plan)
       .split('\n')
       .find((l) => l.startsWith('| `+`'))!;
-    expect(row).toBe(
-      '| `+` create | user permission | `user_permission["auth0\\|u1","https://api","a\\|b"]` | not in state |',
-    );
+    expect(row).toBe('| `+` create | user permission | `auth0\\|u1 a\\|b`: new |  |');
     expect(row.split(/(?<!\\)\|/).length - 2).toBe(4);
   });
 
@@ -175,5 +176,66 @@ describe('renderMarkdown', () => {
     expect(md.split('\n').filter((l) => l.startsWith('| `-/+`'))).toHaveLength(150);
     expect(md).toMatch(/: the values of \d+ change\(s\) not shown/);
     expect(md).toContain('<details>');
+  });
+});
+
+describe('renderMarkdown: "Review these" for the pull request', () => {
+  it('lists the risky changes and the warnings first, then the other changes, each row short', () => {
+    const md = renderMarkdown(riskyPlan());
+    const lines = md.split('\n');
+    const review = lines.indexOf('#### Review these (3)');
+    const others = lines.indexOf('#### Other changes (1)');
+    expect(review).toBeGreaterThan(0);
+    expect(lines.slice(review, others + 5)).toEqual([
+      '#### Review these (3)',
+      '',
+      '| Action | Kind | Change | What it does |',
+      '| --- | --- | --- | --- |',
+      '| `~` update | rate limit policy | `default`: limit 100 → 0 | blocks every sign-in of every application no other policy names; cuts the limit to under half (100 → 0/s); ⚠ `shared-limit-zero`; ⚠ `limit-cut` |',
+      '| `~` update | rate limit policy | `third_party_clients`: log → block | from log to enforcing (block at 20/s) |',
+      '',
+      "- ⚠ `no-default-policy`: no rate limit policy for default: an application no policy names (and not in a group that has one) has no limit but the tenant's own; add consumer\\_selector: default, in log first",
+      '',
+      '#### Other changes (1)',
+      '',
+      '| Action | Kind | Change | What it does |',
+      '| --- | --- | --- | --- |',
+      '| `~` update | rate limit policy | `client_id:web`: limit 1500 → 1200 |  |',
+    ]);
+    // The details blocks follow in the same order, risky first, with the full address and the warnings' sentences.
+    const summaries = lines.filter((l) => l.startsWith('<details>'));
+    expect(summaries.map((l) => /&quot;([^&]*)&quot;\]<\/summary>/.exec(l)![1])).toEqual([
+      'default',
+      'third_party_clients',
+      'client_id:web',
+    ]);
+    expect(md).toContain('⚠ p.yaml:2:5: default: limit 100 → 0/s, under half the recorded value [limit-cut]');
+  });
+
+  it('cuts long names in rows: the full address is in the details block', () => {
+    const plan = planChanges(
+      [
+        desired(
+          'rate_limit_policy',
+          policy('client_id:Wq2eR5tY8uI1oP4aS7dF0gH3jK6lZ9xC', { action: 'log', limit: 5 }),
+        ),
+      ],
+      null,
+    );
+    const md = renderMarkdown(plan);
+    expect(md).toContain('| `+` create | rate limit policy | `client_id:Wq2eR5tY8uI1oP…`: new, log 5/s |');
+    expect(md).toContain('client_id:Wq2eR5tY8uI1oP4aS7dF0gH3jK6lZ9xC&quot;]</summary>');
+  });
+
+  it('keeps every row inside the comment limit when many changes are risky', () => {
+    const want = Array.from({ length: 1500 }, (_, i) =>
+      desired('rate_limit_policy', policy(`client_id:app-${i}`, { action: 'block', limit: 10 })),
+    );
+    const md = renderMarkdown(planChanges(want, null));
+    expect(md.length).toBeLessThan(MARKDOWN_LIMIT);
+    expect(md).toContain('#### Review these (1500)');
+    expect(md).toMatch(
+      /> \*\*Truncated\*\* .*: \d+ more change\(s\) and the values of 1500 change\(s\) not shown/,
+    );
   });
 });

@@ -3,6 +3,8 @@ import { attributeDiff, attributeLines } from './attribute-lines.js';
 import type { Drift } from './drift.js';
 import { driftHeading, driftReason, driftValueLines } from './render-drift.js';
 import type { Change, Plan } from './types.js';
+import { effectWords, findingMessage, isRisky, type Finding } from '../review/index.js';
+import { findingLine, reviewView, type ShownChange } from './review-view.js';
 import {
   absenceNote,
   adoptedFlag,
@@ -45,16 +47,35 @@ function fenceFor(body: string): string {
   return '`'.repeat(Math.max(3, longestBacktickRun(body) + 1));
 }
 
-function row(change: Change): string {
-  const reason = change.adopted ? `${change.reason} ${adoptedFlag(change.kind)}` : change.reason;
+/** Labels longer than this are cut in table rows (the full address is in the details block). */
+const LABEL_MAX = 28;
+
+function shortLabel(label: string): string {
+  return label.length > LABEL_MAX ? `${label.slice(0, LABEL_MAX - 4)}…` : label;
+}
+
+/**
+ * A table row: the action, the kind, "`label`: the change in words", and
+ * what it does — in the review table only what makes it risky, and the codes
+ * of the rules that warn about it (their sentences are in its details block).
+ */
+function row({ change, label, words, review }: ShownChange, risky = false): string {
+  const flag = change.adopted ? ` (${adoptedFlag(change.kind).slice(1, -1)})` : '';
+  const effects = risky ? review.effects.filter((e) => isRisky(e)) : review.effects;
+  const does = [
+    ...effects.map((e) => escapeCell(effectWords(e))),
+    ...review.findings.map((f) => `⚠ ${codeCell(f.rule)}`),
+  ];
   const cells = [
     `\`${SYMBOLS[change.action]}\` ${change.action}`,
     escapeCell(kindOf(change.kind).title.one),
-    codeCell(change.address),
-    escapeCell(reason),
+    `${codeCell(shortLabel(label))}: ${escapeCell(words + flag)}`,
+    does.join('; '),
   ];
   return `| ${cells.join(' | ')} |`;
 }
+
+const TABLE = '| Action | Kind | Change | What it does |\n| --- | --- | --- | --- |';
 
 /**
  * The values a reviewer approves, as diff lines: a unified diff when both
@@ -74,13 +95,20 @@ function valueLines(change: Change): string[] {
   return attributeLines(change.kind, change.after ?? change.before ?? {}).map((line) => `${sign} ${line}`);
 }
 
-function details(change: Change): string {
+/** The collapsed block of one change: its full address, why, the guardrails' sentences, its values. */
+function details({ change, review }: ShownChange): string {
   const diff = valueLines(change).join('\n');
   const fence = fenceFor(diff);
-  const note =
-    change.action === 'replace' ? `\n\nNote: ${escapeHtml(absenceNote(kindOf(change.kind).title.one))}.` : '';
+  const notes = [`Why: ${escapeHtml(change.reason)}.`];
+  if (change.action === 'replace')
+    notes.push(`Note: ${escapeHtml(absenceNote(kindOf(change.kind).title.one))}.`);
+  if (review.effects.length > 0)
+    notes.push(`Does: ${escapeHtml(review.effects.map(effectWords).join('; '))}.`);
+  for (const f of review.findings) notes.push(`⚠ ${escapeHtml(findingLine(f))}`);
   return [
-    `<details><summary>${escapeHtml(`${SYMBOLS[change.action]} ${change.address}`)}</summary>${note}`,
+    `<details><summary>${escapeHtml(`${SYMBOLS[change.action]} ${change.address}`)}</summary>`,
+    '',
+    notes.join('<br>\n'),
     '',
     `${fence}diff`,
     diff,
@@ -147,15 +175,8 @@ function driftMarkdown(drift: readonly Drift[]): string[] {
   return out;
 }
 
-/**
- * The plan as GitHub-flavoured markdown for a pull request comment: heading,
- * summary, a table of changes, then the values of each change in a
- * collapsible block (a diff for a replacement or a blocked change). Never
- * longer than MARKDOWN_LIMIT: when the plan is too big the rest is left out
- * with a note saying how much. Ends with a newline.
- */
-export function renderMarkdown(plan: Plan): string {
-  const changes = plan.changes.filter((c) => c.action !== 'no-op');
+/** The head of the comment: title, profile, scope, drift, summary, adopted note. */
+function headLines(plan: Plan, changed: boolean): string[] {
   const title = plan.destroy ? '### tenantform destroy plan' : '### tenantform plan';
   const profile = profileLine(plan);
   const head: string[] = [title, ''];
@@ -166,39 +187,78 @@ export function renderMarkdown(plan: Plan): string {
     plan.changes.filter((c) => c.action === 'no-op' && c.adopted).map((c) => c.kind),
   );
   if (plan.drift) head.push(...driftMarkdown(plan.drift));
-  if (changes.length === 0) {
-    head.push(summaryLine(plan));
-    if (adopted) head.push('', adopted);
-    return head.join('\n') + '\n';
-  }
-  head.push(`**${summaryLine(plan)}**`, '');
-  if (adopted) head.push(adopted, '');
-  const table = '| Action | Kind | Address | Reason |\n| --- | --- | --- | --- |';
+  head.push(changed ? `**${summaryLine(plan)}**` : summaryLine(plan));
+  if (adopted) head.push('', adopted);
+  return head;
+}
 
-  const out = [`${head.join('\n')}\n${table}`];
+/** The guardrails' findings about no shown change, as list items: "- ⚠ `rule` p.yaml:2:5: sentence". */
+function looseLines(loose: readonly Finding[]): string[] {
+  return loose.map((f) => {
+    const s = f.source;
+    const at = s && s.file ? ` ${codeCell(s.line > 0 ? `${s.file}:${s.line}:${s.col}` : s.file)}` : '';
+    return `- ⚠ ${codeCell(f.rule)}${at}: ${escapeCell(findingMessage(f))}`;
+  });
+}
+
+/**
+ * The plan as GitHub-flavoured markdown for a pull request comment, read in
+ * a 900 px column: heading and summary; "Review these" first — the risky
+ * changes (blocking, moving to enforcing, large limit cuts, those a
+ * guardrail warns about) and the guardrails' other warnings; then a table of
+ * the other changes, each row its short name, the change in words and what
+ * it does; then each change's full address, reason and values in a
+ * collapsible block (risky first). Never longer than MARKDOWN_LIMIT: when
+ * the plan is too big the rest is left out with a note saying how much.
+ * Ends with a newline.
+ */
+export function renderMarkdown(plan: Plan): string {
+  const changes = plan.changes.filter((c) => c.action !== 'no-op');
+  const view = reviewView(plan, changes);
+  const head = headLines(plan, changes.length > 0);
+  const loose = looseLines(view.loose);
+  if (changes.length === 0) return [...head, ...(loose.length > 0 ? ['', ...loose] : [])].join('\n') + '\n';
+
+  const out = [head.join('\n')];
   let size = out[0]!.length;
-  const add = (text: string): boolean => {
-    if (size + text.length + 1 > BUDGET) return false;
+  let full = false;
+  // Once something does not fit, nothing more is added: the note says what is left out.
+  const add = (...lines: string[]): boolean => {
+    const text = lines.join('\n');
+    if (full || size + text.length + 1 > BUDGET) return !(full = true);
     out.push(text);
     size += text.length + 1;
     return true;
   };
+  const table = (items: readonly ShownChange[], risky: boolean): number => {
+    let rows = 0;
+    if (items.length > 0 && add('', TABLE))
+      while (rows < items.length && add(row(items[rows]!, risky))) rows++;
+    return rows;
+  };
 
   let rows = 0;
-  while (rows < changes.length && add(row(changes[rows]!))) rows++;
+  if (view.risky.length > 0 || loose.length > 0) {
+    add('', `#### Review these (${view.risky.length + loose.length})`);
+    rows += table(view.risky, true);
+    if (loose.length > 0) add('', ...loose);
+    if (view.others.length > 0) add('', `#### Other changes (${view.others.length})`);
+  }
+  rows += table(view.others, false);
+  const ordered = [...view.risky, ...view.others];
   let shownValues = 0;
-  if (rows === changes.length && add('')) {
-    while (shownValues < changes.length && add(`${details(changes[shownValues]!)}\n`)) shownValues++;
+  if (rows === ordered.length && add('')) {
+    while (shownValues < ordered.length && add(`${details(ordered[shownValues]!)}\n`)) shownValues++;
   }
 
   const left: string[] = [];
-  if (rows < changes.length) left.push(`${changes.length - rows} more change(s)`);
-  const hiddenValues = changes.length - shownValues;
+  if (rows < ordered.length) left.push(`${ordered.length - rows} more change(s)`);
+  const hiddenValues = ordered.length - shownValues;
   if (hiddenValues > 0) left.push(`the values of ${hiddenValues} change(s)`);
   if (left.length > 0) {
-    // Said twice: above the table, where a reviewer starts, and where the text stops.
+    // Said twice: under the summary, where a reviewer starts, and where the text stops.
     const note = `**Truncated** to fit GitHub's comment limit (${MARKDOWN_LIMIT.toLocaleString('en-US')} characters): ${left.join(' and ')} not shown. Run \`tenantform plan\` to see the whole plan.`;
-    out[0] = `${head.join('\n')}\n> ${note}\n\n${table}`;
+    out[0] = [...head, '', `> ${note}`].join('\n');
     out.push('', `_${note}_`);
   }
   return out.join('\n') + '\n';

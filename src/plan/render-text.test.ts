@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { desired, everyActionPlan, policy, recorded, stateDoc } from '../../test/plan-builders.js';
+import { desired, everyActionPlan, policy, recorded, riskyPlan, stateDoc } from '../../test/plan-builders.js';
 import { planChanges } from './planner.js';
 import { renderText } from './render-text.js';
 
@@ -13,7 +13,9 @@ function sample() {
 
 const EXPECTED = `Symbols: + create, - delete, -/+ replace (delete, then create), . forget (stop tracking; it stays on the tenant), ! blocked (cannot be applied)
 
-  - rate limit policy rate_limit_policy["oauth_authentication_api","client","cimd_clients"]
+  - rate limit policy cimd_clients: removed (was block 100/s)
+      rate_limit_policy["oauth_authentication_api","client","cimd_clients"]
+      effect: its applications fall back to default: block above 500/s
       - resource: "oauth_authentication_api"
       - consumer: "client"
       - consumer_selector: "cimd_clients"
@@ -22,7 +24,9 @@ const EXPECTED = `Symbols: + create, - delete, -/+ replace (delete, then create)
       -   limit: 100
       # no longer in the configuration
 
-  + rate limit policy rate_limit_policy["oauth_authentication_api","client","client_id:abc"]
+  + rate limit policy client_id:abc: new, log 50/s
+      rate_limit_policy["oauth_authentication_api","client","client_id:abc"]
+      effect: client abc leaves default (block 100/s)
       + resource: "oauth_authentication_api"
       + consumer: "client"
       + consumer_selector: "client_id:abc"
@@ -31,7 +35,9 @@ const EXPECTED = `Symbols: + create, - delete, -/+ replace (delete, then create)
       +   limit: 50
       # not in state
 
--/+ rate limit policy rate_limit_policy["oauth_authentication_api","client","default"]
+-/+ rate limit policy default: limit 100 → 500
+      rate_limit_policy["oauth_authentication_api","client","default"]
+      effect: each application without a policy of its own is counted apart
       @@ -3,4 +3,4 @@
         consumer_selector: "default"
         configuration:
@@ -41,19 +47,22 @@ const EXPECTED = `Symbols: + create, - delete, -/+ replace (delete, then create)
       # configuration.limit changed; rate limit policies have no update operation; a change deletes the policy and creates it again
       # note: the rate limit policy is absent between the delete and the create
 
-  + user permission user_permission["auth0|u1","https://api","read"]
+  + user permission auth0|u1 read: new
+      user_permission["auth0|u1","https://api","read"]
       + user_id: "auth0|u1"
       + resource_server_identifier: "https://api"
       + permission_name: "read"
       # not in state
 
-  . user permission user_permission["auth0|u2","https://api","write"]
+  . user permission auth0|u2 write: no longer tracked; stays on the tenant
+      user_permission["auth0|u2","https://api","write"]
         user_id: "auth0|u2"
         resource_server_identifier: "https://api"
         permission_name: "write"
       # no longer in the configuration; the API has no operation to remove a permission from a user, so tenantform stops tracking it and it stays on the tenant
 
-  ! token exchange profile token_exchange_profile["urn:a"]
+  ! token exchange profile urn:a: name "partner tokens" → "new name"
+      token_exchange_profile["urn:a"]
       @@ -1,4 +1,4 @@
         subject_token_type: "urn:a"
         action_id: "act_123"
@@ -102,8 +111,8 @@ describe('renderText', () => {
     );
     expect(renderText(plan, { color: false, showNoOp: true })).toBe(
       'Symbols: = unchanged\n\n' +
-        '  = rate limit policy rate_limit_policy["oauth_authentication_api","client","default"] ' +
-        '(adopted; settings not verified, no read operation exists)\n' +
+        '  = rate limit policy default: unchanged (adopted; settings not verified, no read operation exists)\n' +
+        '      rate_limit_policy["oauth_authentication_api","client","default"]\n' +
         '      # matches state (adopted; settings not verified, no read operation exists)\n\n' +
         'No changes. The recorded state matches the configuration.\n',
     );
@@ -116,8 +125,70 @@ describe('renderText', () => {
     );
     const text = renderText(plan, { color: false });
     expect(text).toContain(
-      '  ! rate limit policy rate_limit_policy["oauth_authentication_api","client","default"] (adopted; settings not verified, no read operation exists)\n',
+      '  ! rate limit policy default: cannot be removed (adopted; settings not verified, no read operation exists)\n' +
+        '      rate_limit_policy["oauth_authentication_api","client","default"]\n',
     );
     expect(text).toContain('Plan: 0 to create, 0 to replace, 0 to delete, 0 to forget, 1 blocked.\n');
+  });
+});
+
+describe('renderText: what the changes do, risky ones first', () => {
+  it('lists risky changes under "Review these", with their effects and warnings, then the others', () => {
+    const text = renderText(riskyPlan(), { color: false });
+    expect(text).toBe(
+      [
+        'API profile: full (changes are updated in place and removals deleted where the API allows)',
+        '',
+        'Symbols: ~ update in place',
+        '',
+        'Review these (2):',
+        '',
+        '  ~ rate limit policy default: limit 100 → 0',
+        '      rate_limit_policy["oauth_authentication_api","client","default"]',
+        '      effect: blocks every sign-in of every application no other policy names',
+        '      effect: cuts the limit to under half (100 → 0/s)',
+        '      effect: each application without a policy of its own is counted apart',
+        '      warning: default has limit 0 with block: every sign-in of every application no other policy names is refused [shared-limit-zero]',
+        '      warning: default: limit 100 → 0/s, under half the recorded value [limit-cut]',
+        '      @@ -3,4 +3,4 @@',
+        '        consumer_selector: "default"',
+        '        configuration:',
+        '          action: "block"',
+        '      -   limit: 100',
+        '      +   limit: 0',
+        '      # configuration.limit changed; updated in place (same id)',
+        '',
+        '  ~ rate limit policy third_party_clients: log → block',
+        '      rate_limit_policy["oauth_authentication_api","client","third_party_clients"]',
+        '      effect: from log to enforcing (block at 20/s)',
+        '      effect: shared by all third-party applications: one counter',
+        '      @@ -2,5 +2,5 @@',
+        '        consumer: "client"',
+        '        consumer_selector: "third_party_clients"',
+        '        configuration:',
+        '      -   action: "log"',
+        '      +   action: "block"',
+        '          limit: 20',
+        '      # configuration.action changed; updated in place (same id)',
+        '',
+        'Other changes (1):',
+        '',
+        '  ~ rate limit policy client_id:web: limit 1500 → 1200',
+        '      rate_limit_policy["oauth_authentication_api","client","client_id:web"]',
+        '      @@ -3,4 +3,4 @@',
+        '        consumer_selector: "client_id:web"',
+        '        configuration:',
+        '          action: "block"',
+        '      -   limit: 1500',
+        '      +   limit: 1200',
+        '      # configuration.limit changed; updated in place (same id)',
+        '',
+        'Warnings (1):',
+        "  no rate limit policy for default: an application no policy names (and not in a group that has one) has no limit but the tenant's own; add consumer_selector: default, in log first [no-default-policy]",
+        '',
+        'Plan: 0 to create, 3 to update, 0 to replace, 0 to delete, 0 to forget, 0 blocked.',
+        '',
+      ].join('\n'),
+    );
   });
 });

@@ -1,8 +1,10 @@
 import { kindOf } from '../resources/index.js';
+import { effectWords, findingMessage } from '../review/index.js';
 import { assertNever } from './actions.js';
 import { attributeDiff, attributeLines } from './attribute-lines.js';
 import { painter, type Paint, type Style } from './color.js';
 import { driftText } from './render-drift.js';
+import { findingLine, reviewView, type ShownChange } from './review-view.js';
 import type { Action, Change, Plan } from './types.js';
 import {
   absenceNote,
@@ -34,11 +36,21 @@ const ACTION_STYLE: Record<Action, Style> = {
 
 const BODY = '      ';
 
-function header(change: Change, paint: Paint): string {
+/** "  + rate limit policy default: new, block 100/s": symbol, kind, short name, the change in words. */
+function header({ change, label, words }: ShownChange, paint: Paint): string {
   const symbol = paint(ACTION_STYLE[change.action], SYMBOLS[change.action].padStart(3));
   const title = kindOf(change.kind).title.one;
   const flag = change.adopted ? ` ${paint('yellow', adoptedFlag(change.kind))}` : '';
-  return `${symbol} ${paint('bold', title)} ${change.address}${flag}`;
+  return `${symbol} ${paint('bold', `${title} ${label}`)}: ${words}${flag}`;
+}
+
+/** The full address, then what the change does and what the guardrails found about it. */
+function reviewLines({ change, review }: ShownChange, paint: Paint): string[] {
+  return [
+    BODY + paint('dim', change.address),
+    ...review.effects.map((e) => `${BODY}effect: ${effectWords(e)}`),
+    ...review.findings.map((f) => BODY + paint('yellow', `warning: ${findingMessage(f)} [${f.rule}]`)),
+  ];
 }
 
 function signed(sign: string, lines: readonly string[], paint: Paint, style?: Style): string[] {
@@ -86,8 +98,14 @@ function body(change: Change, paint: Paint): string[] {
   }
 }
 
-function block(change: Change, paint: Paint): string {
-  const lines = [header(change, paint), ...body(change, paint), BODY + paint('dim', `# ${change.reason}`)];
+function block(item: ShownChange, paint: Paint): string {
+  const { change } = item;
+  const lines = [
+    header(item, paint),
+    ...reviewLines(item, paint),
+    ...body(change, paint),
+    BODY + paint('dim', `# ${change.reason}`),
+  ];
   if (change.action === 'replace') {
     lines.push(BODY + paint('yellow', `# note: ${absenceNote(kindOf(change.kind).title.one)}`));
   }
@@ -96,8 +114,10 @@ function block(change: Change, paint: Paint): string {
 
 /**
  * The plan for a terminal or a log: a legend, one block per change (symbol,
- * kind, address, attributes or a unified diff, reason), and a summary line.
- * ANSI escapes appear only when `color` is true. Ends with a newline.
+ * kind, short name and the change in words; address, effects, the
+ * guardrails' warnings, attributes or a unified diff, reason), risky changes
+ * first under "Review these (N):", then the guardrails' other warnings and a
+ * summary line. ANSI escapes appear only when `color` is true. Ends with a newline.
  */
 export function renderText(plan: Plan, options: TextOptions): string {
   return [...renderTextChunks(plan, options)].join('');
@@ -113,9 +133,19 @@ export function* renderTextChunks(plan: Plan, options: TextOptions): Generator<s
   const profile = profileLine(plan);
   if (profile) yield paint('bold', profile) + '\n\n';
   if (plan.drift) yield driftText(plan.drift, paint);
+  const view = reviewView(plan, shown);
   if (shown.length > 0) {
     yield legend(new Set(shown.map((c) => c.action))) + '\n\n';
-    for (const change of shown) yield block(change, paint) + '\n\n';
+    if (view.risky.length > 0) {
+      yield paint('bold', `Review these (${view.risky.length}):`) + '\n\n';
+      for (const item of view.risky) yield block(item, paint) + '\n\n';
+      if (view.others.length > 0) yield paint('bold', `Other changes (${view.others.length}):`) + '\n\n';
+    }
+    for (const item of view.others) yield block(item, paint) + '\n\n';
+  }
+  if (view.loose.length > 0) {
+    const lines = view.loose.map((f) => `  ${findingLine(f)}`);
+    yield paint('yellow', [`Warnings (${view.loose.length}):`, ...lines].join('\n')) + '\n\n';
   }
   const hiddenAdopted = options.showNoOp
     ? []

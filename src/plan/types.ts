@@ -1,6 +1,7 @@
 import type { ApiProfile, Attributes, KindName, SourcePosition } from '../resources/index.js';
 import type { Action, PlanSummary } from './actions.js';
 import type { Drift } from './drift.js';
+import type { Finding } from '../review/index.js';
 
 /**
  * 2: saved plans record state_location and target. 3: plans record their API
@@ -54,4 +55,11 @@ export interface Plan {
    * against what is live.
    */
   drift?: Drift[];
+  /**
+   * The guardrails' warnings when the plan was made (tenantform.yaml's
+   * settings applied): data, each rule's sentence is written when shown.
+   * Present on plans made by plan and apply, saved with --out, so that show
+   * prints and apply --strict judges what the reviewer saw.
+   */
+  findings?: Finding[];
 }

@@ -83,6 +83,12 @@ export interface KindModule<N extends string = string> {
   identityFields: readonly string[];
   /** How one resource is named in a message, from its identity: 'rate limit policy a/b/c'. */
   describe(identity: readonly string[]): string;
+  /**
+   * Its short name where the kind is already said (a plan row leads with it):
+   * a policy's consumer_selector, a permission's user and name, a profile's
+   * subject_token_type.
+   */
+  label(identity: readonly string[]): string;
   config: KindConfig;
   /** The server id of this kind, or null when its resources have none. */
   id: KindId | null;

@@ -62,6 +62,12 @@ export interface TerraformType {
    * of the provider are never read.
    */
   read(attributes: Readonly<Record<string, unknown>>): PeerResource[];
+  /**
+   * The provider's attribute values for one resource's attributes (the
+   * reverse of `read`, without the id), for Terraform-shaped plans; declared
+   * by the kind's first type.
+   */
+  write?(attributes: Readonly<Record<string, unknown>>): Record<string, unknown>;
 }
 
 /** The Auth0 Deploy CLI's asset type that holds resources of a kind. */

@@ -147,6 +147,15 @@ const PEERS: KindPeers = {
           { id, attributes: policyAttributes(attributes, configurationOf(blocks[0]!, ['configuration', 0])) },
         ];
       },
+      write: ({ resource, consumer, consumer_selector, configuration }) => {
+        const { action, limit, redirect_uri } = configuration as Attributes;
+        return {
+          resource,
+          consumer,
+          consumer_selector,
+          configuration: [{ action, limit: limit ?? null, redirect_uri: redirect_uri ?? null }],
+        };
+      },
     },
   ],
   deployCli: {
@@ -166,6 +175,7 @@ export const rateLimitPolicy = {
   title: { one: 'rate limit policy', many: 'rate limit policies' },
   identityFields: ['resource', 'consumer', 'consumer_selector'],
   describe: (identity) => `rate limit policy ${identity.join('/')}`,
+  label: (identity) => identity[2] ?? identity.join('/'),
   config: {
     key: 'rate_limit_policies',
     file: 'rate-limit-policies.yaml',

@@ -104,6 +104,12 @@ const PEERS: KindPeers = {
           },
         },
       ],
+      write: ({ name, subject_token_type, action_id, type }) => ({
+        name,
+        subject_token_type,
+        action_id,
+        type,
+      }),
     },
   ],
   deployCli: {
@@ -134,6 +140,7 @@ export const tokenExchangeProfile = {
   title: { one: 'token exchange profile', many: 'token exchange profiles' },
   identityFields: ['subject_token_type'],
   describe: ([type]) => `token exchange profile for subject_token_type ${type}`,
+  label: ([type]) => type ?? '',
   config: {
     key: 'token_exchange_profiles',
     file: 'token-exchange-profiles.yaml',

@@ -88,6 +88,11 @@ const PEERS: KindPeers = {
           peerString(attributes, 'permission'),
         ),
       ],
+      write: ({ user_id, resource_server_identifier, permission_name }) => ({
+        user_id,
+        resource_server_identifier,
+        permission: permission_name,
+      }),
     },
     {
       type: 'auth0_user_permissions',
@@ -112,6 +117,7 @@ export const userPermission = {
   title: { one: 'user permission', many: 'user permissions' },
   identityFields: ['user_id', 'resource_server_identifier', 'permission_name'],
   describe: ([user, server, permission]) => `permission ${permission} on ${server} for user ${user}`,
+  label: ([user, , permission]) => `${user} ${permission}`,
   config: {
     key: 'user_permissions',
     file: 'user-permissions.yaml',

@@ -60,7 +60,7 @@ export function scopeWords(scope: SelectorScope): string {
     case 'group':
       return `all ${GROUP_WORDS[scope.group].members}`;
     case 'default':
-      return 'every application without a policy of its own or of its group';
+      return 'every application no other policy names';
   }
 }
 

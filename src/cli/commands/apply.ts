@@ -128,6 +128,9 @@ export async function applyAction(
   let targetFlags: { domain?: string; baseUrl?: string };
   let desiredList: DesiredResource[] = [];
   const desiredFor = () => desiredList;
+  const guardrails = await import('../guardrails.js');
+  // Applied to the plan made under the lock: the plan rules' errors stop apply before the question.
+  let review: (plan: Plan) => Plan | null;
   if (planArg !== undefined) {
     if (flags.destroy)
       throw new CliError(
@@ -146,6 +149,8 @@ export async function applyAction(
     // Checked in full (seal, paths, flags, state location, target, changes) before any state directory or lock.
     const { openSavedPlan } = await import('../saved-plan.js');
     ({ store, planFor, targetFlags, input } = await openSavedPlan(planArg, pathArgs, flags, io));
+    // The plan was reviewed when it was made; --strict refuses it when that review found warnings.
+    review = (plan) => guardrails.strictSavedPlan(plan, flags.strict, io);
   } else {
     if (fleet.isFleetRun(flags)) return fleet.runFleet('apply', pathArgs, flags, io);
     input = resolveInputs(pathArgs, flags.env, flags.varFile, io, 'one')[0]!;
@@ -155,6 +160,11 @@ export async function applyAction(
       ? []
       : await loadDesiredOrReport(paths, { vars: flags.var, varFiles: input.varFiles }, io);
     if (!desired) return 1;
+    // The guardrails' config rules: an error stops here, before the state is locked or anything sent.
+    const settings = guardrails.runSettings(input, flags.strict);
+    const configWarnings = guardrails.reviewConfig(desired, settings, io);
+    if (!configWarnings) return 1;
+    review = (plan) => guardrails.reviewPlan(plan, configWarnings, settings, io);
     desiredList = desired;
     store = await openInputStore(flags, input, io);
     planFor = (doc) =>
@@ -206,7 +216,12 @@ export async function applyAction(
           drift = refreshed.drift;
           info.write(`${live.readSummary(read)}\n`);
         }
-        const plan: Plan = drift ? { ...planFor(session.doc), drift } : planFor(session.doc);
+        const made: Plan = drift ? { ...planFor(session.doc), drift } : planFor(session.doc);
+        const plan = review(made);
+        if (!plan) {
+          if (early) await session.commit();
+          return 1;
+        }
         if (session.doc.serial === 0 && plan.summary.create > 0) info.write(noStateWarning(state));
         io.report?.({
           state: store.description,

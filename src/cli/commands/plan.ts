@@ -69,6 +69,11 @@ export async function planAction(
     ? []
     : await loadDesiredOrReport(paths, { vars: flags.var, varFiles: input.varFiles }, io);
   if (!desired) return 1;
+  // The guardrails' config rules: an error stops here, before the state or the tenant is read.
+  const guardrails = await import('../guardrails.js');
+  const settings = guardrails.runSettings(input, flags.strict);
+  const configWarnings = guardrails.reviewConfig(desired, settings, io);
+  if (!configWarnings) return 1;
   const plan = await import('../../plan/index.js');
   const stateFlags = environmentStateFlags(flags, input);
   const store = await openInputStore(flags, input, io);
@@ -108,6 +113,10 @@ export async function planAction(
   } else {
     result = plan.planChanges(desired, recorded, options);
   }
+  // The plan rules need the recorded values: an error stops here, before any output or --out.
+  const reviewed = guardrails.reviewPlan(result, configWarnings, settings, io);
+  if (!reviewed) return 1;
+  result = reviewed;
   if (recorded === null && result.summary.create > 0) where.write(noStateWarning(state));
   io.report?.({
     state: store.description,

@@ -1,5 +1,5 @@
 /**
- * tenantform show [PLANFILE | PATH] [--format text|markdown|json]
+ * tenantform show [PLANFILE | PATH] [--format text|markdown|json|terraform-json]
  *
  * With a plan file saved by `plan --out`: prints that plan exactly as `plan`
  * printed it (CI posts the plan that will be applied), once its seal holds
@@ -8,7 +8,7 @@
  * located by PATH (default ".") with every resource's attributes.
  * Reads only; takes no lock and sends no request.
  */
-import type { CommandIO } from '../io.js';
+import { CliError, type CommandIO } from '../io.js';
 import { absolute } from '../context.js';
 import { openInputStore, resolveInputs } from '../inputs.js';
 import { writePlan } from '../plan-output.js';
@@ -29,6 +29,11 @@ export async function showAction(
     await store.close();
     await writePlan(saved.plan, flags.format, io);
     return 0;
+  }
+  if (flags.format === 'terraform-json') {
+    throw new CliError(
+      `--format terraform-json shows a plan file saved by plan --out; ${target ?? '.'} is not one (for the state, use --format json)`,
+    );
   }
   const { readStateSnapshot } = await import('../../state/index.js');
   const input = resolveInputs([target ?? '.'], flags.env, [], io, 'one')[0]!;

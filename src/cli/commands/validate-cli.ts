@@ -1,14 +1,15 @@
 import type { CommandIO } from '../io.js';
-import { parseVarArgs, resolveInputs } from '../inputs.js';
-import { noCounts, runValidate, writeValidation } from './validate.js';
+import { resolveInputs, type ConfigInput } from '../inputs.js';
+import { runSettings } from '../guardrails.js';
+import { noCounts, runValidate, validateConfig, validationJson, writeValidation } from './validate.js';
 import type { ValidateFlags } from '../definitions.js';
 
 /**
- * tenantform validate [PATH...] [--env NAME]: commander adapter for
- * runValidate. A project directory (tenantform.yaml) without --env has every
- * environment checked; text and github output then put "Environment NAME:"
- * before each, and json prints
- * {"valid": bool, "environments": [{"environment", "valid", "files", "counts", "errors"}]}.
+ * tenantform validate [PATH...] [--env NAME] [--strict]: commander adapter
+ * for runValidate. A project directory (tenantform.yaml) without --env has
+ * every environment checked, each with its own guardrail settings; text and
+ * github output then put "Environment NAME:" before each, and json prints
+ * {"valid": bool, "environments": [{"environment", "valid", "files", "counts", "errors", "warnings"}]}.
  */
 export async function validateAction(
   paths: string[],
@@ -29,46 +30,27 @@ export async function validateAction(
       io,
     );
   }
-  if (inputs.length === 1) {
-    return runValidate(
-      inputs[0]!.paths,
-      { vars: flags.var, varFiles: inputs[0]!.varFiles, format: flags.format },
-      io,
-    );
-  }
+  const options = (input: ConfigInput) => ({
+    vars: flags.var,
+    varFiles: input.varFiles,
+    format: flags.format,
+    guardrails: runSettings(input, flags.strict),
+  });
+  if (inputs.length === 1) return runValidate(inputs[0]!.paths, options(inputs[0]!), io);
   if (flags.format === 'json') {
-    const { loadConfig } = await import('../../config/index.js');
-    const vars = parseVarArgs(flags.var);
     const environments = [];
     for (const input of inputs) {
-      const result = await loadConfig(input.paths, {
-        vars,
-        varFiles: input.varFiles,
-        env: io.env,
-        cwd: io.cwd,
-      });
-      const valid = result.issues.length === 0;
-      environments.push({
-        environment: input.env,
-        valid,
-        files: result.files,
-        counts: result.counts,
-        errors: result.issues,
-      });
+      const body = validationJson(await validateConfig(input.paths, options(input), io));
+      environments.push({ environment: input.env, ...body });
     }
-    const valid = environments.every((e) => e.valid);
+    const valid = environments.every((e) => e.valid === true);
     io.stdout.write(JSON.stringify({ valid, environments }) + '\n');
     return valid ? 0 : 1;
   }
   let code = 0;
   for (const input of inputs) {
     io.stdout.write(`Environment ${input.env}:\n`);
-    const c = await runValidate(
-      input.paths,
-      { vars: flags.var, varFiles: input.varFiles, format: flags.format },
-      io,
-    );
-    code = Math.max(code, c);
+    code = Math.max(code, await runValidate(input.paths, options(input), io));
   }
   return code;
 }

@@ -73,7 +73,11 @@ describe('runValidate', () => {
     expect(out).toBe(
       'Valid: 2 files, 1 rate limit policy, 2 user permissions (1 user), 0 token exchange profiles.\n',
     );
-    expect(err).toBe('');
+    // The one policy is a client's: nothing limits the other applications (a guardrail's warning).
+    expect(err).toBe(
+      "config/a.yaml:2:5: warning: no rate limit policy for default: an application no policy names (and not in a group that has one) has no limit but the tenant's own; add consumer_selector: default, in log first [no-default-policy]\n" +
+        '1 warning.\n',
+    );
   });
 
   it('prints every error as file:line:col: message on stderr, then the count, and exits 1', async () => {
@@ -105,6 +109,7 @@ describe('runValidate', () => {
       files: ['a.yaml'],
       counts: { files: 1, rate_limit_policies: 1, user_permissions: 2, users: 1, token_exchange_profiles: 0 },
       errors: [],
+      warnings: [expect.objectContaining({ file: 'a.yaml', line: 2, col: 5, code: 'no-default-policy' })],
     });
     out = '';
     expect(await runValidate('b.yaml', opts('json'), io())).toBe(1);
@@ -217,5 +222,103 @@ describe('loadDesiredOrReport', () => {
 
   it('throws a CliError for a malformed --var', async () => {
     await expect(loadDesiredOrReport('.', { vars: ['oops'], varFiles: [] }, io())).rejects.toThrow(CliError);
+  });
+});
+
+describe('validate and the guardrails', () => {
+  const PROFILES = `rate_limit_policies:
+  - resource: oauth_authentication_api
+    consumer: client
+    consumer_selector: default
+    configuration: { action: block, limit: 0 }
+token_exchange_profiles:
+  - name: Legacy tokens
+    subject_token_type: urn:auth0:legacy
+    action_id: 6a7d8b1c-0d3e-4f5a-8b9c-0d1e2f3a4b5c
+    type: custom_authentication
+`;
+
+  it('refuses a reserved subject_token_type at file:line:col with its rule code, and still reports warnings', async () => {
+    await put({ 'a.yaml': PROFILES });
+    expect(await runValidate('a.yaml', opts('text'), io())).toBe(1);
+    expect(out).toBe('');
+    expect(err).toBe(
+      'a.yaml:2:5: warning: default has limit 0 with block: every sign-in of every application no other policy names is refused [shared-limit-zero]\n' +
+        '1 warning.\n' +
+        'a.yaml:7:5: subject_token_type "urn:auth0:legacy" is in the namespace urn:auth0, which the service reserves and refuses: use one you own, such as urn:<your-company>:<token-name> [token-type-reserved]\n' +
+        '1 error.\n',
+    );
+  });
+
+  it('gives the rule code as the issue code in JSON, and GitHub annotations of both levels', async () => {
+    await put({ 'a.yaml': PROFILES });
+    expect(await runValidate('a.yaml', opts('json'), io())).toBe(1);
+    const body = JSON.parse(out) as {
+      errors: { code: string; line: number }[];
+      warnings: { code: string }[];
+    };
+    expect(body.errors.map((e) => [e.code, e.line])).toEqual([['token-type-reserved', 7]]);
+    expect(body.warnings.map((w) => w.code)).toEqual(['shared-limit-zero']);
+    out = '';
+    await runValidate('a.yaml', opts('github'), io());
+    expect(out).toContain('::error file=a.yaml,line=7,col=5::subject_token_type "urn:auth0:legacy" is in');
+    expect(out).toContain('[token-type-reserved]');
+    expect(out).toContain('::warning file=a.yaml,line=2,col=5::default has limit 0 with block');
+  });
+
+  it('follows the settings: off drops a rule, --strict makes a warning an error', async () => {
+    await put({ 'a.yaml': PROFILES });
+    const settings = { rules: { 'token-type-reserved': 'off' as const } };
+    expect(await runValidate('a.yaml', { ...opts('text'), guardrails: settings }, io())).toBe(0);
+    expect(err).toContain('[shared-limit-zero]');
+    err = '';
+    out = '';
+    const strict = { ...settings, strict: true };
+    expect(await runValidate('a.yaml', { ...opts('text'), guardrails: strict }, io())).toBe(1);
+    expect(err).toMatch(
+      /^a\.yaml:2:5: default has limit 0 with block: .* \[shared-limit-zero\]\n1 error\.\n$/,
+    );
+  });
+
+  it('takes the settings of each environment from tenantform.yaml, and --strict from the command line', async () => {
+    await put({
+      'tenantform.yaml': [
+        'guardrails:',
+        '  rules: { token-type-reserved: off }',
+        'environments:',
+        '  dev: { paths: [dev] }',
+        '  prod:',
+        '    paths: [prod]',
+        '    guardrails: { rules: { token-type-reserved: error, shared-limit-zero: off } }',
+        '',
+      ].join('\n'),
+      'dev/a.yaml': PROFILES,
+      'prod/a.yaml': PROFILES,
+    });
+    const { runCli } = await import('../../../test/helpers/cli.js');
+    const run = await runCli(['validate', '.', '--format', 'json'], { cwd: root });
+    expect(run.code).toBe(1);
+    const body = JSON.parse(run.stdout) as {
+      environments: {
+        environment: string;
+        valid: boolean;
+        errors: { code: string }[];
+        warnings: { code: string }[];
+      }[];
+    };
+    expect(
+      body.environments.map((e) => [
+        e.environment,
+        e.valid,
+        e.errors.map((i) => i.code),
+        e.warnings.map((i) => i.code),
+      ]),
+    ).toEqual([
+      ['dev', true, [], ['shared-limit-zero']],
+      ['prod', false, ['token-type-reserved'], []],
+    ]);
+    const strict = await runCli(['validate', '.', '--env', 'dev', '--strict'], { cwd: root });
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toContain('dev/a.yaml:2:5: default has limit 0 with block');
   });
 });

@@ -4,27 +4,36 @@
  * Checks the config (PATH defaults to "."; several PATHs are merged) and
  * reports every problem at file:line:col. Sends no request, reads no state.
  *
- * Exit codes: 0 valid; 1 invalid, including a malformed --var or an
- * unreadable --var-file.
+ * Besides the schema, the guardrails' config rules run on a valid config
+ * (src/review, docs/reviewing-policy-changes.md): an error-level finding is
+ * an error like any other (with its rule code as `code`), a warning is
+ * reported and leaves the config valid; --strict (tenantform.yaml settings
+ * likewise) decides which is which.
+ *
+ * Exit codes: 0 valid (warnings or not); 1 invalid, including a malformed
+ * --var, an unreadable --var-file, and a warning under --strict.
  *
  * Formats:
  * - text (default): valid → one summary line on stdout, e.g.
  *   "Valid: 3 files, 4 rate limit policies, 12 user permissions (5 users), 2 token exchange profiles.";
- *   invalid → one "file:line:col: message" line per error on stderr, then "N errors.".
+ *   invalid → one "file:line:col: message" line per error on stderr, then "N errors.";
+ *   warnings → "file:line:col: warning: message [rule]" lines on stderr, then "N warnings.".
  * - json: one JSON object on stdout, valid or not:
  *   {"valid": boolean, "files": string[],
  *    "counts": {"files", "rate_limit_policies", "user_permissions", "users", "token_exchange_profiles"},
- *    "errors": [{"file", "line", "col", "message", "code"}]}
+ *    "errors": [{"file", "line", "col", "message", "code"}], "warnings": [same shape]}
  *   line and col are 1-based, and both 0 when an error concerns a whole file
  *   (not found, too large); file is "" for an error in the command line.
  * - github: one "::error file=F,line=L,col=C::message" workflow command per
- *   error on stdout (GitHub shows them as annotations on the files), then the
- *   summary line ("Valid: …" or "N errors.").
+ *   error and "::warning …" per warning on stdout (GitHub shows them as
+ *   annotations on the files), then the summary line ("Valid: …" or "N errors.").
  */
-import { countResources } from '../../config/combine.js';
+import { compareIssues, countResources } from '../../config/combine.js';
 import type { ConfigCounts, ConfigIssue, LoadResult } from '../../config/index.js';
 import { KINDS } from '../../resources/index.js';
-import { errorCountLine, reportIssues } from '../config-issues.js';
+import { checkConfig, DEFAULT_SETTINGS, type GuardrailSettings } from '../../review/index.js';
+import { errorCountLine, formatIssue, reportIssues } from '../config-issues.js';
+import { findingIssue, reportWarnings } from '../guardrails.js';
 import { loadConfigInput, type VarFlags } from '../inputs.js';
 import { CliError, type CommandIO } from '../io.js';
 import { plural } from '../words.js';
@@ -33,6 +42,34 @@ export type ValidateFormat = 'text' | 'json' | 'github';
 
 export interface ValidateOptions extends VarFlags {
   format: ValidateFormat;
+  /** The guardrails' settings (tenantform.yaml, --strict); default: each rule's own severity. */
+  guardrails?: GuardrailSettings;
+}
+
+/** A load result and the guardrails' warnings about it. */
+export interface Validation {
+  result: LoadResult;
+  warnings: ConfigIssue[];
+}
+
+/**
+ * The config rules over a config that passed every other check: their
+ * errors become the result's issues (the config is then invalid), their
+ * warnings come apart. A config with issues is returned as it is.
+ */
+export function withGuardrails(result: LoadResult, settings: GuardrailSettings): Validation {
+  if (result.issues.length > 0) return { result, warnings: [] };
+  const findings = checkConfig(result.desired, settings);
+  const issues = (severity: string) =>
+    findings
+      .filter((f) => f.severity === severity)
+      .map(findingIssue)
+      .sort(compareIssues);
+  const errors = issues('error');
+  return {
+    result: errors.length > 0 ? { ...result, desired: [], issues: errors } : result,
+    warnings: issues('warning'),
+  };
 }
 
 /**
@@ -58,12 +95,13 @@ function escapeProperty(value: string): string {
   return escapeData(value).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
-/** One GitHub Actions workflow command: "::error file=F,line=L,col=C::message". */
-export function githubAnnotation(issue: ConfigIssue): string {
+/** One GitHub Actions workflow command: "::error file=F,line=L,col=C::message" (a rule's finding ends with its code). */
+export function githubAnnotation(issue: ConfigIssue, level: 'error' | 'warning' = 'error'): string {
   const props: string[] = [];
   if (issue.file) props.push(`file=${escapeProperty(issue.file)}`);
   if (issue.file && issue.line > 0) props.push(`line=${issue.line}`, `col=${issue.col}`);
-  return `::error${props.length > 0 ? ' ' + props.join(',') : ''}::${escapeData(issue.message)}`;
+  const message = formatIssue({ ...issue, file: '' });
+  return `::${level}${props.length > 0 ? ' ' + props.join(',') : ''}::${escapeData(message)}`;
 }
 
 /** The counts of a config that could not be read at all: zero of everything. */
@@ -71,30 +109,49 @@ export function noCounts(): ConfigCounts {
   return countResources([], 0);
 }
 
-/** Prints a load result in the chosen format; returns the exit code (0 valid, 1 not). */
-export function writeValidation(result: LoadResult, format: ValidateFormat, io: CommandIO): number {
+/** The JSON body of one validation: {valid, files, counts, errors, warnings}. */
+export function validationJson({ result, warnings }: Validation): {
+  valid: boolean;
+  files: string[];
+  counts: ConfigCounts;
+  errors: ConfigIssue[];
+  warnings: ConfigIssue[];
+} {
+  const valid = result.issues.length === 0;
+  return { valid, files: result.files, counts: result.counts, errors: result.issues, warnings };
+}
+
+/** Prints a load result (and the guardrails' warnings) in the chosen format; returns the exit code (0 valid, 1 not). */
+export function writeValidation(
+  result: LoadResult,
+  format: ValidateFormat,
+  io: CommandIO,
+  warnings: readonly ConfigIssue[] = [],
+): number {
   const valid = result.issues.length === 0;
   if (format === 'json') {
-    const body = { valid, files: result.files, counts: result.counts, errors: result.issues };
-    io.stdout.write(JSON.stringify(body) + '\n');
+    io.stdout.write(JSON.stringify(validationJson({ result, warnings: [...warnings] })) + '\n');
   } else if (format === 'github') {
-    const lines = result.issues.map((i) => githubAnnotation(i));
+    const lines = [
+      ...result.issues.map((i) => githubAnnotation(i)),
+      ...warnings.map((i) => githubAnnotation(i, 'warning')),
+    ];
     lines.push(valid ? summaryLine(result.counts) : errorCountLine(result.issues.length));
     io.stdout.write(lines.join('\n') + '\n');
-  } else if (valid) {
-    io.stdout.write(summaryLine(result.counts) + '\n');
   } else {
-    reportIssues(result.issues, io);
+    reportWarnings(warnings, io);
+    if (valid) io.stdout.write(summaryLine(result.counts) + '\n');
+    else reportIssues(result.issues, io);
   }
   return valid ? 0 : 1;
 }
 
-/** Runs `tenantform validate`; returns the exit code (0 valid, 1 not). */
-export async function runValidate(
+/** Loads and checks a config, guardrails included; a malformed --var is an issue too. */
+export async function validateConfig(
   path: string | readonly string[],
   opts: ValidateOptions,
   io: CommandIO,
-): Promise<number> {
+): Promise<Validation> {
   let result: LoadResult;
   try {
     result = await loadConfigInput(path, opts, io);
@@ -107,5 +164,15 @@ export async function runValidate(
       issues: [{ file: '', line: 0, col: 0, message: err.message, code: err.code }],
     };
   }
-  return writeValidation(result, opts.format, io);
+  return withGuardrails(result, opts.guardrails ?? DEFAULT_SETTINGS);
+}
+
+/** Runs `tenantform validate`; returns the exit code (0 valid, 1 not). */
+export async function runValidate(
+  path: string | readonly string[],
+  opts: ValidateOptions,
+  io: CommandIO,
+): Promise<number> {
+  const { result, warnings } = await validateConfig(path, opts, io);
+  return writeValidation(result, opts.format, io, warnings);
 }

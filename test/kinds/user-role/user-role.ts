@@ -47,6 +47,7 @@ export const userRole = {
   title: { one: 'user role', many: 'user roles' },
   identityFields: ['user_id', 'role_id'],
   describe: ([user, role]) => `role ${role} of user ${user}`,
+  label: ([user, role]) => `${user} ${role}`,
   config: {
     key: 'user_roles',
     file: 'user-roles.yaml',

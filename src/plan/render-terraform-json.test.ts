@@ -1,0 +1,204 @@
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
+import {
+  desired,
+  everyActionPlan,
+  permission,
+  policy,
+  profile,
+  recorded,
+  stateDoc,
+} from '../../test/plan-builders.js';
+import { liveResource } from '../resources/index.js';
+import { ACTIONS } from './actions.js';
+import { deepEqual } from './canonical.js';
+import { planRefreshed } from './drift.js';
+import { planChanges } from './planner.js';
+import { renderTerraformJson } from './render-terraform-json.js';
+import type { Plan } from './types.js';
+
+const schema = JSON.parse(readFileSync('test/fixtures/terraform-plan-json.schema.json', 'utf8')) as object;
+const validate = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
+
+interface ResourceChange {
+  address: string;
+  type: string;
+  name: string;
+  index: string;
+  change: {
+    actions: string[];
+    before: Record<string, unknown> | null;
+    after: Record<string, unknown> | null;
+    replace_paths?: string[][];
+    after_unknown: Record<string, unknown>;
+  };
+  action_reason?: string;
+  tenantform: { action: string; address: string; reason: string; after: unknown };
+}
+
+interface TerraformPlan {
+  format_version: string;
+  resource_changes: ResourceChange[];
+  resource_drift?: ResourceChange[];
+  planned_values: { root_module: { resources: { address: string; values: Record<string, unknown> }[] } };
+  tenantform: Record<string, unknown>;
+}
+
+function rendered(plan: Plan): TerraformPlan {
+  const document: unknown = JSON.parse(renderTerraformJson(plan));
+  const valid = validate(document);
+  expect(validate.errors ?? [], 'the output matches the schema written from Terraform’s docs').toEqual([]);
+  expect(valid).toBe(true);
+  return document as TerraformPlan;
+}
+
+/** Plans that, between them, have every action tenantform has. */
+function everyKindOfPlan(): Plan[] {
+  const { desired: want, state } = everyActionPlan();
+  const same = policy('default', { action: 'block', limit: 100 });
+  const forced = planChanges(
+    [desired('rate_limit_policy', same)],
+    stateDoc([recorded('rate_limit_policy', same, { id: 'rlp_1' })]),
+    { replace: ['rate_limit_policy["oauth_authentication_api","client","default"]'] },
+  );
+  const live = {
+    reads: [{ kind: 'rate_limit_policy' as const, params: {} }],
+    resources: [liveResource('rate_limit_policy', policy('default', { action: 'log', limit: 3 }), 'rlp_1')],
+  };
+  return [
+    planChanges(want, state),
+    planChanges(want, state, { api: 'full' }),
+    forced,
+    planChanges([], state, { destroy: true }),
+    planRefreshed(want, state, live, { api: 'full' }).plan,
+  ];
+}
+
+describe('renderTerraformJson', () => {
+  it('matches the schema of Terraform’s JSON plan format for every action tenantform has', () => {
+    const seen = new Set<string>();
+    for (const plan of everyKindOfPlan()) {
+      const doc = rendered(plan);
+      expect(doc.format_version).toBe('1.2');
+      for (const rc of doc.resource_changes) seen.add(rc.tenantform.action);
+    }
+    expect([...seen].sort()).toEqual([...ACTIONS].sort());
+  });
+
+  it.each([
+    ['create', ['create']],
+    ['update', ['update']],
+    ['replace', ['delete', 'create']],
+    ['delete', ['delete']],
+    ['forget', ['forget']],
+    ['blocked', ['no-op']],
+    ['no-op', ['no-op']],
+  ])('maps %s to %j', (action, actions) => {
+    const changes = everyKindOfPlan().flatMap((plan) => rendered(plan).resource_changes);
+    const mine = changes.filter((rc) => rc.tenantform.action === action);
+    expect(mine.length).toBeGreaterThan(0);
+    for (const rc of mine) expect(rc.change.actions).toEqual(actions);
+  });
+
+  it('names resources as the provider does, with tenantform’s own fields under "tenantform"', () => {
+    const { desired: want, state } = everyActionPlan();
+    const doc = rendered(planChanges(want, state));
+    const create = doc.resource_changes.find((rc) => rc.tenantform.action === 'create')!;
+    expect(create.address).toBe(
+      'auth0_rate_limit_policy.rate_limit_policies["oauth_authentication_api::client::client_id:abc"]',
+    );
+    expect(create.type).toBe('auth0_rate_limit_policy');
+    expect(create.name).toBe('rate_limit_policies');
+    expect(create.change.before).toBeNull();
+    expect(create.change.after).toEqual({
+      resource: 'oauth_authentication_api',
+      consumer: 'client',
+      consumer_selector: 'client_id:abc',
+      configuration: [{ action: 'log', limit: 50, redirect_uri: null }],
+    });
+    expect(create.change.after_unknown).toEqual({ id: true });
+    expect(create.tenantform.address).toBe(
+      'rate_limit_policy["oauth_authentication_api","client","client_id:abc"]',
+    );
+    const forget = doc.resource_changes.find((rc) => rc.tenantform.action === 'forget')!;
+    expect(forget.type).toBe('auth0_user_permission');
+    expect(forget.change.before).toEqual({
+      user_id: 'auth0|u2',
+      resource_server_identifier: 'https://api',
+      permission: 'write',
+    });
+    expect(Object.keys(doc.tenantform)).toEqual(['plan_format_version', 'api', 'state', 'summary']);
+    const addresses = doc.resource_changes.map((rc) => rc.address);
+    expect(new Set(addresses).size).toBe(addresses.length);
+  });
+
+  it('a no-op and a blocked change have before equal to after; the change a blocked one wanted stays in tenantform', () => {
+    const { desired: want, state } = everyActionPlan();
+    const doc = rendered(planChanges(want, state));
+    for (const rc of doc.resource_changes.filter((r) => r.change.actions[0] === 'no-op')) {
+      expect(deepEqual(rc.change.before, rc.change.after)).toBe(true);
+    }
+    const blocked = doc.resource_changes.find((rc) => rc.tenantform.action === 'blocked')!;
+    expect(blocked.change.before).toMatchObject({ id: 'tep_1', name: 'partner tokens' });
+    expect(blocked.tenantform.after).toMatchObject({ name: 'new name' });
+  });
+
+  it('says why a replace or a delete was chosen, and which attributes force the replace', () => {
+    const plans = everyKindOfPlan();
+    const spec = rendered(plans[0]!);
+    const replace = spec.resource_changes.find((rc) => rc.tenantform.action === 'replace')!;
+    expect(replace.action_reason).toBe('replace_because_cannot_update');
+    const full = rendered(
+      planChanges(
+        [desired('token_exchange_profile', profile('urn:a', { action_id: 'act_9' }))],
+        stateDoc([recorded('token_exchange_profile', profile('urn:a'), { id: 'tep_1' })]),
+        { api: 'full' },
+      ),
+    );
+    expect(full.resource_changes[0]!.change.replace_paths).toEqual([['action_id']]);
+    const forced = rendered(plans[2]!).resource_changes.find(
+      (rc) => rc.action_reason === 'replace_by_request',
+    );
+    expect(forced?.tenantform.address).toContain('default');
+    expect(forced?.change.replace_paths).toBeUndefined();
+    const deleted = spec.resource_changes.find((rc) => rc.tenantform.action === 'delete')!;
+    expect(deleted.action_reason).toBe('delete_because_no_resource_config');
+    const destroy = rendered(plans[3]!);
+    expect(destroy.resource_changes.every((rc) => rc.action_reason === undefined)).toBe(true);
+    expect(destroy.tenantform.destroy).toBe(true);
+  });
+
+  it('puts drift read from the tenant in resource_drift, and every resource that stays in planned_values', () => {
+    const refreshed = rendered(everyKindOfPlan()[4]!);
+    expect(refreshed.resource_drift?.map((d) => [d.address, d.change.actions])).toEqual([
+      [
+        'auth0_rate_limit_policy.rate_limit_policies["oauth_authentication_api::client::cimd_clients"]',
+        ['delete'],
+      ],
+      [
+        'auth0_rate_limit_policy.rate_limit_policies["oauth_authentication_api::client::default"]',
+        ['update'],
+      ],
+      [
+        'auth0_rate_limit_policy.rate_limit_policies["oauth_authentication_api::client::third_party_clients"]',
+        ['delete'],
+      ],
+    ]);
+    const planned = refreshed.planned_values.root_module.resources.map((r) => r.address);
+    expect(planned).toContain(
+      'auth0_rate_limit_policy.rate_limit_policies["oauth_authentication_api::client::default"]',
+    );
+    expect(planned.some((a) => a.includes('cimd_clients'))).toBe(false);
+  });
+
+  it('a permission keeps user, server and name as the provider names them', () => {
+    const doc = rendered(
+      planChanges([desired('user_permission', permission('auth0|u1', 'https://api', 'read'))], null),
+    );
+    expect(doc.resource_changes[0]!.address).toBe(
+      'auth0_user_permission.user_permissions["auth0|u1::https://api::read"]',
+    );
+    expect(doc.resource_changes[0]!.change.after_unknown).toEqual({});
+  });
+});

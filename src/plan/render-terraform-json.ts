@@ -1,0 +1,207 @@
+/**
+ * A plan in the shape of Terraform's JSON plan representation (`terraform
+ * show -json PLANFILE`, format_version 1.2, HashiCorp's "JSON Output Format"),
+ * for the tools teams already run on plans (policy checks, cost and summary
+ * bots). Resources are named as the Terraform auth0 provider names them (each
+ * kind's `peers.terraform[0]`): `type` is the provider's resource type, `name`
+ * the kind's config list, the index the identity (`::` between parts, as the
+ * provider's import id of a user permission), `before` and `after` the
+ * provider's attributes. Everything tenantform knows beyond that is under the
+ * key `tenantform` (at the top and in each resource change), never in
+ * Terraform's own keys.
+ *
+ * tenantform's actions become Terraform's: create ["create"], update
+ * ["update"], replace ["delete","create"] (tenantform deletes first), delete
+ * ["delete"], no-op ["no-op"], forget ["forget"] (Terraform 1.7's action for a
+ * resource removed from management but left in place); blocked is ["no-op"]
+ * with before = after = what stays on the tenant, since apply never makes
+ * that change (the change wanted is in `tenantform.after`).
+ */
+import { fixedAttributes, kindOf, type Attributes, type KindName } from '../resources/index.js';
+import { assertNever } from './actions.js';
+import { changedPaths, deepEqual } from './canonical.js';
+import type { Drift } from './drift.js';
+import { changeJson, planToJson } from './render-json.js';
+import type { Action, Change, Plan } from './types.js';
+
+/** The version of Terraform's JSON plan format this follows. */
+export const TERRAFORM_JSON_FORMAT_VERSION = '1.2';
+
+const PROVIDER = 'registry.terraform.io/auth0/auth0';
+
+/** Terraform's actions for a tenantform action. */
+export function terraformActions(action: Action): string[] {
+  switch (action) {
+    case 'create':
+      return ['create'];
+    case 'update':
+      return ['update'];
+    case 'replace':
+      return ['delete', 'create'];
+    case 'delete':
+      return ['delete'];
+    case 'forget':
+      return ['forget'];
+    case 'blocked':
+    case 'no-op':
+      return ['no-op'];
+    default:
+      return assertNever(action);
+  }
+}
+
+/** How a kind is named in Terraform's terms: the provider's type, and a values mapping. */
+function terraformNaming(kind: KindName): {
+  type: string;
+  name: string;
+  values: (a: Attributes) => Attributes;
+} {
+  const module = kindOf(kind);
+  const type = module.peers?.terraform[0];
+  return {
+    type: type?.type ?? `tenantform_${module.name}`,
+    name: module.config.key,
+    values: type?.write ?? ((attributes) => attributes),
+  };
+}
+
+/** `auth0_rate_limit_policy.rate_limit_policies["oauth_authentication_api::client::default"]`, and its parts. */
+function addressOf(kind: KindName, identity: readonly string[]) {
+  const naming = terraformNaming(kind);
+  const index = identity.join('::');
+  return { naming, index, address: `${naming.type}.${naming.name}[${JSON.stringify(index)}]` };
+}
+
+/** The provider's values for recorded or desired attributes, with the id when it is known. */
+function valuesOf(kind: KindName, attributes: Attributes | null, id: string | null): Attributes | null {
+  if (attributes === null) return null;
+  const values = terraformNaming(kind).values(attributes);
+  return id === null ? values : { id, ...values };
+}
+
+/** Why the actions were chosen, in Terraform's reason codes; undefined when there is nothing to say. */
+function actionReason(change: Change, destroy: boolean): string | undefined {
+  if (change.action === 'replace') {
+    return change.before && change.after && deepEqual(change.before, change.after)
+      ? 'replace_by_request'
+      : 'replace_because_cannot_update';
+  }
+  if (change.action === 'delete' && !destroy) return 'delete_because_no_resource_config';
+  return undefined;
+}
+
+/** The `change` object: actions, before and after, and what Terraform says beside them. */
+function changeObject(change: Change): Record<string, unknown> {
+  const kind = kindOf(change.kind);
+  let before = valuesOf(change.kind, change.before, change.id);
+  let after = valuesOf(change.kind, change.after, change.action === 'update' ? change.id : null);
+  if (change.action === 'delete' || change.action === 'forget') after = null;
+  if (change.action === 'no-op') after = before;
+  if (change.action === 'blocked') {
+    before ??= valuesOf(change.kind, change.after, null);
+    after = before;
+  }
+  const object: Record<string, unknown> = {
+    actions: terraformActions(change.action),
+    before,
+    after,
+    // The server id is known only once the create is answered.
+    after_unknown: after !== null && kind.id !== null && after.id === undefined ? { id: true } : {},
+    before_sensitive: before === null ? false : {},
+    after_sensitive: after === null ? false : {},
+  };
+  if (change.action === 'replace' && change.before && change.after) {
+    const changed = [...new Set(changedPaths(change.before, change.after).map((p) => p.split('.')[0]!))];
+    const paths = fixedAttributes(kind, changed);
+    if (paths.length > 0) object.replace_paths = paths.map((p) => [p]);
+  }
+  return object;
+}
+
+function resourceChange(change: Change, destroy: boolean): Record<string, unknown> {
+  const { naming, index, address } = addressOf(change.kind, change.identity);
+  const reason = actionReason(change, destroy);
+  return {
+    address,
+    mode: 'managed',
+    type: naming.type,
+    name: naming.name,
+    index,
+    provider_name: PROVIDER,
+    change: changeObject(change),
+    ...(reason ? { action_reason: reason } : {}),
+    tenantform: changeJson(change),
+  };
+}
+
+/** What tenantform found changed outside it (plan --refresh), as Terraform's resource_drift. */
+function resourceDrift(drift: readonly Drift[]): Record<string, unknown>[] {
+  return drift
+    .filter((d) => d.drift !== 'unmanaged')
+    .map((d) => {
+      const { naming, index, address } = addressOf(d.kind, d.identity);
+      const before = valuesOf(d.kind, d.recorded, d.id);
+      const after = d.drift === 'deleted' ? null : valuesOf(d.kind, d.live, d.id);
+      return {
+        address,
+        mode: 'managed',
+        type: naming.type,
+        name: naming.name,
+        index,
+        provider_name: PROVIDER,
+        change: {
+          actions: d.drift === 'deleted' ? ['delete'] : ['update'],
+          before,
+          after,
+          after_unknown: {},
+          before_sensitive: before === null ? false : {},
+          after_sensitive: after === null ? false : {},
+        },
+      };
+    });
+}
+
+/** The resources as they will be once the plan is applied (Terraform's planned_values). */
+function plannedValues(plan: Plan): Record<string, unknown> {
+  const resources = plan.changes
+    .map((change) => ({ change, values: changeObject(change).after as Attributes | null }))
+    .filter(({ values }) => values !== null)
+    .map(({ change, values }) => {
+      const { naming, index, address } = addressOf(change.kind, change.identity);
+      return {
+        address,
+        mode: 'managed',
+        type: naming.type,
+        name: naming.name,
+        index,
+        provider_name: PROVIDER,
+        schema_version: 0,
+        values,
+        sensitive_values: {},
+      };
+    });
+  return { root_module: { resources } };
+}
+
+/** The plan as Terraform's JSON plan representation (pretty, no trailing newline). */
+export function renderTerraformJson(plan: Plan): string {
+  const native = planToJson(plan);
+  const document = {
+    format_version: TERRAFORM_JSON_FORMAT_VERSION,
+    planned_values: plannedValues(plan),
+    resource_changes: plan.changes.map((change) => resourceChange(change, plan.destroy === true)),
+    ...(plan.drift ? { resource_drift: resourceDrift(plan.drift) } : {}),
+    complete: plan.targets === undefined,
+    errored: false,
+    tenantform: {
+      plan_format_version: native.format_version,
+      api: native.api,
+      state: native.state,
+      ...(native.targets ? { targets: native.targets } : {}),
+      ...(native.destroy ? { destroy: true } : {}),
+      summary: native.summary,
+      ...(native.drift ? { drift: native.drift } : {}),
+    },
+  };
+  return JSON.stringify(document, null, 2);
+}

@@ -1,0 +1,57 @@
+/**
+ * A plan as a reviewer reads it, for the text and Markdown renderers: each
+ * shown change with its short name, the change in words and its review
+ * (effects, risks, findings: src/review), risky changes first; and the
+ * plan's findings no shown change carries (the configuration as a whole, or
+ * an unchanged resource). Worked out when the plan is shown.
+ */
+import {
+  changeLabel,
+  changeWords,
+  findingMessage,
+  reviewChanges,
+  type ChangeReview,
+  type Finding,
+} from '../review/index.js';
+import type { Change, Plan } from './types.js';
+
+export interface ShownChange {
+  change: Change;
+  /** The resource's short name: a selector, a user and permission, a token type. */
+  label: string;
+  /** The change in words: "block → log", "new, log 50/s". */
+  words: string;
+  review: ChangeReview;
+}
+
+export interface ReviewView {
+  /** Changes a reviewer must look at first, in plan order. */
+  risky: ShownChange[];
+  /** The rest, in plan order. */
+  others: ShownChange[];
+  /** Findings about no shown change. */
+  loose: Finding[];
+}
+
+/** `shown` (a subset of plan.changes, in order) split into risky and other changes, and the loose findings. */
+export function reviewView(plan: Plan, shown: readonly Change[]): ReviewView {
+  const reviews = reviewChanges(plan);
+  const byChange = new Map(plan.changes.map((c, i) => [c, reviews[i]!]));
+  const risky: ShownChange[] = [];
+  const others: ShownChange[] = [];
+  for (const change of shown) {
+    const review = byChange.get(change) ?? { effects: [], risks: [], findings: [] };
+    const item = { change, label: changeLabel(change), words: changeWords(change), review };
+    (review.risks.length > 0 ? risky : others).push(item);
+  }
+  const carried = new Set([...risky, ...others].flatMap((s) => s.review.findings));
+  const loose = (plan.findings ?? []).filter((f) => !carried.has(f));
+  return { risky, others, loose };
+}
+
+/** "file:line:col: message [rule]" (or without a position). */
+export function findingLine(finding: Finding): string {
+  const s = finding.source;
+  const at = s && s.file ? (s.line > 0 ? `${s.file}:${s.line}:${s.col}: ` : `${s.file}: `) : '';
+  return `${at}${findingMessage(finding)} [${finding.rule}]`;
+}

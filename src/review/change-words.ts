@@ -1,0 +1,126 @@
+/**
+ * A plan change in words, for the row a reviewer reads first: the
+ * resource's short name (its kind's label: the selector, the user and
+ * permission, the token type) and the change ("block → log", "limit 1500 →
+ * 1200", "new, log 50/s"), and each effect as a sentence. Written when a
+ * plan is shown, never stored.
+ */
+import { KINDS, type Attributes } from '../resources/index.js';
+import type { RateLimitPolicyConfiguration } from '../schemas/types.js';
+import type { ChangeView } from './check-changes.js';
+import type { Effect } from './effects.js';
+import { limitOf } from './policy.js';
+import { actionShort, actionWords, GROUP_WORDS, scopeWords } from './words.js';
+
+/** The short name of a change's resource, from its kind's declaration. */
+export function changeLabel(change: { kind: string; identity: readonly string[] }): string {
+  const kind = KINDS.find((k) => k.name === change.kind);
+  return kind ? kind.label(change.identity) : change.identity.join(' ');
+}
+
+/** A value as a row shows it: a one-word string bare, anything else as JSON. */
+function scalar(value: unknown): string {
+  return typeof value === 'string' && /^\S+$/.test(value) ? value : (JSON.stringify(value) ?? 'null');
+}
+
+/** "name Partner SSO → Partner portal SSO" for each top-level attribute that differs. */
+function fieldChanges(before: Attributes, after: Attributes): string[] {
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+  return keys
+    .filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]))
+    .map((k) => `${k} ${scalar(before[k])} → ${scalar(after[k])}`);
+}
+
+/** "block → log", "limit 1500 → 1200", "block 100/s → log 50/s", "redirect_uri a → b". */
+function configurationChanges(
+  before: RateLimitPolicyConfiguration,
+  after: RateLimitPolicyConfiguration,
+): string[] {
+  const out: string[] = [];
+  const [was, now] = [limitOf(before), limitOf(after)];
+  if (before.action !== after.action) {
+    out.push(
+      was === now ? `${before.action} → ${after.action}` : `${actionShort(before)} → ${actionShort(after)}`,
+    );
+  } else if (was !== now) {
+    out.push(`limit ${was} → ${now}`);
+  }
+  const uri = (c: RateLimitPolicyConfiguration) => ('redirect_uri' in c ? c.redirect_uri : null);
+  if (before.action === after.action && uri(before) !== uri(after)) {
+    out.push(`redirect_uri ${uri(before)} → ${uri(after)}`);
+  }
+  return out;
+}
+
+function configurationOf(attributes: Attributes | null): RateLimitPolicyConfiguration | null {
+  return attributes && typeof attributes.configuration === 'object'
+    ? (attributes.configuration as RateLimitPolicyConfiguration)
+    : null;
+}
+
+/** What changes, in words: "new, block 100/s", "removed (was log 50/s)", "block → log", "name A → B", "unchanged". */
+export function changeWords(change: ChangeView): string {
+  const before = configurationOf(change.before);
+  const after = configurationOf(change.after);
+  switch (change.action) {
+    case 'create':
+      return after ? `new, ${actionShort(after)}` : 'new';
+    case 'delete':
+      return before ? `removed (was ${actionShort(before)})` : 'removed';
+    case 'forget':
+      return 'no longer tracked; stays on the tenant';
+    case 'no-op':
+      return 'unchanged';
+    default: {
+      if (!change.after) return 'cannot be removed';
+      if (!change.before) return 'cannot be created';
+      const words =
+        before && after
+          ? [
+              ...configurationChanges(before, after),
+              ...fieldChanges(
+                { ...change.before, configuration: null },
+                { ...change.after, configuration: null },
+              ),
+            ]
+          : fieldChanges(change.before, change.after);
+      return words.length > 0 ? words.join(', ') : 'replaced, no change';
+    }
+  }
+}
+
+/** An effect as a sentence: "blocks every sign-in of client X", "from log to enforcing (block at 20/s)", … */
+export function effectWords(effect: Effect): string {
+  switch (effect.code) {
+    case 'blocks-every-request':
+      return `blocks every sign-in of ${scopeWords(effect.scope)}`;
+    case 'starts-enforcing': {
+      const at = `${effect.action} at ${effect.limit}/s`;
+      if (effect.from === 'none') return `enforcing from the start (${at}), with no log stage first`;
+      return `from ${effect.from} to enforcing (${at})`;
+    }
+    case 'stops-enforcing':
+      return effect.to === 'log'
+        ? 'stops turning requests away: logs only'
+        : 'stops turning requests away: no limit';
+    case 'limit-cut':
+      return `cuts the limit to under half (${effect.from} → ${effect.to}/s)`;
+    case 'counter':
+      return effect.scope.level === 'group'
+        ? `shared by all ${GROUP_WORDS[effect.scope.group].members}: one counter`
+        : 'each application without a policy of its own is counted apart';
+    case 'falls-back': {
+      const one = effect.scope.level === 'client';
+      const who = one ? scopeWords(effect.scope) : 'its applications';
+      if (!effect.to)
+        return `${who} ${one ? 'is' : 'are'} no longer limited but by the tenant's own rate limit`;
+      return `${who} fall${one ? 's' : ''} back to ${effect.to.selector}: ${actionWords(effect.to.configuration)}`;
+    }
+    case 'takes-over': {
+      const who = scopeWords(effect.scope);
+      if (!effect.from) return `${who}: limited by a policy for the first time`;
+      const leave = effect.scope.level === 'client' ? 'leaves' : 'leave';
+      return `${who} ${leave} ${effect.from.selector} (${actionShort(effect.from.configuration)})`;
+    }
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * What a change does, beyond its values: for a rate limit policy, whom it
+ * starts or stops turning away, how the requests it governs are counted, and
+ * where its applications go when it is removed (or come from when it is
+ * created), by the documented precedence over the policies before and after
+ * the plan. Data only (codes and values); words.ts and change-words.ts write
+ * the sentences when a plan is shown. And which changes a reviewer must look
+ * at first: the risky ones.
+ */
+import type { RateLimitPolicyConfiguration } from '../schemas/types.js';
+import { rateLimitPolicy } from '../resources/index.js';
+import type { ChangeView } from './check-changes.js';
+import {
+  blocksEverything,
+  isEnforcing,
+  limitOf,
+  policiesOf,
+  scopeOf,
+  type PolicyEntry,
+  type ResourceView,
+  type SelectorScope,
+} from './policy.js';
+import { explainClients } from './precedence.js';
+import type { Finding } from './rules.js';
+
+/** What one change to a rate limit policy does. */
+export type Effect =
+  /** From now on every request of the applications it governs is turned away (an enforcing action at limit 0). */
+  | { code: 'blocks-every-request'; scope: SelectorScope }
+  /** It turns requests away from now on, at `limit`: created enforcing (`from: none`), or moved from log or allow. */
+  | { code: 'starts-enforcing'; from: 'none' | 'log' | 'allow'; action: 'block' | 'redirect'; limit: number }
+  /** It no longer turns requests away: now log (counts, never blocks) or allow (no limit). */
+  | { code: 'stops-enforcing'; to: 'log' | 'allow' }
+  /** Its limit is cut to under half. */
+  | { code: 'limit-cut'; from: number; to: number }
+  /** How the requests it governs are counted: one counter for the whole group, or one per application (default). */
+  | { code: 'counter'; scope: SelectorScope }
+  /** Removed: the applications it governed fall to this policy (null: none, only the tenant's own limit). */
+  | { code: 'falls-back'; scope: SelectorScope; to: PolicyEntry | null }
+  /** Created: the applications it governs leave this policy (null: none governed them). */
+  | { code: 'takes-over'; scope: SelectorScope; from: PolicyEntry | null };
+
+/** Why a change is listed first for review. */
+export type Risk = 'blocks-every-request' | 'starts-enforcing' | 'limit-cut' | 'finding';
+
+/** What the review says about one change. */
+export interface ChangeReview {
+  effects: Effect[];
+  /** Empty for a change that needs no special attention. */
+  risks: Risk[];
+  /** The plan's findings about this change's resource. */
+  findings: Finding[];
+}
+
+/** A plan as the review reads it (src/plan's Plan fits). */
+export interface PlanView {
+  changes: readonly (ChangeView & { identity: readonly string[] })[];
+  findings?: readonly Finding[];
+  /** Present on a partial plan (--target): the other policies are not in it, so no precedence is worked out. */
+  targets?: readonly string[];
+}
+
+function configurationOf(attributes: ChangeView['before']): RateLimitPolicyConfiguration | null {
+  return attributes ? (attributes.configuration as RateLimitPolicyConfiguration) : null;
+}
+
+/** The policies in force before and after the plan. */
+interface Sides {
+  before: PolicyEntry[];
+  after: PolicyEntry[];
+}
+
+function sidesOf(changes: PlanView['changes']): Sides {
+  const view = (c: ChangeView, attributes: ChangeView['after']): ResourceView[] =>
+    attributes ? [{ kind: c.kind, address: c.address, attributes, source: c.source }] : [];
+  // Blocked and forgotten changes leave the tenant as it is; a delete removes.
+  const landed = (c: ChangeView) =>
+    c.action === 'delete' ? null : c.action === 'blocked' || c.action === 'forget' ? c.before : c.after;
+  return {
+    before: policiesOf(changes.flatMap((c) => view(c, c.before))),
+    after: policiesOf(changes.flatMap((c) => view(c, landed(c)))),
+  };
+}
+
+/** The policy that governs a scope's applications once its own policy is gone (or before it existed). */
+function governingWithout(scope: SelectorScope, policies: readonly PolicyEntry[]): PolicyEntry | null {
+  switch (scope.level) {
+    case 'client':
+      return explainClients(policies, [{ client_id: scope.clientId }])[0]!.policy;
+    case 'group':
+      return policies.find((p) => p.scope.level === 'default') ?? null;
+    case 'default':
+      return null;
+  }
+}
+
+function enforcingEffects(
+  before: RateLimitPolicyConfiguration | null,
+  after: RateLimitPolicyConfiguration,
+  scope: SelectorScope,
+): Effect[] {
+  const out: Effect[] = [];
+  if (blocksEverything(after) && !blocksEverything(before)) out.push({ code: 'blocks-every-request', scope });
+  if (isEnforcing(after) && !isEnforcing(before)) {
+    const from = before === null ? 'none' : before.action === 'log' ? 'log' : 'allow';
+    out.push({
+      code: 'starts-enforcing',
+      from,
+      action: after.action as 'block' | 'redirect',
+      limit: limitOf(after) ?? 0,
+    });
+  }
+  if (isEnforcing(before) && !isEnforcing(after)) {
+    out.push({ code: 'stops-enforcing', to: after.action === 'log' ? 'log' : 'allow' });
+  }
+  const was = limitOf(before);
+  const now = limitOf(after);
+  if (was !== null && now !== null && now * 2 < was) out.push({ code: 'limit-cut', from: was, to: now });
+  return out;
+}
+
+/** What the removed policy's applications fall to, and what that starts. */
+function removalEffects(
+  before: RateLimitPolicyConfiguration | null,
+  scope: SelectorScope,
+  sides: Sides | null,
+): Effect[] {
+  if (!sides) return [];
+  const to = governingWithout(scope, sides.after);
+  const out: Effect[] = [{ code: 'falls-back', scope, to }];
+  if (to)
+    out.push(...enforcingEffects(before, to.configuration, scope).filter((e) => e.code !== 'limit-cut'));
+  return out;
+}
+
+function policyEffects(change: ChangeView, sides: Sides | null): Effect[] {
+  const attributes = change.after ?? change.before;
+  const scope = attributes ? scopeOf(String(attributes.consumer_selector)) : null;
+  if (!scope) return [];
+  const before = configurationOf(change.before);
+  const after = configurationOf(change.after);
+  switch (change.action) {
+    case 'delete':
+      return removalEffects(before, scope, sides);
+    case 'create':
+    case 'update':
+    case 'replace': {
+      const out = enforcingEffects(before, after!, scope);
+      if (scope.level !== 'client') out.push({ code: 'counter', scope });
+      // A new default takes over nothing: without it, nothing governed the applications it now does.
+      if (change.action === 'create' && sides && scope.level !== 'default') {
+        out.push({ code: 'takes-over', scope, from: governingWithout(scope, sides.before) });
+      }
+      return out;
+    }
+    default:
+      return [];
+  }
+}
+
+const RISKY: readonly Risk[] = ['blocks-every-request', 'starts-enforcing', 'limit-cut'];
+
+/** True for the effects that make a change risky: blocking every request, starting to enforce, a large limit cut. */
+export function isRisky(effect: Effect): boolean {
+  return (RISKY as readonly string[]).includes(effect.code);
+}
+
+/**
+ * The review of every change of a plan, in the plan's order: effects (rate
+ * limit policies), findings (the plan's, by address) and risks — a change
+ * is risky when it starts turning requests away, blocks every request, cuts
+ * a limit to under half, or a guardrail found something about it.
+ */
+export function reviewChanges(plan: PlanView): ChangeReview[] {
+  const sides = plan.targets ? null : sidesOf(plan.changes);
+  const findings = plan.findings ?? [];
+  return plan.changes.map((change) => {
+    const effects = change.kind === rateLimitPolicy.name ? policyEffects(change, sides) : [];
+    const mine = change.action === 'no-op' ? [] : findings.filter((f) => f.address === change.address);
+    const codes = new Set<string>(effects.map((e) => e.code));
+    const risks = RISKY.filter((risk) => codes.has(risk));
+    if (mine.length > 0) risks.push('finding');
+    return { effects, risks, findings: mine };
+  });
+}
