@@ -166,7 +166,11 @@ export async function openState(store: StateStore, options: OpenStateOptions): P
       for (const file of accepted) if (file.kind === 'file') await removeRescueFile(file.path);
     }
     if (takeover.stale) options.onTakeover?.(takeover.stale, journal.length, takeover.how ?? 'process-gone');
-    return createSession(store, doc, stored, lock, slot, { replayed: accepted, skipped, kept: replayed.kept });
+    return createSession(store, doc, stored, lock, slot, {
+      replayed: accepted,
+      skipped,
+      kept: replayed.kept,
+    });
   } catch (err) {
     slot.drop();
     await store.unlock(lock.id).catch(() => undefined);
