@@ -68,10 +68,10 @@ async function startInstalledEmulator(): Promise<{ base_url: string; token: stri
   throw new Error('the installed emulator exited without printing its address');
 }
 
-/** The sh block of the README that follows the rehearsal-recipe marker. */
+/** The sh block of the README whose recipe annotation says this test runs it. */
 function rehearsalRecipe(): string {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const marker = readme.indexOf('<!-- rehearsal-recipe:');
+  const marker = readme.indexOf('test/package-install.test.ts runs this block as written -->');
   expect(marker).toBeGreaterThan(0);
   const match = /```sh\n([\s\S]*?)```/.exec(readme.slice(marker));
   return match![1]!;
@@ -80,7 +80,8 @@ function rehearsalRecipe(): string {
 beforeAll(() => {
   ({ dir: work, cleanup } = tempDir('tenantform-package-'));
   expect(existsSync(join(root, 'dist/cli/main.js')), 'run npm run build first').toBe(true);
-  npm(['pack', '--ignore-scripts', '--pack-destination', work], root);
+  // With its scripts: prepack takes the checkout's "prepare" out of the packed package.json.
+  npm(['pack', '--pack-destination', work], root);
 
   // A config repository as the examples lay it out, with nothing of this checkout in reach.
   repo = join(work, 'repo');
@@ -89,7 +90,8 @@ beforeAll(() => {
   // The README's install, for a tarball kept in the repository.
   mkdirSync(join(repo, 'vendor'));
   cpSync(join(work, tarball), join(repo, 'vendor', tarball));
-  npm(['install', '--save-dev', '--save-exact', `./vendor/${tarball}`], repo);
+  const install = npm(['install', '--save-dev', '--save-exact', `./vendor/${tarball}`], repo);
+  expect(install.output).not.toMatch(/install-scripts/);
   // Then CI's install, from the lockfile alone (allowScripts in package.json keeps npm 11 quiet).
   const ci = npm(['ci'], repo);
   expect(ci.output).not.toMatch(/install-scripts/);
@@ -102,6 +104,14 @@ afterAll(async () => {
 });
 
 describe('the packed tarball, installed into an empty config repository', () => {
+  it('ships no install script: its package.json has no "prepare" (the checkout\'s build step)', () => {
+    const shipped = JSON.parse(
+      readFileSync(join(repo, 'node_modules', 'tenantform', 'package.json'), 'utf8'),
+    ) as { scripts?: Record<string, string> };
+    expect(shipped.scripts?.prepare).toBeUndefined();
+    expect(readFileSync(join(root, 'package.json'), 'utf8')).toContain('"prepare": "npm run build"');
+  });
+
   it('is pinned by the lockfile, with its checksum', () => {
     const lock = JSON.parse(readFileSync(join(repo, 'package-lock.json'), 'utf8')) as {
       packages: Record<string, { resolved?: string; integrity?: string; version?: string }>;

@@ -154,7 +154,8 @@ Examples:
   $ tenantform apply release.tfplan --auto-approve --domain tenant.example.com
   $ tenantform emulator --port 4000
 
-Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode), 3 not formatted (fmt --check).`,
+Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode), 3 not formatted (fmt --check),
+130 interrupted (Ctrl+C), 141 output closed (e.g. | head).`,
     );
 
   for (const [word, define] of Object.entries(COMMANDS)) if (want(word)) define(program, run);

@@ -228,9 +228,13 @@ git add package.json package-lock.json vendor/
 
 ## Locally
 
+Once tenantform is installed (above), run the one \`package.json\` pins, as CI
+does (\`--no\`: npx never downloads a package that is not installed; without
+the install, it stops and says so):
+
 \`\`\`sh
-npx tenantform validate .
-npx tenantform plan .
+npx --no tenantform validate .
+npx --no tenantform plan .
 \`\`\`
 
 Try an apply against the local emulator first. Start it in one terminal and
@@ -239,8 +243,8 @@ prints into a second one. Give the emulator its own state file, so that its ids
 never mix with the real tenant's:
 
 \`\`\`sh
-npx tenantform emulator --port 4000        # first terminal
-npx tenantform apply . --state .tenantform/emulator.json
+npx --no tenantform emulator                # first terminal
+npx --no tenantform apply . --state .tenantform/emulator.json
 \`\`\`
 
 ## CI
