@@ -20,6 +20,8 @@ export function createJsonProgress(out: OutputStream, now: () => number = () => 
   return {
     /** Never a live terminal line: every event is its own line. */
     live: false,
+    /** Every failure is a line of its own. */
+    failuresListed: true,
 
     plan(plan: Plan, applicable: readonly { address: string; action: string }[]): void {
       line({

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ApplyResult } from '../apply/index.js';
-import { reportApply } from './apply-report.js';
+import { rateLimitLine, reportApply } from './apply-report.js';
+import { createJsonProgress } from './apply-json.js';
+import { rate429Cell } from './fleet-output.js';
 import { StopRequest, type CommandIO } from './io.js';
 
 const ADDRESS = 'rate_limit_policy["oauth_authentication_api","client","default"]';
@@ -40,7 +42,7 @@ describe('reportApply', () => {
     const { io, out } = captured();
     const code = reportApply(
       storeFailed,
-      { rescue: { path: '/tmp/state.json.rescue-1.json' }, interrupted: false, progressWasLive: false },
+      { rescue: { path: '/tmp/state.json.rescue-1.json' }, interrupted: false, failuresListed: true },
       io,
     );
     expect(code).toBe(1);
@@ -55,7 +57,7 @@ describe('reportApply', () => {
       {
         rescue: { path: null, problem: 'no space left on the device (ENOSPC)' },
         interrupted: false,
-        progressWasLive: false,
+        failuresListed: true,
       },
       io,
     );
@@ -68,7 +70,7 @@ describe('reportApply', () => {
 
   it('a stop for a closed output says so and exits 141; a signal says Interrupted and exits 130', () => {
     const result: ApplyResult = { ...storeFailed, unrecorded: [], stoppedBy: null };
-    const options = { rescue: null, interrupted: true, progressWasLive: false };
+    const options = { rescue: null, interrupted: true, failuresListed: true };
     const closed = new AbortController();
     closed.abort(new StopRequest('output', 'standard output was closed'));
     const a = captured(closed.signal);
@@ -81,5 +83,23 @@ describe('reportApply', () => {
     const b = captured(interrupted.signal);
     expect(reportApply(result, options, b.io)).toBe(130);
     expect(b.out.stderr).toContain('Interrupted: no new request was sent after the signal;');
+  });
+});
+
+describe('429 answers, counted the same in text, JSON and the fleet table', () => {
+  it.each([
+    [3, 3, '3 requests answered 429 (rate limited) and were retried.', '3, all retried'],
+    [1, 1, '1 request answered 429 (rate limited) and was retried.', '1, all retried'],
+    [5, 4, '5 requests answered 429 (rate limited); 4 were retried.', '5, 4 retried'],
+    [0, 0, null, '0'],
+  ])('%i answered, %i retried', (answered, retried, text, cell) => {
+    expect(rateLimitLine(answered, retried)).toBe(text);
+    expect(rate429Cell(answered, retried)).toBe(cell);
+    let json = '';
+    createJsonProgress({ write: (s: string) => (json += s) }).summary(
+      { done: [], failed: [], notAttempted: [], unrecorded: [], stoppedBy: null, skipped: [] },
+      { requests: 10, status429: answered, retried429: retried },
+    );
+    expect(JSON.parse(json)).toMatchObject({ answered_429: answered, retried_429: retried });
   });
 });

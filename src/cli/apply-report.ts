@@ -185,7 +185,8 @@ export function reportApply(
   options: {
     rescue: RescueNote | null;
     interrupted: boolean;
-    progressWasLive: boolean;
+    /** Every failure was printed as it happened: the summary names only the first few per reason. */
+    failuresListed: boolean;
     /** The API client's 429 answers, and how many of them were retried. */
     status429?: number;
     retried429?: number;
@@ -206,7 +207,7 @@ export function reportApply(
       (result.unrecorded.length > 0 ? `, ${result.unrecorded.length} done but not recorded` : '') +
       '.\n',
   );
-  if (result.failed.length > 0) reportFailures(result, options.progressWasLive, io);
+  if (result.failed.length > 0) reportFailures(result, options.failuresListed, io);
   if (result.stoppedBy?.cause === 'record') {
     err.write(
       `Stopped at the first failure to record, so that nothing more is sent that could not be recorded: ${result.stoppedBy.message}\n`,
@@ -221,7 +222,7 @@ export function reportApply(
 }
 
 /** Each distinct failure reason once with its addresses, then each hint once. */
-function reportFailures(result: ApplyResult, progressWasLive: boolean, io: CommandIO): void {
+function reportFailures(result: ApplyResult, failuresListed: boolean, io: CommandIO): void {
   const err = io.stderr;
   // Each distinct reason once (creates refused for one cause share it), then each hint once.
   const byReason = new Map<string, string[]>();
@@ -231,7 +232,7 @@ function reportFailures(result: ApplyResult, progressWasLive: boolean, io: Comma
   }
   for (const [reason, addresses] of byReason) {
     err.write(`  failed${addresses.length > 1 ? ` (${addresses.length})` : ''}: ${reason}\n`);
-    const shown = progressWasLive ? 10 : 5;
+    const shown = failuresListed ? 5 : 10;
     for (const address of addresses.slice(0, shown)) err.write(`    ${address}\n`);
     if (addresses.length > shown) err.write(`    … and ${addresses.length - shown} more\n`);
   }

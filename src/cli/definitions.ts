@@ -104,6 +104,9 @@ function runOptions<A extends unknown[], O extends OptionValues, G extends Optio
 const JSON_HELP =
   'print the plan summary, each operation and the outcome as JSON lines (schemas/apply-event.schema.json); needs --auto-approve';
 
+const VERBOSE_HELP =
+  "every change's attributes, and apply's progress line by line, however many changes (above 50 the text plan is one line per change and apply reports progress in steps of a tenth)";
+
 /** --target (plan, apply, destroy). */
 function targetOption<A extends unknown[], O extends OptionValues, G extends OptionValues>(
   cmd: Command<A, O, G>,
@@ -276,6 +279,7 @@ export const planCommand = (parent: Command) =>
                   'plan the removal of everything the state records (what destroy would do)',
                 )
                 .option('--refresh', `${REFRESH_HELP}; the only plan that sends requests (reads)`)
+                .option('--verbose', VERBOSE_HELP)
                 .option('--strict', STRICT_HELP)
                 .addOption(formatOption(['text', 'json', 'markdown', 'terraform-json'])),
             ),
@@ -308,6 +312,7 @@ export const applyCommand = (parent: Command) =>
                 )
                   .option('--skip-blocked', 'apply the other changes when some are blocked')
                   .option('--refresh', REFRESH_HELP)
+                  .option('--verbose', VERBOSE_HELP)
                   .option('--strict', `${STRICT_HELP}; with a saved plan, refuse it when it holds warnings`)
                   .option('--json', JSON_HELP),
               ),
@@ -342,6 +347,7 @@ export const destroyCommand = (parent: Command) =>
                     ),
                 )
                   .option('--skip-blocked', 'remove the rest when some removals are blocked (no recorded id)')
+                  .option('--verbose', VERBOSE_HELP)
                   .option('--json', JSON_HELP),
               ),
             ),
@@ -458,6 +464,7 @@ export const showCommand = (parent: Command) =>
           '[planfile-or-path]',
           'a plan file saved by plan --out, or a config path locating the state (default: .)',
         )
+        .option('--verbose', "every change's attributes in a text plan, however many changes")
         .addOption(formatOption(['text', 'json', 'markdown', 'terraform-json'])),
     ),
   ).addHelpText(

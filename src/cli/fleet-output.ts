@@ -130,6 +130,12 @@ export function printPlans(
   io.stdout.write(summary(runs, 'planned'));
 }
 
+/** Requests answered 429, as the apply summary counts them: "0", "3, all retried", "3, 2 retried". */
+export function rate429Cell(answered: number, retried: number): string {
+  if (answered === 0) return '0';
+  return `${answered}, ${retried === answered ? 'all' : retried} retried`;
+}
+
 /** The closing table of a multi-environment apply. */
 export function printApplyTable(runs: readonly EnvRun[], io: CommandIO): void {
   const rows = runs.map((r) => {
@@ -140,7 +146,7 @@ export function printApplyTable(runs: readonly EnvRun[], io: CommandIO): void {
       applyResult(r),
       `${f.done ?? 0}/${f.changes ?? 0}`,
       String(f.requests ?? 0),
-      String(f.status429 ?? 0),
+      rate429Cell(f.status429 ?? 0, f.retried429 ?? 0),
       seconds(r.ms),
     ];
   });

@@ -47,9 +47,10 @@ export interface RunFigures {
   done?: number;
   failed?: number;
   notAttempted?: number;
-  /** Apply: HTTP requests sent, and how many were answered 429. */
+  /** Apply: HTTP requests sent, how many were answered 429, and how many of those were retried. */
   requests?: number;
   status429?: number;
+  retried429?: number;
 }
 
 /** Exit code when the user stops a command with Ctrl+C (128 + SIGINT, as shells report it). */

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createProgress } from './progress.js';
+import { createProgress, STEP_ABOVE } from './progress.js';
 
 function plain() {
   let t = 1_000_000;
   const lines: string[] = [];
   const out = { isTTY: false, write: (s: string) => (lines.push(s), true) };
-  const progress = createProgress(out as never, 100, () => t);
+  const progress = createProgress(out as never, 100, { now: () => t });
   return { progress, lines, advance: (ms: number) => (t += ms) };
 }
 
@@ -47,5 +47,55 @@ describe('progress without a terminal', () => {
     ]);
     expect(lines.join('')).not.toMatch(/rate limit/);
     expect(lines.join('')).not.toMatch(/\([^)]*\(/); // no nested parentheses
+  });
+});
+
+describe('progress of a large apply without a terminal', () => {
+  function stepped(total: number, verbose = false) {
+    let t = 0;
+    const lines: string[] = [];
+    const out = { isTTY: false, write: (s: string) => (lines.push(s), true) };
+    const progress = createProgress(out as never, total, { verbose, now: () => t });
+    return { progress, lines, advance: (ms: number) => (t += ms) };
+  }
+  const done = (i: number) =>
+    ({
+      type: 'done',
+      address: `rate_limit_policy["r","c","s${i}"]`,
+      action: 'create',
+      outcome: 'created',
+    }) as const;
+
+  it('says where it is a tenth at a time instead of a line per operation', () => {
+    const { progress, lines, advance } = stepped(300);
+    for (let i = 0; i < 300; i++) {
+      advance(100);
+      progress.onEvent(done(i));
+    }
+    progress.finish();
+    expect(lines).toEqual(Array.from({ length: 10 }, (_, k) => `${(k + 1) * 30}/300 done (10.0/s)\n`));
+    expect(progress.failuresListed).toBe(true);
+  });
+
+  it('prints one line per operation with verbose, and at STEP_ABOVE operations', () => {
+    for (const [total, verbose] of [
+      [300, true],
+      [STEP_ABOVE, false],
+    ] as const) {
+      const { progress, lines } = stepped(total, verbose);
+      for (let i = 0; i < total; i++) progress.onEvent(done(i));
+      expect(lines).toHaveLength(total);
+      expect(lines[0]).toBe('rate_limit_policy["r","c","s0"]: created\n');
+    }
+  });
+
+  it('prints the first ten failures, then leaves the rest to the summary', () => {
+    const { progress, lines } = stepped(100);
+    for (let i = 0; i < 30; i++)
+      progress.onEvent({ type: 'failed', address: `a${i}`, action: 'create', message: 'refused' });
+    expect(lines.filter((l) => l.endsWith(': failed: refused\n'))).toHaveLength(10);
+    expect(lines).toContain('(more failures: the summary lists them)\n');
+    expect(lines).toContain('10/100 done (0.0/s, 10 failed)\n');
+    expect(progress.failuresListed).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import type { ApplyEvent } from '../apply/index.js';
-import { adoptedWords } from '../plan/index.js';
+import { adoptedWords, COMPACT_ABOVE } from '../plan/index.js';
 import { kindOf, parseAddress } from '../resources/index.js';
 import type { OutputStream } from './io.js';
 
@@ -57,19 +57,77 @@ interface WaitTally {
   lastLineAt: number;
 }
 
+/** Above this many changes, plain output tells progress in steps, not one line per operation (as the plan). */
+export const STEP_ABOVE = COMPACT_ABOVE;
+/** Failures printed one by one in stepped output before the rest are left to the summary. */
+const FAILURE_LINES = 10;
+
+export interface ProgressOptions {
+  /** One line per finished operation however many there are. */
+  verbose?: boolean;
+  now?: () => number;
+}
+
+/** What plain (non-terminal) output says for finished and failed operations. */
+function plainLines(out: OutputStream, total: number, options: ProgressOptions, started: number) {
+  const stepped = options.verbose !== true && total > STEP_ABOVE;
+  const step = Math.ceil(total / 10);
+  const now = options.now ?? Date.now;
+  let finished = 0;
+  let failures = 0;
+  const counts = { done: 0, failed: 0 };
+  return {
+    /** False once a failure went unprinted (stepped output prints the first few). */
+    get failuresListed(): boolean {
+      return failures <= FAILURE_LINES || !stepped;
+    },
+    done(event: ApplyEvent, n: number): void {
+      counts.done += n;
+      if (!stepped) {
+        const what = n > 1 ? `${event.address} and ${n - 1} more` : event.address;
+        out.write(`${what}: ${describeOutcome(event)}\n`);
+      }
+      this.advance(n);
+    },
+    failed(event: ApplyEvent, n: number): void {
+      counts.failed += n;
+      failures += 1;
+      if (!stepped || failures <= FAILURE_LINES) {
+        out.write(`${event.address}: failed: ${withoutHint(event.message ?? '', event.hint)}\n`);
+      } else if (failures === FAILURE_LINES + 1) {
+        out.write(`(more failures: the summary lists them)\n`);
+      }
+      this.advance(n);
+    },
+    /** In stepped output, a line each time another tenth of the operations is finished. */
+    advance(n: number): void {
+      const before = finished;
+      finished += n;
+      if (!stepped || (Math.floor(before / step) === Math.floor(finished / step) && finished < total)) return;
+      const secs = Math.max((now() - started) / 1000, 0.001);
+      const failed = counts.failed > 0 ? `, ${counts.failed} failed` : '';
+      out.write(`${finished}/${total} done (${(counts.done / secs).toFixed(1)}/s${failed})\n`);
+    },
+  };
+}
+
 /**
  * Apply progress: on a terminal a live line (done/total, rate, time waited
  * for the rate limit) that the final report replaces; elsewhere one plain line
- * per finished operation, which reads well in CI logs. Waits are summed per
- * kind: plain output gets one line per kind at most every 10 s (the first one
- * at once), and a last one at the end for what was not yet told.
+ * per finished operation, which reads well in CI logs, or above STEP_ABOVE
+ * operations (unless verbose) a line per tenth done, failures printed as they
+ * happen up to ten. Waits are summed per kind: plain output gets one line per
+ * kind at most every 10 s (the first one at once), and a last one at the end
+ * for what was not yet told.
  */
-export function createProgress(out: OutputStream, total: number, now: () => number = Date.now) {
+export function createProgress(out: OutputStream, total: number, options: ProgressOptions = {}) {
+  const now = options.now ?? Date.now;
   const started = now();
   let done = 0;
   let failed = 0;
   let rateWaitMs = 0;
   const live = out.isTTY === true;
+  const plain = plainLines(out, total, options, started);
   let lastDraw = 0;
   const tallies = new Map<WaitKind, WaitTally>();
 
@@ -111,19 +169,20 @@ export function createProgress(out: OutputStream, total: number, now: () => numb
   };
 
   return {
-    /** True when progress is a live line (a terminal): failures were not printed one by one. */
+    /** True when progress is a live line (a terminal). */
     live,
+    /** True when every failure was printed as it happened (the summary then names fewer). */
+    get failuresListed(): boolean {
+      return !live && plain.failuresListed;
+    },
     onEvent(event: ApplyEvent): void {
       const n = event.count ?? 1;
       if (event.type === 'done') {
         done += n;
-        if (!live) {
-          const what = n > 1 ? `${event.address} and ${n - 1} more` : event.address;
-          out.write(`${what}: ${describeOutcome(event)}\n`);
-        }
+        if (!live) plain.done(event, n);
       } else if (event.type === 'failed') {
         failed += n;
-        if (!live) out.write(`${event.address}: failed: ${withoutHint(event.message ?? '', event.hint)}\n`);
+        if (!live) plain.failed(event, n);
       } else if (event.type === 'wait') {
         onWait(event.waitKind ?? 'rate-limit', event.waitMs ?? 0, event.message ?? '');
       }

@@ -38,6 +38,7 @@ export { shouldUseColor } from './color.js';
 export { changedPaths, deepEqual } from './canonical.js';
 export { adoptedWords } from './reasons.js';
 export { renderText, renderTextChunks, type TextOptions } from './render-text.js';
+export { COMPACT_ABOVE } from './render-compact.js';
 export { codeCell, escapeCell, MARKDOWN_LIMIT, renderMarkdown } from './render-markdown.js';
 export { planToJson, renderJson } from './render-json.js';
 export {

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { desired, everyActionPlan, policy, recorded, riskyPlan, stateDoc } from '../../test/plan-builders.js';
+import {
+  desired,
+  everyActionPlan,
+  policy,
+  profile,
+  recorded,
+  riskyPlan,
+  stateDoc,
+} from '../../test/plan-builders.js';
 import { planChanges } from './planner.js';
+import { COMPACT_ABOVE } from './render-compact.js';
 import { renderText } from './render-text.js';
 
 const ESC = String.fromCharCode(27);
@@ -129,6 +138,63 @@ describe('renderText', () => {
         '      rate_limit_policy["oauth_authentication_api","client","default"]\n',
     );
     expect(text).toContain('Plan: 0 to create, 0 to replace, 0 to delete, 0 to forget, 1 blocked.\n');
+  });
+});
+
+describe('renderText above COMPACT_ABOVE changes', () => {
+  const many = (n: number) =>
+    planChanges(
+      Array.from({ length: n }, (_, i) =>
+        desired('rate_limit_policy', policy(`client_id:app${String(i).padStart(3, '0')}`)),
+      ),
+      null,
+    );
+
+  it('shows one line per change, saying where the detail is', () => {
+    const text = renderText(many(COMPACT_ABOVE + 1), { color: false });
+    const lines = text.split('\n');
+    expect(lines.filter((l) => l.startsWith('  + rate limit policy '))).toHaveLength(COMPACT_ABOVE + 1);
+    expect(text).not.toContain('limit: 100');
+    expect(text).toContain(
+      `${COMPACT_ABOVE + 1} changes, one line each (more than ${COMPACT_ABOVE}): --verbose shows`,
+    );
+    expect(lines.length).toBeLessThan(COMPACT_ABOVE + 15);
+    expect(text).toContain(`Plan: ${COMPACT_ABOVE + 1} to create`);
+  });
+
+  it('keeps the attributes at COMPACT_ABOVE changes, and with verbose above it', () => {
+    expect(renderText(many(COMPACT_ABOVE), { color: false })).toContain('limit: 100');
+    const verbose = renderText(many(COMPACT_ABOVE + 1), { color: false, verbose: true });
+    expect(verbose.split('\n').filter((l) => l.includes('limit: 100'))).toHaveLength(COMPACT_ABOVE + 1);
+    expect(verbose).not.toContain('one line each');
+  });
+
+  it('keeps the detail of risky changes under "Review these"; the others are one line each', () => {
+    const risky = riskyPlan();
+    const extra = planChanges(
+      Array.from({ length: COMPACT_ABOVE }, (_, i) =>
+        desired('rate_limit_policy', policy(`client_id:app${i}`, { action: 'log', limit: 10 })),
+      ),
+      null,
+    ).changes;
+    const text = renderText({ ...risky, changes: [...risky.changes, ...extra] }, { color: false });
+    expect(text).toContain('Review these (2):');
+    expect(text).toContain('      effect: blocks every sign-in of every application no other policy names');
+    expect(text).toContain(`${COMPACT_ABOVE + 3} changes, one line each`);
+    expect(text).toMatch(/^ {2}~ rate limit policy client_id:web: limit 1500 → 1200$/m);
+    expect(text).not.toContain('limit: 1200');
+  });
+
+  it('a blocked change keeps its reason on its line', () => {
+    const state = stateDoc([recorded('token_exchange_profile', profile('urn:a'), { id: 'tep_1' })]);
+    const wanted = [
+      ...many(COMPACT_ABOVE).changes.map((c) => desired(c.kind, c.after!)),
+      desired('token_exchange_profile', profile('urn:a', { name: 'renamed' })),
+    ];
+    const text = renderText(planChanges(wanted, state), { color: false });
+    expect(text).toMatch(
+      /^ {2}! token exchange profile urn:a: .* {2}# name changed; .*no operation can make/m,
+    );
   });
 });
 

@@ -3,11 +3,13 @@ import { effectWords, findingMessage } from '../review/index.js';
 import { assertNever } from './actions.js';
 import { attributeDiff, attributeLines } from './attribute-lines.js';
 import { painter, type Paint, type Style } from './color.js';
+import { compactNote, isCompact } from './render-compact.js';
 import { driftText } from './render-drift.js';
 import { findingLine, reviewView, type ShownChange } from './review-view.js';
-import type { Action, Change, Plan } from './types.js';
+import type { Change, Plan } from './types.js';
 import {
   absenceNote,
+  ACTION_STYLES,
   adoptedFlag,
   adoptedNote,
   legend,
@@ -22,23 +24,15 @@ export interface TextOptions {
   color: boolean;
   /** Also list unchanged resources (default false). */
   showNoOp?: boolean;
+  /** Each change's attributes however many there are; without it, more than COMPACT_ABOVE are one line each. */
+  verbose?: boolean;
 }
-
-const ACTION_STYLE: Record<Action, Style> = {
-  create: 'green',
-  update: 'yellow',
-  delete: 'red',
-  replace: 'yellow',
-  forget: 'magenta',
-  blocked: 'boldRed',
-  'no-op': 'dim',
-};
 
 const BODY = '      ';
 
 /** "  + rate limit policy default: new, block 100/s": symbol, kind, short name, the change in words. */
 function header({ change, label, words }: ShownChange, paint: Paint): string {
-  const symbol = paint(ACTION_STYLE[change.action], SYMBOLS[change.action].padStart(3));
+  const symbol = paint(ACTION_STYLES[change.action], SYMBOLS[change.action].padStart(3));
   const title = kindOf(change.kind).title.one;
   const flag = change.adopted ? ` ${paint('yellow', adoptedFlag(change.kind))}` : '';
   return `${symbol} ${paint('bold', `${title} ${label}`)}: ${words}${flag}`;
@@ -98,6 +92,16 @@ function body(change: Change, paint: Paint): string[] {
   }
 }
 
+/**
+ * A change on one line, for a plan of more than COMPACT_ABOVE changes: its
+ * header (symbol, kind, short name, the change in words) and, for a blocked
+ * change, why (it stops apply).
+ */
+function compactLine(item: ShownChange, paint: Paint): string {
+  const why = item.change.action === 'blocked' ? paint('dim', `  # ${item.change.reason}`) : '';
+  return header(item, paint) + why;
+}
+
 function block(item: ShownChange, paint: Paint): string {
   const { change } = item;
   const lines = [
@@ -117,10 +121,32 @@ function block(item: ShownChange, paint: Paint): string {
  * kind, short name and the change in words; address, effects, the
  * guardrails' warnings, attributes or a unified diff, reason), risky changes
  * first under "Review these (N):", then the guardrails' other warnings and a
- * summary line. ANSI escapes appear only when `color` is true. Ends with a newline.
+ * summary line. Above COMPACT_ABOVE changes shown (unless `verbose`), the
+ * changes that are not risky are one line each. ANSI escapes appear only when
+ * `color` is true. Ends with a newline.
  */
 export function renderText(plan: Plan, options: TextOptions): string {
   return [...renderTextChunks(plan, options)].join('');
+}
+
+/**
+ * How the changes are listed: in blocks, or above COMPACT_ABOVE changes
+ * shown (not verbose) one line each, said once before the first such list.
+ * Risky changes keep their blocks unless they alone are more than that.
+ */
+function lister(shown: number, risky: number, verbose: boolean | undefined, paint: Paint) {
+  const compact = isCompact(shown, verbose);
+  let noted = false;
+  return function* list(items: readonly ShownChange[], areRisky: boolean): Generator<string> {
+    if (!compact || (areRisky && !isCompact(risky, verbose))) {
+      for (const item of items) yield block(item, paint) + '\n\n';
+      return;
+    }
+    if (items.length === 0) return;
+    if (!noted) yield paint('dim', compactNote(shown)) + '\n\n';
+    noted = true;
+    yield items.map((item) => compactLine(item, paint) + '\n').join('') + '\n';
+  };
 }
 
 /**
@@ -134,14 +160,15 @@ export function* renderTextChunks(plan: Plan, options: TextOptions): Generator<s
   if (profile) yield paint('bold', profile) + '\n\n';
   if (plan.drift) yield driftText(plan.drift, paint);
   const view = reviewView(plan, shown);
+  const list = lister(shown.length, view.risky.length, options.verbose, paint);
   if (shown.length > 0) {
     yield legend(new Set(shown.map((c) => c.action))) + '\n\n';
     if (view.risky.length > 0) {
       yield paint('bold', `Review these (${view.risky.length}):`) + '\n\n';
-      for (const item of view.risky) yield block(item, paint) + '\n\n';
+      yield* list(view.risky, true);
       if (view.others.length > 0) yield paint('bold', `Other changes (${view.others.length}):`) + '\n\n';
     }
-    for (const item of view.others) yield block(item, paint) + '\n\n';
+    yield* list(view.others, false);
   }
   if (view.loose.length > 0) {
     const lines = view.loose.map((f) => `  ${findingLine(f)}`);

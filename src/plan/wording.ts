@@ -2,8 +2,20 @@ import { ACTION_INFO, ACTIONS, type Action } from './actions.js';
 import { kindOf, sharedUnverifiedReason, type KindName } from '../resources/index.js';
 import { adoptedWords } from './reasons.js';
 import type { Plan } from './types.js';
+import type { Style } from './color.js';
 
 /** Words and symbols shared by the text and markdown renderers. */
+
+/** The colour of each action's symbol in text output. */
+export const ACTION_STYLES: Record<Action, Style> = {
+  create: 'green',
+  update: 'yellow',
+  delete: 'red',
+  replace: 'yellow',
+  forget: 'magenta',
+  blocked: 'boldRed',
+  'no-op': 'dim',
+};
 
 export const SYMBOLS = Object.fromEntries(ACTIONS.map((a) => [a, ACTION_INFO[a].symbol])) as Record<
   Action,

@@ -230,7 +230,7 @@ export async function applyAction(
         const json = flags.json ? createJsonProgress(io.stdout) : null;
         if (!json) {
           const color = planModule.shouldUseColor(io.stdout, io.env);
-          writeChunks(io.stdout, planModule.renderTextChunks(plan, { color }));
+          writeChunks(io.stdout, planModule.renderTextChunks(plan, { color, verbose: flags.verbose }));
         }
         // Refuses blocked changes unless --skip-blocked: before the question, and before any request.
         const applicable = planModule.hasChanges(plan)
@@ -272,7 +272,7 @@ export async function applyAction(
         }
 
         const total = plan.changes.filter((c) => c.action !== 'no-op' && c.action !== 'blocked').length;
-        const progress = json ?? createProgress(io.stdout, total);
+        const progress = json ?? createProgress(io.stdout, total, { verbose: flags.verbose });
         if (early) {
           waitSink = (ms: number, reason: string, kind: WaitKind) =>
             progress.onEvent({ type: 'wait', waitMs: ms, message: reason, waitKind: kind });
@@ -321,6 +321,7 @@ export async function applyAction(
           notAttempted: result.notAttempted.length,
           requests: stats?.requests ?? 0,
           status429: stats?.status429 ?? 0,
+          retried429: stats?.retried429 ?? 0,
         });
         // The summary comes first, whatever saving the state or releasing the lock says afterwards.
         const rescue = await keepUnrecorded(result, session, store, io);
@@ -337,7 +338,7 @@ export async function applyAction(
             {
               rescue,
               interrupted,
-              progressWasLive: progress.live,
+              failuresListed: progress.failuresListed,
               status429: stats?.status429 ?? 0,
               retried429: stats?.retried429 ?? 0,
             },

@@ -122,7 +122,7 @@ export async function planAction(
     state: store.description,
     changes: result.changes.filter((c) => c.action !== 'no-op').length,
   });
-  await writePlan(result, flags.format, io);
+  await writePlan(result, flags.format, io, flags.verbose);
 
   if (flags.out) {
     const out = absolute(flags.out, io);

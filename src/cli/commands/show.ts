@@ -27,7 +27,7 @@ export async function showAction(
     const { openSealedPlan } = await import('../saved-plan.js');
     const { saved, store } = await openSealedPlan(target, flags, io);
     await store.close();
-    await writePlan(saved.plan, flags.format, io);
+    await writePlan(saved.plan, flags.format, io, flags.verbose);
     return 0;
   }
   if (flags.format === 'terraform-json') {
