@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../src/emulator/index.js';
 import { defaultStateFile } from './helpers/e2e.js';
+import { referenceSeed } from './helpers/reference-seed.js';
 import { runCli, tempDir } from './helpers/cli.js';
 
 let emulator: EmulatorHandle;
@@ -68,7 +69,15 @@ async function seed(): Promise<void> {
 
 beforeEach(async () => {
   ({ dir, cleanup } = tempDir());
-  emulator = await startEmulator({ api: 'full', users: ['auth0|alice', 'auth0|bob'] });
+  emulator = await startEmulator({
+    api: 'full',
+    users: ['auth0|alice', 'auth0|bob'],
+    // The applications and Actions the seeded policies and profiles name.
+    seed: referenceSeed({
+      clients: Array.from({ length: 200 }, (_, i) => `app${String(i).padStart(3, '0')}`),
+      actions: Array.from({ length: 5 }, (_, i) => `act-${i}`),
+    }),
+  });
   await seed();
 });
 

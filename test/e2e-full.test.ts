@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../src/emulator/index.js';
 import { defaultStateFile } from './helpers/e2e.js';
+import { referenceSeed } from './helpers/reference-seed.js';
 import { runCli, tempDir } from './helpers/cli.js';
 
 const policy = (limit: number) => `
@@ -37,6 +38,14 @@ token_exchange_profiles:
     action_id: ${actionId}
     type: custom_authentication
 `;
+
+/** The Actions and permissions these configs name, as the full profile's tenant must have them. */
+const REFERENCES = referenceSeed({
+  actions: ['act_1', 'act_2'],
+  permissions: ['read:reports', 'write:reports', 'admin:reports'].map(
+    (name) => ['https://api.example.com/', name] as const,
+  ),
+});
 
 let emulator: EmulatorHandle;
 let dir: string;
@@ -80,7 +89,7 @@ async function expectSettled(...extra: string[]): Promise<void> {
 beforeEach(async () => {
   ({ dir, cleanup } = tempDir());
   mkdirSync(join(dir, 'config'));
-  emulator = await startEmulator({ api: 'full' });
+  emulator = await startEmulator({ api: 'full', seed: REFERENCES });
 });
 
 afterEach(async () => {
@@ -293,10 +302,12 @@ describe('destroy --api full', () => {
       emulator.baseUrl,
     );
     expect(run.code, run.stderr).toBe(0);
-    expect(emulator.snapshot()).toEqual({
+    expect(emulator.snapshot()).toMatchObject({
       rateLimitPolicies: [],
       userPermissions: {},
       tokenExchangeProfiles: [],
+      // The reference data is not tenantform's: left as it was.
+      actions: REFERENCES.actions,
     });
     expect(run.stdout).not.toContain('forgotten');
   });

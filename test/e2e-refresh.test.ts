@@ -8,7 +8,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ManagementClient } from 'auth0';
 import { describe, expect, it } from 'vitest';
-import { defaultStateFile, PARTNER_PROFILE, useEmulatorWorkspace } from './helpers/e2e.js';
+import {
+  defaultStateFile,
+  PARTNER_PROFILE,
+  PARTNER_REFERENCES,
+  useEmulatorWorkspace,
+} from './helpers/e2e.js';
 import { sdkClient } from './helpers/sdk.js';
 
 const POLICIES = `
@@ -30,7 +35,7 @@ user_permissions:
 `;
 const ws = useEmulatorWorkspace(
   { 'policies.yaml': POLICIES, 'permissions.yaml': PERMISSIONS, 'profiles.yaml': PARTNER_PROFILE },
-  { api: 'full', users: ['auth0|alice'] },
+  { api: 'full', users: ['auth0|alice'], seed: PARTNER_REFERENCES },
 );
 const { cli } = ws;
 
@@ -92,7 +97,9 @@ describe('drift: plan --refresh and apply --refresh (API profile full)', () => {
     expect(ws.emulator.requestCount()).toBe(before);
 
     const plan = await cli('plan', 'config', '--refresh', '--detailed-exitcode', ...api());
-    expect(plan.stderr).toContain('Read 3 lists from the tenant in 3 requests.');
+    expect(plan.stderr).toContain(
+      "Read 3 lists from the tenant, and its actions and APIs to check the config's references, in 5 requests.",
+    );
     expect(plan.code).toBe(2);
     expect(plan.stdout).toContain('Drift, read from the tenant: 1 changed, 1 deleted, 1 not managed.');
     expect(plan.stdout).toMatch(

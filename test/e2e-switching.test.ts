@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../src/emulator/index.js';
+import { referenceSeed } from './helpers/reference-seed.js';
 import { runCli, tempDir } from './helpers/cli.js';
 
 const TF_STATE = resolve('test/fixtures/peers/terraform/terraform.tfstate');
@@ -69,6 +70,11 @@ function seedTerraformTenant(): void {
         { resource_server_identifier: 'https://api.example.com/', permission_name: 'read:reports' },
       ],
     },
+    // The application and Action the Terraform resources name (the APIs are the emulator's defaults').
+    ...referenceSeed({
+      clients: ['Wq2eR7tY9uI1oP3aS5dF7gH9jK1lZ3xC'],
+      actions: ['a1b2c3d4-0000-4000-8000-00000000cafe'],
+    }),
   });
 }
 

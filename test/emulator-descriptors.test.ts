@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createApiClient, resolveTarget } from '../src/api/index.js';
 import {
   EMULATOR_KINDS,
+  EMULATOR_REFERENCES,
   routesFor,
   servedOperations,
   startEmulator,
@@ -23,12 +24,14 @@ import {
   pathParams,
   profileIncludes,
   rateLimitPolicy,
+  REFERENCE_LISTS,
   tokenExchangeProfile,
   userPermission,
   type ApiProfile,
   type OperationDescriptor,
 } from '../src/resources/index.js';
 import { POLICY_BODY, PROFILE_BODY } from './api-helpers.js';
+import { referenceSeed } from './helpers/reference-seed.js';
 
 const SERVED = {
   createPolicy: operationsFor(rateLimitPolicy, 'spec').create,
@@ -36,9 +39,20 @@ const SERVED = {
   createProfile: operationsFor(tokenExchangeProfile, 'spec').create,
 };
 
+/** Every descriptor of every kind and reference list that `profile` offers. */
 function descriptors(profile: ApiProfile): OperationDescriptor[] {
-  return KINDS.flatMap((kind) => descriptorsOf(operationsFor(kind, profile)));
+  const lists = REFERENCE_LISTS.flatMap((list) => descriptorsOf(list.operations));
+  return [
+    ...KINDS.flatMap((kind) => descriptorsOf(operationsFor(kind, profile))),
+    ...lists.filter((op) => profileIncludes(profile, op.profile)),
+  ];
 }
+
+/** The reference data the samples name (API profile full checks bodies against it). */
+const SAMPLE_REFERENCES = referenceSeed({
+  actions: [PROFILE_BODY.action_id],
+  permissions: [['https://api.example', 'read:x']],
+});
 
 /** A request each descriptor can succeed with on an empty tenant (`setup` may create what it needs). */
 const SAMPLES: Record<
@@ -97,6 +111,9 @@ const SAMPLES: Record<
     const made = await client.call(SERVED.createProfile, {}, PROFILE_BODY);
     return { params: { id: (made as { body: { id: string } }).body.id } };
   },
+  listClients: async () => ({ params: {} }),
+  listActions: async () => ({ params: {} }),
+  listResourceServers: async () => ({ params: {} }),
 };
 
 /** The emulator's pattern for a descriptor path: "/users/{user_id}/permissions" → api/v2/users/:/permissions. */
@@ -121,7 +138,9 @@ function clientWith(emulator: EmulatorHandle, token: string) {
 
 describe('emulator routes and operation descriptors', () => {
   it('serves each handled descriptor at its method and path, once', () => {
-    const apiRoutes = routesFor(EMULATOR_KINDS, 'full').filter((r) => r.route !== 'token');
+    const apiRoutes = routesFor([...EMULATOR_KINDS, ...EMULATOR_REFERENCES], 'full').filter(
+      (r) => r.route !== 'token',
+    );
     expect(new Set(apiRoutes.map((r) => r.operation!.op)).size).toBe(apiRoutes.length);
     for (const route of apiRoutes) {
       const op = route.operation!.op;
@@ -134,7 +153,7 @@ describe('emulator routes and operation descriptors', () => {
   });
 
   it.each(API_PROFILES.map((p) => [p] as const))(
-    'serves under %s exactly the descriptors operationsFor gives every kind',
+    'serves under %s exactly the descriptors operationsFor gives every kind, and the reference lists’',
     (profile) => {
       expect(new Set(servedOperations(profile))).toEqual(new Set(descriptors(profile)));
     },
@@ -158,6 +177,11 @@ describe.each(API_PROFILES.map((p) => [p] as const))('the emulator with API prof
 
   const served = servedOperations(profile);
   const scopes = [...new Set(served.map((d) => d.scope))];
+  /** An empty tenant, with the reference data the samples name under full. */
+  const fresh = () => {
+    emulator.reset();
+    if (profile === 'full') emulator.replaceState(SAMPLE_REFERENCES);
+  };
 
   it('says which profile it serves', () => {
     expect(emulator.api).toBe(profile);
@@ -166,7 +190,7 @@ describe.each(API_PROFILES.map((p) => [p] as const))('the emulator with API prof
   it.each(served.map((op) => [op.name, op] as const))(
     '%s: answers one of the descriptor’s success statuses',
     async (name, op) => {
-      emulator.reset();
+      fresh();
       const client = clientWith(emulator, emulator.token);
       try {
         const sample = await SAMPLES[name]!(client);
@@ -182,7 +206,7 @@ describe.each(API_PROFILES.map((p) => [p] as const))('the emulator with API prof
   it.each(served.map((op) => [op.name, op] as const))(
     '%s: is refused with 403 naming the descriptor’s scope when the token lacks it',
     async (name, op) => {
-      emulator.reset();
+      fresh();
       const setup = clientWith(emulator, emulator.token);
       const sample = await SAMPLES[name]!(setup);
       await setup.close();

@@ -9,6 +9,7 @@ import type { ManagementClient } from 'auth0';
 import { ManagementError } from 'auth0';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../src/emulator/index.js';
+import { referenceSeed } from './helpers/reference-seed.js';
 import { SDK_DOMAIN, sdkClient } from './helpers/sdk.js';
 
 let emu: EmulatorHandle;
@@ -111,7 +112,14 @@ describe('official auth0 SDK', () => {
 describe('official auth0 SDK against --api full: list and get', () => {
   let full: EmulatorHandle;
   beforeEach(async () => {
-    full = await startEmulator({ api: 'full', users: ['auth0|5f7c8ec7c33c6c004bbafe82'] });
+    full = await startEmulator({
+      api: 'full',
+      users: ['auth0|5f7c8ec7c33c6c004bbafe82'],
+      seed: referenceSeed({
+        actions: [profile.action_id],
+        permissions: Array.from({ length: 5 }, (_, i) => ['https://api.example.com', `read:r${i}`] as const),
+      }),
+    });
   });
   afterEach(async () => {
     await full.stop();

@@ -7,10 +7,10 @@
  * request unchanged to the emulator's origin (the SDK has no baseUrl option).
  */
 import type { ManagementClient } from 'auth0';
-import { ManagementError } from 'auth0';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../src/emulator/index.js';
-import { sdkClient } from './helpers/sdk.js';
+import { referenceSeed } from './helpers/reference-seed.js';
+import { sdkClient, sdkFailure } from './helpers/sdk.js';
 
 const USER = 'auth0|5f7c8ec7c33c6c004bbafe82';
 
@@ -18,7 +18,18 @@ let emu: EmulatorHandle;
 let clock = Date.UTC(2026, 0, 1);
 
 beforeEach(async () => {
-  emu = await startEmulator({ api: 'full', users: [USER], now: () => clock });
+  emu = await startEmulator({
+    api: 'full',
+    users: [USER],
+    now: () => clock,
+    seed: referenceSeed({
+      actions: [profile.action_id],
+      permissions: [
+        ['https://api.example.com', 'read:x'],
+        ['https://api.example.com', 'write:x'],
+      ],
+    }),
+  });
 });
 afterEach(async () => {
   await emu.stop();
@@ -45,15 +56,6 @@ const grant = (name: string) => ({
   permission_name: name,
 });
 
-async function failure(run: Promise<unknown>): Promise<ManagementError> {
-  const error = await run.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ManagementError);
-  return error as ManagementError;
-}
-
 describe('official auth0 SDK against the emulator --api full', () => {
   it('rateLimitPolicies.update changes the configuration in place and returns the policy', async () => {
     const client = sdk();
@@ -66,8 +68,11 @@ describe('official auth0 SDK against the emulator --api full', () => {
     expect(updated.updated_at).toBe(new Date(clock).toISOString());
     expect(emu.snapshot().rateLimitPolicies).toEqual([updated]);
     expect(
-      (await failure(client.rateLimitPolicies.update('rlp_unknown', { configuration: { action: 'allow' } })))
-        .statusCode,
+      (
+        await sdkFailure(
+          client.rateLimitPolicies.update('rlp_unknown', { configuration: { action: 'allow' } }),
+        )
+      ).statusCode,
     ).toBe(404);
   });
 
@@ -80,7 +85,7 @@ describe('official auth0 SDK against the emulator --api full', () => {
       name: 'Renamed profile',
       subject_token_type: profile.subject_token_type,
     });
-    const conflict = await failure(
+    const conflict = await sdkFailure(
       client.tokenExchangeProfiles.update(first.id!, { subject_token_type: 'urn:other:token' }),
     );
     expect(conflict.statusCode).toBe(409);
@@ -92,7 +97,7 @@ describe('official auth0 SDK against the emulator --api full', () => {
     const made = await client.tokenExchangeProfiles.create(profile);
     await client.tokenExchangeProfiles.delete(made.id!);
     expect(emu.snapshot().tokenExchangeProfiles).toEqual([]);
-    expect((await failure(client.tokenExchangeProfiles.delete(made.id!))).statusCode).toBe(404);
+    expect((await sdkFailure(client.tokenExchangeProfiles.delete(made.id!))).statusCode).toBe(404);
   });
 
   it('users.permissions.delete removes the named permissions, also ones the user lacks', async () => {
@@ -101,7 +106,7 @@ describe('official auth0 SDK against the emulator --api full', () => {
     await client.users.permissions.delete(USER, { permissions: [grant('read:x'), grant('never:had')] });
     expect(emu.snapshot().userPermissions).toEqual({ [USER]: [grant('write:x')] });
     expect(
-      (await failure(client.users.permissions.delete('auth0|nobody', { permissions: [grant('read:x')] })))
+      (await sdkFailure(client.users.permissions.delete('auth0|nobody', { permissions: [grant('read:x')] })))
         .statusCode,
     ).toBe(404);
   });
@@ -115,15 +120,19 @@ describe('the same SDK calls against the default emulator (spec)', () => {
       const created = await client.rateLimitPolicies.create(policy);
       const made = await client.tokenExchangeProfiles.create(profile);
       expect(
-        (await failure(client.rateLimitPolicies.update(created.id!, { configuration: { action: 'allow' } })))
-          .statusCode,
+        (
+          await sdkFailure(
+            client.rateLimitPolicies.update(created.id!, { configuration: { action: 'allow' } }),
+          )
+        ).statusCode,
       ).toBe(405);
       expect(
-        (await failure(client.tokenExchangeProfiles.update(made.id!, { name: 'Renamed' }))).statusCode,
+        (await sdkFailure(client.tokenExchangeProfiles.update(made.id!, { name: 'Renamed' }))).statusCode,
       ).toBe(404);
-      expect((await failure(client.tokenExchangeProfiles.delete(made.id!))).statusCode).toBe(404);
+      expect((await sdkFailure(client.tokenExchangeProfiles.delete(made.id!))).statusCode).toBe(404);
       expect(
-        (await failure(client.users.permissions.delete(USER, { permissions: [grant('read:x')] }))).statusCode,
+        (await sdkFailure(client.users.permissions.delete(USER, { permissions: [grant('read:x')] })))
+          .statusCode,
       ).toBe(405);
     } finally {
       await spec.stop();

@@ -10,6 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../src/emulator/index.js';
+import { referenceSeed } from './helpers/reference-seed.js';
 import { tempDir } from './helpers/cli.js';
 
 const REPO = resolve(import.meta.dirname, '..');
@@ -19,7 +20,11 @@ let dir: string;
 let cleanup: () => void;
 
 beforeEach(async () => {
-  emulator = await startEmulator({ tls: true, api: 'full' });
+  emulator = await startEmulator({
+    tls: true,
+    api: 'full',
+    seed: referenceSeed({ permissions: [['https://api.example.com', 'read:x']] }),
+  });
   ({ dir, cleanup } = tempDir());
 });
 afterEach(async () => {

@@ -178,7 +178,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     );
     const search = query
       ? new URLSearchParams(
-          Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]),
+          Object.entries(query).flatMap(([k, v]): [string, string][] =>
+            typeof v === 'object' ? v.map((one) => [k, one]) : [[k, String(v)]],
+          ),
         ).toString()
       : '';
     const spec: CallSpec = {

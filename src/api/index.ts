@@ -17,7 +17,14 @@ export { createRedactor, redact, MASK } from './redact.js';
 export type { Redactor } from './redact.js';
 export { agentOptions } from './transport.js';
 export { readList, type ListCall, type ListRead, type ReadListOptions } from './pages.js';
-export { findLive, readTenant, type ReadTenantOptions, type TenantRead } from './read-tenant.js';
+export {
+  findLive,
+  readReferences,
+  readTenant,
+  type ReadTenantOptions,
+  type ReferencesRead,
+  type TenantRead,
+} from './read-tenant.js';
 export type {
   ApiClient,
   ApiClientOptions,

@@ -4,8 +4,9 @@
  * Two styles, as the descriptor says (src/resources `pagination`):
  * - checkpoint: `take` and `from`; the answer's `next` names the following
  *   page, and no `next` (or an empty one) ends the list;
- * - offset: `per_page` and 0-based `page`, asked with `include_totals=true` so
- *   that the answer's `total` ends the list without an extra empty page.
+ * - offset: `per_page` and 0-based `page`, asked with `include_totals=true`
+ *   (unless the answer always has it: `totals: 'always'`) so that the
+ *   answer's `total` ends the list without an extra empty page.
  * Pages are as large as the service allows, so a list of N costs
  * ceil(N / size) requests, plus one when a checkpoint list ends on a full page.
  */
@@ -93,13 +94,10 @@ export async function readList(
     return { items, pages };
   }
 
+  // A list that always answers with its total takes no include_totals.
+  const totals: Query = op.totals === 'always' ? {} : { include_totals: true };
   for (let index = 0; ; index++) {
-    const body = await page(call, op, params, {
-      ...filters,
-      per_page: size,
-      page: index,
-      include_totals: true,
-    });
+    const body = await page(call, op, params, { ...filters, per_page: size, page: index, ...totals });
     pages++;
     const list = Array.isArray(body) ? body : (body as { [k: string]: unknown } | undefined)?.[key];
     if (!Array.isArray(list)) throw unexpected(op, `a page without its ${key} array`);

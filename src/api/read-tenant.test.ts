@@ -88,7 +88,13 @@ describe('readTenant', () => {
       values: { user_id: ['auth0|1'] },
     });
     expect(t.requests).toEqual([]);
-    expect(live).toEqual({ reads: [], resources: [], pages: 0 });
+    expect(live).toEqual({
+      reads: [],
+      resources: [],
+      pages: 0,
+      references: { items: {} },
+      referenceReads: 0,
+    });
   });
 });
 

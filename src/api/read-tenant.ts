@@ -1,9 +1,12 @@
 /**
  * Reading the tenant (API profile full): every list operation of every kind,
  * to its last page, turned into a LiveSnapshot (src/resources) for the
- * planner to compare with the state. Costs pages, not resources: policies
- * and profiles are one list each; a user's permissions are one list per user,
- * and only the users asked for (those the config or the state names) are read.
+ * planner to compare with the state, and the reference lists the config
+ * refers to (its applications, Actions, APIs) for the reference checks.
+ * Costs pages, not resources: policies and profiles are one list each; a
+ * user's permissions are one list per user, and only the users asked for
+ * (those the config or the state names) are read; a reference list is one
+ * pass (the APIs: one per 10 identifiers the config names).
  */
 import {
   KINDS,
@@ -15,6 +18,9 @@ import {
   type LiveResource,
   type LiveSnapshot,
   type OperationDescriptor,
+  type ReferenceItem,
+  type ReferenceQuery,
+  type ReferenceRead,
 } from '../resources/index.js';
 import { readList, type ListCall } from './pages.js';
 
@@ -27,9 +33,23 @@ export interface ReadTenantOptions {
   concurrency?: number;
   /** Items per page; default the most the service allows. */
   pageSize?: number;
+  /** The reference lists to read besides, each with the query of each read. Default: none. */
+  references?: readonly ReferenceQuery[];
 }
 
 export interface TenantRead extends LiveSnapshot {
+  /** Requests sent (pages read). */
+  pages: number;
+  /** The reference lists read (empty when none was asked for). */
+  references: ReferenceRead;
+  /** Paged reads of reference lists, one per query. */
+  referenceReads: number;
+}
+
+/** What readReferences found, and what it cost. */
+export interface ReferencesRead extends ReferenceRead {
+  /** Paged reads, one per query. */
+  reads: number;
   /** Requests sent (pages read). */
   pages: number;
 }
@@ -87,7 +107,8 @@ export async function readTenant(call: ListCall, options: ReadTenantOptions): Pr
   const reads: LiveRead[] = [];
   const resources: LiveResource[] = [];
   let pages = 0;
-  const jobs: (() => Promise<void>)[] = [];
+  const refs = referenceJobs(call, options.references ?? [], options.pageSize);
+  const jobs: (() => Promise<void>)[] = [...refs.jobs];
   for (const kind of KINDS) {
     const op = options.listOf(kind);
     if (!op) continue;
@@ -103,12 +124,68 @@ export async function readTenant(call: ListCall, options: ReadTenantOptions): Pr
     }
   }
   await runLimited(jobs, options.concurrency ?? 4);
+  pages += refs.found.pages;
   const byAddress = (a: { address: string }, b: { address: string }) =>
     a.address < b.address ? -1 : a.address > b.address ? 1 : 0;
   resources.sort(byAddress);
   const readKey = (r: LiveRead) => `${r.kind}\u0000${JSON.stringify(r.params)}`;
   reads.sort((a, b) => byAddress({ address: readKey(a) }, { address: readKey(b) }));
-  return { reads, resources, pages };
+  return { reads, resources, pages, references: refs.result(), referenceReads: refs.found.reads };
+}
+
+/** One job per query of `queries`, each reading its list to the last page into `found`. */
+function referenceJobs(
+  call: ListCall,
+  queries: readonly ReferenceQuery[],
+  pageSize: number | undefined,
+): { jobs: (() => Promise<void>)[]; found: ReferencesRead; result: () => ReferenceRead } {
+  const items: Record<string, ReferenceItem[]> = {};
+  const found: ReferencesRead = { items, reads: 0, pages: 0 };
+  const jobs = queries.flatMap(({ list, queries: each }) => {
+    items[list.name] = [];
+    return each.map((filters) => async () => {
+      const read = await readList(
+        call,
+        list.operations.list,
+        {},
+        {
+          filters,
+          ...(pageSize !== undefined ? { pageSize } : {}),
+        },
+      );
+      found.reads++;
+      found.pages += read.pages;
+      items[list.name]!.push(...read.items.map((item) => list.fromLive(item)));
+    });
+  });
+  const result = (): ReferenceRead => ({
+    items: Object.fromEntries(
+      Object.entries(items).map(([name, list]) => [
+        name,
+        [...list].sort((a, b) => compareKeys(a.key, b.key)),
+      ]),
+    ),
+  });
+  return { jobs, found, result };
+}
+
+function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Reads the reference lists of `queries` (each query one paged read, at
+ * most `concurrency` at once, all through `call` and so its pacer), items
+ * sorted by key.
+ */
+export async function readReferences(
+  call: ListCall,
+  queries: readonly ReferenceQuery[],
+  options: { concurrency?: number; pageSize?: number } = {},
+): Promise<ReferencesRead> {
+  const refs = referenceJobs(call, queries, options.pageSize);
+  await runLimited(refs.jobs, options.concurrency ?? 4);
+  return { ...refs.result(), reads: refs.found.reads, pages: refs.found.pages };
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type * as SchemaTypes from '../schemas/types.js';
-import type { ExpectedOutcome, OperationDescriptor } from '../resources/index.js';
+import type { ExpectedOutcome, ListQuery, OperationDescriptor } from '../resources/index.js';
 
 /** Body types, generated from schemas/ (see src/schemas/types.ts). */
 export type RateLimitPolicyConfiguration = SchemaTypes.RateLimitPolicyConfiguration;
@@ -136,8 +136,8 @@ export type CallResult =
   | { outcome: 'done'; status: number; body: unknown }
   | { outcome: ExpectedOutcome; status: number; error: ApiErrorInfo };
 
-/** Query string parameters of a request (list operations: paging and filters). */
-export type Query = Readonly<Record<string, string | number | boolean>>;
+/** Query string parameters of a request (list operations: paging and filters); a list repeats the parameter. */
+export type Query = ListQuery;
 
 export interface ApiClient {
   /** Sends one operation of a kind's table; `params` fills the path template, `query` the query string. */

@@ -191,48 +191,64 @@ function apiOption<A extends unknown[], O extends OptionValues, G extends Option
 
 /** --refresh, on plan and apply. */
 const REFRESH_HELP =
-  'read the tenant first (API profile full) and plan against what is live: shows drift (changed or deleted outside tenantform, not managed)';
+  'read the tenant first (API profile full) and plan against what is live: shows drift (changed or deleted outside tenantform, not managed) and stops on a config reference the tenant lacks (client id, Action, permission)';
 
 export const validateCommand = (parent: Command) =>
-  envOption(
-    varOptions(
-      parent
-        .command('validate')
-        .description(
-          'check the config against the API schemas and the guardrails; print every error and warning as file:line:col',
-        )
-        .argument('[paths...]', 'config files or directories, merged (default: .)')
-        .option('--strict', STRICT_HELP)
-        .addOption(formatOption(['text', 'json', 'github'])),
+  connectionOptions(
+    apiOption(
+      envOption(
+        varOptions(
+          parent
+            .command('validate')
+            .description(
+              'check the config against the API schemas and the guardrails; print every error and warning as file:line:col (sends no request unless --live)',
+            )
+            .argument('[paths...]', 'config files or directories, merged (default: .)')
+            .option('--strict', STRICT_HELP)
+            .addOption(formatOption(['text', 'json', 'github']))
+            .option(
+              '--live',
+              "also check the config's references against the tenant (API profile full; one environment): client_id: selectors name applications, action_ids deployed Actions bound to custom-token-exchange, permissions exist on their APIs; only reads",
+            ),
+        ),
+      ),
     ),
   ).addHelpText(
     'after',
-    '\nExamples:\n  $ tenantform validate examples\n  $ tenantform validate examples --env prod --format github\n  $ tenantform validate rules/ --var-file vars/prod.yaml --var LOGIN_LIMIT=300',
+    '\nExamples:\n  $ tenantform validate examples\n  $ tenantform validate examples --env prod --format github\n  $ tenantform validate rules/ --var-file vars/prod.yaml --var LOGIN_LIMIT=300\n  $ tenantform validate examples --env prod --live --api full   # references checked against the tenant',
   );
 export type ValidateFlags = FlagsOf<typeof validateCommand>;
 
 export const explainCommand = (parent: Command) =>
-  envOption(
-    varOptions(
-      parent
-        .command('explain')
-        .description(
-          "say which rate limit policy governs an application (its own, its group's, default) and which applications a policy governs; offline, from the config",
-        )
-        .argument('[paths...]', 'config files or directories, merged (default: .)')
-        .option(
-          '--client <ID>',
-          'a client id: the policy that governs it, its action and limit, and whose counter it uses (repeatable); tpa_… ids are third-party applications, https:// ids CIMD clients',
-          collect,
-          [],
-        )
-        .option(
-          '--policy <SELECTOR>',
-          'a consumer_selector (default, third_party_clients, cimd_clients, client_id:ID) or a policy address: the applications it governs (repeatable)',
-          collect,
-          [],
-        )
-        .addOption(formatOption(['text', 'markdown', 'json'])),
+  connectionOptions(
+    apiOption(
+      envOption(
+        varOptions(
+          parent
+            .command('explain')
+            .description(
+              "say which rate limit policy governs an application (its own, its group's, default) and which applications a policy governs; offline, from the config",
+            )
+            .argument('[paths...]', 'config files or directories, merged (default: .)')
+            .option(
+              '--client <ID>',
+              'a client id: the policy that governs it, its action and limit, and whose counter it uses (repeatable); tpa_… ids are third-party applications, https:// ids CIMD clients',
+              collect,
+              [],
+            )
+            .option(
+              '--policy <SELECTOR>',
+              'a consumer_selector (default, third_party_clients, cimd_clients, client_id:ID) or a policy address: the applications it governs (repeatable)',
+              collect,
+              [],
+            )
+            .option(
+              '--all-clients',
+              "read the tenant's applications (API profile full; GET /clients, paged) and explain every one, with its name, and which of them each policy governs",
+            )
+            .addOption(formatOption(['text', 'markdown', 'json'])),
+        ),
+      ),
     ),
   ).addHelpText(
     'after',
@@ -241,7 +257,8 @@ export const explainCommand = (parent: Command) =>
 Examples:
   $ tenantform explain examples --env prod --client Wq2eR5tY8uI1oP4aS7dF0gH3jK6lZ9xC --client tpa_partner42
   $ tenantform explain examples --env prod --policy third_party_clients --client tpa_partner42
-  $ tenantform explain examples --env dev --format markdown`,
+  $ tenantform explain examples --env dev --format markdown
+  $ tenantform explain examples --env prod --all-clients --api full   # every application of the tenant`,
   );
 export type ExplainFlags = FlagsOf<typeof explainCommand>;
 
@@ -576,7 +593,8 @@ Examples:
   $ tenantform emulator --rate-limit 500 --burst 40 --rate-limit-window 60 --clock-skew -2.5
   $ tenantform emulator --port 4100 --tenants dev,staging,prod --rate-limit 25
   $ tenantform emulator --rate-limit 20 --faults error=0.1 --json
-  $ tenantform emulator --api full       # also PATCH and DELETE, as the real service
+  $ tenantform emulator --api full       # also PATCH, DELETE and the reads, as the real service
+  $ tenantform emulator --api full --seed tenant.yaml   # with your applications, Actions and APIs
 
 Rate limit, window model (the service's public docs): one bucket per tenant holds at most
 the burst; the rate is added at the top of each window of the tenant's clock, never above
@@ -626,6 +644,10 @@ export const emulatorCommand = (parent: Command) =>
     .option('--faults <SPEC>', 'fractions of requests that fail, e.g. error=0.2,reset=0.1,lost=0.05')
     .option('--users <FILE>', 'only these user ids exist (one per line); others get 404')
     .option('--data <FILE>', 'persist the tenant to this file across restarts (with --tenants: a directory)')
+    .option(
+      '--seed <FILE>',
+      'start with this tenant: JSON or YAML shaped like GET /__emulator/state (e.g. clients, actions, resourceServers under --api full); not with --data',
+    )
     .option(
       '--tenants <N|NAMES>',
       'host several tenants (t1..tN, or a comma-separated list), each on its own port from --port on',

@@ -21,6 +21,14 @@ export interface ExplainReport {
   clients: ClientExplanation[];
   /** The policies asked about (or every policy), each with what it governs. */
   policies: PolicyReach[];
+  /** 'tenant' when the applications are the tenant's (explain --all-clients); else they were given. */
+  from?: 'tenant';
+}
+
+/** Whose applications the reverse lists: "the clients given", or the tenant's. */
+function whose(report: ExplainReport, short: boolean): string {
+  if (report.from === 'tenant') return short ? "the tenant's" : "the tenant's applications";
+  return short ? 'those given' : 'the clients given';
 }
 
 export type ExplainFormat = 'text' | 'markdown' | 'json';
@@ -86,7 +94,7 @@ export function exceptionWords(exceptions: readonly PolicyEntry[]): string {
   return parts.join(', and ');
 }
 
-function reachText(reach: PolicyReach, asked: boolean): string[] {
+function reachText(reach: PolicyReach, asked: boolean, of: string): string[] {
   const at = where(reach.policy);
   const lines = [
     `Policy ${reach.policy.selector}${at ? ` (${at})` : ''}`,
@@ -96,7 +104,7 @@ function reachText(reach: PolicyReach, asked: boolean): string[] {
   if (reach.exceptions.length > 0) lines.push(`  except:  ${exceptionWords(reach.exceptions)}`);
   if (asked && reach.policy.scope.level !== 'client') {
     const ids = reach.governs.map((e) => e.application.client_id);
-    lines.push(`  of the clients given: ${ids.length > 0 ? listed(ids) : 'none'}`);
+    lines.push(`  of ${of}: ${ids.length > 0 ? listed(ids) : 'none'}`);
   }
   return lines;
 }
@@ -105,7 +113,7 @@ function reachText(reach: PolicyReach, asked: boolean): string[] {
 export function renderExplainText(report: ExplainReport, asked: boolean): string {
   const sections = [
     ...report.clients.map((e) => clientText(e).join('\n')),
-    ...report.policies.map((r) => reachText(r, asked).join('\n')),
+    ...report.policies.map((r) => reachText(r, asked, whose(report, false)).join('\n')),
   ];
   if (sections.length === 0)
     return "The configuration declares no rate limit policy: no application is limited beyond the tenant's own rate limit.\n";
@@ -119,11 +127,11 @@ function clientRow(e: ClientExplanation): string {
   return `| ${codeCell(e.application.client_id)}${name} | ${policy} | ${action} | ${escapeCell(counterWords(e.counter, e.level, e.group))} |`;
 }
 
-function reachRow(reach: PolicyReach, asked: boolean): string {
+function reachRow(reach: PolicyReach, asked: boolean, of: string): string {
   const except = escapeCell(exceptionWords(reach.exceptions));
   const given =
     asked && reach.policy.scope.level !== 'client'
-      ? `; of those given: ${reach.governs.map((e) => codeCell(e.application.client_id)).join(', ') || 'none'}`
+      ? `; of ${of}: ${reach.governs.map((e) => codeCell(e.application.client_id)).join(', ') || 'none'}`
       : '';
   return `| ${codeCell(reach.policy.selector)} | ${escapeCell(actionWords(reach.policy.configuration))} | ${escapeCell(governsWords(reach))}${given} | ${except} |`;
 }
@@ -137,7 +145,7 @@ export function renderExplainMarkdown(report: ExplainReport, asked: boolean): st
   }
   if (report.policies.length > 0) {
     out.push('| Policy | Action | Governs | Except |', '| --- | --- | --- | --- |');
-    out.push(...report.policies.map((r) => reachRow(r, asked)), '');
+    out.push(...report.policies.map((r) => reachRow(r, asked, whose(report, true))), '');
   }
   if (report.clients.length === 0 && report.policies.length === 0) {
     out.push('The configuration declares no rate limit policy.', '');

@@ -2,25 +2,30 @@
  * The live read behind refresh, plan --refresh, apply --refresh, export and
  * import without an id (API profile full): which users to read, the read
  * itself through one API client (its pacer shared with whatever else that
- * client sends), and the lookup a 409 on create uses. Plan stays pure: it
- * gets the result as data.
+ * client sends), the check of the config's references against what was
+ * read, and the lookup a 409 on create uses. Plan stays pure: it gets the
+ * result as data.
  */
 import type { ApiClient, Target, TenantRead } from '../api/index.js';
+import type { ConfigIssue } from '../config/index.js';
 import type { ExecutorClient } from '../apply/index.js';
 import {
   kindOf,
   KINDS,
   operationsFor,
   pathParams,
+  REFERENCE_LISTS,
   type ApiProfile,
   type Attributes,
   type DesiredResource,
   type KindName,
+  type ReferenceRead,
 } from '../resources/index.js';
 import type { StateDocument } from '../state/types.js';
 import { absolute, type PacingFlags } from './context.js';
 import { environmentCredentials, environmentTargetFlags, type ConfigInput } from './inputs.js';
 import { CliError, type CommandIO } from './io.js';
+import { listed } from './words.js';
 
 /** The API flags of the commands that read the tenant. */
 export interface ReadFlags extends PacingFlags {
@@ -102,18 +107,65 @@ export function listParams(
   return Object.fromEntries(Object.entries(values).map(([name, seen]) => [name, [...seen].sort()]));
 }
 
-/** Reads every list the full profile has: each kind's, per value of its path parameters (`values`). */
+/**
+ * Reads every list the full profile has: each kind's, per value of its path
+ * parameters (`values`), and the reference lists `desired` refers to (its
+ * applications, Actions and APIs), all through the one client.
+ */
 export async function readLive(
   client: Pick<ApiClient, 'call'>,
   values: Readonly<Record<string, readonly string[]>>,
   parallelism: number,
+  desired: readonly DesiredResource[] = [],
 ): Promise<TenantRead> {
   const api = await import('../api/index.js');
+  const { referenceQueries } = await import('../plan/references.js');
   return api.readTenant(client.call, {
     listOf: (kind) => operationsFor(kind, 'full').list,
     values,
-    concurrency: Math.max(1, Math.min(parallelism, 8)),
+    references: referenceQueries(desired),
+    concurrency: readConcurrency(parallelism),
   });
+}
+
+/** Lists read at once: the run's parallelism, at most 8. */
+export function readConcurrency(parallelism: number): number {
+  return Math.max(1, Math.min(parallelism, 8));
+}
+
+/**
+ * Each reference of `desired` that names nothing the read found (an unknown
+ * client id, an Action not bound to custom-token-exchange, an API or
+ * permission the tenant lacks), as a config problem at its file:line:col.
+ */
+export async function referenceIssues(
+  desired: readonly DesiredResource[],
+  references: ReferenceRead,
+): Promise<ConfigIssue[]> {
+  const { checkReferences } = await import('../plan/references.js');
+  return checkReferences(desired, references).map((p) => ({
+    file: p.source?.file ?? '',
+    line: p.source?.line ?? 0,
+    col: p.source?.col ?? 0,
+    message: p.source ? p.message : `${p.address}: ${p.message}`,
+    code: p.code,
+  }));
+}
+
+/**
+ * Prints referenceIssues, then "N errors."; true when there is none. Called
+ * after a read of the tenant and before anything is written.
+ */
+export async function referencesHold(
+  desired: readonly DesiredResource[],
+  references: ReferenceRead,
+  io: CommandIO,
+): Promise<boolean> {
+  const issues = await referenceIssues(desired, references);
+  if (issues.length === 0) return true;
+  const { reportIssues } = await import('./config-issues.js');
+  reportIssues(issues, io);
+  return false;
 }
 
 /** The executor's client with the 409 lookup of the full profile (by the kind's list, filtered by identity where it can be). */
@@ -131,8 +183,20 @@ export async function readingClient(client: ApiClient): Promise<ExecutorClient> 
   };
 }
 
-/** "read 3 lists (5 requests) from the tenant" for the line before a refreshed plan. */
+/**
+ * "Read 3 lists from the tenant in 5 requests." for the line before a
+ * refreshed plan; with reference lists, which were read to check the config's references.
+ */
 export function readSummary(read: TenantRead): string {
   const n = read.reads.length;
-  return `Read ${n} list${n === 1 ? '' : 's'} from the tenant in ${read.pages} request${read.pages === 1 ? '' : 's'}.`;
+  const lists = `${n} list${n === 1 ? '' : 's'}`;
+  const requests = `${read.pages} request${read.pages === 1 ? '' : 's'}`;
+  const names = Object.keys(read.references.items);
+  if (names.length === 0) return `Read ${lists} from the tenant in ${requests}.`;
+  return `Read ${lists} from the tenant, and its ${referenceTitles(names)} to check the config's references, in ${requests}.`;
+}
+
+/** "applications, actions and APIs": the titles of the reference lists named, in REFERENCE_LISTS order. */
+export function referenceTitles(names: readonly string[]): string {
+  return listed(REFERENCE_LISTS.filter((l) => names.includes(l.name)).map((l) => l.title.many));
 }

@@ -13,6 +13,7 @@ import {
 } from '../resources/index.js';
 import type { Authority, Identification } from './auth.js';
 import { EMULATOR_KINDS, type EmulatorKind, type OperationResult } from './kinds/index.js';
+import { EMULATOR_REFERENCES } from './references/index.js';
 import type { OperationRoute } from './router.js';
 import type { TenantStore } from './store.js';
 
@@ -24,7 +25,7 @@ export type { OperationResult } from './kinds/index.js';
  */
 export function servedOperations(
   profile: ApiProfile,
-  kinds: readonly EmulatorKind[] = EMULATOR_KINDS,
+  kinds: readonly EmulatorKind[] = [...EMULATOR_KINDS, ...EMULATOR_REFERENCES],
 ): OperationDescriptor[] {
   return kinds.flatMap((module) =>
     descriptorsOf(module.kind.operations).filter(
@@ -36,7 +37,7 @@ export function servedOperations(
 /** The scopes of the operations an emulator with API profile `profile` serves; its demo client holds them all. */
 export function emulatorScopes(
   profile: ApiProfile,
-  kinds: readonly EmulatorKind[] = EMULATOR_KINDS,
+  kinds: readonly EmulatorKind[] = [...EMULATOR_KINDS, ...EMULATOR_REFERENCES],
 ): string[] {
   return [...new Set(servedOperations(profile, kinds).map((op) => op.scope))];
 }
@@ -72,5 +73,6 @@ export function runOperation(
     body: req.body,
     query: req.query,
     nowMs,
+    checkReferences: (body) => store.checkReferences(op.name, body),
   });
 }

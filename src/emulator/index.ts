@@ -27,6 +27,8 @@ export { EmulatorOptionError, parseFaultSpec, parseLatencySpec } from './faults.
 export { EMULATOR_SCOPES, emulatorScopes, servedOperations } from './api.js';
 export { routesFor } from './router.js';
 export { EMULATOR_KINDS, emulatorKind } from './kinds/index.js';
+export { EMULATOR_REFERENCES } from './references/index.js';
+export type { Application, ResourceServer, TenantAction } from './references/index.js';
 export type {
   EmulatorKind,
   KindData,

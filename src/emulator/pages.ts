@@ -8,9 +8,12 @@
  *   on the last page. A cursor names the last item served, so items created or
  *   deleted between pages neither repeat nor shift the rest; it is valid for 24
  *   hours.
- * - offset (a user's permissions): `per_page` (1 to `pageSize.max`, default
- *   `pageSize.default`), 0-based `page` and `include_totals`: false (the default) answers the
- *   bare array, true `{start, limit, total, <itemsKey>: […]}`.
+ * - offset (a user's permissions, applications, APIs): `per_page` (1 to
+ *   `pageSize.max`, default `pageSize.default`), 0-based `page` and
+ *   `include_totals`: false (the default) answers the bare array, true
+ *   `{start, limit, total, <itemsKey>: […]}`; a list whose answer always
+ *   carries its total (Actions, `totals: 'always'`) answers
+ *   `{total, page, per_page, <itemsKey>: […]}`.
  *
  * A malformed parameter is a 400 (`invalid_query_string`) naming it; a
  * parameter given twice is one too. Parameters a list does not know are
@@ -31,7 +34,8 @@ export interface Ordered<T> {
   item: T;
 }
 
-function invalid(message: string) {
+/** A 400 for a malformed query parameter. */
+export function invalid(message: string) {
   return badRequest(`Query validation error: ${message}`, 'invalid_query_string');
 }
 
@@ -58,7 +62,8 @@ function wholeNumber(
   return Number(text);
 }
 
-function flag(query: URLSearchParams, name: string): boolean {
+/** A true/false query parameter; absent is false. */
+export function flag(query: URLSearchParams, name: string): boolean {
   const text = single(query, name);
   if (text === undefined || text === 'false') return false;
   if (text === 'true') return true;
@@ -111,6 +116,19 @@ export function checkpointPage<T>(
     items: page.map((o) => o.item),
     ...(rest.length > take && last ? { next: encodeCursor(list, last.seq, nowMs) } : {}),
   };
+}
+
+/** One offset page of a list that always answers with its total: {total, page, per_page, <itemsKey>}. */
+export function numberedPage<T>(
+  itemsKey: string,
+  items: readonly T[],
+  query: URLSearchParams,
+  size: PageSize,
+): { total: number; page: number; per_page: number; [key: string]: unknown } {
+  const perPage = wholeNumber(query, 'per_page', 1, size.max, size.default);
+  const page = wholeNumber(query, 'page', 0, Number.MAX_SAFE_INTEGER, 0);
+  const start = page * perPage;
+  return { total: items.length, page, per_page: perPage, [itemsKey]: items.slice(start, start + perPage) };
 }
 
 /** One offset page: the bare array, or with include_totals=true the object with the totals. */

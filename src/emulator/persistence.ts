@@ -2,8 +2,9 @@
  * The `--data FILE` persistence: the tenant as one JSON document, the
  * version and one part per kind module (its `key`): {"version": 1,
  * "rateLimitPolicies": [...], "userPermissions": {...},
- * "tokenExchangeProfiles": [...]}. Loaded (and checked, each part by its
- * module) on start; written
+ * "tokenExchangeProfiles": [...]}, and under API profile full the reference
+ * data ("clients", "actions", "resourceServers"; a part left out is the
+ * defaults). Loaded (and checked, each part by its module) on start; written
  * after changes, coalesced over a short delay, atomically (temporary file in
  * the same folder, fsync, rename) with mode 0600, and flushed on stop.
  * Clients, secrets and tokens are never written.
@@ -12,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { EmulatorOptionError } from './faults.js';
-import { isRecord } from './kinds/kind.js';
+import { initialPart, isRecord } from './kinds/kind.js';
 import { EMULATOR_KINDS, type EmulatorKind } from './kinds/index.js';
 import type { EmulatorSnapshot } from './types.js';
 
@@ -31,18 +32,20 @@ function requiredParts(kinds: readonly EmulatorKind[]): string {
 export function snapshotProblem(doc: unknown, kinds: readonly EmulatorKind[]): string | undefined {
   if (!isRecord(doc)) return 'not a JSON object';
   if (doc.version !== DATA_FILE_VERSION) return `unknown version ${JSON.stringify(doc.version)} (expected 1)`;
+  // A part with defaults (reference data) may be left out; any other must be there.
+  const present = kinds.filter((m) => !m.defaults || doc[m.key] !== undefined);
   const shaped = (m: EmulatorKind) => (m.shape === 'list' ? Array.isArray(doc[m.key]) : isRecord(doc[m.key]));
-  if (!kinds.every(shaped)) return requiredParts(kinds);
-  for (const m of kinds) {
+  if (!present.every(shaped)) return requiredParts(present);
+  for (const m of present) {
     const why = m.check(doc[m.key]);
     if (why) return why;
   }
   return undefined;
 }
 
-/** The snapshot a checked document holds: each kind's part. */
+/** The snapshot a checked document holds: each module's part (the defaults for one left out). */
 export function snapshotOf(doc: Record<string, unknown>, kinds: readonly EmulatorKind[]): EmulatorSnapshot {
-  return Object.fromEntries(kinds.map((m) => [m.key, doc[m.key]])) as EmulatorSnapshot;
+  return Object.fromEntries(kinds.map((m) => [m.key, doc[m.key] ?? initialPart(m)])) as EmulatorSnapshot;
 }
 
 /** Reads the data file; undefined when it does not exist yet. Throws EmulatorOptionError when unusable. */

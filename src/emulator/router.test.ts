@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EMULATOR_KINDS } from './kinds/index.js';
+import { EMULATOR_REFERENCES } from './references/index.js';
 import { matchRoute, routesFor } from './router.js';
 
 /**
@@ -26,9 +27,13 @@ const FULL_ROUTES = [
   'DELETE /api/v2/token-exchange-profiles/{id}',
   'GET /api/v2/token-exchange-profiles',
   'GET /api/v2/token-exchange-profiles/{id}',
+  'GET /api/v2/clients',
+  'GET /api/v2/actions/actions',
+  'GET /api/v2/resource-servers',
 ];
 
-const full = routesFor(EMULATOR_KINDS, 'full');
+// What startEmulator serves: under full the tenant also holds its reference lists.
+const full = routesFor([...EMULATOR_KINDS, ...EMULATOR_REFERENCES], 'full');
 const spec = routesFor(EMULATOR_KINDS, 'spec');
 
 describe('routes', () => {
@@ -50,6 +55,9 @@ describe('routes', () => {
     ['DELETE', '/api/v2/users/auth0%7Cabc/permissions', 'removeUserPermissions', { user_id: 'auth0|abc' }],
     ['PATCH', '/api/v2/token-exchange-profiles/tep_1', 'updateTokenExchangeProfile', { id: 'tep_1' }],
     ['DELETE', '/api/v2/token-exchange-profiles/tep_1', 'deleteTokenExchangeProfile', { id: 'tep_1' }],
+    ['GET', '/api/v2/clients', 'listClients', {}],
+    ['GET', '/api/v2/actions/actions', 'listActions', {}],
+    ['GET', '/api/v2/resource-servers', 'listResourceServers', {}],
     ['POST', '/oauth/token', 'token', {}],
     ['POST', '/oauth/token/', 'token', {}],
   ])('%s %s → %s %o', (method, path, route, params) => {

@@ -5,10 +5,21 @@
  */
 import { describe, expect, it } from 'vitest';
 import { expectErrorBody, grants, policy, profile, useEmulator } from '../../test/helpers/emulator-calls.js';
+import { referenceSeed } from '../../test/helpers/reference-seed.js';
 import { matchesSchema } from '../schemas/index.js';
 
 let clock = Date.UTC(2026, 0, 1);
-const emulator = useEmulator(['auth0|abc', 'auth0|a/b'], { api: 'full', now: () => clock });
+const emulator = useEmulator(['auth0|abc', 'auth0|a/b'], {
+  api: 'full',
+  now: () => clock,
+  seed: referenceSeed({
+    actions: [profile.action_id],
+    permissions: [
+      ['https://api.example.com', 'read:x'],
+      ['https://api.example.com', 'write:x'],
+    ],
+  }),
+});
 const { call } = emulator;
 
 async function createPolicy(): Promise<{ id: string; updated_at: string; created_at: string }> {

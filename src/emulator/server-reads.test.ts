@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { referenceSeed } from '../../test/helpers/reference-seed.js';
 import { startEmulator } from './server.js';
 import type { EmulatorHandle, RateLimitPolicy, TokenExchangeProfile } from './types.js';
 
@@ -7,7 +8,18 @@ let clock = 1_700_000_000_000;
 
 beforeEach(async () => {
   clock = 1_700_000_000_000;
-  emu = await startEmulator({ api: 'full', now: () => clock, users: ['auth0|1', 'auth0|2'] });
+  emu = await startEmulator({
+    api: 'full',
+    now: () => clock,
+    users: ['auth0|1', 'auth0|2'],
+    seed: referenceSeed({
+      actions: ['a8f1c2d4-7e9b-4c3a-9f0e-1b2c3d4e5f60'],
+      permissions: Array.from(
+        { length: 5 },
+        (_, i) => ['https://api.example.com/', `read:thing${i}`] as const,
+      ),
+    }),
+  });
 });
 afterEach(async () => {
   await emu.stop();

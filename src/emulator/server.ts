@@ -13,12 +13,16 @@ import { LocalAuthority } from './certificates.js';
 import { checkFaults, EmulatorOptionError } from './faults.js';
 import { DataFileWriter, loadDataFile } from './persistence.js';
 import { seededSnapshot } from './seed.js';
+import type { EmulatorKind } from './kinds/kind.js';
+import type { EmulatorSnapshot } from './types.js';
 import { createRequestHandler } from './pipeline.js';
 import { createLimiter, resolveRateLimit } from './rate-limit-options.js';
 import { routesFor } from './router.js';
 import { StatsRecorder } from './stats.js';
 import { randomAlphanumeric } from './ids.js';
 import { EMULATOR_KINDS } from './kinds/index.js';
+import { EMULATOR_REFERENCES } from './references/index.js';
+import { HttpError } from './errors.js';
 import { TenantStore } from './store.js';
 import { isApiProfile } from '../resources/index.js';
 import type { EmulatorClient, EmulatorHandle, EmulatorOptions } from './types.js';
@@ -64,6 +68,10 @@ function checkOptions(o: EmulatorOptions): void {
   );
   if (o.faults) checkFaults(o.faults);
   check(o.api === undefined || isApiProfile(o.api), `api must be spec or full (got ${String(o.api)})`);
+  check(
+    o.seed === undefined || o.dataFile === undefined,
+    'seed and dataFile exclude each other: a data file holds the tenant a seed would give',
+  );
   const ids = new Set<string>();
   for (const client of o.clients ?? []) {
     check(
@@ -96,6 +104,16 @@ function listen(server: Server | TlsServer, host: string, port: number): Promise
   });
 }
 
+/** The tenant a `seed` option describes; an unusable one is an EmulatorOptionError saying why. */
+function seedAtStart(doc: unknown, nowMs: number, kinds: readonly EmulatorKind[]): EmulatorSnapshot {
+  try {
+    return seededSnapshot(doc, nowMs, kinds);
+  } catch (err) {
+    if (err instanceof HttpError) throw new EmulatorOptionError(`the seed is unusable: ${err.message}`);
+    throw err;
+  }
+}
+
 /** The tenant's clock, which everything the tenant does runs on: this machine's, `skewMs` off. */
 function tenantClock(machineNow: () => number, skewMs: number): () => number {
   return skewMs === 0 ? machineNow : () => machineNow() + skewMs;
@@ -106,7 +124,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const rateLimit = options.rateLimit ? resolveRateLimit(options.rateLimit) : null;
   const api = options.api ?? 'spec';
   const host = options.host ?? '127.0.0.1';
-  const kinds = options.kinds ?? EMULATOR_KINDS;
+  // Under full the tenant also holds its reference data (applications, Actions, APIs).
+  const kinds = [...(options.kinds ?? EMULATOR_KINDS), ...(api === 'full' ? EMULATOR_REFERENCES : [])];
   const clockSkewMs = options.clockSkewMs ?? 0;
   const now = tenantClock(options.now ?? Date.now, clockSkewMs);
   const stopping = new AbortController();
@@ -121,6 +140,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   };
   const store = new TenantStore(kinds, options.users ? new Set(options.users) : null, now);
   let writer: DataFileWriter | undefined;
+  if (options.seed !== undefined) store.load(seedAtStart(options.seed, now(), kinds));
   if (options.dataFile !== undefined) {
     const loaded = await loadDataFile(options.dataFile, kinds);
     if (loaded) store.load(loaded);

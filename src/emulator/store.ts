@@ -1,9 +1,11 @@
 /**
- * The emulated tenant's data: one slice per kind module (kinds/), each with
- * the service's rules over it, and what they share: the clock, which users
- * exist, and the change notice that persists the tenant. Bodies reaching a
- * slice are already schema-valid.
+ * The emulated tenant's data: one slice per kind module (kinds/) and, under
+ * API profile full, per reference list module (references/), each with the
+ * service's rules over it, and what they share: the clock, which users
+ * exist, the checks of a body against reference data, and the change notice
+ * that persists the tenant. Bodies reaching a slice are already schema-valid.
  */
+import { initialPart } from './kinds/kind.js';
 import type { EmulatorKind, KindData, TenantContext } from './kinds/index.js';
 import type { EmulatorSnapshot } from './types.js';
 
@@ -47,7 +49,12 @@ export class TenantStore {
   load(snapshot: EmulatorSnapshot): void {
     this.clear();
     const parts = snapshot as unknown as Record<string, unknown>;
-    for (const m of this.kinds) this.data(m).load(parts[m.key] ?? m.empty());
+    for (const m of this.kinds) this.data(m).load(parts[m.key] ?? initialPart(m));
+  }
+
+  /** Runs every held module's check of `operation`'s body (OperationInput.checkReferences). */
+  checkReferences(operation: string, body: unknown): void {
+    for (const m of this.kinds) m.refuses?.[operation]?.(this.data(m), body);
   }
 
   reset(): void {
@@ -55,7 +62,14 @@ export class TenantStore {
     this.onChange();
   }
 
+  /** A fresh tenant: every module's data empty, or its defaults. */
   private clear(): void {
-    this.slices = new Map(this.kinds.map((m) => [m, m.open(this.tenant)]));
+    this.slices = new Map(
+      this.kinds.map((m) => {
+        const data = m.open(this.tenant);
+        if (m.defaults) data.load(m.defaults());
+        return [m, data];
+      }),
+    );
   }
 }

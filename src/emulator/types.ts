@@ -74,6 +74,12 @@ export interface EmulatorOptions {
   users?: string[] | null;
   /** Load the tenant from this file on start and write it back (atomically, mode 0600) after changes. */
   dataFile?: string;
+  /**
+   * The tenant at start, shaped like GET /__emulator/state (checked as a PUT
+   * of it is; a part left out is empty, or for reference data under API
+   * profile full the defaults). Not with dataFile.
+   */
+  seed?: unknown;
   /** Milliseconds to coalesce writes of dataFile. Default 25. */
   persistDelayMs?: number;
   /** Clients besides the demo client (which always exists and holds every scope). */

@@ -18,6 +18,7 @@ export {
   type RefreshEntry,
 } from './drift.js';
 export { renderDriftText } from './render-drift.js';
+export { checkReferences, nearMiss, referenceQueries, type ReferenceProblem } from './references.js';
 export { planProblems } from './plan-check.js';
 export { verifySavedPlan } from './plan-verify.js';
 export {

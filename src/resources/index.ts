@@ -6,8 +6,11 @@
  * identities and addresses; and the API operations each kind has, as data
  * (operations.ts), per API profile (operationsFor: 'spec' or 'full'). Owns:
  * what a resource is, how it is named, which operations exist and what they
- * look like on the wire. Does not own: reading config (config/), deciding
- * changes (plan/), sending requests (api/) or ordering them (apply/).
+ * look like on the wire. Also the read-only reference lists (references.ts,
+ * REFERENCE_LISTS: the tenant's applications, Actions and APIs, read only to
+ * check the config's references to them; never planned, applied or stored).
+ * Does not own: reading config (config/), deciding changes (plan/), sending
+ * requests (api/) or ordering them (apply/).
  *
  * Attributes per kind (desired and recorded alike):
  * - rate_limit_policy: the create request body {resource, consumer, consumer_selector, configuration}
@@ -19,13 +22,15 @@
  * (peers.ts: the Terraform provider's resource types, the Deploy CLI's asset).
  */
 export type { DesiredResource, RecordedResource, SourcePosition } from './types.js';
-export type { Attributes, KindConfig, KindGrouping, KindId, KindModule, Noun } from './kind.js';
+export type { Attributes, Declaration, KindConfig, KindGrouping, KindId, KindModule, Noun } from './kind.js';
 export type {
   ApiProfile,
   ExpectedOutcome,
   HttpMethod,
   KindOperations,
+  ListQuery,
   OperationDescriptor,
+  OperationTable,
   Pagination,
 } from './operations.js';
 export {
@@ -69,3 +74,16 @@ export { liveResource, snapshotCovers } from './live.js';
 export { rateLimitPolicy } from './rate-limit-policy.js';
 export { tokenExchangeProfile } from './token-exchange-profile.js';
 export { userPermission } from './user-permission.js';
+export type {
+  Reference,
+  ReferenceItem,
+  ReferenceList,
+  ReferenceQuery,
+  ReferenceRead,
+  ReferenceRule,
+} from './references.js';
+export { referencedKeys } from './references.js';
+export { REFERENCE_LISTS } from './reference-lists.js';
+export { client, CLIENT_FIELDS, selectedClientId } from './client.js';
+export { action, TOKEN_EXCHANGE_TRIGGER } from './action.js';
+export { IDENTIFIERS_PER_REQUEST, resourceServer } from './resource-server.js';

@@ -1,4 +1,4 @@
-import type { KindOperations } from './operations.js';
+import type { KindOperations, OperationTable } from './operations.js';
 import type { KindPeers } from './peers.js';
 
 /**
@@ -70,15 +70,27 @@ export interface KindConfig {
 }
 
 /**
+ * What every declaration of something on the tenant has, whether tenantform
+ * manages it (a kind, KINDS) or only reads it to check the config's
+ * references (a reference list, REFERENCE_LISTS): its name, its titles and
+ * the API operations it has, as data. The emulator serves any declaration's
+ * operations the same way.
+ */
+export interface Declaration<N extends string = string> {
+  /** The name in addresses, plans and state, or of the list: 'rate_limit_policy', 'client'. */
+  name: N;
+  /** { one: 'rate limit policy', many: 'rate limit policies' }. */
+  title: Noun;
+  /** Every operation the real API has for it, each labelled with the smallest profile that offers it. */
+  operations: OperationTable;
+}
+
+/**
  * One kind's behaviour: naming, identity, config side, ids, the API
  * operations it has and how its resources become request bodies and records.
  * The planner and executor are generic over these; which operations exist is data.
  */
-export interface KindModule<N extends string = string> {
-  /** The name in addresses, plans and state: 'rate_limit_policy'. */
-  name: N;
-  /** { one: 'rate limit policy', many: 'rate limit policies' }. */
-  title: Noun;
+export interface KindModule<N extends string = string> extends Declaration<N> {
   /** Names of the identity parts, in order. */
   identityFields: readonly string[];
   /** How one resource is named in a message, from its identity: 'rate limit policy a/b/c'. */

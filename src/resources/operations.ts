@@ -81,7 +81,17 @@ export interface OperationDescriptor {
   filters?: readonly string[];
   /** List operations: items per page when the request names none, and the most it may ask for. */
   pageSize?: { default: number; max: number };
+  /**
+   * Offset lists: how the answer carries its `total`. 'asked' (the default):
+   * only with `include_totals=true`, else the answer is the bare array;
+   * 'always': the answer is always an object with `total` and the list takes
+   * no `include_totals` (Actions).
+   */
+  totals?: 'asked' | 'always';
 }
+
+/** A query string's parameters; a list of values repeats the parameter (`identifiers=a&identifiers=b`). */
+export type ListQuery = Readonly<Record<string, string | number | boolean | readonly string[]>>;
 
 /** Page sizes of the real service's list operations: 50 unless asked, at most 100. */
 export const LIST_PAGE_SIZE = { default: 50, max: 100 } as const;
@@ -92,15 +102,14 @@ export const LIST_PAGE_SIZE = { default: 50, max: 100 } as const;
  * replace (delete, then create) or cannot be made; without `list` and `get`
  * the recorded settings are never compared with the tenant.
  */
-export interface KindOperations {
+export interface KindOperations extends OperationTable {
   create: OperationDescriptor;
-  update?: OperationDescriptor;
-  delete?: OperationDescriptor;
-  list?: OperationDescriptor;
-  get?: OperationDescriptor;
 }
 
 const OPERATION_KEYS = ['create', 'update', 'delete', 'list', 'get'] as const;
+
+/** Any declaration's operations by their role: a kind's have `create`, a reference list's only `list`. */
+export type OperationTable = { [K in (typeof OPERATION_KEYS)[number]]?: OperationDescriptor };
 
 /** What operationsFor reads of a kind module. */
 interface WithOperations {
@@ -138,7 +147,7 @@ export function operationsFor(kind: WithOperations, profile: ApiProfile): KindOp
 }
 
 /** Every descriptor of `operations`, in table order. */
-export function descriptorsOf(operations: KindOperations): OperationDescriptor[] {
+export function descriptorsOf(operations: OperationTable): OperationDescriptor[] {
   return OPERATION_KEYS.flatMap((key) => (operations[key] ? [operations[key]] : []));
 }
 

@@ -10,12 +10,19 @@ import { afterEach, beforeEach } from 'vitest';
 import { startEmulator, type EmulatorHandle, type EmulatorOptions } from '../../src/emulator/index.js';
 import { scopeDirectory } from '../../src/cli/state-location.js';
 import { runCli, tempDir, type CliRun } from './cli.js';
+import { referenceSeed } from './reference-seed.js';
+
+/** The Action of PARTNER_PROFILE, which an emulator with API profile full must have (PARTNER_REFERENCES). */
+export const PARTNER_ACTION = '6a7d8b1c-0d3e-4f5a-8b9c-0d1e2f3a4b5c';
+
+/** A seed (emulator option `seed`) giving a full-profile tenant PARTNER_PROFILE's Action, deployed and bound to custom-token-exchange. */
+export const PARTNER_REFERENCES = referenceSeed({ actions: [PARTNER_ACTION] });
 
 /** A token exchange profile (subject token type urn:partner:legacy-token), as config YAML. */
 export const PARTNER_PROFILE = `token_exchange_profiles:
   - name: Partner SSO
     subject_token_type: urn:partner:legacy-token
-    action_id: 6a7d8b1c-0d3e-4f5a-8b9c-0d1e2f3a4b5c
+    action_id: ${PARTNER_ACTION}
     type: custom_authentication
 `;
 

@@ -3,7 +3,8 @@
  * https://tenant.example.com, and its fetch sends the same request to the
  * emulator's origin. Client credentials by default, or a given token.
  */
-import { ManagementClient } from 'auth0';
+import { ManagementClient, ManagementError } from 'auth0';
+import { expect } from 'vitest';
 import type { EmulatorHandle } from '../../src/emulator/index.js';
 
 export const SDK_DOMAIN = 'tenant.example.com';
@@ -34,4 +35,14 @@ export function sdkClient(
     maxRetries: 0,
     telemetry: false,
   });
+}
+
+/** The SDK's error for a call expected to fail (the test fails when it succeeds or fails otherwise). */
+export async function sdkFailure(run: Promise<unknown>): Promise<ManagementError> {
+  const error = await run.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ManagementError);
+  return error as ManagementError;
 }

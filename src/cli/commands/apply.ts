@@ -210,7 +210,14 @@ export async function applyAction(
             onWait: (ms, reason) => waitSink(ms, reason, 'rate-limit'),
           });
           // The same client sends the apply's requests afterwards: one pacer for reads and writes.
-          const read = await live.readLive(early, live.listParams(desiredFor(), session.doc), parallelism);
+          const read = await live.readLive(
+            early,
+            live.listParams(desiredFor(), session.doc),
+            parallelism,
+            desiredFor(),
+          );
+          // A reference the tenant lacks stops the run before anything is recorded or sent.
+          if (!(await live.referencesHold(desiredFor(), read.references, io))) return 1;
           const refreshed = planModule.refreshState(session.doc, read, desiredFor());
           for (const entry of refreshed.entries) await session.record(entry);
           drift = refreshed.drift;

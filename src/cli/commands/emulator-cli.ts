@@ -21,6 +21,7 @@ export function emulatorAction(flags: EmulatorFlags, _cmd: unknown, io: CommandI
       faults: flags.faults,
       users: flags.users,
       data: flags.data,
+      seed: flags.seed,
       json: flags.json ?? false,
       tenants: flags.tenants,
       tls: flags.tls ?? false,

@@ -256,6 +256,45 @@ describe('tenantform emulator', () => {
   });
 });
 
+describe('tenantform emulator --seed', () => {
+  it('starts with the tenant of a JSON seed, its reference data under --api full, and names it in the banner', async () => {
+    await writeFile(
+      join(dir, 'tenant.json'),
+      JSON.stringify({ clients: [{ client_id: 'seeded-app' }], actions: [], resourceServers: [] }),
+    );
+    const { io, out, ready } = makeIO();
+    running = runEmulator({ ...base, json: false, api: 'full', seed: 'tenant.json' }, io);
+    await Promise.race([ready, running]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(out.stdout).toContain('reference data: 1 application, 0 actions, 0 APIs');
+    controller.abort();
+    expect(await running).toBe(0);
+  });
+
+  it.each([
+    [
+      'with --data',
+      { seed: 'tenant.json', data: 'data.json' },
+      '--seed and --data exclude each other: the data file holds the tenant',
+    ],
+    ['when the file is missing', { seed: 'missing.yaml' }, '--seed: cannot read missing.yaml: ENOENT'],
+    ['when it is not YAML', { seed: 'bad.yaml' }, '--seed: bad.yaml is not valid YAML'],
+    [
+      'naming reference data under --api spec',
+      { seed: 'refs.yaml' },
+      'the seed is unusable: Unknown field(s) in the state: clients (clients: reference data, held under API profile full only)',
+    ],
+  ])('exits 1 %s, before listening', async (_case, flags, message) => {
+    await writeFile(join(dir, 'tenant.json'), '{}');
+    await writeFile(join(dir, 'bad.yaml'), 'clients: [\n');
+    await writeFile(join(dir, 'refs.yaml'), 'clients: []\n');
+    const { io, out } = makeIO();
+    expect(await runEmulator({ ...base, ...flags }, io)).toBe(1);
+    expect(out.stderr).toBe(`Error: ${message}\n`);
+    expect(out.stdout).toBe('');
+  });
+});
+
 describe('spec parsers', () => {
   it('re-exports the fault and latency parsers', () => {
     expect(parseFaultSpec('reset=0.25')).toEqual({ reset: 0.25 });

@@ -11,6 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, isAbsolute, resolve } from 'node:path';
 import {
   ADMIN_KEY_HEADER,
+  EMULATOR_REFERENCES,
   EmulatorOptionError,
   parseFaultSpec,
   parseLatencySpec,
@@ -30,6 +31,7 @@ import {
 } from '../../emulator/index.js';
 import { isApiProfile } from '../../resources/index.js';
 import type { CommandIO } from '../io.js';
+import { plural } from '../words.js';
 
 export { parseFaultSpec, parseLatencySpec };
 
@@ -56,6 +58,8 @@ export interface EmulatorCommandOptions {
   /** File of user ids: one per line (# comments), or a JSON / YAML list. */
   users?: string;
   data?: string;
+  /** File of the tenant at start (JSON or YAML), shaped like GET /__emulator/state. */
+  seed?: string;
   json: boolean;
   /** "N" or "a,b,c": several tenants, each with its own port, data, credentials and rate limit. */
   tenants?: string;
@@ -80,9 +84,10 @@ export async function parseUsersFile(text: string, file: string): Promise<string
       fail(`--users: ${file} is not valid JSON`);
     }
   } else if (ext === '.yaml' || ext === '.yml') {
-    const { parse } = await import('yaml');
+    // Through yaml-lib: a bare import('yaml') is not resolved inside the bundle.
+    const { YAML } = await import('../../config/yaml-lib.js');
     try {
-      list = parse(text) ?? [];
+      list = YAML.parse(text) ?? [];
     } catch {
       fail(`--users: ${file} is not valid YAML`);
     }
@@ -96,6 +101,29 @@ export async function parseUsersFile(text: string, file: string): Promise<string
     fail(`--users: ${file} must list user ids (non-empty strings)`);
   }
   return list as string[];
+}
+
+/** The document of a --seed file: JSON (.json, or text starting with "{") or YAML. */
+export async function readSeedFile(file: string, shown: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    fail(`--seed: cannot read ${shown}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  if (extname(file).toLowerCase() === '.json' || text.trimStart().startsWith('{')) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      fail(`--seed: ${shown} is not valid JSON`);
+    }
+  }
+  const { YAML } = await import('../../config/yaml-lib.js');
+  try {
+    return (YAML.parse(text) as unknown) ?? {};
+  } catch {
+    fail(`--seed: ${shown} is not valid YAML`);
+  }
 }
 
 /** How the rate limit's errors name the flags. */
@@ -181,6 +209,10 @@ export async function emulatorOptions(opts: EmulatorCommandOptions, io: CommandI
     options.users = await parseUsersFile(text, opts.users);
   }
   if (opts.data !== undefined) options.dataFile = path(opts.data);
+  if (opts.seed !== undefined) {
+    if (opts.data !== undefined) fail('--seed and --data exclude each other: the data file holds the tenant');
+    options.seed = await readSeedFile(path(opts.seed), opts.seed);
+  }
   if (opts.tls) options.tls = true;
   return options;
 }
@@ -224,7 +256,17 @@ function describeSettings(o: EmulatorOptions, h: EmulatorHandle): string[] {
   }
   if (o.users) lines.push(row('users', `${o.users.length} known user id(s); others get 404`));
   if (o.dataFile) lines.push(row('data file', o.dataFile));
+  if (h.api === 'full') lines.push(row('reference data', referenceCounts(h)));
   return lines;
+}
+
+/** "9 applications, 7 actions, 4 APIs": the reference data a full-profile tenant holds. */
+function referenceCounts(h: EmulatorHandle): string {
+  const parts = h.snapshot() as Readonly<Record<string, unknown>>;
+  return EMULATOR_REFERENCES.map((m) => {
+    const part = parts[m.key];
+    return plural(Array.isArray(part) ? part.length : 0, m.kind.title);
+  }).join(', ');
 }
 
 /** The line that makes Node (tenantform, the auth0 SDK) trust the CA of --tls. */

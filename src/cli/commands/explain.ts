@@ -7,11 +7,15 @@
  * what that policy does and whose counter the requests count against; for
  * each --policy, the applications it governs (the --client ids among them,
  * and in words the group or the rest it names). With neither, every policy.
- * Reads no state, sends no request. Exit codes: 0; 1 for a config problem or
+ * Reads no state, sends no request (but --all-clients's reads). Exit codes: 0; 1 for a config problem or
  * a --policy the configuration does not declare.
+ *
+ * With --all-clients (API profile full) it reads the tenant's applications
+ * (GET /clients, paged, with their names) and explains every one of them,
+ * and for every policy which of them it governs: the whole map.
  */
 import { closestMatch } from '../../plan/index.js';
-import { parseAddress, rateLimitPolicy } from '../../resources/index.js';
+import { client, parseAddress, rateLimitPolicy, type ReferenceList } from '../../resources/index.js';
 import {
   explainClients,
   policiesOf,
@@ -21,8 +25,9 @@ import {
 } from '../../review/index.js';
 import type { ExplainFlags } from '../definitions.js';
 import { renderExplain, type ExplainReport } from '../explain-output.js';
-import { loadDesiredOrReport, resolveInputs } from '../inputs.js';
+import { loadDesiredOrReport, resolveInputs, type ConfigInput } from '../inputs.js';
 import { CliError, type CommandIO } from '../io.js';
+import { plural } from '../words.js';
 
 /** The policy a --policy value names: an address of a rate limit policy, or a consumer_selector. */
 export function findPolicy(text: string, policies: readonly PolicyEntry[]): PolicyEntry {
@@ -77,14 +82,54 @@ export async function explainAction(
   const desired = await loadDesiredOrReport(input.paths, { vars: flags.var, varFiles: input.varFiles }, io);
   if (!desired) return 1;
   const policies = policiesOf(desired);
-  const applications: Application[] = [...new Set(flags.client)].map((client_id) => ({ client_id }));
+  const given: Application[] = [...new Set(flags.client)].map((client_id) => ({ client_id }));
   const asked =
     flags.policy.length > 0
       ? flags.policy.map((text) => findPolicy(text, policies))
-      : flags.client.length > 0
+      : flags.client.length > 0 && !flags.allClients
         ? []
         : policies;
-  const report = explainReport(policies, applications, asked);
+  const applications = flags.allClients ? await tenantApplications(flags, input, given, io) : given;
+  const report = {
+    ...explainReport(policies, applications, asked),
+    ...(flags.allClients ? { from: 'tenant' as const } : {}),
+  };
   io.stdout.write(renderExplain(report, flags.format, applications.length > 0));
   return 0;
+}
+
+/**
+ * --all-clients: every application of the tenant (API profile full), read
+ * through the client list with its names, then the --client ids it does not
+ * have. Says on stderr what it read, so that stdout stays the report.
+ */
+async function tenantApplications(
+  flags: ExplainFlags,
+  input: ConfigInput,
+  given: readonly Application[],
+  io: CommandIO,
+): Promise<Application[]> {
+  const live = await import('../live.js');
+  live.requireFull(await live.profileOf(flags, input), 'explain --all-clients');
+  const api = await import('../../api/index.js');
+  const clientList: ReferenceList = client;
+  const connection = await live.openClient(flags, input, io);
+  let read;
+  try {
+    read = await api.readReferences(connection.call, [
+      { list: clientList, queries: clientList.queries(null) },
+    ]);
+  } finally {
+    await connection.close();
+  }
+  const found: Application[] = (read.items[clientList.name] ?? []).map((item) => ({
+    client_id: item.key,
+    ...(item.name !== undefined ? { name: item.name } : {}),
+    ...(item.attributes as Pick<Application, 'app_type' | 'is_first_party'>),
+  }));
+  io.stderr.write(
+    `Read ${plural(found.length, clientList.title)} from the tenant in ${plural(read.pages, 'request')}.\n`,
+  );
+  const known = new Set(found.map((a) => a.client_id));
+  return [...found, ...given.filter((a) => !known.has(a.client_id))];
 }

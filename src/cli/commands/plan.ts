@@ -104,11 +104,12 @@ export async function planAction(
     const client = await live.openClient(flags, input, io);
     let read;
     try {
-      read = await live.readLive(client, live.listParams(desired, recorded), 10);
+      read = await live.readLive(client, live.listParams(desired, recorded), 10, desired);
     } finally {
       await client.close();
     }
     where.write(`${live.readSummary(read)}\n`);
+    if (!(await live.referencesHold(desired, read.references, io))) return 1;
     result = plan.planRefreshed(desired, recorded, read, options).plan;
   } else {
     result = plan.planChanges(desired, recorded, options);

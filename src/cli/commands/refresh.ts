@@ -8,6 +8,7 @@ import {
   readLive,
   readSummary,
   readTarget,
+  referencesHold,
   requireFull,
   listParams,
 } from '../live.js';
@@ -20,7 +21,8 @@ import { plural } from '../words.js';
  * the state up to date with it, under the lock, every change journaled
  * before it counts. Plans nothing and sends nothing but reads. The config
  * names the users whose permissions are read, and an unmanaged resource it
- * declares is recorded (with its id and live settings).
+ * declares is recorded (with its id and live settings). A config reference
+ * the tenant lacks (live.referencesHold) stops it before anything is written.
  */
 export async function refreshAction(
   pathArgs: string[],
@@ -41,10 +43,11 @@ export async function refreshAction(
       const client = await openClient(flags, input, io, { parallelism });
       let read;
       try {
-        read = await readLive(client, listParams(desired, session.doc), parallelism);
+        read = await readLive(client, listParams(desired, session.doc), parallelism, desired);
       } finally {
         await client.close();
       }
+      if (!(await referencesHold(desired, read.references, io))) return 1;
       const plan = await import('../../plan/index.js');
       const { entries, drift } = plan.refreshState(session.doc, read, desired);
       for (const entry of entries) await session.record(entry);

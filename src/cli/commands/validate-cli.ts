@@ -10,6 +10,8 @@ import type { ValidateFlags } from '../definitions.js';
  * every environment checked, each with its own guardrail settings; text and
  * github output then put "Environment NAME:" before each, and json prints
  * {"valid": bool, "environments": [{"environment", "valid", "files", "counts", "errors", "warnings"}]}.
+ * With --live (one environment) it also checks the references against the
+ * tenant (validate-live.ts).
  */
 export async function validateAction(
   paths: string[],
@@ -19,7 +21,8 @@ export async function validateAction(
 ): Promise<number> {
   let inputs;
   try {
-    inputs = resolveInputs(paths, flags.env, flags.varFile, io, 'all');
+    // --live reads one tenant: one environment.
+    inputs = resolveInputs(paths, flags.env, flags.varFile, io, flags.live ? 'one' : 'all');
   } catch (err) {
     const { ProjectError } = await import('../../config/project.js');
     if (!(err instanceof ProjectError)) throw err;
@@ -36,6 +39,10 @@ export async function validateAction(
     format: flags.format,
     guardrails: runSettings(input, flags.strict),
   });
+  if (flags.live) {
+    const { runValidateLive } = await import('./validate-live.js');
+    return runValidateLive(flags, inputs[0]!, options(inputs[0]!), io);
+  }
   if (inputs.length === 1) return runValidate(inputs[0]!.paths, options(inputs[0]!), io);
   if (flags.format === 'json') {
     const environments = [];

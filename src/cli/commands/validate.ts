@@ -2,7 +2,8 @@
  * tenantform validate [PATH...] [--var NAME=VALUE]... [--var-file FILE]... [--format text|json|github]
  *
  * Checks the config (PATH defaults to "."; several PATHs are merged) and
- * reports every problem at file:line:col. Sends no request, reads no state.
+ * reports every problem at file:line:col. Sends no request, reads no state
+ * (with --live, validate-live.ts also reads the tenant's reference lists).
  *
  * Besides the schema, the guardrails' config rules run on a valid config
  * (src/review, docs/reviewing-policy-changes.md): an error-level finding is
@@ -109,39 +110,69 @@ export function noCounts(): ConfigCounts {
   return countResources([], 0);
 }
 
-/** The JSON body of one validation: {valid, files, counts, errors, warnings}. */
-export function validationJson({ result, warnings }: Validation): {
+/** What `validate --live` says of the references: checked or not, and the sentence for people. */
+export interface ReferenceCheck {
+  checked: boolean;
+  /** Requests the check sent (when checked). */
+  requests?: number;
+  note: string;
+}
+
+/** The JSON body of one validation: {valid, files, counts, errors, warnings}, and `references` after --live. */
+export function validationJson(
+  { result, warnings }: Validation,
+  references?: ReferenceCheck,
+): {
   valid: boolean;
   files: string[];
   counts: ConfigCounts;
   errors: ConfigIssue[];
   warnings: ConfigIssue[];
+  references?: ReferenceCheck;
 } {
   const valid = result.issues.length === 0;
-  return { valid, files: result.files, counts: result.counts, errors: result.issues, warnings };
+  return {
+    valid,
+    files: result.files,
+    counts: result.counts,
+    errors: result.issues,
+    warnings,
+    ...(references ? { references } : {}),
+  };
 }
 
-/** Prints a load result (and the guardrails' warnings) in the chosen format; returns the exit code (0 valid, 1 not). */
+/**
+ * Prints a load result (and the guardrails' warnings) in the chosen format;
+ * returns the exit code (0 valid, 1 not). With `references` (validate
+ * --live): json gains a `references` object, text and github its sentence
+ * (a notice in github).
+ */
 export function writeValidation(
   result: LoadResult,
   format: ValidateFormat,
   io: CommandIO,
   warnings: readonly ConfigIssue[] = [],
+  references?: ReferenceCheck,
 ): number {
   const valid = result.issues.length === 0;
   if (format === 'json') {
-    io.stdout.write(JSON.stringify(validationJson({ result, warnings: [...warnings] })) + '\n');
+    io.stdout.write(JSON.stringify(validationJson({ result, warnings: [...warnings] }, references)) + '\n');
   } else if (format === 'github') {
     const lines = [
       ...result.issues.map((i) => githubAnnotation(i)),
       ...warnings.map((i) => githubAnnotation(i, 'warning')),
     ];
+    if (references) lines.push(`::notice::${escapeData(references.note)}`);
     lines.push(valid ? summaryLine(result.counts) : errorCountLine(result.issues.length));
     io.stdout.write(lines.join('\n') + '\n');
   } else {
     reportWarnings(warnings, io);
-    if (valid) io.stdout.write(summaryLine(result.counts) + '\n');
-    else reportIssues(result.issues, io);
+    if (valid)
+      io.stdout.write(summaryLine(result.counts) + '\n' + (references ? `${references.note}\n` : ''));
+    else {
+      if (references) io.stderr.write(`${references.note}\n`);
+      reportIssues(result.issues, io);
+    }
   }
   return valid ? 0 : 1;
 }

@@ -4,9 +4,13 @@
  * operations it serves, keyed by the kind's descriptor names, and how its part
  * of a snapshot (data file, seed, admin API) is checked and completed. The
  * router, the store, snapshots, seeding and persistence loop over
- * EMULATOR_KINDS (kinds/index.ts) and know no kind by name.
+ * EMULATOR_KINDS (kinds/index.ts) and know no kind by name. A reference list's
+ * module (references/: the tenant's applications, Actions and APIs, held under
+ * API profile full) is the same kind of module, with `defaults` (a fresh
+ * tenant has some) and `refuses` (the service's checks of other operations'
+ * bodies against its data).
  */
-import type { KindModule, OperationDescriptor } from '../../resources/index.js';
+import type { Declaration, OperationDescriptor } from '../../resources/index.js';
 import { checkSchema, type SchemaIssue, type SchemaName } from '../../schemas/index.js';
 import { badRequest } from '../errors.js';
 import { randomAlphanumeric } from '../ids.js';
@@ -36,6 +40,13 @@ export interface OperationInput {
   body: Buffer;
   query: URLSearchParams;
   nowMs: number;
+  /**
+   * Refuses a (valid) request body that names reference data the tenant does
+   * not have, as the service does (an unknown Action, API or permission):
+   * every held module's `refuses` for this operation. Under API profile spec
+   * the tenant holds no reference data and nothing is refused.
+   */
+  checkReferences(body: unknown): void;
 }
 
 export interface OperationResult {
@@ -52,18 +63,30 @@ export interface KindData<P> {
 
 /** An emulator kind module as its own file writes it: `D` is its data, `P` its part of a snapshot. */
 export interface EmulatorKindSpec<K extends string, P, D extends KindData<P>> {
-  /** The resource kind (src/resources) whose descriptors it serves. */
-  kind: KindModule;
+  /** The resource kind or reference list (src/resources) whose descriptors it serves. */
+  kind: Declaration;
   /** Key of its part in snapshots, data files and seeds: 'rateLimitPolicies'. */
   key: K;
   /** Its part's shape, for the message about a document without it. */
   shape: 'list' | 'mapping';
-  /** Its part when a seed leaves it out: [] or {}. */
+  /** Its part when a seed leaves it out (when it has no `defaults`): [] or {}. */
   empty(): P;
+  /**
+   * The part a fresh (or reset) tenant holds, and a seed or data file that
+   * leaves the part out: the default reference data. Absent: empty, and a data
+   * file must hold the part.
+   */
+  defaults?(): P;
   /** Fresh, empty data of one tenant. */
   open(tenant: TenantContext): D;
   /** Handlers of the operations it serves, by descriptor name; an operation without one is not served. */
   handlers: Readonly<Record<string, (data: D, input: OperationInput) => OperationResult>>;
+  /**
+   * Checks of other operations' request bodies against this data, by their
+   * descriptor name: each throws the service's error (400, 404) for a body
+   * that names what the data lacks. Run through OperationInput.checkReferences.
+   */
+  refuses?: Readonly<Record<string, (data: D, body: unknown) => void>>;
   /** Why `part` (from a data file or a seed) is unusable, or undefined. */
   check(part: unknown): string | undefined;
   /** A seed's part with what the service would have generated filled in (ids, timestamps); default as given. */
@@ -72,13 +95,15 @@ export interface EmulatorKindSpec<K extends string, P, D extends KindData<P>> {
 
 /** An emulator kind module as the router, the store and persistence see it. */
 export interface EmulatorKind<K extends string = string, P = unknown> {
-  kind: KindModule;
+  kind: Declaration;
   key: K;
   shape: 'list' | 'mapping';
   empty(): P;
+  defaults?(): P;
   open(tenant: TenantContext): KindData<P>;
   /** By descriptor name; each is given only the data this module's `open` made. */
   handlers: Readonly<Record<string, (data: KindData<unknown>, input: OperationInput) => OperationResult>>;
+  refuses?: Readonly<Record<string, (data: KindData<unknown>, body: unknown) => void>>;
   check(part: unknown): string | undefined;
   complete?(part: unknown, nowIso: string): unknown;
 }
@@ -117,6 +142,11 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 /** True when a stored item carries its created_at and updated_at. */
 export function hasTimes(value: unknown): boolean {
   return isRecord(value) && typeof value.created_at === 'string' && typeof value.updated_at === 'string';
+}
+
+/** The part a tenant starts with, and a seed or data file that leaves it out gets: the defaults, else empty. */
+export function initialPart<P>(module: Pick<EmulatorKind<string, P>, 'empty' | 'defaults'>): P {
+  return module.defaults ? module.defaults() : module.empty();
 }
 
 /** A list descriptor's array key and page sizes. */

@@ -3,7 +3,9 @@
  * 409), ids `tep_` + 16 characters. Create → 201 and the profile; under API
  * profile full also update of name and subject_token_type → 204 (a
  * subject_token_type another profile has is a 409), delete → 204, list
- * (checkpoint pages) and get. An unknown id is a 404.
+ * (checkpoint pages) and get. An unknown id is a 404. Under full, a create
+ * whose action_id is not a deployed Action bound to custom-token-exchange is
+ * a 400 (references/action.ts).
  */
 import { tokenExchangeProfile } from '../../resources/index.js';
 import { matchesSchema, requiredFields } from '../../schemas/index.js';
@@ -119,12 +121,13 @@ export const tokenExchangeProfiles = emulatorKind({
   empty: (): TokenExchangeProfile[] => [],
   open: (tenant) => new Profiles(tenant),
   handlers: {
-    createTokenExchangeProfile: (data, { contentType, body }) => {
-      const parsed = parseBody(contentType, body, ['json']);
-      return {
-        status: 201,
-        body: data.create(validated<ProfileRequest>('tokenExchangeProfileCreateRequest', parsed)),
-      };
+    createTokenExchangeProfile: (data, { contentType, body, checkReferences }) => {
+      const request = validated<ProfileRequest>(
+        'tokenExchangeProfileCreateRequest',
+        parseBody(contentType, body, ['json']),
+      );
+      checkReferences(request);
+      return { status: 201, body: data.create(request) };
     },
     updateTokenExchangeProfile: (data, { params, contentType, body }) => {
       const parsed = parseBody(contentType, body, ['json']);

@@ -3,7 +3,9 @@
  * a success) → 201 and {}; under API profile full also remove (DELETE, the
  * same body; one the user lacks is skipped) → 204 and the list of a user's
  * permissions (offset pages). A user the emulator was told does not exist is
- * a 404. Kept per user id, in assignment order.
+ * a 404. Under full, an assign naming an API or permission the tenant does
+ * not have is refused (references/resource-server.ts). Kept per user id, in
+ * assignment order.
  */
 import { userPermission } from '../../resources/index.js';
 import { matchesSchema } from '../../schemas/index.js';
@@ -86,9 +88,13 @@ export const userPermissions = emulatorKind({
   empty: (): Record<string, PermissionGrant[]> => ({}),
   open: (tenant) => new Permissions(tenant),
   handlers: {
-    assignUserPermissions: (data, { params, contentType, body }) => {
-      const parsed = parseBody(contentType, body, ['json', 'form']);
-      data.assign(params.user_id!, validated<Grants>('assignPermissionsRequest', parsed).permissions);
+    assignUserPermissions: (data, { params, contentType, body, checkReferences }) => {
+      const request = validated<Grants>(
+        'assignPermissionsRequest',
+        parseBody(contentType, body, ['json', 'form']),
+      );
+      checkReferences(request);
+      data.assign(params.user_id!, request.permissions);
       return { status: 201, body: {} };
     },
     removeUserPermissions: (data, { params, contentType, body }) => {

@@ -1,0 +1,187 @@
+/**
+ * References checked against the tenant, end to end against `emulator --api
+ * full` over 127.0.0.1 with its default reference data (the examples'
+ * applications, Actions and APIs): a typo'd client_id: selector, an action_id
+ * that does not exist or is bound to another trigger, a permission its API
+ * does not define. Each is an error at file:line:col in validate --live,
+ * plan --refresh, apply --refresh and refresh, before any request that
+ * writes (and before the state is written); a config without them passes.
+ * Under the spec profile nothing is read and validate --live says so once.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defaultStateFile, useEmulatorWorkspace } from './helpers/e2e.js';
+
+const GOOD = {
+  'policies.yaml': `rate_limit_policies:
+  - resource: oauth_authentication_api
+    consumer: client
+    consumer_selector: client_id:Wq2eR5tY8uI1oP4aS7dF0gH3jK6lZ9xC
+    configuration: { action: block, limit: 1500 }
+  - resource: oauth_authentication_api
+    consumer: client
+    consumer_selector: default
+    configuration: { action: log, limit: 100 }
+  - resource: oauth_authentication_api
+    consumer: client
+    consumer_selector: client_id:https://assistant.partner.example/oauth/client.json
+    configuration: { action: block, limit: 5 }
+`,
+  'profiles.yaml': `token_exchange_profiles:
+  - name: Partner portal SSO
+    subject_token_type: urn:acme:partner-portal:session-token
+    action_id: 3f6c2a1e-8b4d-4c7a-9e2f-1a5b6c7d8e90
+    type: custom_authentication
+`,
+  'permissions.yaml': `user_permissions:
+  - user_id: auth0|alice
+    permissions:
+      - resource_server_identifier: https://api.acme.example/orders
+        permission_name: read:orders
+`,
+};
+
+const ws = useEmulatorWorkspace(GOOD, { api: 'full' });
+const api = () => ['--api', 'full', '--base-url', ws.emulator.baseUrl];
+/**
+ * What the state records: nothing, before a write. (A run that reads binds
+ * the state to its tenant first, so the file may exist, with no resource.)
+ */
+function recorded(): unknown[] {
+  const file = defaultStateFile(join(ws.dir, 'config'), ws.emulator.baseUrl);
+  if (!existsSync(file)) return [];
+  const journal = `${file}.journal`;
+  if (existsSync(journal)) expect(readFileSync(journal, 'utf8')).toBe('');
+  return (JSON.parse(readFileSync(file, 'utf8')) as { resources: unknown[] }).resources;
+}
+
+/** The three problems of the issue, each as an edit of one good file, with the error it must give. */
+const PROBLEMS = [
+  {
+    problem: "a typo'd client_id: selector",
+    file: 'policies.yaml',
+    from: 'client_id:Wq2eR5tY8uI1oP4aS7dF0gH3jK6lZ9xC',
+    to: 'client_id:Wq2eR5tY8uI1oP4aS7dF0gH3jK6lZ9Xc',
+    error:
+      'config/policies.yaml:2:5: consumer_selector client_id:Wq2eR5tY8uI1oP4aS7dF0gH3jK6lZ9Xc names no application of the tenant; did you mean Wq2eR5tY8uI1oP4aS7dF0gH3jK6lZ9xC?',
+  },
+  {
+    problem: 'an action_id that does not exist',
+    file: 'profiles.yaml',
+    from: '3f6c2a1e-8b4d-4c7a-9e2f-1a5b6c7d8e90',
+    to: '3f6c2a1e-0000-4c7a-9e2f-1a5b6c7d8e90',
+    error:
+      'config/profiles.yaml:2:5: action_id 3f6c2a1e-0000-4c7a-9e2f-1a5b6c7d8e90 is not a deployed Action bound to the custom-token-exchange trigger on the tenant',
+  },
+  {
+    problem: 'an action_id bound to another trigger',
+    file: 'profiles.yaml',
+    from: '3f6c2a1e-8b4d-4c7a-9e2f-1a5b6c7d8e90',
+    to: '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a',
+    error:
+      'config/profiles.yaml:2:5: action_id 9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a is not a deployed Action bound to the custom-token-exchange trigger on the tenant',
+  },
+  {
+    problem: 'a permission its API does not define',
+    file: 'permissions.yaml',
+    from: 'permission_name: read:orders',
+    to: 'permission_name: read:order',
+    error:
+      'config/permissions.yaml:4:9: permission_name read:order is not a permission of the API https://api.acme.example/orders (Orders API); did you mean read:orders?',
+  },
+  {
+    problem: 'a permission of an API the tenant does not have',
+    file: 'permissions.yaml',
+    from: 'https://api.acme.example/orders',
+    to: 'https://api.acme.example/billing',
+    error:
+      'config/permissions.yaml:4:9: resource_server_identifier https://api.acme.example/billing names no API (resource server) of the tenant',
+  },
+] as const;
+
+function breakConfig(p: (typeof PROBLEMS)[number]): void {
+  const text = GOOD[p.file];
+  expect(text).toContain(p.from);
+  ws.write(p.file, text.replace(p.from, p.to));
+}
+
+/** The "METHOD /route" of every request the emulator answered (the token endpoint's included). */
+const routes = () => Object.keys(ws.emulator.stats().byRoute);
+const writes = () => routes().filter((r) => !r.startsWith('GET ') && r !== 'POST /oauth/token');
+
+describe.each(PROBLEMS)('$problem', (p) => {
+  it('apply --refresh stops with the error at file:line:col, before any write to the tenant, recording nothing', async () => {
+    breakConfig(p);
+    const run = await ws.cli('apply', 'config', ...api(), '--refresh', '--auto-approve');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(p.error);
+    expect(run.stderr).toContain('1 error.');
+    expect(writes()).toEqual([]);
+    expect(routes().length).toBeGreaterThan(0);
+    expect(recorded()).toEqual([]);
+  });
+
+  it.each([
+    ['validate --live', ['validate', 'config', '--live']],
+    ['plan --refresh', ['plan', 'config', '--refresh']],
+    ['refresh', ['refresh', 'config']],
+  ])('%s stops with the same error, reading only', async (_command, args) => {
+    breakConfig(p);
+    const run = await ws.cli(...args, ...api());
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(p.error);
+    expect(writes()).toEqual([]);
+    expect(recorded()).toEqual([]);
+  });
+});
+
+describe('a config whose references all exist', () => {
+  it('validates live, then applies with --refresh', async () => {
+    const validated = await ws.cli('validate', 'config', '--live', ...api());
+    expect(validated.stderr).toBe('');
+    expect(validated.stdout).toContain(
+      "References checked against the tenant's applications, actions and APIs in 3 requests: the 1 application, 1 action and 1 API the config names exist.",
+    );
+    expect(validated.code).toBe(0);
+    const applied = await ws.cli('apply', 'config', ...api(), '--refresh', '--auto-approve');
+    expect(applied.stderr).toBe('');
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain(
+      "Read 3 lists from the tenant, and its applications, actions and APIs to check the config's references, in 6 requests.",
+    );
+    expect(ws.emulator.snapshot().tokenExchangeProfiles).toHaveLength(1);
+  });
+
+  it('reads each list once, whatever the number of references to it', async () => {
+    const users = Array.from(
+      { length: 40 },
+      (_, i) => `  - user_id: auth0|user${i}
+    permissions:
+      - { resource_server_identifier: https://api.acme.example/orders, permission_name: read:orders }
+      - { resource_server_identifier: https://api.acme.example/orders, permission_name: write:orders }
+`,
+    );
+    ws.write('permissions.yaml', `user_permissions:\n${users.join('')}`);
+    const run = await ws.cli('validate', 'config', '--live', ...api());
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(ws.emulator.stats().byRoute).toEqual({
+      'GET /api/v2/clients': 1,
+      'GET /api/v2/actions/actions': 1,
+      'GET /api/v2/resource-servers': 1,
+    });
+  });
+});
+
+describe('under the spec profile', () => {
+  it('validate --live validates, reads nothing and says once that references were not checked', async () => {
+    breakConfig(PROBLEMS[0]);
+    breakConfig(PROBLEMS[3]);
+    const run = await ws.cli('validate', 'config', '--live', '--base-url', ws.emulator.baseUrl);
+    expect(run.code).toBe(0);
+    expect(run.stdout.match(/References not checked/g)).toHaveLength(1);
+    expect(run.stdout).toContain('the spec API profile has no read operation');
+    expect(routes()).toEqual([]);
+  });
+});
