@@ -5,36 +5,11 @@ import { absolute, openStore, withLockedState, type StateFlags } from '../contex
 import { stateScopeOf, type ConfigInput } from '../inputs.js';
 import { guardTenant } from '../tenant-binding.js';
 import type { ExportFlags } from '../definitions.js';
-import {
-  KINDS,
-  operationsFor,
-  pathParams,
-  type Kind,
-  type LiveResource,
-  type RecordedResource,
-} from '../../resources/index.js';
+import { KINDS, operationsFor, pathParams, type Kind, type LiveResource } from '../../resources/index.js';
+import type { ExportSource } from './export-source.js';
 import { listed, plural } from '../words.js';
 
 const SCHEMA_PATH = './schemas/config.schema.json';
-
-/**
- * What an export writes and records, whichever source it read (the tenant,
- * a Terraform state, a Deploy CLI export): export-sources.ts makes one.
- */
-export interface ExportSource {
-  /** The resources the config files declare. */
-  resources: readonly LiveResource[];
-  /** What the state records: those with their ids, or adopted without one. */
-  records: readonly RecordedResource[];
-  /** Said before the files: what was read and what was left out. */
-  lead: string;
-  /** For "… permissions of N users": the users whose permissions were read. */
-  users: number;
-  /** Where the recorded ids came from, after "Recorded N resources in STATE": ' with their ids from the tenant'. */
-  idsFrom: string;
-  /** Said last, once the state is saved. */
-  after: string;
-}
 
 /**
  * "Exported 2 rate limit policies, 1 token exchange profile and 3 permissions of 2 users":
@@ -45,7 +20,10 @@ function exportedLine(resources: readonly LiveResource[], users: number): string
     plural(resources.filter((r) => r.kind === kind.name).length, kind.config.group?.member ?? kind.title);
   const perUser = (kind: Kind) => pathParams(operationsFor(kind, 'full').list?.path ?? '').length > 0;
   const whole = KINDS.filter((k) => !perUser(k)).map(count);
-  const ofUsers = KINDS.filter(perUser).map(count);
+  // A source that reads no user (a peer's files without permissions) says nothing of them.
+  const ofUsers = KINDS.filter(
+    (k) => perUser(k) && (users > 0 || resources.some((r) => r.kind === k.name)),
+  ).map(count);
   return ofUsers.length === 0
     ? `Exported ${listed(whole)}`
     : `Exported ${listed([...whole, ...ofUsers])} of ${plural(users, 'user')}`;
