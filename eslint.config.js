@@ -10,6 +10,8 @@ export default tseslint.config(
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable' } },
   },
+  // The action's github-script steps are CommonJS modules: require() is how they import.
+  { files: ['action/**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
   {
     languageOptions: {
       globals: {

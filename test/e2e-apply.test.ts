@@ -195,7 +195,7 @@ describe('plan and apply against the emulator', () => {
       '--state',
       statePath(),
     );
-    expect(again.code).toBe(1);
+    expect(again.code).toBe(4);
     expect(again.stderr).toMatch(/serial/);
   });
 

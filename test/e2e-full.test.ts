@@ -237,7 +237,7 @@ describe('the API profile of saved plans', () => {
 
     const before = emulator.requestCount();
     const refused = await cli('apply', 'full.tfplan', '--auto-approve', '--api', 'spec');
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(4);
     expect(refused.stderr).toContain(
       'full.tfplan was made for API profile full, but this apply uses API profile spec',
     );
@@ -261,7 +261,7 @@ describe('the API profile of saved plans', () => {
       '--base-url',
       emulator.baseUrl,
     );
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(4);
     expect(refused.stderr).toContain(
       'spec.tfplan was made for API profile spec, but this apply uses API profile full',
     );

@@ -114,7 +114,7 @@ describe("a saved plan edited and sealed again with the state's key", () => {
 
     const run = await cli(['apply', 'del.plan', '--auto-approve', '--base-url', emulator.baseUrl]);
 
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(4);
     expect(run.stderr).toContain(
       'del.plan does not match the state it would be applied to; nothing was sent',
     );
@@ -151,7 +151,7 @@ describe("a saved plan edited and sealed again with the state's key", () => {
 
     const run = await cli(['apply', 'p.plan', '--auto-approve', '--base-url', emulator.baseUrl]);
 
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(4);
     expect(run.stderr).toMatch(expected);
     expect(emulator.requestCount()).toBe(0);
     expect(existsSync(plannedState(join(dir, 'p.plan')))).toBe(false);
@@ -165,7 +165,7 @@ describe("a saved plan edited and sealed again with the state's key", () => {
     });
     const sent = emulator.requestCount();
     const run = await cli(['apply', 'del.plan', '--auto-approve', '--base-url', emulator.baseUrl]);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(4);
     expect(run.stderr).toMatch(/after\.configuration\.limit: limit must be at most 10000/);
     expect(emulator.requestCount()).toBe(sent);
   });
@@ -215,7 +215,7 @@ describe('a saved plan and its state location', () => {
       '--base-url',
       emulator.baseUrl,
     ]);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(4);
     expect(run.stderr).toContain(
       `was made from the state at ${statePath()}, but this apply would use ${other};`,
     );
@@ -231,7 +231,7 @@ describe('a saved plan and its state location', () => {
       plan.state_location = { backend: 'file', path: join(etc, '.tenantform', 'state.json') };
     });
     const run = await cli(['apply', file, '--auto-approve', '--base-url', emulator.baseUrl]);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(4);
     expect(run.stderr).toMatch(/cannot be verified: the state it names has no plan key/);
     expect(existsSync(etc)).toBe(false);
   });
@@ -245,7 +245,7 @@ describe('a saved plan and its state location', () => {
 
     const other = 'http://127.0.0.1:9/api/v2';
     const run = await cli(['apply', 'p.plan', '--auto-approve', '--base-url', other]);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(4);
     expect(run.stderr).toContain(
       `p.plan was made for the API at ${emulator.baseUrl}, but this apply would send to ${other};`,
     );
@@ -253,7 +253,7 @@ describe('a saved plan and its state location', () => {
 
     // Without a target of its own, apply does not take the plan's: it says how to give one.
     const unconfirmed = await cli(['apply', 'p.plan', '--auto-approve']);
-    expect(unconfirmed.code).toBe(1);
+    expect(unconfirmed.code).toBe(4);
     expect(unconfirmed.stderr).toContain(`pass --base-url ${emulator.baseUrl} (or --domain)`);
     expect(emulator.requestCount()).toBe(0);
 
@@ -272,7 +272,7 @@ describe('a saved plan and its state location', () => {
     const env = { PROD_TOKEN: emulator.token };
     expect((await runCli(['plan', '--env', 'prod', '--out', 'p.plan'], { cwd: dir, env })).code).toBe(0);
     const unconfirmed = await runCli(['apply', 'p.plan', '--auto-approve'], { cwd: dir, env });
-    expect(unconfirmed.code).toBe(1);
+    expect(unconfirmed.code).toBe(4);
     expect(unconfirmed.stderr).toContain('or give --env NAME for an environment of ./tenantform.yaml');
 
     const run = await runCli(['apply', 'p.plan', '--env', 'prod', '--auto-approve'], { cwd: dir, env });

@@ -136,7 +136,7 @@ describe('a saved plan edited after plan --out', () => {
     const show = await cli(['show', 'p.tfplan']);
 
     for (const run of [apply, show]) {
-      expect(run.code).toBe(1);
+      expect(run.code).toBe(4);
       expect(run.stderr).toBe(
         'Error: p.tfplan was changed after tenantform plan --out sealed it: its seal does not match its content. ' +
           'Nothing was sent; a saved plan is applied only as it was written. Make the plan again with tenantform plan --out.\n',
@@ -170,7 +170,7 @@ describe('a saved plan edited after plan --out', () => {
     plan.format_version = 3;
     writePlan(plan);
     const run = await cli(['apply', 'p.tfplan', '--auto-approve', '--base-url', emulator.baseUrl]);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(4);
     expect(run.stderr).toMatch(
       /^Error: p\.tfplan has plan format version 3 \(made by tenantform .*\), from before/,
     );
@@ -187,7 +187,7 @@ describe('a saved plan edited after plan --out', () => {
     const { unlinkSync } = await import('node:fs');
     unlinkSync(key);
     const missing = await cli(['apply', 'p.tfplan', '--auto-approve', '--base-url', emulator.baseUrl]);
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(4);
     expect(missing.stderr).toContain('cannot be verified: the state it names has no plan key');
     expect(existsSync(key)).toBe(false);
   });
@@ -222,7 +222,7 @@ describe('the target of a saved plan', () => {
     plan.target = otherUrl;
     writePlan(plan);
     const run = await runCli(['apply', 'p.tfplan', '--auto-approve'], { cwd: dir, env: credentials });
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(4);
     expect(run.stderr).toContain('was changed after tenantform plan --out sealed it');
     expect(connections).toBe(0);
   });
@@ -235,7 +235,7 @@ describe('the target of a saved plan', () => {
 
     for (const credentials of [TOKEN, CLIENT]) {
       const run = await runCli(['apply', 'p.tfplan', '--auto-approve'], { cwd: dir, env: credentials });
-      expect(run.code).toBe(1);
+      expect(run.code).toBe(4);
       expect(run.stderr).toBe(
         `Error: p.tfplan was made for the API at ${otherUrl}, but nothing on this command line or in its ` +
           `environment names that target, and apply sends credentials only to a target you name: pass --base-url ${otherUrl} ` +

@@ -32,25 +32,56 @@ function filesBelow(root: string): string[] {
     .map((path) => readFileSync(path, 'utf8'));
 }
 
+/** A policy of the emulator's state, with its id when given. */
+const policy = (consumer_selector: string, configuration: Record<string, unknown>, id?: string) => ({
+  ...(id ? { id } : {}),
+  resource: 'oauth_authentication_api',
+  consumer: 'client',
+  consumer_selector,
+  configuration,
+});
+
+/** The state export wrote: .tenantform/state.json, or the one of the target it was run against. */
+function stateFile(): string {
+  const root = join(dir, 'tenant', '.tenantform');
+  const found = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((p) =>
+    p.endsWith('state.json'),
+  );
+  expect(found).toHaveLength(1);
+  return join(root, found[0]!);
+}
+
+/**
+ * The exported directory validates and is formatted, and the next plan has
+ * nothing to do, refreshed from the tenant too; its state as recorded.
+ */
+async function planIsEmpty() {
+  expect((await cli('validate', 'tenant')).code).toBe(0);
+  expect((await cli('fmt', 'tenant', '--check')).code).toBe(0);
+  const plan = await cli('plan', 'tenant', '--detailed-exitcode', ...api());
+  expect(plan.stdout).toContain('No changes');
+  expect(plan.code).toBe(0);
+  const refreshed = await cli('plan', 'tenant', '--refresh', '--detailed-exitcode', ...api());
+  expect(refreshed.stdout).toContain('Refreshed from the tenant: no drift');
+  expect(refreshed.code).toBe(0);
+  const state = JSON.parse(readFileSync(stateFile(), 'utf8')) as {
+    resources: { address: string; id: string | null; adopted?: boolean }[];
+  };
+  return { plan, state };
+}
+
 /** The tenant the Terraform fixture describes, with the same ids. */
 function seedTerraformTenant(): void {
-  const policy = (id: string, consumer_selector: string, configuration: Record<string, unknown>) => ({
-    id,
-    resource: 'oauth_authentication_api',
-    consumer: 'client',
-    consumer_selector,
-    configuration,
-  });
   emulator.replaceState({
     rateLimitPolicies: [
-      policy('rlp_tfDefault0001', 'default', { action: 'block', limit: 100 }),
-      policy('rlp_tfPartner0002', 'client_id:Wq2eR7tY9uI1oP3aS5dF7gH9jK1lZ3xC', {
-        action: 'redirect',
-        limit: 1500,
-        redirect_uri: 'https://partner.example.com/slow-down',
-      }),
-      policy('rlp_tfPerApp0003', 'third_party_clients', { action: 'allow' }),
-      policy('rlp_tfPerApp0004', 'cimd_clients', { action: 'log', limit: 0 }),
+      policy('default', { action: 'block', limit: 100 }, 'rlp_tfDefault0001'),
+      policy(
+        'client_id:Wq2eR7tY9uI1oP3aS5dF7gH9jK1lZ3xC',
+        { action: 'redirect', limit: 1500, redirect_uri: 'https://partner.example.com/slow-down' },
+        'rlp_tfPartner0002',
+      ),
+      policy('third_party_clients', { action: 'allow' }, 'rlp_tfPerApp0003'),
+      policy('cimd_clients', { action: 'log', limit: 0 }, 'rlp_tfPerApp0004'),
     ],
     tokenExchangeProfiles: [
       {
@@ -105,18 +136,7 @@ describe('export --from-terraform', () => {
     // It reads a file: not one request.
     expect(emulator.requestCount()).toBe(0);
 
-    expect((await cli('validate', 'tenant')).code).toBe(0);
-    expect((await cli('fmt', 'tenant', '--check')).code).toBe(0);
-    const plan = await cli('plan', 'tenant', '--detailed-exitcode', ...api());
-    expect(plan.stdout).toContain('No changes');
-    expect(plan.code).toBe(0);
-    const refreshed = await cli('plan', 'tenant', '--refresh', '--detailed-exitcode', ...api());
-    expect(refreshed.stdout).toContain('Refreshed from the tenant: no drift');
-    expect(refreshed.code).toBe(0);
-
-    const state = JSON.parse(readFileSync(join(dir, 'tenant', '.tenantform', 'state.json'), 'utf8')) as {
-      resources: { address: string; id: string | null; adopted?: boolean }[];
-    };
+    const { plan, state } = await planIsEmpty();
     expect(state.resources.map((r) => r.id).filter((id) => id !== null)).toEqual([
       'rlp_tfPerApp0004',
       'rlp_tfPartner0002',
@@ -178,5 +198,102 @@ describe('export --from-terraform', () => {
     const run = await cli('export', 'tenant', '--from-terraform', 'missing.tfstate');
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('--from-terraform missing.tfstate: no such file');
+  });
+});
+
+describe('export --from-deploy-cli', () => {
+  const YAML_EXPORT = resolve('test/fixtures/peers/deploy-cli/tenant.yaml');
+  const DIRECTORY_EXPORT = resolve('test/fixtures/peers/deploy-cli/directory');
+  const ACTION_ID = 'a1b2c3d4-0000-4000-8000-00000000cafe';
+
+  /** The tenant both Deploy CLI fixtures describe, its Action among others (the seed the docs use too). */
+  function seedDeployCliTenant(): void {
+    emulator.replaceState(
+      JSON.parse(readFileSync('test/fixtures/peers/deploy-cli/emulator-seed.json', 'utf8')) as unknown,
+    );
+  }
+
+  it.each([
+    ['YAML file', YAML_EXPORT],
+    ['directory', DIRECTORY_EXPORT],
+  ])(
+    'API profile full, its %s: Action names and ids from the tenant, and the next plan is empty',
+    async (_form, path) => {
+      seedDeployCliTenant();
+      const exported = await cli('export', 'tenant', '--from-deploy-cli', path, ...api());
+      expect(exported.stderr).toBe('');
+      expect(exported.code).toBe(0);
+      expect(exported.stdout).toContain('Exported 3 rate limit policies and 1 token exchange profile');
+      expect(exported.stdout).toMatch(/skipped 3:\n/);
+      expect(exported.stdout).toMatch(/^ {2}actions: an asset type tenantform does not manage$/m);
+      expect(exported.stdout).toContain('Recorded 4 resources');
+      expect(exported.stdout).toContain('with the ids found on the tenant');
+      expect(exported.stdout).toContain(
+        'add rateLimitPolicies and tokenExchangeProfiles to its AUTH0_EXCLUDED',
+      );
+      const profiles = readFileSync(join(dir, 'tenant', 'token-exchange-profiles.yaml'), 'utf8');
+      expect(profiles).toContain(`action_id: ${ACTION_ID}`);
+
+      const { state } = await planIsEmpty();
+      expect(state.resources.every((r) => r.id !== null)).toBe(true);
+      for (const text of [exported.stdout, ...filesBelow(join(dir, 'tenant'))])
+        expect(text).not.toContain('deploy-fixture-SECRET');
+    },
+  );
+
+  it('API profile spec: says which profiles need an Action id, and writes nothing', async () => {
+    const run = await cli(
+      'export',
+      'tenant',
+      '--from-deploy-cli',
+      YAML_EXPORT,
+      '--base-url',
+      emulator.baseUrl,
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /tenant\.yaml:\d+:\d+: tokenExchangeProfiles\[0\] names its Action "partner-token-check" by name, and the spec API profile cannot look Action ids up: pass --action-id 'partner-token-check=<id>'/,
+    );
+    expect(run.stderr).toContain('Nothing was written.');
+    expect(existsSync(join(dir, 'tenant'))).toBe(false);
+    expect(emulator.requestCount()).toBe(0);
+  });
+
+  it('API profile spec with --action-id: recorded without ids, and says how to attach them', async () => {
+    const run = await cli(
+      'export',
+      'tenant',
+      '--from-deploy-cli',
+      YAML_EXPORT,
+      '--action-id',
+      `partner-token-check=${ACTION_ID}`,
+      '--base-url',
+      emulator.baseUrl,
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(emulator.requestCount()).toBe(0);
+    expect(run.stdout).toContain('4 resources are recorded without an id');
+    expect(run.stdout).toMatch(/tenantform import 'rate_limit_policy\[.*\]' <id>/);
+    const plan = await cli('plan', 'tenant', '--detailed-exitcode', '--base-url', emulator.baseUrl);
+    expect(plan.stdout).toContain('No changes');
+    expect(plan.code).toBe(0);
+    const state = JSON.parse(readFileSync(stateFile(), 'utf8')) as {
+      resources: { id: string | null; adopted?: boolean }[];
+    };
+    expect(state.resources.every((r) => r.id === null && r.adopted === true)).toBe(true);
+  });
+
+  it('API profile full: a resource the tenant lacks is written but not recorded, and said', async () => {
+    seedDeployCliTenant();
+    const snapshot = emulator.snapshot();
+    emulator.replaceState({ ...snapshot, rateLimitPolicies: snapshot.rateLimitPolicies.slice(1) });
+    const run = await cli('export', 'tenant', '--from-deploy-cli', YAML_EXPORT, ...api());
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(
+      'Not on the tenant, so not recorded (the next apply creates it): rateLimitPolicies[0].',
+    );
+    const plan = await cli('plan', 'tenant', ...api());
+    expect(plan.stdout).toContain('1 to create');
   });
 });

@@ -114,7 +114,7 @@ describe('tenantform show', () => {
     const data = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
     writeFileSync(file, JSON.stringify({ ...data, format_version: 99 }));
     const show = await runCli(['show', 'p.tfplan'], { cwd: dir });
-    expect(show.code).toBe(1);
+    expect(show.code).toBe(4);
     expect(show.stderr).toContain('plan format version 99');
   });
 

@@ -85,12 +85,15 @@ describe('guardrails against the emulator', () => {
       '| `-/+` replace | rate limit policy | `default`: log → block | from log to enforcing (block at 100/s) |',
     );
     expect(md).toContain(
-      '| `+` create | rate limit policy | `third_party_clients`: new, block 0/s | blocks every sign-in of all third-party applications; enforcing from the start (block at 0/s), with no log stage first; ⚠ `shared-limit-zero`; ⚠ `enforce-without-log` |',
+      '| `+` create | rate limit policy | `third_party_clients`: new, block 0/s | blocks every sign-in of all third-party applications; its applications leave default (log 100/s); ⚠ `shared-limit-zero`; ⚠ `enforce-without-log` |',
     );
     expect(md).toContain('#### Other changes (1)');
     expect(md.indexOf('`client_id:web`: limit 50 → 40')).toBeGreaterThan(md.indexOf('#### Other changes'));
     const text = await ws.cli('plan', 'config');
-    expect(text.stdout).toMatch(/Review these \(2\):\n\n-\/\+ rate limit policy default: log → block\n/);
+    // The gravest first: blocking every request, then starting to enforce.
+    expect(text.stdout).toMatch(
+      /Review these \(2\):\n\n {2}\+ rate limit policy third_party_clients: new, block 0\/s\n[^]*\n-\/\+ rate limit policy default: log → block\n[^]*Other changes \(1\):/,
+    );
     const apply = await ws.cli('apply', 'config', '--auto-approve', '--base-url', ws.emulator.baseUrl);
     expect(apply.code).toBe(0);
   });

@@ -80,8 +80,19 @@ function rehearsalRecipe(): string {
 beforeAll(() => {
   ({ dir: work, cleanup } = tempDir('tenantform-package-'));
   expect(existsSync(join(root, 'dist/cli/main.js')), 'run npm run build first').toBe(true);
-  // With its scripts: prepack takes the checkout's "prepare" out of the packed package.json.
-  npm(['pack', '--pack-destination', work], root);
+  // prepack and postpack by hand: they take the checkout's "prepare" out of the packed package.json.
+  // Not `npm pack` with its scripts: it also runs "prepare", rebuilding dist/ (dist/bundle/ removed
+  // first) while the other test files run the CLI from it.
+  const manifest = (step: string) => {
+    const result = run(process.execPath, ['scripts/pack-manifest.mjs', step], root);
+    expect(result.code, result.output).toBe(0);
+  };
+  manifest('strip');
+  try {
+    npm(['pack', '--ignore-scripts', '--pack-destination', work], root);
+  } finally {
+    manifest('restore');
+  }
 
   // A config repository as the examples lay it out, with nothing of this checkout in reach.
   repo = join(work, 'repo');
@@ -109,7 +120,7 @@ describe('the packed tarball, installed into an empty config repository', () => 
       readFileSync(join(repo, 'node_modules', 'tenantform', 'package.json'), 'utf8'),
     ) as { scripts?: Record<string, string> };
     expect(shipped.scripts?.prepare).toBeUndefined();
-    expect(readFileSync(join(root, 'package.json'), 'utf8')).toContain('"prepare": "npm run build"');
+    expect(readFileSync(join(root, 'package.json'), 'utf8')).toMatch(/"prepare": "npm run build[" ]/);
   });
 
   it('is pinned by the lockfile, with its checksum', () => {
@@ -120,6 +131,31 @@ describe('the packed tarball, installed into an empty config repository', () => 
     expect(entry.version).toBe(TOOL_VERSION);
     expect(entry.resolved).toBe(`file:vendor/${tarball}`);
     expect(entry.integrity).toMatch(/^sha512-/);
+  });
+
+  it('ships the GitHub Action: uses: ./node_modules/tenantform runs the installed copy, installing nothing', () => {
+    const action = join(repo, 'node_modules', 'tenantform');
+    for (const file of [
+      'action.yml',
+      'action/install.mjs',
+      'action/run.mjs',
+      'action/comment.cjs',
+      'action/find-plan.cjs',
+    ]) {
+      expect(existsSync(join(action, file)), file).toBe(true);
+    }
+    const output = join(work, 'install-output');
+    writeFileSync(output, '');
+    const install = run(process.execPath, [join(action, 'action', 'install.mjs')], repo, {
+      TENANTFORM_ACTION_PATH: action,
+      GITHUB_OUTPUT: output,
+      GITHUB_WORKSPACE: repo,
+    });
+    expect(install.code, install.output).toBe(0);
+    expect(install.stdout).not.toContain('npm install');
+    expect(readFileSync(output, 'utf8')).toBe(
+      `bin=${join(action, 'bin', 'tenantform.js')}\nversion=${TOOL_VERSION}\n`,
+    );
   });
 
   it('validates, plans and applies against the emulator through npx --no tenantform', async () => {

@@ -86,7 +86,7 @@ export async function sql<R extends object = Record<string, unknown>>(
 
 /** Deletes every row of a workspace (tables of the default schema). */
 export async function dropWorkspace(workspace: string, schema = 'tenantform'): Promise<void> {
-  for (const table of ['states', 'journal', 'state_history', 'locks']) {
+  for (const table of ['states', 'journal', 'state_history', 'locks', 'plan_keys']) {
     await sql(`DELETE FROM "${schema}".${table} WHERE workspace = $1`, [workspace]).catch(() => undefined);
   }
 }

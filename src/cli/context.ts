@@ -8,7 +8,7 @@ import { CliError, heldLocks, type CommandIO } from './io.js';
 import { locateDefaultState, NO_SCOPE, type StateScope } from './state-location.js';
 import type { ApplyFlags } from './definitions.js';
 import type { ApiClientOptions } from '../api/types.js';
-import type { LockInfo, StateLocation, StateStore } from '../state/types.js';
+import type { LockInfo, StateLocation, StateStore, TakeoverReason } from '../state/types.js';
 import type { RescueFile, RescueOutcome, StateDocument, StateSession } from '../state/index.js';
 
 /**
@@ -185,13 +185,23 @@ export function pacingOptions(flags: PacingFlags): Pick<ApiClientOptions, 'maxRp
   };
 }
 
-/** What apply and friends say when they took over the lock of a holder that is gone. */
-function takeoverNote(stale: LockInfo, replayed: number): string {
+/**
+ * What apply and friends say when they took over the lock of a holder that
+ * can no longer write: on a file state its process is gone; on pg only its
+ * database session is known to have ended, and the process may still run.
+ */
+function takeoverNote(stale: LockInfo, replayed: number, how: TakeoverReason): string {
   const journal =
     replayed === 0
       ? 'its journal had nothing to replay'
       : `replayed the ${replayed} operation${replayed === 1 ? '' : 's'} its journal recorded`;
-  return `Took over the state lock of ${stale.command} (pid ${stale.pid} on host ${stale.host}, since ${stale.since}): that process is no longer running; ${journal}.\n`;
+  const why =
+    how === 'process-gone'
+      ? 'that process is no longer running'
+      : 'its database session ended (terminated, disconnected or force-unlocked); the process may still be ' +
+        'running, but it can write nothing more to this state, and what it has in flight goes to its rescue ' +
+        'file, which the next command replays';
+  return `Took over the state lock of ${stale.command} (pid ${stale.pid} on host ${stale.host}, since ${stale.since}): ${why}; ${journal}.\n`;
 }
 
 /** The rescue files left for this store (see state/rescue.ts); unreadable ones are reported and left. */
@@ -206,6 +216,12 @@ function reportRescued(rescued: RescueOutcome, io: CommandIO | undefined, replay
   for (const file of rescued.replayed) {
     io?.stderr.write(
       `Rescue file ${file.path}: ${file.entries.length} acknowledged operation(s) ${replayed}.\n`,
+    );
+  }
+  for (const { file, record } of rescued.kept) {
+    io?.stderr.write(
+      `Rescue file ${file.path}: kept the recorded id ${record.id} of ${record.address}; the file has it adopted ` +
+        'without an id (its create was answered 409: by then another apply had made it and recorded its id).\n',
     );
   }
   for (const { file, reason } of rescued.skipped) {
@@ -261,7 +277,7 @@ export async function withLockedState<T>(
     lockTimeoutMs,
     rescue,
     skipRecordChecks: flags.skipRecordChecks,
-    onTakeover: (stale, replayed) => io?.stderr.write(takeoverNote(stale, replayed)),
+    onTakeover: (stale, replayed, how) => io?.stderr.write(takeoverNote(stale, replayed, how)),
   });
   heldLocks.count += 1;
   try {

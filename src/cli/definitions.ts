@@ -456,12 +456,22 @@ export const exportCommand = (parent: Command) =>
           parent
             .command('export')
             .description(
-              "write the tenant's policies and profiles (and the permissions of the users named) as config files, and record them in the state (API profile full); or those of a Terraform state, to switch in one command",
+              "write the tenant's policies and profiles (and the permissions of the users named) as config files, and record them in the state (API profile full); or those of a Terraform state or a Deploy CLI export, to switch in one command",
             )
             .argument('<dir>', 'directory to write the config files into (created when missing)')
             .option(
               '--from-terraform <STATE>',
               "read a Terraform state (format 4) instead of the tenant: the auth0 provider's policies, profiles and permissions, with their ids; other types are skipped, sensitive values never copied",
+            )
+            .option(
+              '--from-deploy-cli <PATH>',
+              'read an Auth0 Deploy CLI export (its YAML file or its directory) instead of the tenant: rateLimitPolicies and tokenExchangeProfiles; their ids are looked up on the tenant under --api full, and left for tenantform import under spec',
+            )
+            .option(
+              '--action-id <NAME=ID>',
+              'with --from-deploy-cli: the id of the Action of this name (repeatable); without it, --api full finds it by name on the tenant',
+              collect,
+              [],
             )
             .option('--user <USER_ID>', 'also export the permissions of this user (repeatable)', collect, [])
             .option(
@@ -476,7 +486,7 @@ export const exportCommand = (parent: Command) =>
     ),
   ).addHelpText(
     'after',
-    "\nExamples:\n  $ tenantform export tenant-config --api full --user 'auth0|5f7c8ec7c33c6c004bbafe82'\n  $ tenantform export tenant-config --api full --users-file admins.txt --no-state\n  $ tenantform export tenant-config --from-terraform terraform.tfstate",
+    "\nExamples:\n  $ tenantform export tenant-config --api full --user 'auth0|5f7c8ec7c33c6c004bbafe82'\n  $ tenantform export tenant-config --api full --users-file admins.txt --no-state\n  $ tenantform export tenant-config --from-terraform terraform.tfstate\n  $ tenantform export tenant-config --from-deploy-cli tenant.yaml --api full\n  $ tenantform export tenant-config --from-deploy-cli deploy-export/ --action-id 'partner-token-check=a1b2c3d4-0000-4000-8000-00000000cafe'",
   );
 export type ExportFlags = FlagsOf<typeof exportCommand>;
 

@@ -6,7 +6,7 @@
  * loading the config and the plan rules after planning: an error stops the
  * command there, before anything is written or sent.
  */
-import type { ConfigIssue } from '../config/index.js';
+import { compareIssues, type ConfigIssue } from '../config/index.js';
 import type { Plan } from '../plan/types.js';
 import type { DesiredResource } from '../resources/index.js';
 import {
@@ -61,7 +61,10 @@ export function reportWarnings(issues: readonly ConfigIssue[], io: CommandIO): v
  * warnings, or null when there was an error.
  */
 function stopOnErrors(findings: readonly Finding[], io: CommandIO): Finding[] | null {
-  const errors = findings.filter((f) => f.severity === 'error').map(findingIssue);
+  const errors = findings
+    .filter((f) => f.severity === 'error')
+    .map(findingIssue)
+    .sort(compareIssues);
   if (errors.length === 0) return findings.filter((f) => f.severity === 'warning');
   io.stderr.write(
     errors.map((i) => formatIssue(i) + '\n').join('') +

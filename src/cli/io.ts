@@ -53,6 +53,14 @@ export interface RunFigures {
   retried429?: number;
 }
 
+/**
+ * Exit code of `apply PLANFILE` when it refuses the saved plan (stale, edited,
+ * unsealed, made for another state, target or API profile): nothing was
+ * locked, recorded or sent, and planning again is the way on. CI tells it
+ * apart from a failed apply by this code.
+ */
+export const EXIT_PLAN_REFUSED = 4;
+
 /** Exit code when the user stops a command with Ctrl+C (128 + SIGINT, as shells report it). */
 export const EXIT_INTERRUPTED = 130;
 

@@ -2,7 +2,8 @@
  * CLI: commander wiring only. Parses arguments, lazily loads the command's
  * module (so --help and --version stay cheap), runs it with a CommandIO and
  * maps typed errors to exit codes. Exit codes: 0 success, 1 error,
- * 2 plan has changes (with --detailed-exitcode).
+ * 2 plan has changes (with --detailed-exitcode), 3 not formatted (fmt
+ * --check), 4 a saved plan refused (apply or show PLANFILE).
  */
 import { Command, CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { createRequire } from 'node:module';
@@ -187,7 +188,8 @@ Examples:
   $ tenantform emulator --port 4000
 
 Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode), 3 not formatted (fmt --check),
-130 interrupted (Ctrl+C), 141 output closed (e.g. | head).`,
+4 saved plan refused, nothing sent (apply PLANFILE, show PLANFILE), 130 interrupted (Ctrl+C),
+141 output closed (e.g. | head).`,
     );
 
   for (const [word, define] of Object.entries(COMMANDS)) if (want(word)) define(program, run);

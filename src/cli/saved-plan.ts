@@ -7,14 +7,16 @@
  * (location, lineage, serial) and nothing else; a target confirmed by the
  * command line, the environment or tenantform.yaml, never by the file alone;
  * and every change checked against that state and the schemas
- * (verifySavedPlan).
+ * (verifySavedPlan). A refusal exits EXIT_PLAN_REFUSED (refusedPlanExit), so
+ * that CI tells a plan to make again from an apply that failed.
  */
 import { readFileSync } from 'node:fs';
 import type { Plan, SavedPlan } from '../plan/index.js';
+import { PlanError } from '../plan/errors.js';
 import type { StateDocument, StateLocation, StateStore } from '../state/index.js';
 import { absolute, openStore, resolveStateLocation, type StateFlags } from './context.js';
 import { environmentStateFlags, environmentTargetFlags, resolveInputs, type ConfigInput } from './inputs.js';
-import { CliError, type CommandIO } from './io.js';
+import { CliError, EXIT_PLAN_REFUSED, type CommandIO } from './io.js';
 import { targetGiven } from './where.js';
 import type { ApplyFlags } from './definitions.js';
 
@@ -157,5 +159,28 @@ export async function openSavedPlan(
   } catch (err) {
     await store.close();
     throw err;
+  }
+}
+
+/** A PlanError refusing a saved plan, as a CliError that exits EXIT_PLAN_REFUSED (nothing was sent). */
+function refused(err: unknown): unknown {
+  return err instanceof PlanError ? new CliError(err.message, EXIT_PLAN_REFUSED, err.code) : err;
+}
+
+/** Runs `fn` (reading or checking a saved plan), turning its refusal into EXIT_PLAN_REFUSED. */
+export async function refusedPlanExit<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw refused(err);
+  }
+}
+
+/** refusedPlanExit for the check under the lock. */
+export function refusedPlanExitSync<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    throw refused(err);
   }
 }

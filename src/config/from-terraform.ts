@@ -9,7 +9,7 @@
  * needs one is skipped, saying why. Pure: text in, resources out.
  */
 import { KINDS, PeerFieldError, type KindName, type TerraformType } from '../resources/index.js';
-import { checkedResource, isObject, SourceDocument, type PeerFound, type PeerRead } from './peer-source.js';
+import { isObject, PeerCollector, SourceDocument, type PeerRead } from './peer-source.js';
 import type { ConfigIssue } from './types.js';
 import type { JsonPath } from './yaml-nodes.js';
 
@@ -87,9 +87,7 @@ function checkTop(doc: SourceDocument): unknown[] | null {
 interface Reading {
   doc: SourceDocument;
   types: ReturnType<typeof terraformTypes>;
-  out: PeerRead;
-  /** Where each resource found is, for a problem found later. */
-  paths: Map<PeerFound, JsonPath>;
+  found: PeerCollector;
 }
 
 /** One instance of a provider type tenantform manages. */
@@ -110,7 +108,7 @@ function readInstance(
   }
   const sensitive = sensitivePaths(instance.sensitive_attributes);
   if (sensitive === null) {
-    r.out.skipped.push({
+    r.found.skip({
       what: origin,
       type: found.type.type,
       why: 'its sensitive_attributes are in a form tenantform does not know, so none of it is copied',
@@ -127,7 +125,7 @@ function readInstance(
     if (!(err instanceof PeerFieldError)) throw err;
     const field = err.path[0];
     if (typeof field === 'string' && sensitive.has(field)) {
-      r.out.skipped.push({
+      r.found.skip({
         what: origin,
         type: found.type.type,
         why: `its ${sensitive.get(field)!} is marked sensitive in the state, and tenantform never copies a sensitive value: declare it in the config by hand, then tenantform import it`,
@@ -138,15 +136,7 @@ function readInstance(
     return;
   }
   for (const resource of resources) {
-    const checked = checkedResource(
-      r.doc,
-      [...path, 'attributes'],
-      { kind: found.kind, ...resource },
-      origin,
-    );
-    if (!checked) continue;
-    r.out.resources.push(checked);
-    r.paths.set(checked, path);
+    r.found.add(r.doc, [...path, 'attributes'], { kind: found.kind, ...resource }, origin);
   }
 }
 
@@ -167,7 +157,7 @@ function readResource(r: Reading, resource: unknown, i: number): void {
   const found = r.types.get(String(resource.type));
   if (resource.mode !== 'managed' || !found) {
     const why = resource.mode === 'data' ? 'a data source' : 'not a resource type tenantform manages';
-    r.out.skipped.push({
+    r.found.skip({
       what: resource.mode === 'data' ? `data.${base}` : base,
       type: String(resource.type),
       why,
@@ -186,7 +176,7 @@ function readResource(r: Reading, resource: unknown, i: number): void {
     }
     const origin = instanceAddress(resource, instance.index_key);
     if (typeof instance.deposed === 'string' && instance.deposed !== '') {
-      r.out.skipped.push({
+      r.found.skip({
         what: `${origin} (deposed ${instance.deposed})`,
         type: found.type.type,
         why: 'an old object Terraform was yet to destroy',
@@ -197,40 +187,13 @@ function readResource(r: Reading, resource: unknown, i: number): void {
   });
 }
 
-/**
- * Two Terraform resources for one tenantform resource: the same permission
- * from `auth0_user_permission` and `auth0_user_permissions` (the provider
- * warns against mixing them, it still happens) is one resource; any other
- * clash (two policies of one identity) is a problem.
- */
-function mergeDuplicates(r: Reading): PeerFound[] {
-  const byAddress = new Map<string, PeerFound>();
-  for (const resource of r.out.resources) {
-    const first = byAddress.get(resource.address);
-    if (!first) {
-      byAddress.set(resource.address, resource);
-    } else if (first.id !== null || resource.id !== null) {
-      const message = `${resource.origin} and ${first.origin} are the same ${resource.address}`;
-      r.doc.report(r.paths.get(resource) ?? [], message, 'PEER_DUPLICATE');
-    }
-  }
-  return [...byAddress.values()];
-}
-
 /** The resources of a Terraform state's text (`file` names it in problems). */
 export function readTerraformState(text: string, file: string): PeerRead {
   const parsed = SourceDocument.json(text, file);
   if (!(parsed instanceof SourceDocument))
     return { resources: [], skipped: [], issues: [parsed as ConfigIssue] };
-  const r: Reading = {
-    doc: parsed,
-    types: terraformTypes(),
-    out: { resources: [], skipped: [], issues: [] },
-    paths: new Map(),
-  };
-  const resources = checkTop(parsed);
-  resources?.forEach((resource, i) => readResource(r, resource, i));
-  const merged = mergeDuplicates(r);
-  const issues = parsed.issues();
-  return { resources: issues.length > 0 ? [] : merged, skipped: r.out.skipped, issues };
+  const r: Reading = { doc: parsed, types: terraformTypes(), found: new PeerCollector() };
+  r.found.read(parsed);
+  checkTop(parsed)?.forEach((resource, i) => readResource(r, resource, i));
+  return r.found.finish();
 }

@@ -5,6 +5,7 @@
  * checks every resource read from a peer goes through before export writes
  * it. Pure: the CLI reads the files and hands their text in.
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { Node } from 'yaml';
 import {
   attributeProblems,
@@ -186,4 +187,66 @@ function withPlaceholders(attributes: Attributes, unresolved: ReadonlySet<string
   const out = { ...attributes };
   for (const name of unresolved) out[name] = 'unresolved';
   return out;
+}
+
+/**
+ * Gathers what a peer reader finds across one or more documents: resources
+ * (checked), what it skips, and where each resource is, so that two of one
+ * address can be reported there. The same resource twice (a permission that
+ * two Terraform resources grant) is one; two different ones of one address
+ * are a problem.
+ */
+export class PeerCollector {
+  private readonly resources: PeerFound[] = [];
+  private readonly skipped: PeerSkip[] = [];
+  private readonly where = new Map<PeerFound, { doc: SourceDocument; path: JsonPath }>();
+  private readonly docs = new Set<SourceDocument>();
+  private readonly unread: ConfigIssue[] = [];
+
+  /** Checks and keeps one resource found at `path` of `doc`. */
+  add(
+    doc: SourceDocument,
+    path: JsonPath,
+    found: Parameters<typeof checkedResource>[2],
+    origin: string,
+  ): void {
+    this.docs.add(doc);
+    const checked = checkedResource(doc, path, found, origin);
+    if (!checked) return;
+    this.resources.push(checked);
+    this.where.set(checked, { doc, path });
+  }
+
+  skip(skip: PeerSkip): void {
+    this.skipped.push(skip);
+  }
+
+  /** Notes a file that could not be read as a document at all. */
+  unreadable(issue: ConfigIssue): void {
+    this.unread.push(issue);
+  }
+
+  /** Notes a document read, for its problems. */
+  read(doc: SourceDocument): void {
+    this.docs.add(doc);
+  }
+
+  /** What was read: every problem, or the resources (one per address) when there is none. */
+  finish(): PeerRead {
+    const byAddress = new Map<string, PeerFound>();
+    for (const resource of this.resources) {
+      const first = byAddress.get(resource.address);
+      if (!first) byAddress.set(resource.address, resource);
+      else if (first.id !== resource.id || !isDeepStrictEqual(first.attributes, resource.attributes)) {
+        const { doc, path } = this.where.get(resource)!;
+        doc.report(
+          path,
+          `${resource.origin} and ${first.origin} are the same ${resource.address}`,
+          'PEER_DUPLICATE',
+        );
+      }
+    }
+    const issues = [...this.unread, ...[...this.docs].flatMap((d) => d.issues())];
+    return { resources: issues.length > 0 ? [] : [...byAddress.values()], skipped: this.skipped, issues };
+  }
 }

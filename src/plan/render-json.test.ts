@@ -78,12 +78,8 @@ describe('renderJson', () => {
       {
         label: 'default',
         risky: true,
-        risks: ['blocks-every-request', 'limit-cut', 'finding'],
-        effects: [
-          { code: 'blocks-every-request' },
-          { code: 'limit-cut', from: 100, to: 0 },
-          { code: 'counter', counter: 'per-application' },
-        ],
+        risks: ['blocks-every-request', 'finding'],
+        effects: [{ code: 'blocks-every-request' }, { code: 'counter', counter: 'per-application' }],
         findings: ['shared-limit-zero', 'limit-cut'],
       },
       {

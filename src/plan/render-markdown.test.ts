@@ -191,7 +191,7 @@ describe('renderMarkdown: "Review these" for the pull request', () => {
       '',
       '| Action | Kind | Change | What it does |',
       '| --- | --- | --- | --- |',
-      '| `~` update | rate limit policy | `default`: limit 100 → 0 | blocks every sign-in of every application no other policy names; cuts the limit to under half (100 → 0/s); ⚠ `shared-limit-zero`; ⚠ `limit-cut` |',
+      '| `~` update | rate limit policy | `default`: limit 100 → 0 | blocks every sign-in of every application no other policy names; ⚠ `shared-limit-zero`; ⚠ `limit-cut` |',
       '| `~` update | rate limit policy | `third_party_clients`: log → block | from log to enforcing (block at 20/s) |',
       '',
       "- ⚠ `no-default-policy`: no rate limit policy for default: an application no policy names (and not in a group that has one) has no limit but the tenant's own; add consumer\\_selector: default, in log first",

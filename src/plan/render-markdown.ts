@@ -3,8 +3,8 @@ import { attributeDiff, attributeLines } from './attribute-lines.js';
 import type { Drift } from './drift.js';
 import { driftHeading, driftReason, driftValueLines } from './render-drift.js';
 import type { Change, Plan } from './types.js';
-import { effectWords, findingMessage, isRisky, type Finding } from '../review/index.js';
-import { findingLine, reviewView, type ShownChange } from './review-view.js';
+import { effectWords, findingMessage, type Finding } from '../review/index.js';
+import { findingLine, findingWhere, reviewView, type ShownChange } from './review-view.js';
 import {
   absenceNote,
   adoptedFlag,
@@ -56,12 +56,13 @@ function shortLabel(label: string): string {
 
 /**
  * A table row: the action, the kind, "`label`: the change in words", and
- * what it does — in the review table only what makes it risky, and the codes
- * of the rules that warn about it (their sentences are in its details block).
+ * what it does, with the codes of the rules that warn about it (their
+ * sentences are in its details block); the review table leaves out how
+ * requests are counted, to keep its rows short.
  */
 function row({ change, label, words, review }: ShownChange, risky = false): string {
   const flag = change.adopted ? ` (${adoptedFlag(change.kind).slice(1, -1)})` : '';
-  const effects = risky ? review.effects.filter((e) => isRisky(e)) : review.effects;
+  const effects = risky ? review.effects.filter((e) => e.code !== 'counter') : review.effects;
   const does = [
     ...effects.map((e) => escapeCell(effectWords(e))),
     ...review.findings.map((f) => `⚠ ${codeCell(f.rule)}`),
@@ -195,9 +196,8 @@ function headLines(plan: Plan, changed: boolean): string[] {
 /** The guardrails' findings about no shown change, as list items: "- ⚠ `rule` p.yaml:2:5: sentence". */
 function looseLines(loose: readonly Finding[]): string[] {
   return loose.map((f) => {
-    const s = f.source;
-    const at = s && s.file ? ` ${codeCell(s.line > 0 ? `${s.file}:${s.line}:${s.col}` : s.file)}` : '';
-    return `- ⚠ ${codeCell(f.rule)}${at}: ${escapeCell(findingMessage(f))}`;
+    const where = findingWhere(f);
+    return `- ⚠ ${codeCell(f.rule)}${where ? ` ${codeCell(where)}` : ''}: ${escapeCell(findingMessage(f))}`;
   });
 }
 

@@ -65,11 +65,22 @@ function terraformNaming(kind: KindName): {
   };
 }
 
-/** `auth0_rate_limit_policy.rate_limit_policies["oauth_authentication_api::client::default"]`, and its parts. */
-function addressOf(kind: KindName, identity: readonly string[]) {
+/**
+ * How Terraform names a resource: `address`
+ * (`auth0_rate_limit_policy.rate_limit_policies["oauth_authentication_api::client::default"]`),
+ * `mode`, `type`, `name`, `index` and `provider_name`.
+ */
+function addressFields(kind: KindName, identity: readonly string[]) {
   const naming = terraformNaming(kind);
   const index = identity.join('::');
-  return { naming, index, address: `${naming.type}.${naming.name}[${JSON.stringify(index)}]` };
+  return {
+    address: `${naming.type}.${naming.name}[${JSON.stringify(index)}]`,
+    mode: 'managed',
+    type: naming.type,
+    name: naming.name,
+    index,
+    provider_name: PROVIDER,
+  };
 }
 
 /** The provider's values for recorded or desired attributes, with the id when it is known. */
@@ -119,15 +130,9 @@ function changeObject(change: Change): Record<string, unknown> {
 }
 
 function resourceChange(change: Change, destroy: boolean): Record<string, unknown> {
-  const { naming, index, address } = addressOf(change.kind, change.identity);
   const reason = actionReason(change, destroy);
   return {
-    address,
-    mode: 'managed',
-    type: naming.type,
-    name: naming.name,
-    index,
-    provider_name: PROVIDER,
+    ...addressFields(change.kind, change.identity),
     change: changeObject(change),
     ...(reason ? { action_reason: reason } : {}),
     tenantform: changeJson(change),
@@ -139,16 +144,10 @@ function resourceDrift(drift: readonly Drift[]): Record<string, unknown>[] {
   return drift
     .filter((d) => d.drift !== 'unmanaged')
     .map((d) => {
-      const { naming, index, address } = addressOf(d.kind, d.identity);
       const before = valuesOf(d.kind, d.recorded, d.id);
       const after = d.drift === 'deleted' ? null : valuesOf(d.kind, d.live, d.id);
       return {
-        address,
-        mode: 'managed',
-        type: naming.type,
-        name: naming.name,
-        index,
-        provider_name: PROVIDER,
+        ...addressFields(d.kind, d.identity),
         change: {
           actions: d.drift === 'deleted' ? ['delete'] : ['update'],
           before,
@@ -166,20 +165,12 @@ function plannedValues(plan: Plan): Record<string, unknown> {
   const resources = plan.changes
     .map((change) => ({ change, values: changeObject(change).after as Attributes | null }))
     .filter(({ values }) => values !== null)
-    .map(({ change, values }) => {
-      const { naming, index, address } = addressOf(change.kind, change.identity);
-      return {
-        address,
-        mode: 'managed',
-        type: naming.type,
-        name: naming.name,
-        index,
-        provider_name: PROVIDER,
-        schema_version: 0,
-        values,
-        sensitive_values: {},
-      };
-    });
+    .map(({ change, values }) => ({
+      ...addressFields(change.kind, change.identity),
+      schema_version: 0,
+      values,
+      sensitive_values: {},
+    }));
   return { root_module: { resources } };
 }
 

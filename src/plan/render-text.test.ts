@@ -35,7 +35,7 @@ const EXPECTED = `Symbols: + create, - delete, -/+ replace (delete, then create)
 
   + rate limit policy client_id:abc: new, log 50/s
       rate_limit_policy["oauth_authentication_api","client","client_id:abc"]
-      effect: client abc leaves default (block 100/s)
+      effect: leaves default (block 100/s)
       + resource: "oauth_authentication_api"
       + consumer: "client"
       + consumer_selector: "client_id:abc"
@@ -212,7 +212,6 @@ describe('renderText: what the changes do, risky ones first', () => {
         '  ~ rate limit policy default: limit 100 → 0',
         '      rate_limit_policy["oauth_authentication_api","client","default"]',
         '      effect: blocks every sign-in of every application no other policy names',
-        '      effect: cuts the limit to under half (100 → 0/s)',
         '      effect: each application without a policy of its own is counted apart',
         '      warning: default has limit 0 with block: every sign-in of every application no other policy names is refused [shared-limit-zero]',
         '      warning: default: limit 100 → 0/s, under half the recorded value [limit-cut]',

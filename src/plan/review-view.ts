@@ -12,6 +12,7 @@ import {
   reviewChanges,
   type ChangeReview,
   type Finding,
+  type Risk,
 } from '../review/index.js';
 import type { Change, Plan } from './types.js';
 
@@ -25,12 +26,23 @@ export interface ShownChange {
 }
 
 export interface ReviewView {
-  /** Changes a reviewer must look at first, in plan order. */
+  /**
+   * Changes a reviewer must look at first: those that block every request,
+   * then those that start enforcing, cut a limit, or that a guardrail warns
+   * about; in plan order within each.
+   */
   risky: ShownChange[];
   /** The rest, in plan order. */
   others: ShownChange[];
   /** Findings about no shown change. */
   loose: Finding[];
+}
+
+const RISK_ORDER: readonly Risk[] = ['blocks-every-request', 'starts-enforcing', 'limit-cut', 'finding'];
+
+/** The place of a change's gravest risk in RISK_ORDER. */
+function rank(review: ChangeReview): number {
+  return Math.min(...review.risks.map((r) => RISK_ORDER.indexOf(r)));
 }
 
 /** `shown` (a subset of plan.changes, in order) split into risky and other changes, and the loose findings. */
@@ -44,14 +56,21 @@ export function reviewView(plan: Plan, shown: readonly Change[]): ReviewView {
     const item = { change, label: changeLabel(change), words: changeWords(change), review };
     (review.risks.length > 0 ? risky : others).push(item);
   }
+  risky.sort((a, b) => rank(a.review) - rank(b.review));
   const carried = new Set([...risky, ...others].flatMap((s) => s.review.findings));
   const loose = (plan.findings ?? []).filter((f) => !carried.has(f));
   return { risky, others, loose };
 }
 
+/** "file:line:col", "file" for a whole file, or "" when a finding has no position. */
+export function findingWhere(finding: Finding): string {
+  const s = finding.source;
+  if (!s || !s.file) return '';
+  return s.line > 0 ? `${s.file}:${s.line}:${s.col}` : s.file;
+}
+
 /** "file:line:col: message [rule]" (or without a position). */
 export function findingLine(finding: Finding): string {
-  const s = finding.source;
-  const at = s && s.file ? (s.line > 0 ? `${s.file}:${s.line}:${s.col}: ` : `${s.file}: `) : '';
-  return `${at}${findingMessage(finding)} [${finding.rule}]`;
+  const at = findingWhere(finding);
+  return `${at ? `${at}: ` : ''}${findingMessage(finding)} [${finding.rule}]`;
 }

@@ -109,18 +109,19 @@ export function effectWords(effect: Effect): string {
       return effect.scope.level === 'group'
         ? `shared by all ${GROUP_WORDS[effect.scope.group].members}: one counter`
         : 'each application without a policy of its own is counted apart';
+    // The row names the policy: a client's own says no subject, a group's or default's "its applications".
     case 'falls-back': {
       const one = effect.scope.level === 'client';
-      const who = one ? scopeWords(effect.scope) : 'its applications';
-      if (!effect.to)
-        return `${who} ${one ? 'is' : 'are'} no longer limited but by the tenant's own rate limit`;
-      return `${who} fall${one ? 's' : ''} back to ${effect.to.selector}: ${actionWords(effect.to.configuration)}`;
+      if (!effect.to) {
+        return `${one ? 'is' : 'its applications are'} no longer limited but by the tenant's own rate limit`;
+      }
+      return `${one ? 'falls' : 'its applications fall'} back to ${effect.to.selector}: ${actionWords(effect.to.configuration)}`;
     }
     case 'takes-over': {
-      const who = scopeWords(effect.scope);
-      if (!effect.from) return `${who}: limited by a policy for the first time`;
-      const leave = effect.scope.level === 'client' ? 'leaves' : 'leave';
-      return `${who} ${leave} ${effect.from.selector} (${actionShort(effect.from.configuration)})`;
+      const one = effect.scope.level === 'client';
+      if (!effect.from)
+        return `${one ? 'is' : 'its applications are'} limited by a policy for the first time`;
+      return `${one ? 'leaves' : 'its applications leave'} ${effect.from.selector} (${actionShort(effect.from.configuration)})`;
     }
   }
 }

@@ -94,13 +94,20 @@ function governingWithout(scope: SelectorScope, policies: readonly PolicyEntry[]
   }
 }
 
+/**
+ * Whom a configuration starts or stops turning away, and a large cut. One
+ * that blocks every request says only that: it also starts enforcing, and
+ * cuts the limit to nothing.
+ */
 function enforcingEffects(
   before: RateLimitPolicyConfiguration | null,
   after: RateLimitPolicyConfiguration,
   scope: SelectorScope,
 ): Effect[] {
+  if (blocksEverything(after)) {
+    return blocksEverything(before) ? [] : [{ code: 'blocks-every-request', scope }];
+  }
   const out: Effect[] = [];
-  if (blocksEverything(after) && !blocksEverything(before)) out.push({ code: 'blocks-every-request', scope });
   if (isEnforcing(after) && !isEnforcing(before)) {
     const from = before === null ? 'none' : before.action === 'log' ? 'log' : 'allow';
     out.push({

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { profile, putEntry, stateDoc } from './contract.js';
 import {
   applyJournal,
+  applyRescue,
   checkCompareAndSet,
   copyJson,
   emptyState,
@@ -61,6 +62,29 @@ describe('state document helpers', () => {
     const index = indexByAddress(stateDoc(1, [profile(1), profile(2)]));
     expect(index.get(profile(2).address)).toEqual(profile(2));
     expect(index.size).toBe(2);
+  });
+});
+
+describe('applyRescue', () => {
+  const adopted = (n: number) => ({ ...profile(n, null), adopted: true });
+
+  it('never replaces a recorded id with none, and says which records it kept', () => {
+    const doc = stateDoc(4, [profile(1, 'tep_fromB'), adopted(2)]);
+    const { doc: next, kept } = applyRescue(
+      doc,
+      [putEntry(adopted(1)), putEntry(profile(2, 'tep_fromA')), putEntry(adopted(3))],
+      'rescue file r.json',
+    );
+    expect(next.resources).toEqual([profile(1, 'tep_fromB'), profile(2, 'tep_fromA'), adopted(3)]);
+    expect(kept).toEqual([profile(1, 'tep_fromB')]);
+  });
+
+  it('still applies removes and refuses another lineage, as a journal', () => {
+    const doc = stateDoc(1, [profile(1)]);
+    expect(applyRescue(doc, [remove(1)], 'r').doc.resources).toEqual([]);
+    expect(() => applyRescue(doc, [putEntry(profile(2), 'other')], 'rescue file r.json')).toThrow(
+      /rescue file r\.json holds entry 1 of lineage other/,
+    );
   });
 });
 

@@ -80,6 +80,32 @@ export function applyJournal(
 }
 
 /**
+ * Replays a rescue file's entries like journal entries (same lineage rule),
+ * except one: an entry that records a resource without an id (a create
+ * answered 409, adopted) never replaces a record that has one. A rescue file
+ * comes from an apply that could no longer record, typically one whose lock
+ * was taken over; by the time it is replayed, the apply that took over may
+ * have created that resource itself and recorded its id, which the 409 of
+ * the displaced apply only confirms. Returns the records kept that way.
+ */
+export function applyRescue(
+  doc: StateDocument,
+  entries: readonly JournalEntry[],
+  where: string,
+): { doc: StateDocument; kept: RecordedResource[] } {
+  const index = indexByAddress(doc);
+  const kept: RecordedResource[] = [];
+  const applied = entries.filter((entry) => {
+    if (entry.op !== 'put' || entry.resource.id !== null) return true;
+    const recorded = index.get(entry.resource.address);
+    if (recorded?.id == null) return true;
+    kept.push(recorded);
+    return false;
+  });
+  return { doc: applyJournal(doc, applied, where), kept };
+}
+
+/**
  * The compare-and-set rule every store applies before a write: `expected`
  * (when given) must match what is stored (null = nothing stored), and within
  * one lineage the serial must grow. Throws STATE_CONFLICT otherwise.

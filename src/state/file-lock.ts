@@ -46,7 +46,7 @@ export class FileLock {
           const holder = await this.holder();
           if (holder && holderStatus(holder) === 'gone') {
             // Ours to remove, or another process's: either way, look again.
-            if (await this.takeOver(holder)) options?.onTakeover?.(holder);
+            if (await this.takeOver(holder)) options?.onTakeover?.(holder, 'process-gone');
           } else if (holder) {
             return holder;
           }

@@ -16,6 +16,7 @@ export type {
   StateDocument,
   StateLocation,
   StateTenant,
+  TakeoverReason,
   StateStore,
 } from './types.js';
 export { describeStateLocation, JOURNAL_FORMAT_VERSION, STATE_FORMAT_VERSION } from './types.js';

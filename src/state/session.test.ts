@@ -229,3 +229,25 @@ describe('state snapshot for plan', () => {
     await session.release();
   });
 });
+
+describe('rescue files replayed when a state is opened', () => {
+  const adopted = (n: number) => ({ ...profile(n, null), adopted: true });
+  const rescueFile = (entries: JournalEntry[]) => ({
+    path: '/tmp/tenantform-rescue-x.json',
+    kind: 'log' as const,
+    state: 'memory',
+    lineage: LINEAGE,
+    entries,
+  });
+
+  it('keeps a recorded id that the file has adopted without one, says so, and applies the rest', async () => {
+    const store = createMemoryStateStore(stateDoc(3, [profile(1, 'tep_recorded')]));
+    const file = rescueFile([putEntry(adopted(1)), putEntry(profile(2, 'tep_rescued'))]);
+    const session = await openState(store, { ...options, rescue: [file] });
+    expect(session.doc.resources).toEqual([profile(1, 'tep_recorded'), profile(2, 'tep_rescued')]);
+    expect(session.rescued.kept).toEqual([{ file, record: profile(1, 'tep_recorded') }]);
+    await session.release();
+    const snapshot = await readStateSnapshot(store, { rescue: [file] });
+    expect(snapshot!.resources[0]).toEqual(profile(1, 'tep_recorded'));
+  });
+});

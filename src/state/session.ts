@@ -5,6 +5,7 @@ import type { RecordedResource } from '../resources/index.js';
 import {
   applyEntry,
   applyJournal,
+  applyRescue,
   copyJson,
   emptyState,
   indexByAddress,
@@ -23,6 +24,7 @@ import {
   type StateDocument,
   type StateStore,
   type StateTenant,
+  type TakeoverReason,
 } from './types.js';
 
 /** One acknowledged operation, as the executor and commands report it. */
@@ -46,10 +48,11 @@ export interface OpenStateOptions {
    */
   rescue?: readonly RescueFile[];
   /**
-   * Called when the lock was taken over from a holder that is no longer
-   * running, after its journal (`replayed` entries) was replayed.
+   * Called when the lock was taken over from a holder that can no longer
+   * write (see LockOptions.onTakeover), after its journal (`replayed`
+   * entries) and the rescue files found were replayed.
    */
-  onTakeover?: (stale: LockInfo, replayed: number) => void;
+  onTakeover?: (stale: LockInfo, replayed: number, how: TakeoverReason) => void;
   /**
    * Opens a state whose records fail the integrity checks (integrity.ts)
    * instead of refusing it: state rm, so that a bad record can be removed.
@@ -61,6 +64,8 @@ export interface OpenStateOptions {
 export interface RescueOutcome {
   replayed: RescueFile[];
   skipped: { file: RescueFile; reason: string }[];
+  /** Records whose id a replayed file would have replaced with none (see applyRescue): kept as they were. */
+  kept: { file: RescueFile; record: RecordedResource }[];
 }
 
 /**
@@ -116,7 +121,7 @@ type Stored = { lineage: string; serial: number } | null;
 export async function openState(store: StateStore, options: OpenStateOptions): Promise<StateSession> {
   const now = options.now ?? (() => new Date());
   const pid = options.pid ?? process.pid;
-  const takeover: { stale?: LockInfo } = {};
+  const takeover: { stale?: LockInfo; how?: TakeoverReason } = {};
   // A crash of this process releases the lock on its way out (see src/cli/crash.ts), even while it is being taken.
   const slot = reserveLockSlot();
   let lock: LockInfo;
@@ -132,7 +137,7 @@ export async function openState(store: StateStore, options: OpenStateOptions): P
       {
         timeoutMs: options.lockTimeoutMs ?? 0,
         sleep: options.sleep,
-        onTakeover: (stale) => (takeover.stale = stale),
+        onTakeover: (stale, how) => Object.assign(takeover, { stale, how }),
       },
     );
   } catch (err) {
@@ -151,7 +156,8 @@ export async function openState(store: StateStore, options: OpenStateOptions): P
     );
     const base =
       read ?? emptyState(journal[0]?.lineage ?? accepted[0]?.lineage ?? (options.lineage ?? newLineage)());
-    let doc = replay(store, base, journal, accepted, options.skipRecordChecks !== true);
+    const replayed = replay(store, base, journal, accepted, options.skipRecordChecks !== true);
+    let doc = replayed.doc;
     if (journal.length > 0 || accepted.length > 0) {
       doc = { ...doc, serial: doc.serial + 1 };
       await store.write(doc, stored);
@@ -159,8 +165,12 @@ export async function openState(store: StateStore, options: OpenStateOptions): P
       await store.clearJournal();
       for (const file of accepted) if (file.kind === 'file') await removeRescueFile(file.path);
     }
-    if (takeover.stale) options.onTakeover?.(takeover.stale, journal.length);
-    return createSession(store, doc, stored, lock, slot, { replayed: accepted, skipped });
+    if (takeover.stale) options.onTakeover?.(takeover.stale, journal.length, takeover.how ?? 'process-gone');
+    return createSession(store, doc, stored, lock, slot, {
+      replayed: accepted,
+      skipped,
+      kept: replayed.kept,
+    });
   } catch (err) {
     slot.drop();
     await store.unlock(lock.id).catch(() => undefined);
@@ -350,15 +360,17 @@ export async function readStateSnapshotWithRescue(
     options.rescue ?? [],
     doc?.lineage ?? journal[0]?.lineage ?? null,
   );
-  const rescued = { replayed: accepted, skipped };
   const check = options.skipRecordChecks !== true;
   if (journal.length === 0 && accepted.length === 0) {
     if (doc && check) checkRecords(doc.resources, store.description);
-    return { doc, rescued };
+    return { doc, rescued: { replayed: accepted, skipped, kept: [] } };
   }
   const base = doc ?? emptyState(journal[0]?.lineage ?? accepted[0]!.lineage);
   const next = replay(store, base, journal, accepted, check);
-  return { doc: { ...next, serial: (doc?.serial ?? 0) + 1 }, rescued };
+  return {
+    doc: { ...next.doc, serial: (doc?.serial ?? 0) + 1 },
+    rescued: { replayed: accepted, skipped, kept: next.kept },
+  };
 }
 
 /**
@@ -373,16 +385,19 @@ function replay(
   journal: readonly JournalEntry[],
   rescue: readonly RescueFile[],
   check: boolean,
-): StateDocument {
+): { doc: StateDocument; kept: RescueOutcome['kept'] } {
   if (check) checkRecords(stored.resources, store.description);
   let doc = stored;
   if (journal.length > 0) {
     doc = applyJournal(doc, journal, `the journal of ${store.description}`);
     if (check) checkRecords(doc.resources, `${store.description}, with its journal replayed,`);
   }
+  const kept: RescueOutcome['kept'] = [];
   for (const file of rescue) {
-    doc = applyJournal(doc, file.entries, `rescue file ${file.path}`);
+    const replayed = applyRescue(doc, file.entries, `rescue file ${file.path}`);
+    doc = replayed.doc;
+    kept.push(...replayed.kept.map((record) => ({ file, record })));
     if (check) checkRecords(doc.resources, `${store.description}, with rescue file ${file.path} replayed,`);
   }
-  return doc;
+  return { doc, kept };
 }

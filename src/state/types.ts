@@ -66,16 +66,21 @@ export interface LockInfo {
   pidNamespace?: string;
 }
 
+/** Why a lock could be taken over: see LockOptions.onTakeover. */
+export type TakeoverReason = 'process-gone' | 'session-ended';
+
 export interface LockOptions {
   /** How long to keep retrying while another holder has the lock; 0 = fail at once. */
   timeoutMs?: number;
   /** Injected for tests. */
   sleep?: (ms: number) => Promise<void>;
   /**
-   * Called when the lock was taken over from a holder that is no longer
-   * running (file: same host, pid gone or reused; pg: its session ended).
+   * Called when the lock was taken over from a holder that cannot write any
+   * more: `process-gone` (file: same host, pid gone or reused) or
+   * `session-ended` (pg: its database session ended; the process itself may
+   * still run, but every write it tries is refused).
    */
-  onTakeover?: (stale: LockInfo) => void;
+  onTakeover?: (stale: LockInfo, how: TakeoverReason) => void;
 }
 
 /**

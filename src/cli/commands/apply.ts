@@ -135,12 +135,14 @@ async function preparePlanFile(planArg: string, pathArgs: string[], flags: Apply
     );
   }
   // Checked in full (seal, paths, flags, state location, target, changes) before any state directory or lock.
-  const { openSavedPlan } = await import('../saved-plan.js');
-  const saved = await openSavedPlan(planArg, pathArgs, flags, io);
+  // A refusal, then or under the lock, exits EXIT_PLAN_REFUSED: nothing was sent, planning again is the way on.
+  const { openSavedPlan, refusedPlanExit, refusedPlanExitSync } = await import('../saved-plan.js');
+  const opened = await refusedPlanExit(() => openSavedPlan(planArg, pathArgs, flags, io));
+  const planFor = (doc: StateDocument) => refusedPlanExitSync(() => opened.planFor(doc));
   const guardrails = await import('../guardrails.js');
   // The plan was reviewed when it was made; --strict refuses it when that review found warnings.
   const review = (plan: Plan) => guardrails.strictSavedPlan(plan, flags.strict, io);
-  return { ...saved, desired: [], review };
+  return { ...opened, planFor, desired: [], review };
 }
 
 /** The config's store, planFor and target flags; null when the config has problems (reported). */

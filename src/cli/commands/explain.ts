@@ -109,7 +109,7 @@ async function tenantApplications(
   given: readonly Application[],
   io: CommandIO,
 ): Promise<Application[]> {
-  const live = await import('../live.js');
+  const live = await import('../tenant-read.js');
   live.requireFull(await live.profileOf(flags, input), 'explain --all-clients');
   const api = await import('../../api/index.js');
   const clientList: ReferenceList = client;

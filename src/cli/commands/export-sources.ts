@@ -10,29 +10,10 @@ import { absolute, parseCount } from '../context.js';
 import type { ConfigInput } from '../inputs.js';
 import { reportIssues } from '../config-issues.js';
 import type { ExportFlags } from '../definitions.js';
-import type { PeerRead, PeerSkip } from '../../config/peer-source.js';
+import type { PeerRead } from '../../config/peer-source.js';
+import { readPeerFile, skippedLines, type ExportSource } from './export-source.js';
 import { KINDS, type LiveResource, type RecordedResource } from '../../resources/index.js';
 import { plural } from '../words.js';
-
-/**
- * What an export writes and records, whichever source it read (the tenant,
- * a Terraform state, a Deploy CLI export): each reader below makes one,
- * export.ts writes and records it.
- */
-export interface ExportSource {
-  /** The resources the config files declare. */
-  resources: readonly LiveResource[];
-  /** What the state records: those with their ids, or adopted without one. */
-  records: readonly RecordedResource[];
-  /** Said before the files: what was read and what was left out. */
-  lead: string;
-  /** For "… permissions of N users": the users whose permissions were read. */
-  users: number;
-  /** Where the recorded ids came from, after "Recorded N resources in STATE": ' with their ids from the tenant'. */
-  idsFrom: string;
-  /** Said last, once the state is saved. */
-  after: string;
-}
 
 /** The user ids of --user and --users-file, once each, in the order given. */
 function usersNamed(flags: ExportFlags, io: CommandIO): string[] {
@@ -54,6 +35,15 @@ function usersNamed(flags: ExportFlags, io: CommandIO): string[] {
   return [...new Set(users)];
 }
 
+/** What the state records of a resource read with its id. */
+const recordOf = ({ kind, address, identity, attributes, id }: LiveResource): RecordedResource => ({
+  kind,
+  address,
+  identity,
+  attributes,
+  id,
+});
+
 /** The tenant's resources (API profile full), with their ids. */
 async function tenantSource(dirArg: string, flags: ExportFlags, io: CommandIO): Promise<ExportSource> {
   const live = await import('../tenant-read.js');
@@ -70,46 +60,12 @@ async function tenantSource(dirArg: string, flags: ExportFlags, io: CommandIO): 
   }
   return {
     resources: read.resources,
-    records: read.resources.map(({ kind, address, identity, attributes, id }) => ({
-      kind,
-      address,
-      identity,
-      attributes,
-      id,
-    })),
+    records: read.resources.map(recordOf),
     lead: `${live.readSummary(read)}\n`,
     users: users.length,
     idsFrom: '',
     after: '',
   };
-}
-
-/** A peer's file as text; a problem reading it is an error naming it. */
-export function readPeerFile(path: string, flag: string, io: CommandIO): string {
-  try {
-    return readFileSync(absolute(path, io), 'utf8');
-  } catch (err) {
-    const reason = (err as { code?: string }).code === 'ENOENT' ? 'no such file' : (err as Error).message;
-    throw new CliError(`${flag} ${path}: ${reason}`);
-  }
-}
-
-/** What was left out, grouped by why: a few named, many counted per type. */
-export function skippedLines(skipped: readonly PeerSkip[]): string {
-  const byWhy = new Map<string, PeerSkip[]>();
-  for (const s of skipped) byWhy.set(s.why, [...(byWhy.get(s.why) ?? []), s]);
-  const lines: string[] = [];
-  for (const [why, items] of byWhy) {
-    if (items.length <= 3) {
-      for (const s of items) lines.push(`  ${s.what}: ${why}\n`);
-      continue;
-    }
-    const byType = new Map<string, number>();
-    for (const s of items) byType.set(s.type, (byType.get(s.type) ?? 0) + 1);
-    const types = [...byType].map(([type, n]) => `${type} ×${n}`).join(', ');
-    lines.push(`  ${items.length} (${types}): ${why}\n`);
-  }
-  return lines.join('');
 }
 
 /** The number of distinct users the permissions of `read` belong to. */
@@ -143,13 +99,7 @@ function terraformSource(file: string, read: PeerRead): ExportSource {
     (read.skipped.length > 0 ? `; skipped ${read.skipped.length}:\n${skippedLines(read.skipped)}` : '.\n');
   return {
     resources: read.resources,
-    records: read.resources.map(({ kind, address, identity, attributes, id }) => ({
-      kind,
-      address,
-      identity,
-      attributes,
-      id,
-    })),
+    records: read.resources.map(recordOf),
     lead,
     users: usersOf(read),
     idsFrom: ` with the ids from ${file}`,
@@ -163,9 +113,16 @@ export async function readExportSource(
   flags: ExportFlags,
   io: CommandIO,
 ): Promise<ExportSource | null> {
-  if (flags.fromTerraform && ((flags.user?.length ?? 0) > 0 || flags.usersFile))
+  const peers = [flags.fromTerraform && '--from-terraform', flags.fromDeployCli && '--from-deploy-cli'];
+  const given = peers.filter((p): p is string => typeof p === 'string');
+  if (given.length > 1) throw new CliError('give one of --from-terraform and --from-deploy-cli');
+  if (given.length === 1 && ((flags.user?.length ?? 0) > 0 || flags.usersFile))
     throw new CliError(
-      '--user and --users-file name users to read on the tenant; --from-terraform reads a file instead',
+      `--user and --users-file name users to read on the tenant; ${given[0]} reads a file instead`,
+    );
+  if ((flags.actionId?.length ?? 0) > 0 && !flags.fromDeployCli)
+    throw new CliError(
+      '--action-id gives the ids of the Actions a Deploy CLI export names: use it with --from-deploy-cli',
     );
   if (flags.fromTerraform) {
     const text = readPeerFile(flags.fromTerraform, '--from-terraform', io);
@@ -177,6 +134,10 @@ export async function readExportSource(
       return null;
     }
     return terraformSource(flags.fromTerraform, read);
+  }
+  if (flags.fromDeployCli) {
+    const { deployCliSource } = await import('./deploy-cli-source.js');
+    return deployCliSource(dirArg, flags, io);
   }
   return tenantSource(dirArg, flags, io);
 }

@@ -6,7 +6,7 @@ import { stateScopeOf, type ConfigInput } from '../inputs.js';
 import { guardTenant } from '../tenant-binding.js';
 import type { ExportFlags } from '../definitions.js';
 import { KINDS, operationsFor, pathParams, type Kind, type LiveResource } from '../../resources/index.js';
-import type { ExportSource } from './export-sources.js';
+import type { ExportSource } from './export-source.js';
 import { listed, plural } from '../words.js';
 
 const SCHEMA_PATH = './schemas/config.schema.json';
@@ -20,7 +20,10 @@ function exportedLine(resources: readonly LiveResource[], users: number): string
     plural(resources.filter((r) => r.kind === kind.name).length, kind.config.group?.member ?? kind.title);
   const perUser = (kind: Kind) => pathParams(operationsFor(kind, 'full').list?.path ?? '').length > 0;
   const whole = KINDS.filter((k) => !perUser(k)).map(count);
-  const ofUsers = KINDS.filter(perUser).map(count);
+  // A source that reads no user (a peer's files without permissions) says nothing of them.
+  const ofUsers = KINDS.filter(
+    (k) => perUser(k) && (users > 0 || resources.some((r) => r.kind === k.name)),
+  ).map(count);
   return ofUsers.length === 0
     ? `Exported ${listed(whole)}`
     : `Exported ${listed([...whole, ...ofUsers])} of ${plural(users, 'user')}`;

@@ -51,13 +51,26 @@ environments:
 
 /**
  * The workflow: a job per environment, from `tenantform envs`. Every job
- * installs tenantform with `npm ci` (the version package-lock.json pins) and
- * runs it with `npx --no`, which refuses to download a package that is not
- * installed (in CI, plain npx would).
+ * installs tenantform with `npm ci` (the version package-lock.json pins); the
+ * first runs it with `npx --no`, which refuses to download a package that is
+ * not installed (in CI, plain npx would), and the plan and apply jobs run the
+ * GitHub Action that package ships (`uses: ./node_modules/tenantform`, the
+ * action.yml at the root of tenantform's repository): on a pull request it
+ * posts the plan as one comment per environment and keeps the sealed saved
+ * plan as an artifact; on the push that merges it, it applies that reviewed
+ * plan, or plans and applies again when apply refuses it (stale, edited, made
+ * for another target), and says so in the job summary.
  */
 export const WORKFLOW_YAML = `# tenantform: validate and plan on pull requests, apply on pushes to main,
 # one job per environment of tenantform.yaml (a pull request plans only the
 # environments its changed files affect).
+#
+# A pull request gets one plan comment per environment, and its sealed saved
+# plan is kept as the artifact tenantform-plan-<environment>. Merged, the apply
+# job applies exactly that reviewed plan; when apply refuses it (the state has
+# moved on since, or the file was edited), it plans and applies again and says
+# so in the job summary. The steps are the action tenantform ships
+# (node_modules/tenantform/action.yml, installed by npm ci).
 #
 # Secrets (Settings → Secrets and variables → Actions):
 #   TENANTFORM_PG_URL         repository secret: PostgreSQL URL of the shared state,
@@ -132,33 +145,24 @@ jobs:
           node-version: 24
       - name: Install tenantform (the version package-lock.json pins)
         run: npm ci
-      - name: Plan
+      - name: Plan, post it on the pull request, keep the sealed plan
+        uses: ./node_modules/tenantform
         env:
           TENANTFORM_PG_URL: \${{ secrets.TENANTFORM_PG_URL }}
-          ENVIRONMENT: \${{ matrix.environment }}
-        run: npx --no tenantform plan . --env "$ENVIRONMENT" --backend pg --workspace "$ENVIRONMENT" --format markdown > plan.md
-      - name: Post the plan on the pull request
-        uses: actions/github-script@v8
-        env:
-          ENVIRONMENT: \${{ matrix.environment }}
         with:
-          script: |
-            const fs = require('node:fs');
-            const marker = \`<!-- tenantform-plan \${process.env.ENVIRONMENT} -->\`;
-            let plan = fs.readFileSync('plan.md', 'utf8');
-            if (plan.length > 65000) plan = plan.slice(0, 65000) + '\\n\\n… (truncated; see the job log)\\n';
-            const body = \`\${marker}\\n### Environment \\\`\${process.env.ENVIRONMENT}\\\`\\n\\n\${plan}\`;
-            const { owner, repo } = context.repo;
-            const issue_number = context.issue.number;
-            const comments = await github.paginate(github.rest.issues.listComments, { owner, repo, issue_number });
-            const mine = comments.find((c) => c.user?.type === 'Bot' && c.body?.startsWith(marker));
-            if (mine) await github.rest.issues.updateComment({ owner, repo, comment_id: mine.id, body });
-            else await github.rest.issues.createComment({ owner, repo, issue_number, body });
+          command: plan
+          environment: \${{ matrix.environment }}
+          backend: pg
+          workspace: \${{ matrix.environment }}
 
   apply:
     needs: environments
     if: github.event_name == 'push' && needs.environments.outputs.matrix != '{"include":[]}'
     runs-on: ubuntu-latest
+    permissions:
+      contents: read
+      actions: read
+      pull-requests: read
     strategy:
       fail-fast: false
       matrix: \${{ fromJSON(needs.environments.outputs.matrix) }}
@@ -173,14 +177,19 @@ jobs:
           node-version: 24
       - name: Install tenantform (the version package-lock.json pins)
         run: npm ci
-      - name: Apply
+      - name: Apply the reviewed plan (or plan and apply again when it is refused)
+        uses: ./node_modules/tenantform
         env:
           TENANTFORM_PG_URL: \${{ secrets.TENANTFORM_PG_URL }}
           TENANTFORM_DOMAIN: \${{ secrets.TENANTFORM_DOMAIN }}
           TENANTFORM_CLIENT_ID: \${{ secrets.TENANTFORM_CLIENT_ID }}
           TENANTFORM_CLIENT_SECRET: \${{ secrets.TENANTFORM_CLIENT_SECRET }}
-          ENVIRONMENT: \${{ matrix.environment }}
-        run: npx --no tenantform apply . --env "$ENVIRONMENT" --backend pg --workspace "$ENVIRONMENT" --lock-timeout 5m --auto-approve
+        with:
+          command: apply
+          environment: \${{ matrix.environment }}
+          backend: pg
+          workspace: \${{ matrix.environment }}
+          lock-timeout: 5m
 `;
 
 /** The config repository's README; `version` names the tarball of the install recipe. */
@@ -249,5 +258,10 @@ npx --no tenantform apply . --state .tenantform/emulator.json
 
 Set the secrets named at the top of \`.github/workflows/tenantform.yml\`. State is
 kept in PostgreSQL (\`--backend pg\`), so every CI run sees what the last apply did.
+A pull request gets one plan comment per environment; once it is merged, CI
+applies exactly the plan that comment showed (its sealed saved plan, kept as an
+artifact), or, when the state has moved on since, plans and applies again and
+says so in the job summary. The steps are tenantform's GitHub Action, from the
+installed package (\`uses: ./node_modules/tenantform\`).
 `;
 }

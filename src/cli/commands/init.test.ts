@@ -10,7 +10,6 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCommentScript, type Comment } from '../../../test/helpers/github-script.js';
 import { parse } from 'yaml';
 import type { CommandIO } from '../io.js';
 import { initAction, PACKAGE_SCHEMAS_DIR, scaffoldFiles } from './init.js';
@@ -244,14 +243,24 @@ describe('the scaffold workflow', () => {
     expect(text).not.toMatch(/npm install|TENANTFORM_VERSION/);
   });
 
-  it('validates with GitHub annotations and plans each environment as Markdown on pull requests', () => {
+  /** The step of `job` that runs the action the installed package ships, after npm ci. */
+  const action = (job: Job) => {
+    const at = job.steps.findIndex((s) => s.uses === './node_modules/tenantform');
+    expect(at, 'a step uses ./node_modules/tenantform').toBeGreaterThan(0);
+    expect(job.steps.slice(0, at).some((s) => s.run === 'npm ci')).toBe(true);
+    return job.steps[at]!;
+  };
+
+  it('validates with GitHub annotations, and plans each environment with the action on pull requests', () => {
     const plan = workflow.jobs.plan!;
     expect(plan.if).toContain('pull_request');
     expect(runs(workflow.jobs.environments!)).toContain('npx --no tenantform validate . --format github');
-    expect(runs(plan)).toMatch(
-      /npx --no tenantform plan \. --env "\$ENVIRONMENT" .*--format markdown > plan\.md/,
-    );
-    expect(plan.steps.some((s) => s.uses?.startsWith('actions/github-script@'))).toBe(true);
+    expect(action(plan).with).toEqual({
+      command: 'plan',
+      environment: '${{ matrix.environment }}',
+      backend: 'pg',
+      workspace: '${{ matrix.environment }}',
+    });
   });
 
   it('runs a matrix job per environment, listed by tenantform envs (on pull requests: the changed ones)', () => {
@@ -283,15 +292,25 @@ describe('the scaffold workflow', () => {
       'cancel-in-progress': false,
     });
     expect(apply.environment).toBe('${{ matrix.environment }}');
-    expect(runs(apply)).toMatch(
-      /tenantform apply \. --env "\$ENVIRONMENT" --backend pg --workspace "\$ENVIRONMENT" .*--auto-approve/,
-    );
+    // The action applies the plan reviewed on the merged pull request, else plans and applies again.
+    expect(action(apply).with).toEqual({
+      command: 'apply',
+      environment: '${{ matrix.environment }}',
+      backend: 'pg',
+      workspace: '${{ matrix.environment }}',
+      'lock-timeout': '5m',
+    });
   });
 
-  it('grants least privilege: read contents, write pull-request comments only in the plan job', () => {
+  it('grants least privilege: write pull-request comments only in the plan job, read runs and artifacts in apply', () => {
     expect(workflow.permissions).toEqual({ contents: 'read' });
     expect(workflow.jobs.plan!.permissions).toEqual({ contents: 'read', 'pull-requests': 'write' });
-    expect(workflow.jobs.apply!.permissions).toBeUndefined();
+    // apply finds the merged pull request, its plan run and the artifact of that run.
+    expect(workflow.jobs.apply!.permissions).toEqual({
+      contents: 'read',
+      actions: 'read',
+      'pull-requests': 'read',
+    });
   });
 
   it('takes every credential from repository secrets, never inline', () => {
@@ -302,17 +321,6 @@ describe('the scaffold workflow', () => {
     expect(credentials.length).toBeGreaterThanOrEqual(4);
     for (const [key, value] of credentials) expect(value).toBe(`\${{ secrets.${key} }}`);
     expect(text).not.toMatch(/postgres(ql)?:\/\//);
-  });
-
-  it('posts the plan as a comment once and then updates that comment', async () => {
-    const script = workflow.jobs.plan!.steps.find((s) => s.uses?.startsWith('actions/github-script@'))!.with!
-      .script as string;
-    const comments: Comment[] = [];
-    expect(await runCommentScript(script, comments, 'first plan')).toEqual(['create']);
-    expect(await runCommentScript(script, comments, 'x'.repeat(70_000))).toEqual(['update 100']);
-    expect(comments).toHaveLength(1);
-    expect(comments[0]!.body.length).toBeLessThan(65_536);
-    expect(comments[0]!.body).toContain('truncated');
   });
 
   it('uses Node 24', () => {

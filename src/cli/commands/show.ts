@@ -4,7 +4,7 @@
  * With a plan file saved by `plan --out`: prints that plan exactly as `plan`
  * printed it (CI posts the plan that will be applied), once its seal holds
  * under the plan key of the state it names; an edited, unsealed or
- * unknown-version file is refused, as apply refuses it. Otherwise: prints the state
+ * unknown-version file is refused (exit 4), as apply refuses it. Otherwise: prints the state
  * located by PATH (default ".") with every resource's attributes.
  * Reads only; takes no lock and sends no request.
  */
@@ -24,8 +24,8 @@ export async function showAction(
   const plan = await import('../../plan/index.js');
   if (target !== undefined && looksLikePlanFile(absolute(target, io))) {
     // The seal first, with the plan key of the state the plan names: an edited plan is never shown as the one apply runs.
-    const { openSealedPlan } = await import('../saved-plan.js');
-    const { saved, store } = await openSealedPlan(target, flags, io);
+    const { openSealedPlan, refusedPlanExit } = await import('../saved-plan.js');
+    const { saved, store } = await refusedPlanExit(() => openSealedPlan(target, flags, io));
     await store.close();
     await writePlan(saved.plan, flags.format, io, flags.verbose);
     return 0;

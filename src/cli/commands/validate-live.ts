@@ -18,7 +18,7 @@ import {
 import type { ValidateFlags } from '../definitions.js';
 import type { ConfigInput } from '../inputs.js';
 import type { CommandIO } from '../io.js';
-import { openClient, profileOf, readConcurrency, referenceIssues, referenceTitles } from '../live.js';
+import { openClient, profileOf, readConcurrency, referenceIssues, referenceTitles } from '../tenant-read.js';
 import { listed, plural } from '../words.js';
 import { validateConfig, writeValidation, type ReferenceCheck, type ValidateOptions } from './validate.js';
 

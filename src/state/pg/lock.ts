@@ -149,7 +149,8 @@ export class PgLock {
         [this.ctx.workspace, JSON.stringify(mine)],
       );
       const previous = res.rows[0]?.previous;
-      if (previous !== null && previous !== undefined) options?.onTakeover?.(toLockInfo(previous));
+      if (previous !== null && previous !== undefined)
+        options?.onTakeover?.(toLockInfo(previous), 'session-ended');
       const held: Held = { info: mine, client, backendPid: res.rows[0]!.pid, lost: false };
       const onLost = () => {
         if (this.held === held) {
