@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { workflowYaml } from '../src/cli/commands/init-templates.js';
+import { WORKFLOW_YAML } from '../src/cli/commands/init-templates.js';
 
 type LintResult = { message: string; line: number; column: number; kind: string };
 const require = createRequire(import.meta.url);
@@ -66,7 +66,7 @@ jobs:
   });
 
   it.each([
-    ['the workflow tenantform init writes', () => workflowYaml(), '.github/workflows/tenantform.yml'],
+    ['the workflow tenantform init writes', () => WORKFLOW_YAML, '.github/workflows/tenantform.yml'],
     [
       'the examples workflow',
       () => read('examples/.github/workflows/tenantform.yml'),
@@ -94,7 +94,7 @@ describe('action.yml against what refers to it', () => {
   });
 
   it('declares every input the workflow init writes gives it', () => {
-    const workflow = parse(workflowYaml()) as { jobs: Record<string, { steps: Step[] }> };
+    const workflow = parse(WORKFLOW_YAML) as { jobs: Record<string, { steps: Step[] }> };
     const uses = Object.values(workflow.jobs).flatMap((job) =>
       job.steps.filter((s) => s.uses === './node_modules/tenantform'),
     );
