@@ -13,7 +13,7 @@ import {
   kindOf,
   KINDS,
   operationsFor,
-  pathParams,
+  readPer,
   REFERENCE_LISTS,
   type ApiProfile,
   type Attributes,
@@ -97,8 +97,7 @@ export function listParams(
 ): Record<string, string[]> {
   const values: Record<string, Set<string>> = {};
   for (const kind of KINDS) {
-    const list = operationsFor(kind, 'full').list;
-    for (const name of list ? pathParams(list.path) : []) {
+    for (const name of readPer(kind)) {
       const seen = (values[name] ??= new Set());
       for (const r of [...desired, ...(doc?.resources ?? [])])
         if (r.kind === kind.name) seen.add(String(r.attributes[name]));

@@ -55,6 +55,7 @@ export {
   kindOf,
   kindOrder,
   KINDS,
+  readPer,
   registerKind,
   sharedUnverifiedReason,
   unverifiedReason,

@@ -1,5 +1,5 @@
 import type { Attributes, KindModule } from './kind.js';
-import { operationsFor } from './operations.js';
+import { operationsFor, pathParams } from './operations.js';
 import { rateLimitPolicy } from './rate-limit-policy.js';
 import { tokenExchangeProfile } from './token-exchange-profile.js';
 import { userPermission } from './user-permission.js';
@@ -98,6 +98,15 @@ export function updateBody(kind: KindModule, after: Attributes, changed: readonl
     if (updatable.includes(key) && after[key] !== undefined) body[key] = after[key];
   }
   return body;
+}
+
+/**
+ * What a read of the kind's resources is made per (API profile full): the
+ * path parameters of its list, ['user_id'] for a kind read per user; none
+ * for a kind read whole or not at all.
+ */
+export function readPer(kind: KindModule): string[] {
+  return pathParams(operationsFor(kind, 'full').list?.path ?? '');
 }
 
 /**

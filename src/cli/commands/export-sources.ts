@@ -12,7 +12,7 @@ import { reportIssues } from '../config-issues.js';
 import type { ExportFlags } from '../definitions.js';
 import type { PeerRead } from '../../config/peer-source.js';
 import { readPeerFile, skippedLines, type ExportSource } from './export-source.js';
-import { KINDS, type LiveResource, type RecordedResource } from '../../resources/index.js';
+import { KINDS, readPer, type LiveResource, type RecordedResource } from '../../resources/index.js';
 import { plural } from '../words.js';
 
 /** The user ids of --user and --users-file, once each, in the order given. */
@@ -68,10 +68,10 @@ async function tenantSource(dirArg: string, flags: ExportFlags, io: CommandIO): 
   };
 }
 
-/** The number of distinct users the permissions of `read` belong to. */
+/** The number of distinct users the resources of `read` read per user (permissions) belong to. */
 function usersOf(read: PeerRead): number {
-  return new Set(read.resources.filter((r) => r.kind === 'user_permission').map((r) => r.attributes.user_id))
-    .size;
+  const perUser = new Set(KINDS.filter((k) => readPer(k).includes('user_id')).map((k) => k.name));
+  return new Set(read.resources.filter((r) => perUser.has(r.kind)).map((r) => r.attributes.user_id)).size;
 }
 
 /**

@@ -5,7 +5,7 @@ import { absolute, openStore, withLockedState, type StateFlags } from '../contex
 import { stateScopeOf, type ConfigInput } from '../inputs.js';
 import { guardTenant } from '../tenant-binding.js';
 import type { ExportFlags } from '../definitions.js';
-import { KINDS, operationsFor, pathParams, type Kind, type LiveResource } from '../../resources/index.js';
+import { KINDS, readPer, type Kind, type LiveResource } from '../../resources/index.js';
 import type { ExportSource } from './export-source.js';
 import { listed, plural } from '../words.js';
 
@@ -18,7 +18,7 @@ const SCHEMA_PATH = './schemas/config.schema.json';
 function exportedLine(resources: readonly LiveResource[], users: number): string {
   const count = (kind: Kind) =>
     plural(resources.filter((r) => r.kind === kind.name).length, kind.config.group?.member ?? kind.title);
-  const perUser = (kind: Kind) => pathParams(operationsFor(kind, 'full').list?.path ?? '').length > 0;
+  const perUser = (kind: Kind) => readPer(kind).length > 0;
   const whole = KINDS.filter((k) => !perUser(k)).map(count);
   // A source that reads no user (a peer's files without permissions) says nothing of them.
   const ofUsers = KINDS.filter(
