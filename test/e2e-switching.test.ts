@@ -284,6 +284,24 @@ describe('export --from-deploy-cli', () => {
     expect(state.resources.every((r) => r.id === null && r.adopted === true)).toBe(true);
   });
 
+  it('an export with none of the asset types tenantform manages is an error naming them', async () => {
+    writeFileSync(join(dir, 'tenant.yaml'), 'tenant:\n  friendly_name: Example\n');
+    const run = await cli(
+      'export',
+      'tenant',
+      '--from-deploy-cli',
+      'tenant.yaml',
+      '--base-url',
+      emulator.baseUrl,
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      'tenant.yaml holds no rateLimitPolicies or tokenExchangeProfiles; nothing was written',
+    );
+    expect(existsSync(join(dir, 'tenant'))).toBe(false);
+    expect(emulator.requestCount()).toBe(0);
+  });
+
   it('API profile full: a resource the tenant lacks is written but not recorded, and said', async () => {
     seedDeployCliTenant();
     const snapshot = emulator.snapshot();

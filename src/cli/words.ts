@@ -10,7 +10,9 @@ export function plural(n: number, one: string | Noun, many?: string): string {
   return `${n} ${n === 1 ? noun.one : noun.many}`;
 }
 
-/** Items as a sentence lists them: "a", "a and b", "a, b and c". */
-export function listed(items: readonly string[]): string {
-  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)!}`;
+/** Items as a sentence lists them: "a", "a and b", "a, b and c" (or "a or b" with `or`). */
+export function listed(items: readonly string[], conjunction: 'and' | 'or' = 'and'): string {
+  return items.length <= 1
+    ? (items[0] ?? '')
+    : `${items.slice(0, -1).join(', ')} ${conjunction} ${items.at(-1)!}`;
 }

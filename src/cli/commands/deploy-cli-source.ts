@@ -180,11 +180,12 @@ export async function deployCliSource(
     io.stderr.write('Nothing was written.\n');
     return null;
   }
+  const { deployCliAssets } = await import('../../config/from-deploy-cli.js');
+  const keys = deployCliAssets().map(({ asset }) => asset.key);
   if (read.resources.length === 0)
-    throw new CliError(`${path} holds no rateLimitPolicies or tokenExchangeProfiles; nothing was written`);
+    throw new CliError(`${path} holds no ${listed(keys, 'or')}; nothing was written`);
   const { records, after } = tenant ? fullRecords(read, tenant.live) : specRecords(read);
-  const handOver =
-    'The Deploy CLI still deploys them: add rateLimitPolicies and tokenExchangeProfiles to its AUTH0_EXCLUDED, so that only tenantform changes them.\n';
+  const handOver = `The Deploy CLI still deploys them: add ${listed(keys)} to its AUTH0_EXCLUDED, so that only tenantform changes them.\n`;
   return {
     resources: read.resources,
     records,
