@@ -103,6 +103,26 @@ describe('a kind declared by a test alone', () => {
     expect(settled.stdout).toContain('No changes.');
   });
 
+  it('is named in Terraform-shaped plans, and a sealed plan of it applies', async () => {
+    const json = await ws.cli('plan', 'config', '--format', 'terraform-json', ...target());
+    expect(json.code, json.stderr).toBe(0);
+    const plan = JSON.parse(json.stdout) as { resource_changes: { address: string; type: string }[] };
+    expect(plan.resource_changes).toContainEqual(
+      expect.objectContaining({
+        type: 'tenantform_user_role',
+        address: 'tenantform_user_role.user_roles["auth0|bob::rol_viewer"]',
+      }),
+    );
+
+    const saved = await ws.cli('plan', 'config', '--out', 'roles.tfplan', ...target());
+    expect(saved.code, saved.stderr).toBe(0);
+    const apply = await ws.cli('apply', 'roles.tfplan', '--auto-approve', ...target());
+    expect(apply.code, apply.stderr).toBe(0);
+    expect(ws.emulator.snapshot()).toMatchObject({
+      userRoles: { 'auth0|alice': ['rol_admin', 'rol_viewer'], 'auth0|bob': ['rol_viewer'] },
+    });
+  });
+
   it('reports a mistake in its config at file:line:col, with the allowed keys', async () => {
     ws.write('roles.yaml', 'user_roles:\n  - user_id: "auth0|alice"\n    role: rol_admin\n');
     const result = await ws.cli('validate', 'config');
