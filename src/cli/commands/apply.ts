@@ -223,7 +223,7 @@ async function refresh(
   const client = await run.connection.open();
   const params = live.listParams(run.desired, session.doc);
   const read = await live.readLive(client, params, run.parallelism, run.desired);
-  if (!(await live.referencesHold(run.desired, read.references, run.io))) return null;
+  if (!(await live.referencesHold(run.desired, read.references, run.io, run.flags.strict))) return null;
   const refreshed = refreshState(session.doc, read, run.desired);
   for (const entry of refreshed.entries) await session.record(entry);
   info.write(`${live.readSummary(read)}\n`);

@@ -114,7 +114,7 @@ async function readTenant(
     await client.close();
   }
   io.stderr.write(`${live.readSummary(read)}\n`);
-  return (await live.referencesHold(desired, read.references, io)) ? read : null;
+  return (await live.referencesHold(desired, read.references, io, flags.strict)) ? read : null;
 }
 
 /** tenantform plan [PATH]: desired (config) vs recorded (state). Sends no request. */
