@@ -3,10 +3,16 @@
  * `emulator --api full` seeded with clients (paged: more than one page), each
  * explained with its name, and for each policy which of them it governs; in
  * text, Markdown and JSON (schemas/explain.schema.json). Under spec it reads
- * nothing and says why.
+ * nothing and says why. And every level of the precedence, against the
+ * emulator command itself (`emulator --api full --seed FILE`).
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runEmulator } from '../src/cli/commands/emulator.js';
+import type { CommandIO } from '../src/cli/io.js';
 import { matchesSchema } from '../src/schemas/index.js';
+import { runCli, tempDir } from './helpers/cli.js';
 import { useEmulatorWorkspace } from './helpers/e2e.js';
 import { referenceSeed } from './helpers/reference-seed.js';
 
@@ -92,5 +98,105 @@ describe('explain --all-clients', () => {
       'explain --all-clients reads the tenant, and the spec API profile has no read operation',
     );
     expect(ws.emulator.requestCount()).toBe(0);
+  });
+});
+
+/** Starts `tenantform emulator --api full --seed FILE --json` in-process; its base URL, token and stop. */
+async function seededEmulator(dir: string, seed: string) {
+  writeFileSync(join(dir, 'seed.yaml'), seed);
+  const controller = new AbortController();
+  let banner = '';
+  let ready: () => void = () => {};
+  const started = new Promise<void>((resolve) => (ready = resolve));
+  const io: CommandIO = {
+    stdout: {
+      write: (text: string) => {
+        banner += text;
+        if (banner.includes('\n')) ready();
+      },
+    },
+    stderr: { write: () => true },
+    env: {},
+    cwd: dir,
+    signal: controller.signal,
+  };
+  const running = runEmulator({ host: '127.0.0.1', port: 0, json: true, api: 'full', seed: 'seed.yaml' }, io);
+  await Promise.race([started, running]);
+  const info = JSON.parse(banner.split('\n')[0]!) as { base_url: string; token: string };
+  return {
+    ...info,
+    stop: async () => {
+      controller.abort();
+      await running;
+    },
+  };
+}
+
+const SEED = `clients:
+  - { client_id: web-app, name: Web shop, app_type: spa, is_first_party: true }
+  - { client_id: tpa_partner1, name: Partner One, app_type: regular_web, is_first_party: false }
+  - { client_id: batch-job, name: Nightly batch, app_type: non_interactive, is_first_party: true }
+`;
+
+const policy = (selector: string, configuration: string) => `  - resource: oauth_authentication_api
+    consumer: client
+    consumer_selector: ${selector}
+    configuration: ${configuration}
+`;
+
+describe('explain --all-clients against emulator --api full --seed FILE', () => {
+  const CIMD = 'https://agent.example/oauth/client.json';
+
+  it.each([
+    [
+      'every level: the application, its group (third-party, CIMD), default',
+      [
+        policy('default', '{ action: log, limit: 100 }'),
+        policy('third_party_clients', '{ action: block, limit: 20 }'),
+        policy('cimd_clients', '{ action: block, limit: 5 }'),
+        policy('client_id:web-app', '{ action: block, limit: 1500 }'),
+      ],
+      {
+        'web-app': ['Web shop', 'client', 'client_id:web-app', 'own'],
+        tpa_partner1: ['Partner One', 'group', 'third_party_clients', 'shared'],
+        [CIMD]: [undefined, 'group', 'cimd_clients', 'shared'],
+        'batch-job': ['Nightly batch', 'default', 'default', 'own'],
+      },
+    ],
+    [
+      'a group member without a group policy falls to default; without default, none',
+      [
+        policy('client_id:web-app', '{ action: log, limit: 10 }'),
+        policy('cimd_clients', '{ action: log, limit: 5 }'),
+      ],
+      {
+        'web-app': ['Web shop', 'client', 'client_id:web-app', 'own'],
+        tpa_partner1: ['Partner One', 'none', null, 'none'],
+        [CIMD]: [undefined, 'group', 'cimd_clients', 'shared'],
+        'batch-job': ['Nightly batch', 'none', null, 'none'],
+      },
+    ],
+  ] as const)('%s', async (_case, policies, want) => {
+    const { dir, cleanup } = tempDir();
+    const emulator = await seededEmulator(dir, SEED);
+    try {
+      mkdirSync(join(dir, 'config'));
+      writeFileSync(join(dir, 'config', 'p.yaml'), `rate_limit_policies:\n${policies.join('')}`);
+      const run = await runCli(
+        ['explain', 'config', '--all-clients', '--client', CIMD, '--format', 'json', '--api', 'full'],
+        { cwd: dir, env: { TENANTFORM_BASE_URL: emulator.base_url, TENANTFORM_TOKEN: emulator.token } },
+      );
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toBe('Read 3 applications from the tenant in 1 request.\n');
+      const report = JSON.parse(run.stdout) as ExplainJson;
+      expect(matchesSchema('explain', report)).toBe(true);
+      const got = Object.fromEntries(
+        report.clients.map((c) => [c.client_id, [c.name, c.level, c.policy?.selector ?? null, c.counter]]),
+      );
+      expect(got).toEqual(want);
+    } finally {
+      await emulator.stop();
+      cleanup();
+    }
   });
 });

@@ -11,6 +11,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { emulatorScopes } from '../src/emulator/index.js';
+import { runCli } from './helpers/cli.js';
 import { defaultStateFile, useEmulatorWorkspace } from './helpers/e2e.js';
 
 const GOOD = {
@@ -183,5 +185,102 @@ describe('under the spec profile', () => {
     expect(run.stdout.match(/References not checked/g)).toHaveLength(1);
     expect(run.stdout).toContain('the spec API profile has no read operation');
     expect(routes()).toEqual([]);
+  });
+});
+
+/**
+ * A token without the read scope of a list (the tenant answers 403 to its
+ * list): that list's references are not checked, said once per list as a
+ * warning naming the scope, and the run goes on; with --strict it is an
+ * error before any write.
+ */
+describe('a token that lacks read:clients', () => {
+  const cli = (...args: string[]) => {
+    const scopes = emulatorScopes('full').filter((s) => s !== 'read:clients');
+    const token = ws.emulator.issueToken({ scopes });
+    return runCli([...args, ...api()], { cwd: ws.dir, env: { TENANTFORM_TOKEN: token } });
+  };
+  const WARNING =
+    "warning: references not checked: the token lacks read:clients (403 listing the tenant's applications); the config's references to 1 application are unchecked\n1 warning.\n";
+  const ERROR =
+    "references not checked: the token lacks read:clients (403 listing the tenant's applications); the config's references to 1 application are unchecked\n";
+  /** The client list was asked for once, and refused. */
+  const refusedOnce = () => expect(ws.emulator.stats().byRoute['GET /api/v2/clients']).toBe(1);
+
+  it('validate --live warns once, checks the other lists, and passes', async () => {
+    // A typo the refused list would have caught goes through; the other lists still catch theirs.
+    breakConfig(PROBLEMS[0]);
+    const run = await cli('validate', 'config', '--live');
+    expect(run.stderr).toBe(WARNING);
+    expect(run.stdout).toContain(
+      "References checked against the tenant's actions and APIs in 3 requests: the 1 action and 1 API the config names exist.",
+    );
+    expect(run.code).toBe(0);
+    refusedOnce();
+    breakConfig(PROBLEMS[1]);
+    const broken = await cli('validate', 'config', '--live');
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain(PROBLEMS[1].error);
+  });
+
+  it('validate --live says it in JSON too, and --strict makes it an error', async () => {
+    const json = await cli('validate', 'config', '--live', '--format', 'json');
+    expect(json.code).toBe(0);
+    const body = JSON.parse(json.stdout) as { valid: boolean; warnings: { code: string; message: string }[] };
+    expect(body.warnings).toEqual([
+      expect.objectContaining({ code: 'REFERENCES_NOT_CHECKED', message: ERROR.trim() }),
+    ]);
+    const strict = await cli('validate', 'config', '--live', '--strict');
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toContain(ERROR + '1 error.\n');
+    expect(strict.stderr).not.toContain('warning:');
+  });
+
+  it('plan --refresh warns and plans; with --strict it stops, printing no plan', async () => {
+    const plan = await cli('plan', 'config', '--refresh');
+    expect(plan.stderr).toContain(WARNING);
+    expect(plan.stdout).toContain('Plan: 5 to create');
+    expect(plan.code).toBe(0);
+    const strict = await cli('plan', 'config', '--refresh', '--strict');
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toContain(ERROR + '1 error.\n');
+    expect(strict.stdout).toBe('');
+  });
+
+  it('apply --refresh --strict stops before any write; without --strict it warns and applies', async () => {
+    const strict = await cli('apply', 'config', '--refresh', '--auto-approve', '--strict');
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toContain(ERROR + '1 error.\n');
+    expect(writes()).toEqual([]);
+    expect(recorded()).toEqual([]);
+    const applied = await cli('apply', 'config', '--refresh', '--auto-approve');
+    expect(applied.stderr).toBe(WARNING);
+    expect(applied.code).toBe(0);
+    expect(ws.emulator.snapshot().rateLimitPolicies).toHaveLength(3);
+  });
+
+  it('refresh warns and refreshes', async () => {
+    const run = await cli('refresh', 'config');
+    expect(run.stderr).toBe(WARNING);
+    expect(run.code).toBe(0);
+    refusedOnce();
+  });
+
+  it('a token that lacks every read scope of the lists: one warning per list', async () => {
+    const scopes = emulatorScopes('full').filter(
+      (s) => !['read:clients', 'read:actions', 'read:resource_servers'].includes(s),
+    );
+    const token = ws.emulator.issueToken({ scopes });
+    const run = await runCli(['validate', 'config', '--live', ...api()], {
+      cwd: ws.dir,
+      env: { TENANTFORM_TOKEN: token },
+    });
+    expect(run.code).toBe(0);
+    expect(run.stderr.match(/^warning: references not checked: the token lacks (\S+) /gm)).toEqual([
+      'warning: references not checked: the token lacks read:clients ',
+      'warning: references not checked: the token lacks read:actions ',
+      'warning: references not checked: the token lacks read:resource_servers ',
+    ]);
+    expect(run.stdout).toContain('References not checked against the tenant');
   });
 });

@@ -141,6 +141,85 @@ describe('reading the reference lists', () => {
     );
   });
 
+  describe('with skipDenied (the reference checks)', () => {
+    const config = [
+      ...clientPolicies(['c1']),
+      desired('token_exchange_profile', profile('urn:acme:t', { action_id: 'a1' })),
+    ];
+    const actions = { total: 1, page: 0, per_page: 100, actions: [] };
+
+    it('names a list the tenant refuses (403) in denied, with its scope, and reads the others', async () => {
+      const { pool, client } = mocked();
+      const sent: string[] = [];
+      pool.intercept({ path: (p) => p.startsWith('/api/v2/clients'), method: 'GET' }).reply(
+        403,
+        (opts) => {
+          sent.push(opts.path);
+          return {
+            statusCode: 403,
+            error: 'Forbidden',
+            message: 'Insufficient scope, expected any of: read:clients',
+          };
+        },
+        json,
+      );
+      pool.intercept({ path: (p) => p.startsWith('/api/v2/actions/actions'), method: 'GET' }).reply(
+        200,
+        (opts) => {
+          sent.push(opts.path);
+          return actions;
+        },
+        json,
+      );
+      const read = await readReferences(client.call, referenceQueries(config), { skipDenied: true });
+      expect(read.denied).toEqual({ client: 'read:clients' });
+      expect(read.items).toEqual({ action: [] });
+      expect(sent).toHaveLength(2);
+      expect(read.pages).toBe(2);
+    });
+
+    it('still fails on a server error once the retries are spent', async () => {
+      agent = new MockAgent();
+      agent.disableNetConnect();
+      const slept: number[] = [];
+      const client = createApiClient({
+        target: resolveTarget({ domain: 'tenant.example.com' }, {}),
+        credentials: { kind: 'token', token: 't0k3n' },
+        dispatcher: agent,
+        retry: { maxAttempts: 2 },
+        sleep: async (ms) => {
+          slept.push(ms);
+        },
+      });
+      const pool = agent.get('https://tenant.example.com');
+      pool
+        .intercept({ path: (p) => p.startsWith('/api/v2/clients'), method: 'GET' })
+        .reply(503, { statusCode: 503, error: 'Service Unavailable', message: 'down' }, json)
+        .persist();
+      pool
+        .intercept({ path: (p) => p.startsWith('/api/v2/actions/actions'), method: 'GET' })
+        .reply(200, actions, json);
+      await expect(
+        readReferences(client.call, referenceQueries(config), { skipDenied: true }),
+      ).rejects.toMatchObject({ code: 'API_SERVER_ERROR', status: 503 });
+      expect(slept.length).toBeGreaterThan(0);
+    });
+
+    it('still fails on a network error', async () => {
+      const { pool, client } = mocked();
+      pool
+        .intercept({ path: (p) => p.startsWith('/api/v2/clients'), method: 'GET' })
+        .replyWithError(new Error('connection refused'))
+        .persist();
+      pool
+        .intercept({ path: (p) => p.startsWith('/api/v2/actions/actions'), method: 'GET' })
+        .reply(200, actions, json);
+      await expect(
+        readReferences(client.call, referenceQueries(config), { skipDenied: true, concurrency: 1 }),
+      ).rejects.toMatchObject({ status: 0 });
+    });
+  });
+
   it('refuses an answer that breaks the list schema (an application without client_id)', async () => {
     const { pool, client } = mocked();
     pool

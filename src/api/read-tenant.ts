@@ -22,17 +22,27 @@ import {
   type ReferenceQuery,
   type ReferenceRead,
 } from '../resources/index.js';
+import { ApiError } from './errors.js';
 import { readList, type ListCall } from './pages.js';
 
-export interface ReadTenantOptions {
+/** How the reference lists are read. */
+export interface ReferenceReadOptions {
+  /** Items per page; default the most the service allows. */
+  pageSize?: number;
+  /**
+   * A list the tenant refuses to list (403) is named in the result's
+   * `denied` instead of failing the read. Default false: the 403 rejects.
+   */
+  skipDenied?: boolean;
+}
+
+export interface ReadTenantOptions extends ReferenceReadOptions {
   /** The list operation of a kind under the tenant's API profile, or undefined when it has none. */
   listOf: (kind: Kind) => OperationDescriptor | undefined;
   /** Values of the list paths' parameters: { user_id: [the users whose permissions to read] }. */
   values: Readonly<Record<string, readonly string[]>>;
   /** Lists read at the same time (the client paces them all together). Default 4. */
   concurrency?: number;
-  /** Items per page; default the most the service allows. */
-  pageSize?: number;
   /** The reference lists to read besides, each with the query of each read. Default: none. */
   references?: readonly ReferenceQuery[];
 }
@@ -107,16 +117,14 @@ export async function readTenant(call: ListCall, options: ReadTenantOptions): Pr
   const reads: LiveRead[] = [];
   const resources: LiveResource[] = [];
   let pages = 0;
-  const refs = referenceJobs(call, options.references ?? [], options.pageSize);
+  const refs = referenceJobs(call, options.references ?? [], options);
   const jobs: (() => Promise<void>)[] = [...refs.jobs];
   for (const kind of KINDS) {
     const op = options.listOf(kind);
     if (!op) continue;
     for (const params of combinations(pathParams(op.path), options.values)) {
       jobs.push(async () => {
-        const read = await readList(call, op, params, {
-          ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
-        });
+        const read = await readList(call, op, params, pageSizeOf(options));
         pages += read.pages;
         reads.push({ kind: kind.name, params });
         resources.push(...toLive(kind, read.items, params));
@@ -133,26 +141,33 @@ export async function readTenant(call: ListCall, options: ReadTenantOptions): Pr
   return { reads, resources, pages, references: refs.result(), referenceReads: refs.found.reads };
 }
 
-/** One job per query of `queries`, each reading its list to the last page into `found`. */
+/**
+ * One job per query of `queries`, each reading its list to the last page
+ * into `found`. With `skipDenied`, a list the tenant refuses to list (403,
+ * the token lacks its read scope) is left out of the result and named in
+ * its `denied`, with that scope; every other failure rejects.
+ */
 function referenceJobs(
   call: ListCall,
   queries: readonly ReferenceQuery[],
-  pageSize: number | undefined,
+  options: ReferenceReadOptions,
 ): { jobs: (() => Promise<void>)[]; found: ReferencesRead; result: () => ReferenceRead } {
   const items: Record<string, ReferenceItem[]> = {};
+  const denied: Record<string, string> = {};
   const found: ReferencesRead = { items, reads: 0, pages: 0 };
   const jobs = queries.flatMap(({ list, queries: each }) => {
     items[list.name] = [];
     return each.map((filters) => async () => {
-      const read = await readList(
-        call,
-        list.operations.list,
-        {},
-        {
-          filters,
-          ...(pageSize !== undefined ? { pageSize } : {}),
-        },
-      );
+      let read;
+      try {
+        read = await readList(call, list.operations.list, {}, { filters, ...pageSizeOf(options) });
+      } catch (err) {
+        if (!(options.skipDenied && err instanceof ApiError && err.status === 403)) throw err;
+        // The refused request was sent all the same.
+        found.pages++;
+        denied[list.name] = list.operations.list.scope;
+        return;
+      }
       found.reads++;
       found.pages += read.pages;
       items[list.name]!.push(...read.items.map((item) => list.fromLive(item)));
@@ -160,13 +175,17 @@ function referenceJobs(
   });
   const result = (): ReferenceRead => ({
     items: Object.fromEntries(
-      Object.entries(items).map(([name, list]) => [
-        name,
-        [...list].sort((a, b) => compareKeys(a.key, b.key)),
-      ]),
+      Object.entries(items)
+        .filter(([name]) => denied[name] === undefined)
+        .map(([name, list]) => [name, [...list].sort((a, b) => compareKeys(a.key, b.key))]),
     ),
+    ...(Object.keys(denied).length > 0 ? { denied: { ...denied } } : {}),
   });
   return { jobs, found, result };
+}
+
+function pageSizeOf(options: { pageSize?: number }): { pageSize?: number } {
+  return options.pageSize !== undefined ? { pageSize: options.pageSize } : {};
 }
 
 function compareKeys(a: string, b: string): number {
@@ -181,9 +200,9 @@ function compareKeys(a: string, b: string): number {
 export async function readReferences(
   call: ListCall,
   queries: readonly ReferenceQuery[],
-  options: { concurrency?: number; pageSize?: number } = {},
+  options: ReferenceReadOptions & { concurrency?: number } = {},
 ): Promise<ReferencesRead> {
-  const refs = referenceJobs(call, queries, options.pageSize);
+  const refs = referenceJobs(call, queries, options);
   await runLimited(refs.jobs, options.concurrency ?? 4);
   return { ...refs.result(), reads: refs.found.reads, pages: refs.found.pages };
 }

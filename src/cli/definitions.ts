@@ -191,7 +191,7 @@ function apiOption<A extends unknown[], O extends OptionValues, G extends Option
 
 /** --refresh, on plan and apply. */
 const REFRESH_HELP =
-  'read the tenant first (API profile full) and plan against what is live: shows drift (changed or deleted outside tenantform, not managed) and stops on a config reference the tenant lacks (client id, Action, permission)';
+  'read the tenant first (API profile full) and plan against what is live: shows drift (changed or deleted outside tenantform, not managed) and stops on a config reference the tenant lacks (client id, Action, permission); a reference list the token may not read (403) is a warning, an error with --strict';
 
 export const validateCommand = (parent: Command) =>
   connectionOptions(
@@ -208,7 +208,7 @@ export const validateCommand = (parent: Command) =>
             .addOption(formatOption(['text', 'json', 'github']))
             .option(
               '--live',
-              "also check the config's references against the tenant (API profile full; one environment): client_id: selectors name applications, action_ids deployed Actions bound to custom-token-exchange, permissions exist on their APIs; only reads",
+              "also check the config's references against the tenant (API profile full; one environment): client_id: selectors name applications, action_ids deployed Actions bound to custom-token-exchange, permissions exist on their APIs; only reads; a list the token may not read (403) is a warning, an error with --strict",
             ),
         ),
       ),

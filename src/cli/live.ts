@@ -15,6 +15,7 @@ import {
   operationsFor,
   pathParams,
   REFERENCE_LISTS,
+  referencedKeys,
   type ApiProfile,
   type Attributes,
   type DesiredResource,
@@ -25,7 +26,7 @@ import type { StateDocument } from '../state/types.js';
 import { absolute, type PacingFlags } from './context.js';
 import { environmentCredentials, environmentTargetFlags, type ConfigInput } from './inputs.js';
 import { CliError, type CommandIO } from './io.js';
-import { listed } from './words.js';
+import { listed, plural } from './words.js';
 
 /** The API flags of the commands that read the tenant. */
 export interface ReadFlags extends PacingFlags {
@@ -125,6 +126,8 @@ export async function readLive(
     values,
     references: referenceQueries(desired),
     concurrency: readConcurrency(parallelism),
+    // A list the token may not read leaves its references unchecked (uncheckedLists), not the run failed.
+    skipDenied: true,
   });
 }
 
@@ -153,15 +156,45 @@ export async function referenceIssues(
 }
 
 /**
- * Prints referenceIssues, then "N errors."; true when there is none. Called
- * after a read of the tenant and before anything is written.
+ * One issue per reference list the tenant refused to list (403): its
+ * references are not checked, for want of the list's read scope ("references
+ * not checked: the token lacks read:clients …"). A warning, or an error
+ * under --strict; no place in the config, code REFERENCES_NOT_CHECKED.
+ */
+export function uncheckedLists(
+  desired: readonly DesiredResource[],
+  references: ReferenceRead,
+): ConfigIssue[] {
+  const denied = references.denied ?? {};
+  return REFERENCE_LISTS.filter((l) => denied[l.name] !== undefined).map((list) => {
+    const named = plural(referencedKeys(list.references(desired)).length, list.title);
+    return {
+      file: '',
+      line: 0,
+      col: 0,
+      message: `references not checked: the token lacks ${denied[list.name]!} (403 listing the tenant's ${list.title.many}); the config's references to ${named} are unchecked`,
+      code: 'REFERENCES_NOT_CHECKED',
+    };
+  });
+}
+
+/**
+ * Prints the lists left unchecked (uncheckedLists: warnings, or errors
+ * under `strict`) and referenceIssues, then "N errors."; true when there is
+ * no error. Called after a read of the tenant and before anything is written.
  */
 export async function referencesHold(
   desired: readonly DesiredResource[],
   references: ReferenceRead,
   io: CommandIO,
+  strict = false,
 ): Promise<boolean> {
-  const issues = await referenceIssues(desired, references);
+  const unchecked = uncheckedLists(desired, references);
+  const issues = [...(strict ? unchecked : []), ...(await referenceIssues(desired, references))];
+  if (!strict && unchecked.length > 0) {
+    const { reportWarnings } = await import('./guardrails.js');
+    reportWarnings(unchecked, io);
+  }
   if (issues.length === 0) return true;
   const { reportIssues } = await import('./config-issues.js');
   reportIssues(issues, io);

@@ -75,6 +75,12 @@ export interface ReferenceQuery {
 /** What a read of the reference lists found: the items of each list read, by list name; a list not read is absent. */
 export interface ReferenceRead {
   items: Readonly<Record<string, readonly ReferenceItem[]>>;
+  /**
+   * The lists the tenant refused to list (403: the token lacks the list's
+   * read scope), by list name → that scope; such a list is absent from
+   * `items`, so its references are not checked. Absent when none was refused.
+   */
+  denied?: Readonly<Record<string, string>>;
 }
 
 /** The distinct keys of `refs`, sorted. */

@@ -220,7 +220,7 @@ export async function applyAction(
             desiredFor(),
           );
           // A reference the tenant lacks stops the run before anything is recorded or sent.
-          if (!(await live.referencesHold(desiredFor(), read.references, io))) return 1;
+          if (!(await live.referencesHold(desiredFor(), read.references, io, flags.strict))) return 1;
           const refreshed = planModule.refreshState(session.doc, read, desiredFor());
           for (const entry of refreshed.entries) await session.record(entry);
           drift = refreshed.drift;

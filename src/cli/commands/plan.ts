@@ -109,7 +109,7 @@ export async function planAction(
       await client.close();
     }
     where.write(`${live.readSummary(read)}\n`);
-    if (!(await live.referencesHold(desired, read.references, io))) return 1;
+    if (!(await live.referencesHold(desired, read.references, io, flags.strict))) return 1;
     result = plan.planRefreshed(desired, recorded, read, options).plan;
   } else {
     result = plan.planChanges(desired, recorded, options);

@@ -22,7 +22,8 @@ import { plural } from '../words.js';
  * before it counts. Plans nothing and sends nothing but reads. The config
  * names the users whose permissions are read, and an unmanaged resource it
  * declares is recorded (with its id and live settings). A config reference
- * the tenant lacks (live.referencesHold) stops it before anything is written.
+ * the tenant lacks (live.referencesHold) stops it before anything is written;
+ * a reference list the token may not read (403) is only a warning here.
  */
 export async function refreshAction(
   pathArgs: string[],

@@ -4,21 +4,26 @@
  * nothing else and writing nothing: each reference list the config refers to
  * is read once (applications, Actions bound to custom-token-exchange, the
  * APIs it names), through one paced client, and every reference the tenant
- * lacks is an error at its file:line:col. Under the spec profile there is no
+ * lacks is an error at its file:line:col. A list the token may not read
+ * (403) leaves its references unchecked: a warning naming the scope, an
+ * error under --strict (live.uncheckedLists). Under the spec profile there is no
  * read operation: the config is validated and the output says once that
  * references were not checked.
  */
-import type { LoadResult } from '../../config/index.js';
-import {
-  REFERENCE_LISTS,
-  referencedKeys,
-  type DesiredResource,
-  type ReferenceRead,
-} from '../../resources/index.js';
+import type { ReferencesRead } from '../../api/index.js';
+import type { ConfigIssue, LoadResult } from '../../config/index.js';
+import { REFERENCE_LISTS, referencedKeys, type DesiredResource } from '../../resources/index.js';
 import type { ValidateFlags } from '../definitions.js';
 import type { ConfigInput } from '../inputs.js';
 import type { CommandIO } from '../io.js';
-import { openClient, profileOf, readConcurrency, referenceIssues, referenceTitles } from '../live.js';
+import {
+  openClient,
+  profileOf,
+  readConcurrency,
+  referenceIssues,
+  referenceTitles,
+  uncheckedLists,
+} from '../live.js';
 import { listed, plural } from '../words.js';
 import { validateConfig, writeValidation, type ReferenceCheck, type ValidateOptions } from './validate.js';
 
@@ -34,37 +39,63 @@ function namedCount(desired: readonly DesiredResource[], names: readonly string[
   );
 }
 
-/** Reads the lists the config refers to and checks its references; the result's issues gain the problems. */
+/** What validate --live found: the result with the reference problems, the lists left unchecked, the sentence. */
+interface LiveCheck {
+  result: LoadResult;
+  /** One per list the tenant refused to list (403): warnings, or the result's errors under --strict. */
+  unchecked: ConfigIssue[];
+  check: ReferenceCheck;
+}
+
+/** "References checked against the tenant's applications in 2 requests: …", or why none was. */
+function checkNote(desired: readonly DesiredResource[], read: ReferencesRead, problems: number): string {
+  const names = Object.keys(read.items);
+  if (names.length === 0)
+    return `References not checked against the tenant: the token may list none of the lists the config refers to (${plural(read.pages, 'request')}).`;
+  const checked = `References checked against the tenant's ${referenceTitles(names)} in ${plural(read.pages, 'request')}`;
+  return problems === 0
+    ? `${checked}: the ${namedCount(desired, names)} the config names exist.`
+    : `${checked}.`;
+}
+
+/**
+ * Reads the lists the config refers to and checks its references; the
+ * result's issues gain the problems. A list the token may not read (403) is
+ * not checked: a warning, an error under --strict.
+ */
 async function checkLive(
   result: LoadResult,
   flags: ValidateFlags,
   input: ConfigInput,
   io: CommandIO,
-): Promise<{ result: LoadResult; check: ReferenceCheck }> {
+): Promise<LiveCheck> {
   const { referenceQueries } = await import('../../plan/references.js');
   const queries = referenceQueries(result.desired);
   if (queries.length === 0) {
     const note = 'References: the config names no application, Action or API; nothing to check.';
-    return { result, check: { checked: true, requests: 0, note } };
+    return { result, unchecked: [], check: { checked: true, requests: 0, note } };
   }
   const api = await import('../../api/index.js');
   const client = await openClient(flags, input, io);
-  let read: ReferenceRead & { pages: number };
+  let read: ReferencesRead;
   try {
-    read = await api.readReferences(client.call, queries, { concurrency: readConcurrency(10) });
+    read = await api.readReferences(client.call, queries, {
+      concurrency: readConcurrency(10),
+      skipDenied: true,
+    });
   } finally {
     await client.close();
   }
-  const issues = await referenceIssues(result.desired, read);
-  const names = Object.keys(read.items);
-  const checked = `References checked against the tenant's ${referenceTitles(names)} in ${plural(read.pages, 'request')}`;
-  const note =
-    issues.length === 0
-      ? `${checked}: the ${namedCount(result.desired, names)} the config names exist.`
-      : `${checked}.`;
+  const unchecked = uncheckedLists(result.desired, read);
+  const errors = [...(flags.strict ? unchecked : []), ...(await referenceIssues(result.desired, read))];
   return {
-    result: issues.length > 0 ? { ...result, desired: [], issues: [...result.issues, ...issues] } : result,
-    check: { checked: true, requests: read.pages, note },
+    result: errors.length > 0 ? { ...result, desired: [], issues: [...result.issues, ...errors] } : result,
+    unchecked: flags.strict ? [] : unchecked,
+    check: {
+      checked: Object.keys(read.items).length > 0,
+      requests: read.pages,
+      note: checkNote(result.desired, read, errors.length),
+    },
   };
 }
 
@@ -82,5 +113,5 @@ export async function runValidateLive(
     return writeValidation(result, flags.format, io, warnings, { checked: false, note: NOT_CHECKED });
   }
   const live = await checkLive(result, flags, input, io);
-  return writeValidation(live.result, flags.format, io, warnings, live.check);
+  return writeValidation(live.result, flags.format, io, [...live.unchecked, ...warnings], live.check);
 }
