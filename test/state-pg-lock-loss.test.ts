@@ -196,7 +196,7 @@ describePg('an apply that loses its PostgreSQL lock to a waiting apply', () => {
       const liveIds = new Map(tenant.snapshot().rateLimitPolicies.map((p) => [p.consumer_selector, p.id]));
       for (const line of rescued) {
         const entry = JSON.parse(line.slice('tenantform-rescue: '.length)) as {
-          resource?: { id: string | null; attributes: { consumer_selector?: string } };
+          resource?: { id: string | null; attributes: { consumer_selector: string } };
         };
         if (entry.resource?.id)
           expect(entry.resource.id).toBe(liveIds.get(entry.resource.attributes.consumer_selector));
