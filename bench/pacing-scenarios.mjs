@@ -60,7 +60,7 @@ export async function pacingGridFigures(work, log, { runs = Number(process.env.B
           ratios,
           { op: '<=', value: targets.ratio },
           burst === 1 && rate === RATES[0]
-            ? 'continuous bucket; every B=1 row: a bucket of one says 0 left after every request, so only a Reset rounded to whole seconds or a 429 tells its rate (README, Pacing and failures)'
+            ? 'continuous bucket; every B=1 row: a bucket of one says 0 left after every request, so only a Reset rounded to whole seconds or a 429 tells its rate (docs/pacing-and-failures.md)'
             : '',
         ),
         figure(

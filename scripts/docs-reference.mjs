@@ -142,7 +142,7 @@ export function commandReference(program) {
     '',
     `Every command and option of \`${program.name()}\`, as \`--help\` prints them. Every command also takes`,
     '`-h, --help`; `tenantform --version` prints the version. An option that can be given more than once',
-    'says "repeatable". [README.md](../README.md) explains what the commands do together.',
+    'says "repeatable". The [docs](../README.md#documentation) explain what the commands do together.',
     '',
     ...table(
       ['command', 'what it does'],
@@ -322,7 +322,7 @@ export function configurationReference(load) {
     `${prose(root.description ?? '')} A file holds up to ${lists.length} top-level lists:`,
     `${lists.map(([name]) => code(name)).join(', ')}${root.additionalProperties === false ? '; any other top-level key is an error' : ''}.`,
     'A list may be empty or `null`. Beyond these rules, `tenantform validate` refuses duplicates across',
-    'files and other mistakes: see [Configuration in the README](../README.md#configuration), which also',
+    'files and other mistakes: see [Configuration](configuration.md), which also',
     'says how `${NAME}` variables and environments work.',
     '',
     ...lists.flatMap(([name, node]) => listSection(name, node, load)),

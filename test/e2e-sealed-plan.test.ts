@@ -193,7 +193,7 @@ describe('a saved plan edited after plan --out', () => {
   });
 });
 
-describe("the README's other refusals of a saved plan", () => {
+describe('the other refusals of a saved plan that docs/plans.md lists', () => {
   // Each exits 4 from apply and from show, with one line, having sent nothing.
   const CASES: [string, () => Promise<void> | void, RegExp][] = [
     [

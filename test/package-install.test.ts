@@ -1,9 +1,9 @@
 /**
  * The real distribution: `npm pack` this checkout, install the tarball into a
- * config repository that holds nothing else (the way the README says, then
+ * config repository that holds nothing else (the way docs/ci.md says, then
  * `npm ci` as CI does), and run validate, plan and apply against the emulator
  * through `npx --no tenantform`. A file missing from package.json's `files`
- * fails here. Then the README's "rehearse in CI" recipe runs as written.
+ * fails here. Then the "rehearse in CI" recipe of docs/emulator.md runs as written.
  *
  * Installing pulls tenantform's dependencies from the npm registry (or npm's
  * cache). The recipe needs PostgreSQL (TENANTFORM_PG_URL), as in CI.
@@ -68,9 +68,9 @@ async function startInstalledEmulator(): Promise<{ base_url: string; token: stri
   throw new Error('the installed emulator exited without printing its address');
 }
 
-/** The sh block of the README whose recipe annotation says this test runs it. */
+/** The sh block of docs/emulator.md whose recipe annotation says this test runs it. */
 function rehearsalRecipe(): string {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const readme = readFileSync(join(root, 'docs/emulator.md'), 'utf8');
   const marker = readme.indexOf('test/package-install.test.ts runs this block as written -->');
   expect(marker).toBeGreaterThan(0);
   const match = /```sh\n([\s\S]*?)```/.exec(readme.slice(marker));
@@ -98,7 +98,7 @@ beforeAll(() => {
   repo = join(work, 'repo');
   for (const part of ['common', 'dev', 'prod', 'vars', 'tenantform.yaml', 'package.json'])
     cpSync(join(root, 'examples', part), join(repo, part), { recursive: true });
-  // The README's install, for a tarball kept in the repository.
+  // docs/ci.md's install, for a tarball kept in the repository.
   mkdirSync(join(repo, 'vendor'));
   cpSync(join(work, tarball), join(repo, 'vendor', tarball));
   const install = npm(['install', '--save-dev', '--save-exact', `./vendor/${tarball}`], repo);
@@ -202,7 +202,7 @@ describe("init's Next: lines", () => {
   }, 120_000);
 });
 
-describe.skipIf(!PG_URL && !process.env.CI)("the README's rehearse-in-CI recipe", () => {
+describe.skipIf(!PG_URL && !process.env.CI)("the emulator page's rehearse-in-CI recipe", () => {
   it('runs as written: from a copy of the real state, on a free port, leaving the real state alone', async () => {
     expect(PG_URL, 'the recipe needs TENANTFORM_PG_URL (CI provides it)').toBeTruthy();
     // An environment (and pg workspace) of its own, so that concurrent runs never meet.

@@ -112,11 +112,13 @@ beforeAll(async () => {
   mkdirSync(WORK, { recursive: true });
   if (needsPg && pgMissing === null) pg = await startPrivatePg();
 }, 120_000);
+// Removing a copy per page (the README's with the node_modules its npm ci installed) took over the
+// default minute on a busy 2-core machine.
 afterAll(() => {
   pg?.destroy();
   // RECIPES_KEEP=1 keeps the copies, the driver scripts and their progress for a look.
   if (!process.env.RECIPES_KEEP) rmSync(WORK, { recursive: true, force: true });
-});
+}, 300_000);
 
 /** Runs a page given as text in `cwd` (no checkout copy): the harness's own checks. */
 async function runText(text: string) {

@@ -43,7 +43,7 @@ export const PROJECT_YAML = `# The environments of this repository. Each one is 
 #   staging:    { paths: [common, staging] }
 # An environment may also name its tenant (domain: or base_url:), the NAMES of
 # the variables holding its credentials (credentials: {client_id: X, client_secret: Y})
-# and its state (state: {backend: pg, workspace: W}); see the tenantform README.
+# and its state (state: {backend: pg, workspace: W}); see tenantform's docs/many-tenants.md.
 environments:
   production:
     paths: [.]
