@@ -193,6 +193,71 @@ describe('a saved plan edited after plan --out', () => {
   });
 });
 
+describe('the other refusals of a saved plan that docs/plans.md lists', () => {
+  // Each exits 4 from apply and from show, with one line, having sent nothing.
+  const CASES: [string, () => Promise<void> | void, RegExp][] = [
+    [
+      'text that is not JSON',
+      () => writeFileSync(planPath(), '{"format_version": 4, "changes": ['),
+      /is not a tenantform plan: it is not valid JSON/,
+    ],
+    [
+      'no seal (plan --format json output, or the seal removed)',
+      () => {
+        const plan = readPlan();
+        delete plan.seal;
+        writePlan(plan);
+      },
+      /has no seal, so nothing shows it is what tenantform plan --out wrote/,
+    ],
+    [
+      'a seal that tenantform does not write',
+      () => writePlan({ ...readPlan(), seal: 'trust me' }),
+      /has a seal that is not one tenantform writes/,
+    ],
+    [
+      'an unknown format version',
+      () => writePlan({ ...readPlan(), format_version: 99 }),
+      /has plan format version 99 .*, but this tenantform reads format version 4 only/,
+    ],
+    [
+      'no state location',
+      () => {
+        const plan = readPlan();
+        delete plan.state_location;
+        writePlan(plan);
+      },
+      /does not say which state it was made from/,
+    ],
+    [
+      'sealed with a key its state no longer has (the key replaced)',
+      async () => {
+        const { unlinkSync } = await import('node:fs');
+        unlinkSync(`${statePath()}.key`);
+        const again = await cli(['plan', 'tenant', '--out', 'q.tfplan', '--base-url', emulator.baseUrl]);
+        expect(again.code, again.stderr).toBe(0);
+      },
+      /was sealed with another key than the plan key of its state/,
+    ],
+  ];
+
+  it.each(CASES)('%s', async (_what, damage, message) => {
+    await savedPlan();
+    await damage();
+    const before = emulator.requestCount();
+    for (const args of [
+      ['show', 'p.tfplan'],
+      ['apply', 'p.tfplan', '--auto-approve', '--base-url', emulator.baseUrl],
+    ]) {
+      const run = await cli(args);
+      expect(run.code, `${args[0]}: ${run.stderr}`).toBe(4);
+      expect(run.stderr).toMatch(message);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    expect(emulator.requestCount()).toBe(before);
+  });
+});
+
 describe('the target of a saved plan', () => {
   let other: Server;
   let connections = 0;

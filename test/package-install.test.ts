@@ -179,6 +179,29 @@ describe('the packed tarball, installed into an empty config repository', () => 
   }, 300_000);
 });
 
+describe("init's Next: lines", () => {
+  it('run as written where init ran, through the installed package', () => {
+    // Beside the repository (whose own config the other tests read), from inside it.
+    const init = tenantform(['init', '../infra']);
+    expect(init.code, init.output).toBe(0);
+    const next = init.stdout
+      .slice(init.stdout.indexOf('\nNext:\n'))
+      .split('\n')
+      .filter((line) => line.startsWith('  npx '))
+      .map((line) => line.replace(/\s+#.*$/, '').trim());
+    expect(next).toEqual([
+      `npx --no tenantform validate ${join(work, 'infra')}`,
+      `npx --no tenantform plan ${join(work, 'infra')}`,
+      'npx --no tenantform emulator',
+    ]);
+    // The emulator runs until stopped: the other two, in a shell, as a user would.
+    for (const line of next.slice(0, 2)) {
+      const result = run('sh', ['-c', line], repo);
+      expect(result.code, `${line}\n${result.output}`).toBe(0);
+    }
+  }, 120_000);
+});
+
 describe.skipIf(!PG_URL && !process.env.CI)("the emulator page's rehearse-in-CI recipe", () => {
   it('runs as written: from a copy of the real state, on a free port, leaving the real state alone', async () => {
     expect(PG_URL, 'the recipe needs TENANTFORM_PG_URL (CI provides it)').toBeTruthy();

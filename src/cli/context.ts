@@ -270,8 +270,13 @@ export async function withLockedState<T>(
   const { io, rescue: explicitRescue } = flags;
   const lockTimeoutMs = parseDuration(flags.lockTimeout ?? '0s', '--lock-timeout');
   const { openState } = await import('../state/index.js');
-  const rescue = await rescueFilesFor(store, io);
-  if (explicitRescue && !rescue.some((r) => r.path === explicitRescue.path)) rescue.push(explicitRescue);
+  // Looked for once the lock is held: a file written while this waited (by an
+  // apply whose lock it took over) is replayed before anything is sent.
+  const rescue = async (): Promise<RescueFile[]> => {
+    const found = await rescueFilesFor(store, io);
+    if (explicitRescue && !found.some((r) => r.path === explicitRescue.path)) found.push(explicitRescue);
+    return found;
+  };
   const session = await openState(store, {
     command,
     lockTimeoutMs,

@@ -45,8 +45,11 @@ export interface OpenStateOptions {
   /**
    * Rescue files found for this store (see rescue.ts): those of the state's
    * lineage are replayed after the journal in the same compaction, then removed.
+   * A function is called once the lock is held, so that a file written while
+   * this session waited for the lock is replayed too: typically that of the
+   * apply whose lock it takes over, which writes what it had in flight there.
    */
-  rescue?: readonly RescueFile[];
+  rescue?: readonly RescueFile[] | (() => Promise<readonly RescueFile[]>);
   /**
    * Called when the lock was taken over from a holder that can no longer
    * write (see LockOptions.onTakeover), after its journal (`replayed`
@@ -150,10 +153,8 @@ export async function openState(store: StateStore, options: OpenStateOptions): P
     const read = await store.read();
     let stored: Stored = read ? { lineage: read.lineage, serial: read.serial } : null;
     const journal = await store.readJournal();
-    const { accepted, skipped } = selectRescueFiles(
-      options.rescue ?? [],
-      read?.lineage ?? journal[0]?.lineage ?? null,
-    );
+    const found = typeof options.rescue === 'function' ? await options.rescue() : (options.rescue ?? []);
+    const { accepted, skipped } = selectRescueFiles(found, read?.lineage ?? journal[0]?.lineage ?? null);
     const base =
       read ?? emptyState(journal[0]?.lineage ?? accepted[0]?.lineage ?? (options.lineage ?? newLineage)());
     const replayed = replay(store, base, journal, accepted, options.skipRecordChecks !== true);

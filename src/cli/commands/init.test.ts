@@ -126,8 +126,8 @@ describe('initAction', () => {
     );
     expect(out()).toContain('rate-limit-policies.yaml');
     expect(out()).toContain('.github/workflows/tenantform.yml');
-    expect(out()).toContain('  npx tenantform validate repo/config  # check the files\n');
-    expect(out()).toContain('  npx tenantform plan repo/config      # see what apply would do\n');
+    expect(out()).toContain('  npx --no tenantform validate repo/config  # check the files\n');
+    expect(out()).toContain('  npx --no tenantform plan repo/config      # see what apply would do\n');
     expect(out()).toContain('Then pin tenantform in repo/config (npm install there;');
     expect(out()).not.toMatch(/^ {2}tenantform /m);
   });
@@ -136,7 +136,7 @@ describe('initAction', () => {
     const { io, out } = bufferIO(work);
     expect(await initAction('.', {}, undefined, io)).toBe(0);
     expect(existsSync(join(work, 'user-permissions.yaml'))).toBe(true);
-    expect(out()).toContain('npx tenantform validate .  ');
+    expect(out()).toContain('npx --no tenantform validate .  ');
   });
 
   it('keeps unrelated files that are already in DIR', async () => {

@@ -135,10 +135,12 @@ export async function initAction(
   const schemaCount = files.filter((f) => f.path.startsWith('schemas/')).length;
   const listed = files.filter((f) => !f.path.startsWith('schemas/'));
   const where = shown(target, io);
+  // Run where init ran (a checkout or a project that has tenantform installed); `--no`
+  // as in the README and workflow written here: npx never downloads a package of that name.
   const next = [
-    [`npx tenantform validate ${where}`, 'check the files'],
-    [`npx tenantform plan ${where}`, 'see what apply would do'],
-    ['npx tenantform emulator', 'a local tenant to try apply against (see README.md)'],
+    [`npx --no tenantform validate ${where}`, 'check the files'],
+    [`npx --no tenantform plan ${where}`, 'see what apply would do'],
+    ['npx --no tenantform emulator', 'a local tenant to try apply against (see README.md)'],
   ] as const;
   const width = Math.max(...next.map(([command]) => command.length));
   io.stdout.write(
