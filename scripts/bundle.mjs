@@ -8,7 +8,8 @@
  * the bundle; tests and library users import dist/ as before.
  */
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
+import { inputsHash, stampPath } from './build-stamp.mjs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -33,3 +34,6 @@ await build({
   logLevel: 'warning',
   legalComments: 'linked',
 });
+
+// Last: what this dist/ was built from (scripts/prepare.mjs skips a build of the same).
+writeFileSync(stampPath, `${inputsHash()}\n`);
