@@ -1,3 +1,3 @@
 export declare const root: string;
 export declare const stampPath: string;
-export declare function inputsHash(): string;
+export declare function inputsHash(base?: string): string;

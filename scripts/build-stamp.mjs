@@ -25,11 +25,11 @@ const INPUTS = [
 /** Written by the build itself (scripts/gen-*.mjs), not an input. */
 const GENERATED = join('src', 'generated');
 
-/** The hash of the build's inputs as they are now. */
-export function inputsHash() {
+/** The hash of the build's inputs as they are now (of the checkout at `base`, this one by default). */
+export function inputsHash(base = root) {
   const hash = createHash('sha256');
   const visit = (path) => {
-    const name = relative(root, path);
+    const name = relative(base, path);
     if (name === GENERATED) return;
     let stat;
     try {
@@ -45,6 +45,6 @@ export function inputsHash() {
     hash.update(readFileSync(path));
     hash.update('\0');
   };
-  for (const input of INPUTS) visit(join(root, input));
+  for (const input of INPUTS) visit(join(base, input));
   return hash.digest('hex');
 }
