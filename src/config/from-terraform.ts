@@ -72,7 +72,7 @@ function checkTop(doc: SourceDocument): unknown[] | null {
     const got = JSON.stringify(top.version) ?? 'no version';
     doc.report(
       ['version'],
-      `tenantform reads Terraform state format version 4 (Terraform 0.12 and later); this one is ${got}: run terraform plan with a current Terraform to upgrade it`,
+      `tenantform reads Terraform state format version 4 (Terraform 0.12 and later); this one is ${got}: run terraform apply -refresh-only with a current Terraform, which writes the state in format 4`,
       'TF_STATE_VERSION',
     );
     return null;
@@ -101,7 +101,7 @@ function readInstance(
   if (!isObject(instance.attributes)) {
     const message =
       instance.attributes_flat !== undefined
-        ? `${origin} has only flat attributes (a state from before Terraform 0.12): run terraform plan with a current Terraform to upgrade it`
+        ? `${origin} has only flat attributes (a state from before Terraform 0.12): run terraform apply -refresh-only with a current Terraform, which writes the state in format 4`
         : `${origin} has no "attributes" object`;
     r.doc.report(path, message, 'TF_STATE_INVALID');
     return;
