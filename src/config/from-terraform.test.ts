@@ -133,7 +133,7 @@ describe('readTerraformState', () => {
     [
       'another format version',
       edited((s) => (s.version = 3)),
-      /this one is 3: run terraform plan with a current Terraform/,
+      /this one is 3: run terraform apply -refresh-only with a current Terraform/,
       2,
     ],
     [
