@@ -180,10 +180,15 @@ export function isRisky(effect: Effect): boolean {
  */
 export function reviewChanges(plan: PlanView): ChangeReview[] {
   const sides = plan.targets ? null : sidesOf(plan.changes);
-  const findings = plan.findings ?? [];
+  const findings = new Map<Finding['address'], Finding[]>();
+  for (const f of plan.findings ?? []) {
+    const same = findings.get(f.address);
+    if (same) same.push(f);
+    else findings.set(f.address, [f]);
+  }
   return plan.changes.map((change) => {
     const effects = change.kind === rateLimitPolicy.name ? policyEffects(change, sides) : [];
-    const mine = change.action === 'no-op' ? [] : findings.filter((f) => f.address === change.address);
+    const mine = change.action === 'no-op' ? [] : [...(findings.get(change.address) ?? [])];
     const codes = new Set<string>(effects.map((e) => e.code));
     const risks = RISKY.filter((risk) => codes.has(risk));
     if (mine.length > 0) risks.push('finding');

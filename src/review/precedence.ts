@@ -43,10 +43,16 @@ export interface ClientExplanation {
   overridden: PolicyEntry[];
 }
 
+/** Indexes made, by the list they index: a plan's review asks about one list once per change. */
+const indexes = new WeakMap<readonly PolicyEntry[], Map<string, PolicyEntry>>();
+
 /** The policy of each selector (the first one, should a configuration repeat a selector). */
 function bySelector(policies: readonly PolicyEntry[]): Map<string, PolicyEntry> {
+  const made = indexes.get(policies);
+  if (made) return made;
   const out = new Map<string, PolicyEntry>();
   for (const p of policies) if (!out.has(p.selector)) out.set(p.selector, p);
+  indexes.set(policies, out);
   return out;
 }
 
