@@ -271,6 +271,47 @@ Examples:
   );
 export type ExplainFlags = FlagsOf<typeof explainCommand>;
 
+export const simulateCommand = (parent: Command) =>
+  connectionOptions(
+    apiOption(
+      envOption(
+        varOptions(
+          parent
+            .command('simulate')
+            .description(
+              "replay the tenant's own traffic, read from its log events, against the config's rate limit policies: per policy and application the requests, the peak second and minute, the seconds over the limit, the requests turned away or logged, and a suggested limit (2-3 x the peak); sends no request unless --logs tenant",
+            )
+            .argument('[paths...]', 'config files or directories, merged (default: .)')
+            .requiredOption(
+              '--logs <SOURCE>',
+              'the log events: a file (JSON lines, one event or one GET /api/v2/logs answer a line, or a JSON array; gzip allowed), a directory of such files, or tenant (API profile full: GET /api/v2/logs, paced like every read)',
+            )
+            .option(
+              '--since <WHEN>',
+              'only events from this time on: a duration back from now (30m, 24h, 7d) or a date (2026-11-20, 2026-11-20T08:00:00Z)',
+            )
+            .addOption(
+              new Option('--max-events <N>', 'with --logs tenant: read at most N events').default(
+                '1000000',
+                '1000000',
+              ),
+            )
+            .addOption(formatOption(['text', 'markdown', 'json'])),
+        ),
+      ),
+    ),
+  ).addHelpText(
+    'after',
+    `\nEvents counted: the log event types that record an Authentication API request (docs/simulate.md);
+logs record outcomes, not every request, so the counts are a lower bound.
+
+Examples:
+  $ tenantform simulate examples --env prod --logs logs/2026-11-20.jsonl.gz
+  $ tenantform simulate examples --env prod --logs logs/ --since 7d --format markdown > simulate.md
+  $ tenantform simulate examples --env prod --logs tenant --api full --since 24h`,
+  );
+export type SimulateFlags = FlagsOf<typeof simulateCommand>;
+
 export const fmtCommand = (parent: Command) =>
   parent
     .command('fmt')

@@ -92,6 +92,8 @@ const COMMANDS: Record<string, (program: Command, run: Runner) => void> = {
       .action(run(async () => (await import('./commands/validate-cli.js')).validateAction)),
   explain: (p, run) =>
     def.explainCommand(p).action(run(async () => (await import('./commands/explain.js')).explainAction)),
+  simulate: (p, run) =>
+    def.simulateCommand(p).action(run(async () => (await import('./commands/simulate.js')).simulateAction)),
   fmt: (p, run) => def.fmtCommand(p).action(run(async () => (await import('./commands/fmt.js')).fmtAction)),
   plan: (p, run) =>
     def
