@@ -24,6 +24,7 @@ const MODULE: Record<string, string> = {
   schemas: 'schemas/index.js',
   resources: 'resources/index.js',
   review: 'review/index.js',
+  simulate: 'simulate/index.js',
   config: 'config/index.js',
   state: 'state/index.js',
   plan: 'plan/index.js',
