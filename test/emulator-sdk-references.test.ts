@@ -1,7 +1,7 @@
 /**
  * The official auth0 SDK (v7 ManagementClient), unchanged, against the
  * emulator's reference lists (API profile full): clients.list,
- * actions.list and resourceServers.list parse its answers and page through
+ * actions.list, resourceServers.list and logs.list parse its answers and page through
  * them, and the refusals of bodies naming what the tenant lacks arrive as the
  * error types the SDK declares for those operations (tokenExchangeProfiles
  * .create: BadRequestError; users.permissions.create: NotFoundError for an
@@ -65,6 +65,14 @@ describe('official auth0 SDK against the reference lists of emulator --api full'
       expect(action.supported_triggers!.map((t) => t.id)).toContain('custom-token-exchange');
       expect(action.deployed_version).toBeDefined();
     }
+  });
+
+  it('logs.list reads the log events by search, sorted by date, with their totals', async () => {
+    const dates = ['2026-11-20T08:00:02.000Z', '2026-11-20T08:00:00.000Z', '2026-11-20T08:00:01.000Z'];
+    emu.replaceState({ logs: dates.map((date) => ({ type: 'seccft', client_id: 'app1', date })) });
+    const page = await sdk().logs.list({ sort: 'date:1', per_page: 2, include_totals: true });
+    expect(page.data.map((e) => e.date)).toEqual([dates[1], dates[2]]);
+    expect(page.data.every((e) => typeof e.log_id === 'string')).toBe(true);
   });
 
   it('resourceServers.list reads the APIs named by identifiers', async () => {

@@ -46,7 +46,7 @@ export function single(query: URLSearchParams, name: string): string | undefined
   return values[0];
 }
 
-function wholeNumber(
+export function wholeNumber(
   query: URLSearchParams,
   name: string,
   min: number,

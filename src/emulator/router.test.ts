@@ -28,6 +28,7 @@ const FULL_ROUTES = [
   'GET /api/v2/token-exchange-profiles',
   'GET /api/v2/token-exchange-profiles/{id}',
   'GET /api/v2/clients',
+  'GET /api/v2/logs',
   'GET /api/v2/actions/actions',
   'GET /api/v2/resource-servers',
 ];

@@ -86,5 +86,6 @@ export type {
 export { referencedKeys } from './references.js';
 export { REFERENCE_LISTS } from './reference-lists.js';
 export { client, CLIENT_FIELDS, selectedClientId } from './client.js';
+export { logEvent } from './log-event.js';
 export { action, TOKEN_EXCHANGE_TRIGGER } from './action.js';
 export { IDENTIFIERS_PER_REQUEST, resourceServer } from './resource-server.js';

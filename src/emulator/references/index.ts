@@ -8,10 +8,12 @@
  */
 import { actions } from './action.js';
 import { clients } from './client.js';
+import { logs } from './log.js';
 import { resourceServers } from './resource-server.js';
 
-export const EMULATOR_REFERENCES = [clients, actions, resourceServers] as const;
+export const EMULATOR_REFERENCES = [clients, actions, resourceServers, logs] as const;
 
 export type { Application } from './client.js';
 export type { TenantAction } from './action.js';
 export type { ResourceServer } from './resource-server.js';
+export type { TenantLogEvent } from './log.js';
