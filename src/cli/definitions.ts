@@ -9,6 +9,7 @@
  */
 import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import { RATE_LIMIT_MODELS, RATE_LIMIT_TIER_NAMES, tierLines } from '../emulator/rate-limit-options.js';
+import { TRAFFIC_SHAPES } from '../emulator/traffic.js';
 
 /** The options object commander hands a command's action, for a definition below. */
 export type FlagsOf<D extends (parent: Command) => { opts(): OptionValues }> = ReturnType<
@@ -724,6 +725,17 @@ export const emulatorCommand = (parent: Command) =>
         .choices(['spec', 'full'] as const)
         .default('spec' as const, 'spec'),
     )
+    .option(
+      '--logs <FILE>',
+      "with --api full: the tenant's log events (GET /logs) from this file or directory, as simulate reads them (JSON lines, arrays, gzip)",
+    )
+    .addOption(
+      new Option(
+        '--traffic <SHAPE>',
+        "with --api full: a day of generated log events ending now (GET /logs): steady, daily (a day cycle) or retry-storm (the Mobile app retrying at ~180/s for two minutes)",
+      ).choices(TRAFFIC_SHAPES),
+    )
+    .addOption(new Option('--traffic-seed <N>', 'the seed of --traffic: one seed, one day of events').default('1', '1'))
     .option('--json', 'print one JSON line with base_url and credentials once listening')
     .addHelpText('after', EMULATOR_HELP);
 export type EmulatorFlags = FlagsOf<typeof emulatorCommand>;

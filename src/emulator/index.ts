@@ -26,9 +26,10 @@ export { ADMIN_KEY_HEADER, ADMIN_PREFIX } from './admin.js';
 export { EmulatorOptionError, parseFaultSpec, parseLatencySpec } from './faults.js';
 export { EMULATOR_SCOPES, emulatorScopes, servedOperations } from './api.js';
 export { routesFor } from './router.js';
+export { generateTraffic, TRAFFIC_SHAPES, type TrafficEvent, type TrafficShape } from './traffic.js';
 export { EMULATOR_KINDS, emulatorKind } from './kinds/index.js';
 export { EMULATOR_REFERENCES } from './references/index.js';
-export type { Application, ResourceServer, TenantAction } from './references/index.js';
+export type { Application, ResourceServer, TenantAction, TenantLogEvent } from './references/index.js';
 export type {
   EmulatorKind,
   KindData,

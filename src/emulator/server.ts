@@ -24,6 +24,8 @@ import { EMULATOR_KINDS } from './kinds/index.js';
 import { EMULATOR_REFERENCES } from './references/index.js';
 import { HttpError } from './errors.js';
 import { TenantStore } from './store.js';
+import { generateTraffic } from './traffic.js';
+import { isRecord } from './kinds/kind.js';
 import { isApiProfile } from '../resources/index.js';
 import type { EmulatorClient, EmulatorHandle, EmulatorOptions } from './types.js';
 
@@ -114,6 +116,18 @@ function seedAtStart(doc: unknown, nowMs: number, kinds: readonly EmulatorKind[]
   }
 }
 
+/** The seed with the generated traffic (options.traffic) added to its logs. */
+function withTraffic(options: EmulatorOptions, nowMs: number): unknown {
+  if (!options.traffic) return options.seed;
+  if ((options.api ?? 'spec') !== 'full' || options.dataFile !== undefined) {
+    throw new EmulatorOptionError('traffic needs API profile full (the logs are read through GET /logs), and no data file');
+  }
+  const seed: Record<string, unknown> = isRecord(options.seed) ? { ...options.seed } : {};
+  const given = Array.isArray(seed.logs) ? (seed.logs as unknown[]) : [];
+  seed.logs = [...given, ...generateTraffic(options.traffic.shape, options.traffic.seed, nowMs)];
+  return seed;
+}
+
 /** The tenant's clock, which everything the tenant does runs on: this machine's, `skewMs` off. */
 function tenantClock(machineNow: () => number, skewMs: number): () => number {
   return skewMs === 0 ? machineNow : () => machineNow() + skewMs;
@@ -140,7 +154,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   };
   const store = new TenantStore(kinds, options.users ? new Set(options.users) : null, now);
   let writer: DataFileWriter | undefined;
-  if (options.seed !== undefined) store.load(seedAtStart(options.seed, now(), kinds));
+  const seed = withTraffic(options, now());
+  if (seed !== undefined) store.load(seedAtStart(seed, now(), kinds));
   if (options.dataFile !== undefined) {
     const loaded = await loadDataFile(options.dataFile, kinds);
     if (loaded) store.load(loaded);

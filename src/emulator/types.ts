@@ -2,6 +2,7 @@
  * Public shapes of the emulator: its options, the handle startEmulator returns
  * and the tenant data it holds.
  */
+import type { TrafficShape } from './traffic.js';
 import type { ApiProfile } from '../resources/index.js';
 import type { LocalAuthority } from './certificates.js';
 import type { EmulatorKind } from './kinds/kind.js';
@@ -80,6 +81,11 @@ export interface EmulatorOptions {
    * profile full the defaults). Not with dataFile.
    */
   seed?: unknown;
+  /**
+   * API profile full: a day of generated log events (traffic.ts), ending at
+   * the tenant's now, added to the seed's `logs`. Not with dataFile.
+   */
+  traffic?: { shape: TrafficShape; seed: number };
   /** Milliseconds to coalesce writes of dataFile. Default 25. */
   persistDelayMs?: number;
   /** Clients besides the demo client (which always exists and holds every scope). */

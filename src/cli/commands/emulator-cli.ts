@@ -26,6 +26,9 @@ export function emulatorAction(flags: EmulatorFlags, _cmd: unknown, io: CommandI
       tenants: flags.tenants,
       tls: flags.tls ?? false,
       api: flags.api,
+      logs: flags.logs,
+      traffic: flags.traffic,
+      trafficSeed: parseCount(flags.trafficSeed, '--traffic-seed', 0, 4_294_967_295),
     },
     io,
   );

@@ -67,6 +67,12 @@ export interface EmulatorCommandOptions {
   api?: string;
   /** Serve HTTPS with a certificate of a CA made at start. */
   tls?: boolean;
+  /** API profile full: the tenant's log events from this file (what simulate reads: JSON lines, arrays, gzip). */
+  logs?: string;
+  /** API profile full: a day of generated traffic of this shape in the tenant's logs. */
+  traffic?: string;
+  /** The generator's seed for --traffic (default 1). */
+  trafficSeed?: number;
 }
 
 function fail(message: string): never {
@@ -214,7 +220,40 @@ export async function emulatorOptions(opts: EmulatorCommandOptions, io: CommandI
     options.seed = await readSeedFile(path(opts.seed), opts.seed);
   }
   if (opts.tls) options.tls = true;
+  await logOptions(opts, options, path);
   return options;
+}
+
+/**
+ * --logs FILE and --traffic SHAPE: the tenant's log events (API profile
+ * full, no data file), read from a file as simulate reads one, or generated.
+ */
+async function logOptions(
+  opts: EmulatorCommandOptions,
+  options: EmulatorOptions,
+  path: (p: string) => string,
+): Promise<void> {
+  if (opts.logs === undefined && opts.traffic === undefined) return;
+  const flag = opts.logs !== undefined ? '--logs' : '--traffic';
+  if (options.api !== 'full') fail(`${flag} needs --api full: the tenant's logs are read through GET /logs`);
+  if (opts.data !== undefined) fail(`${flag} and --data exclude each other: the data file holds the tenant`);
+  if (opts.traffic !== undefined) {
+    const { TRAFFIC_SHAPES } = await import('../../emulator/index.js');
+    const shape = TRAFFIC_SHAPES.find((s) => s === opts.traffic);
+    if (!shape) fail(`--traffic must be one of ${TRAFFIC_SHAPES.join(', ')} (got ${opts.traffic})`);
+    options.traffic = { shape, seed: opts.trafficSeed ?? 1 };
+  }
+  if (opts.logs === undefined) return;
+  const { LogSourceError, readSource, unwrap } = await import('../../simulate/index.js');
+  const events: Record<string, unknown>[] = [];
+  try {
+    await readSource(path(opts.logs), (record) => events.push(unwrap(record)));
+  } catch (err) {
+    if (err instanceof LogSourceError) fail(`--logs ${err.message.replace(path(opts.logs), opts.logs)}`);
+    throw err;
+  }
+  const seed = (options.seed ?? {}) as Record<string, unknown>;
+  options.seed = { ...seed, logs: [...(Array.isArray(seed.logs) ? seed.logs : []), ...events] };
 }
 
 /** One aligned "  label: value" line of the banner. */
