@@ -47,7 +47,10 @@ export async function simulateAction(
   const sim = await import('../../simulate/index.js');
   const simulation = new sim.Simulation(since);
   let read: ReadSummary;
-  {
+  if (flags.logs === 'tenant') {
+    const { readTenantLogs } = await import('../simulate-tenant.js');
+    read = await readTenantLogs(flags, input, io, since, (record) => simulation.add(record));
+  } else {
     const { absolute } = await import('../context.js');
     const full = absolute(flags.logs, io);
     try {
