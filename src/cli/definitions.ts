@@ -349,6 +349,10 @@ export const planCommand = (parent: Command) =>
                 .option('--refresh', `${REFRESH_HELP}; the only plan that sends requests (reads)`)
                 .option('--verbose', VERBOSE_HELP)
                 .option('--strict', STRICT_HELP)
+                .option(
+                  '--simulate <SOURCE>',
+                  "add to each changed rate limit policy's review what it would have done to the tenant's traffic, from its log events (a file, a directory, or tenant: as simulate --logs reads them; docs/simulate.md); not saved with --out",
+                )
                 .addOption(formatOption(['text', 'json', 'markdown', 'terraform-json'])),
             ),
           ),
@@ -732,10 +736,15 @@ export const emulatorCommand = (parent: Command) =>
     .addOption(
       new Option(
         '--traffic <SHAPE>',
-        "with --api full: a day of generated log events ending now (GET /logs): steady, daily (a day cycle) or retry-storm (the Mobile app retrying at ~180/s for two minutes)",
+        'with --api full: a day of generated log events ending now (GET /logs): steady, daily (a day cycle) or retry-storm (the Mobile app retrying at ~180/s for two minutes)',
       ).choices(TRAFFIC_SHAPES),
     )
-    .addOption(new Option('--traffic-seed <N>', 'the seed of --traffic: one seed, one day of events').default('1', '1'))
+    .addOption(
+      new Option('--traffic-seed <N>', 'the seed of --traffic: one seed, one day of events').default(
+        '1',
+        '1',
+      ),
+    )
     .option('--json', 'print one JSON line with base_url and credentials once listening')
     .addHelpText('after', EMULATOR_HELP);
 export type EmulatorFlags = FlagsOf<typeof emulatorCommand>;

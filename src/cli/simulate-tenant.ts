@@ -9,12 +9,10 @@
  */
 import { logEvent, type OperationDescriptor } from '../resources/index.js';
 import type { ApiClient, Query } from '../api/index.js';
-import { parseCount } from './context.js';
-import type { SimulateFlags } from './definitions.js';
 import type { ConfigInput } from './inputs.js';
 import { CliError, type CommandIO } from './io.js';
 import type { ReadSummary } from './simulate-output.js';
-import { openClient, profileOf, readTarget, requireFull } from './tenant-read.js';
+import { openClient, profileOf, readTarget, requireFull, type ReadFlags } from './tenant-read.js';
 
 type Event = Record<string, unknown>;
 type Call = ApiClient['call'];
@@ -44,16 +42,16 @@ async function start(call: Call, op: OperationDescriptor, since: number | null) 
   return { oldest, first, pages: 2 };
 }
 
-/** Reads the tenant's events (from `since`, ms, when given) into `sink`; says what it read. */
+/** Reads the tenant's events (from `since`, ms, when given; at most `cap`) into `sink`; says what it read. */
 export async function readTenantLogs(
-  flags: SimulateFlags,
+  what: string,
+  flags: ReadFlags,
   input: ConfigInput,
   io: CommandIO,
-  since: number | null,
+  { since, cap }: { since: number | null; cap: number },
   sink: (record: Event) => void,
 ): Promise<ReadSummary> {
-  requireFull(await profileOf(flags, input), 'simulate --logs tenant');
-  const cap = parseCount(flags.maxEvents, '--max-events', 1, 1_000_000_000)!;
+  requireFull(await profileOf(flags, input), what);
   const target = await readTarget(flags, input, io);
   const client = await openClient(flags, input, io, { parallelism: 1 });
   const op = logEvent.operations.list;

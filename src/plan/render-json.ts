@@ -101,6 +101,20 @@ function effectJson(effect: Effect): Record<string, unknown> {
       return { code: effect.code, to: effect.to?.selector ?? null };
     case 'takes-over':
       return { code: effect.code, from: effect.from?.selector ?? null };
+    case 'simulated': {
+      const e = effect.evidence;
+      const at = (s: number | null) => (s === null ? null : new Date(s * 1000).toISOString());
+      return {
+        code: effect.code,
+        from: at(e.from),
+        to: at(e.to),
+        requests: e.requests,
+        peak: e.peak,
+        seconds_over: e.secondsOver,
+        turned_away: e.turnedAway,
+        logged: e.logged,
+      };
+    }
   }
 }
 

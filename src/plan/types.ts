@@ -1,6 +1,6 @@
 import type { ApiProfile, Attributes, KindName, SourcePosition } from '../resources/index.js';
 import type { Action, PlanSummary } from './actions.js';
-import type { Finding } from '../review/index.js';
+import type { Finding, SimulatedEvidence } from '../review/index.js';
 
 /**
  * Drift: what changed on the tenant behind tenantform's back, found by
@@ -92,4 +92,9 @@ export interface Plan {
    * prints and apply --strict judges what the reviewer saw.
    */
   findings?: Finding[];
+  /**
+   * plan --simulate only, never saved: what each changed rate limit policy
+   * would have done to the traffic of the tenant's logs, by address.
+   */
+  simulated?: Readonly<Record<string, SimulatedEvidence>>;
 }

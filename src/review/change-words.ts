@@ -8,7 +8,7 @@
 import { KINDS, type Attributes } from '../resources/index.js';
 import type { RateLimitPolicyConfiguration } from '../schemas/types.js';
 import type { ChangeView } from './check-changes.js';
-import type { Effect } from './effects.js';
+import type { Effect, SimulatedEvidence } from './effects.js';
 import { limitOf } from './policy.js';
 import { actionShort, actionWords, GROUP_WORDS, scopeWords } from './words.js';
 
@@ -123,5 +123,34 @@ export function effectWords(effect: Effect): string {
         return `${one ? 'is' : 'its applications are'} limited by a policy for the first time`;
       return `${one ? 'leaves' : 'its applications leave'} ${effect.from.selector} (${actionShort(effect.from.configuration)})`;
     }
+    case 'simulated':
+      return simulatedWords(effect.evidence);
   }
+}
+
+const count = (n: number, one: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : `${one}s`}`;
+
+/** "2026-11-20 08:00Z" (seconds since the epoch). */
+function minute(seconds: number): string {
+  const iso = new Date(seconds * 1000).toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)}Z`;
+}
+
+/** "would have turned away 1,240 requests of Mobile app in 3 seconds in the logs read (…); peak 912/s". */
+function simulatedWords(e: SimulatedEvidence): string {
+  if (e.from === null || e.to === null || e.requests === 0) {
+    return 'the logs read hold no request of the applications it governs';
+  }
+  const window = `in the logs read (${minute(e.from)} to ${minute(e.to)})`;
+  const of =
+    e.limited.length > 0
+      ? ` of ${e.limited.slice(0, 3).join(', ')}${e.limited.length > 3 ? ` and ${e.limited.length - 3} more` : ''}`
+      : '';
+  const seconds = count(e.secondsOver, 'second');
+  const peak = `peak ${e.peak.toLocaleString('en-US')}/s`;
+  if (e.turnedAway > 0)
+    return `would have turned away ${count(e.turnedAway, 'request')}${of} in ${seconds} ${window}; ${peak}`;
+  if (e.logged > 0)
+    return `would have logged ${count(e.logged, 'request')}${of} over its limit in ${seconds} ${window} (log never blocks); ${peak}`;
+  return `never over its limit ${window}: ${count(e.requests, 'request')}, ${peak}`;
 }

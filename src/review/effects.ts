@@ -38,7 +38,30 @@ export type Effect =
   /** Removed: the applications it governed fall to this policy (null: none, only the tenant's own limit). */
   | { code: 'falls-back'; scope: SelectorScope; to: PolicyEntry | null }
   /** Created: the applications it governs leave this policy (null: none governed them). */
-  | { code: 'takes-over'; scope: SelectorScope; from: PolicyEntry | null };
+  | { code: 'takes-over'; scope: SelectorScope; from: PolicyEntry | null }
+  /** What it would have done to the traffic of the tenant's logs (plan --simulate). */
+  | { code: 'simulated'; evidence: SimulatedEvidence };
+
+/**
+ * What a policy would have done to the requests of the tenant's logs, as
+ * `simulate` worked it out (src/simulate), for the plan's review.
+ */
+export interface SimulatedEvidence {
+  /** The window the logs covered, seconds since the epoch; null when they held no request. */
+  from: number | null;
+  to: number | null;
+  /** Requests of the applications it governs. */
+  requests: number;
+  /** The busiest second of its counter (of the busiest application, under default). */
+  peak: number;
+  secondsOver: number;
+  /** Requests over the limit under block or redirect. */
+  turnedAway: number;
+  /** Requests over the limit under log. */
+  logged: number;
+  /** The applications whose requests it would have limited, most first (names as printable text). */
+  limited: readonly string[];
+}
 
 /** Why a change is listed first for review. */
 export type Risk = 'blocks-every-request' | 'starts-enforcing' | 'limit-cut' | 'finding';
@@ -58,6 +81,8 @@ export interface PlanView {
   findings?: readonly Finding[];
   /** Present on a partial plan (--target): the other policies are not in it, so no precedence is worked out. */
   targets?: readonly string[];
+  /** plan --simulate: the evidence of each changed policy, by address. */
+  simulated?: Readonly<Record<string, SimulatedEvidence>>;
 }
 
 function configurationOf(attributes: ChangeView['before']): RateLimitPolicyConfiguration | null {
@@ -188,6 +213,8 @@ export function reviewChanges(plan: PlanView): ChangeReview[] {
   }
   return plan.changes.map((change) => {
     const effects = change.kind === rateLimitPolicy.name ? policyEffects(change, sides) : [];
+    const evidence = change.action === 'no-op' ? undefined : plan.simulated?.[change.address];
+    if (evidence) effects.push({ code: 'simulated', evidence });
     const mine = change.action === 'no-op' ? [] : [...(findings.get(change.address) ?? [])];
     const codes = new Set<string>(effects.map((e) => e.code));
     const risks = RISKY.filter((risk) => codes.has(risk));

@@ -61,5 +61,6 @@ export {
   type Effect,
   type PlanView,
   type Risk,
+  type SimulatedEvidence,
 } from './effects.js';
 export { changeLabel, changeWords, effectWords } from './change-words.js';

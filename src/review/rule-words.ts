@@ -28,7 +28,11 @@ const MESSAGES: Record<RuleCode, (p: Params) => string> = {
     const how = `${str(p, 'action')} at ${str(p, 'limit')}/s`;
     const change =
       str(p, 'from') === 'none' ? `starts enforcing (${how})` : `moves from ${str(p, 'from')} to ${how}`;
-    return `${str(p, 'selector')} ${change} with no log stage recorded first: the docs advise running a new limit in log, and setting it at 2–3× the observed peak`;
+    const said = `${str(p, 'selector')} ${change} with no log stage recorded first: the docs advise running a new limit in log, and setting it at 2–3× the observed peak`;
+    // plan --simulate: the logs read answer it when the limit is at least twice their peak.
+    return p.observed_peak === undefined
+      ? said
+      : `${said}; the logs read answer it: ${str(p, 'limit')}/s is at least twice their peak of ${str(p, 'observed_peak')}/s`;
   },
   'limit-cut': (p) =>
     `${str(p, 'selector')}: limit ${str(p, 'from')} → ${str(p, 'to')}/s, under half the recorded value`,

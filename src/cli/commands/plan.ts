@@ -174,7 +174,12 @@ export async function planAction(
     state: store.description,
     changes: result.changes.filter((c) => c.action !== 'no-op').length,
   });
-  await writePlan(result, flags.format, io, flags.verbose);
+  const shown = flags.simulate
+    ? await (
+        await import('../simulate-plan.js')
+      ).withEvidence(result, desired, flags.simulate, { flags, input, io })
+    : result;
+  await writePlan(shown, flags.format, io, flags.verbose);
 
   if (flags.out) {
     const stateLocation = await storeLocation(store, stateFlags, path, io);

@@ -12,7 +12,7 @@
 import type { SimulateFlags } from '../definitions.js';
 import { loadDesiredOrReport, resolveInputs } from '../inputs.js';
 import { CliError, type CommandIO } from '../io.js';
-import { renderSimulate, type ReadSummary } from '../simulate-output.js';
+import { renderSimulate } from '../simulate-output.js';
 
 const UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -40,30 +40,16 @@ export async function simulateAction(
   io: CommandIO,
 ): Promise<number> {
   const since = parseSince(flags.since, Date.now());
+  const { parseCount } = await import('../context.js');
+  const cap = parseCount(flags.maxEvents, '--max-events', 1, 1_000_000_000)!;
   const input = resolveInputs(paths, flags.env, flags.varFile, io, 'one')[0]!;
   const desired = await loadDesiredOrReport(input.paths, { vars: flags.var, varFiles: input.varFiles }, io);
   if (!desired) return 1;
   const { policiesOf } = await import('../../review/index.js');
   const sim = await import('../../simulate/index.js');
   const simulation = new sim.Simulation(since);
-  let read: ReadSummary;
-  if (flags.logs === 'tenant') {
-    const { readTenantLogs } = await import('../simulate-tenant.js');
-    read = await readTenantLogs(flags, input, io, since, (record) => simulation.add(record));
-  } else {
-    const { absolute } = await import('../context.js');
-    const full = absolute(flags.logs, io);
-    try {
-      const files = await sim.readSource(full, (record) => simulation.add(record));
-      read = {
-        source: files.files.length === 1 ? flags.logs : `${flags.logs} (${files.files.length} files)`,
-      };
-    } catch (err) {
-      if (err instanceof sim.LogSourceError)
-        throw new CliError(`--logs ${err.message.replace(full, flags.logs)}`);
-      throw err;
-    }
-  }
+  const { readLogs } = await import('../simulate-read.js');
+  const read = await readLogs('--logs', flags.logs, simulation, { flags, input, io, limits: { since, cap } });
   io.stdout.write(renderSimulate(simulation.report(policiesOf(desired)), read, flags.format));
   return 0;
 }
