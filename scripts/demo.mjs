@@ -1,7 +1,8 @@
 // npm run demo: the newcomer's tour. Starts the local emulator on a free port,
 // then runs the built CLI against examples/ (environment prod) exactly as a user
 // would: validate → plan → apply → plan (no changes), then edits one limit in a
-// copy of the examples and shows the replace. Every step's exit code is
+// copy of the examples and shows the replace, and last replays the tenant's
+// logs (the emulator plays a day with a retry storm) against the policies. Every step's exit code is
 // checked. The emulator and the temporary state are always removed, also on
 // failure and on Ctrl-C. The emulator's token is passed through the
 // environment (TENANTFORM_TOKEN) and never printed.
@@ -68,7 +69,8 @@ async function stop(child) {
 
 /** Starts the emulator and resolves with the JSON line it prints once listening. */
 async function startEmulator() {
-  const child = spawn(process.execPath, [bin, 'emulator', '--port', '0', '--json'], {
+  const args = ['emulator', '--port', '0', '--api', 'full', '--traffic', 'retry-storm', '--json'];
+  const child = spawn(process.execPath, [bin, ...args], {
     cwd: root,
     env: childEnv({}),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -208,6 +210,13 @@ async function demo(tmp) {
   await step(
     '8. plan again: no changes',
     ['plan', ...copied, ...withState, '--detailed-exitcode'],
+    0,
+    env,
+    info.token,
+  );
+  await step(
+    "9. simulate: what the policies would have done to the last 4 hours of the tenant's traffic (the emulator plays a retry storm of the Mobile app)",
+    ['simulate', ...copied, '--logs', 'tenant', '--api', 'full', '--since', '4h', ...target],
     0,
     env,
     info.token,

@@ -100,6 +100,16 @@ describe.skipIf(!built)(
       expect(fourth).toContain('No changes');
     });
 
+    it("ends with what the policies would have done to the tenant's traffic, and the limits it suggests", () => {
+      const ninth = output.slice(output.indexOf('== 9. simulate'));
+      expect(ninth).toContain('--logs tenant --api full --since 4h');
+      expect(ninth).toMatch(/Simulated [\d,]+ requests of 5 applications/);
+      expect(ninth).toMatch(
+        /Mobile app \(Vb4nM7qW0eR3tY6uI9oP2aS5dF8gH1jK\)\n {6}[\d,]+ requests, peak [12]\d\d\/s/,
+      );
+      expect(ninth).toContain('suggest:  ');
+    });
+
     it('prints each command as a user would type it', () => {
       expect(output).toContain('$ node bin/tenantform.js validate examples --env prod');
       expect(output).toMatch(

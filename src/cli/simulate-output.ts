@@ -224,8 +224,7 @@ export function renderSimulateMarkdown(report: SimulationReport, read: ReadSumma
   const out = [
     '## Simulated rate limit policies',
     '',
-    ...headline(report, read).map((l) => escapeCell(l)),
-    '',
+    ...headline(report, read).flatMap((l) => [escapeCell(l), '']),
   ];
   for (const r of report.policies) out.push(...policyMarkdown(r, report));
   if (report.unlimited.length > 0) {
