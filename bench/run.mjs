@@ -5,7 +5,7 @@
  * whole-process runs; a machine that is busy with other work makes them
  * slower, so results.json records the load average too.
  *
- * Usage: node bench/run.mjs [--only plan,startup,rate,latency,requests,durability,fleet,fleet-apply,grid,window-grid,skew,max-rate,shared,vanished,refresh,config-change] [--keep]
+ * Usage: node bench/run.mjs [--only plan,startup,rate,latency,requests,durability,fleet,fleet-apply,grid,window-grid,skew,max-rate,shared,vanished,refresh,config-change,simulate,simulate-tenant] [--keep]
  * BENCH_GRID_RUNS=3 runs each cell of the pacing grids (grid: the continuous
  * bucket, about 3 minutes; window-grid: the documented model, about 4 minutes;
  * skew: about 2) three times (default once).
@@ -26,6 +26,7 @@ import { maxRateFigures, skewFigures, windowGridFigures } from './window-scenari
 import { planFigures, startupFigures } from './local-scenarios.mjs';
 import { configChangeFigures } from './profile-scenarios.mjs';
 import { refreshFigures } from './read-scenarios.mjs';
+import { simulateFileFigures, simulateTenantFigures } from './simulate-scenarios.mjs';
 import { ROOT, rssMethod } from './measure.mjs';
 
 const SUITES = {
@@ -45,6 +46,8 @@ const SUITES = {
   vanished: vanishedFigures,
   refresh: refreshFigures,
   'config-change': configChangeFigures,
+  simulate: simulateFileFigures,
+  'simulate-tenant': simulateTenantFigures,
 };
 
 function parseArgs(argv) {

@@ -8,7 +8,7 @@
  */
 import { codeCell, escapeCell } from '../plan/index.js';
 import { isEnforcing } from '../review/index.js';
-import { actionWords } from '../review/words.js';
+import { actionShort, actionWords } from '../review/words.js';
 import {
   printable,
   type ApplicationResult,
@@ -159,7 +159,10 @@ export function renderSimulateText(report: SimulationReport, read: ReadSummary):
   return sections.join('\n\n') + '\n';
 }
 
-/** A Mermaid xychart-beta of an application's busiest minute per step, with the limit (per minute) as a line. */
+/**
+ * A Mermaid xychart-beta of an application's busiest minute per step of the
+ * window (bars), with the limit per minute (limit × 60) as a line.
+ */
 export function chart(
   title: string,
   report: SimulationReport,
@@ -167,14 +170,17 @@ export function chart(
   limit: number,
 ): string {
   const w = report.window;
-  const hours = ((w.points * w.stepMinutes) / 60).toFixed(w.points * w.stepMinutes >= 600 ? 0 : 1);
+  const minutes = w.points * w.stepMinutes;
+  const hours = (minutes / 60).toFixed(minutes >= 600 ? 0 : 1);
   const top = Math.max(limit * 60, ...series);
   return [
+    `Requests per minute (the busiest minute of each ${plural(w.stepMinutes, 'minute')}); the line is the limit, ${number(limit)}/s = ${number(limit * 60)}/min:`,
+    '',
     '```mermaid',
     'xychart-beta',
     `    title "${title.replace(/["\\]/g, "'")}"`,
     `    x-axis "hours from ${when(w.from!, true)}" 0 --> ${hours}`,
-    `    y-axis "requests per minute (busiest minute of each ${plural(w.stepMinutes, 'minute')})" 0 --> ${Math.ceil(top * 1.1)}`,
+    `    y-axis "requests per minute" 0 --> ${Math.ceil(top * 1.1)}`,
     `    bar [${series.join(', ')}]`,
     `    line [${series.map(() => limit * 60).join(', ')}]`,
     '```',
@@ -213,7 +219,12 @@ function policyMarkdown(r: PolicyResult, report: SimulationReport): string[] {
   for (const a of r.applications) {
     if (r.limit === null || a.secondsOver === 0) continue;
     out.push(
-      chart(`${printable(a.name ?? a.clientId)} under ${r.policy.selector}`, report, a.series, r.limit),
+      chart(
+        `${printable(a.name ?? a.clientId)} under ${actionShort(r.policy.configuration)}`,
+        report,
+        a.series,
+        r.limit,
+      ),
       '',
     );
   }
