@@ -660,6 +660,7 @@ Examples:
   $ tenantform emulator --rate-limit 20 --faults error=0.1 --json
   $ tenantform emulator --api full       # also PATCH, DELETE and the reads, as the real service
   $ tenantform emulator --api full --seed tenant.yaml   # with your applications, Actions and APIs
+  $ tenantform emulator --api full --traffic retry-storm   # a day of log events for simulate --logs tenant
 
 Rate limit, window model (the service's public docs): one bucket per tenant holds at most
 the burst; the rate is added at the top of each window of the tenant's clock, never above

@@ -120,7 +120,9 @@ function seedAtStart(doc: unknown, nowMs: number, kinds: readonly EmulatorKind[]
 function withTraffic(options: EmulatorOptions, nowMs: number): unknown {
   if (!options.traffic) return options.seed;
   if ((options.api ?? 'spec') !== 'full' || options.dataFile !== undefined) {
-    throw new EmulatorOptionError('traffic needs API profile full (the logs are read through GET /logs), and no data file');
+    throw new EmulatorOptionError(
+      'traffic needs API profile full (the logs are read through GET /logs), and no data file',
+    );
   }
   const seed: Record<string, unknown> = isRecord(options.seed) ? { ...options.seed } : {};
   const given = Array.isArray(seed.logs) ? (seed.logs as unknown[]) : [];

@@ -43,7 +43,9 @@ describe('generateTraffic', () => {
   });
 
   it('is served under API profile full only, as the tenant logs, each event given a log_id', async () => {
-    await expect(startEmulator({ traffic: { shape: 'steady', seed: 1 } })).rejects.toThrow('API profile full');
+    await expect(startEmulator({ traffic: { shape: 'steady', seed: 1 } })).rejects.toThrow(
+      'API profile full',
+    );
     const emu = await startEmulator({ api: 'full', traffic: { shape: 'steady', seed: 1 }, now: () => END });
     try {
       const res = await fetch(`${emu.baseUrl}/logs?sort=date:1&per_page=2`, {

@@ -71,7 +71,13 @@ const SOURCES: readonly Source[] = [
   },
 ];
 
-const SYNC = { client_id: 'batch-partner-sync', client_name: 'Partner data sync', rate: 12, every: 900, burst: 20 };
+const SYNC = {
+  client_id: 'batch-partner-sync',
+  client_name: 'Partner data sync',
+  rate: 12,
+  every: 900,
+  burst: 20,
+};
 const STORM = { rate: 180, seconds: 120, before: 3 * 3600 };
 const DAY = 86_400;
 
@@ -110,7 +116,12 @@ export function generateTraffic(shape: TrafficShape, seed: number, endMs: number
   const random = generator(seed);
   const end = Math.floor(endMs / 1000);
   const events: TrafficEvent[] = [];
-  const emit = (second: number, n: number, who: { client_id: string; client_name: string }, type: () => string) => {
+  const emit = (
+    second: number,
+    n: number,
+    who: { client_id: string; client_name: string },
+    type: () => string,
+  ) => {
     for (let i = 0; i < n; i++) {
       const date = new Date(second * 1000 + Math.floor(random() * 1000)).toISOString();
       events.push({ date, type: type(), client_id: who.client_id, client_name: who.client_name });
@@ -124,7 +135,11 @@ export function generateTraffic(shape: TrafficShape, seed: number, endMs: number
       );
     }
     if (second % SYNC.every < SYNC.burst) emit(second, draw(SYNC.rate, random), SYNC, () => 'seccft');
-    if (shape === 'retry-storm' && second >= end - STORM.before && second < end - STORM.before + STORM.seconds) {
+    if (
+      shape === 'retry-storm' &&
+      second >= end - STORM.before &&
+      second < end - STORM.before + STORM.seconds
+    ) {
       emit(second, draw(STORM.rate, random), SOURCES[1]!, () => (random() < 0.9 ? 'fertft' : 'sertft'));
     }
   }
