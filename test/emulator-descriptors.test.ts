@@ -25,6 +25,7 @@ import {
   profileIncludes,
   rateLimitPolicy,
   REFERENCE_LISTS,
+  logEvent,
   tokenExchangeProfile,
   userPermission,
   type ApiProfile,
@@ -39,9 +40,9 @@ const SERVED = {
   createProfile: operationsFor(tokenExchangeProfile, 'spec').create,
 };
 
-/** Every descriptor of every kind and reference list that `profile` offers. */
+/** Every descriptor of every kind, reference list and the logs that `profile` offers. */
 function descriptors(profile: ApiProfile): OperationDescriptor[] {
-  const lists = REFERENCE_LISTS.flatMap((list) => descriptorsOf(list.operations));
+  const lists = [...REFERENCE_LISTS, logEvent].flatMap((list) => descriptorsOf(list.operations));
   return [
     ...KINDS.flatMap((kind) => descriptorsOf(operationsFor(kind, profile))),
     ...lists.filter((op) => profileIncludes(profile, op.profile)),
@@ -114,6 +115,7 @@ const SAMPLES: Record<
   listClients: async () => ({ params: {} }),
   listActions: async () => ({ params: {} }),
   listResourceServers: async () => ({ params: {} }),
+  listLogs: async () => ({ params: {} }),
 };
 
 /** The emulator's pattern for a descriptor path: "/users/{user_id}/permissions" → api/v2/users/:/permissions. */

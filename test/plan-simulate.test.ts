@@ -104,4 +104,14 @@ describe('plan --simulate', () => {
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain('--simulate bad.jsonl:2: not JSON: {oops');
   });
+
+  it('reads the tenant only under the full profile, and says so before anything is read', async () => {
+    writeFileSync(join(dir, 'config', 'p.yaml'), policies(500));
+    const run = await plan('--simulate', 'tenant', '--base-url', 'http://127.0.0.1:9/api/v2');
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(
+      'plan --simulate tenant reads the tenant, and the spec API profile has no read operation',
+    );
+  });
 });

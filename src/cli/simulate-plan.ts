@@ -53,7 +53,10 @@ export async function withEvidence(
   const { policiesOf } = await import('../review/index.js');
   const { readLogs } = await import('./simulate-read.js');
   const simulation = new sim.Simulation();
-  await readLogs('--simulate', source, simulation, { ...context, limits: { since: null, cap: PLAN_CAP } });
+  await readLogs('plan --simulate', source, simulation, {
+    ...context,
+    limits: { since: null, cap: PLAN_CAP },
+  });
   const report = simulation.report(policiesOf(desired));
   const byAddress = new Map(report.policies.map((r) => [r.policy.address, r]));
   const simulated: Record<string, SimulatedEvidence> = {};

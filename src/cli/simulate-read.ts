@@ -19,7 +19,7 @@ export interface ReadLimits {
   cap: number;
 }
 
-/** Reads `source` (a file, a directory, or `tenant`) into `simulation`; says what it read. */
+/** Reads `source` (a file, a directory, or `tenant`) into `simulation`; says what it read. `flag`: "simulate --logs". */
 export async function readLogs(
   flag: string,
   source: string,
@@ -38,7 +38,8 @@ export async function readLogs(
     const files = await sim.readSource(full, sink);
     return { source: files.files.length === 1 ? source : `${source} (${files.files.length} files)` };
   } catch (err) {
-    if (err instanceof sim.LogSourceError) throw new CliError(`${flag} ${err.message.replace(full, source)}`);
+    if (err instanceof sim.LogSourceError)
+      throw new CliError(`${flag.split(' ').at(-1)!} ${err.message.replace(full, source)}`);
     throw err;
   }
 }

@@ -49,7 +49,12 @@ export async function simulateAction(
   const sim = await import('../../simulate/index.js');
   const simulation = new sim.Simulation(since);
   const { readLogs } = await import('../simulate-read.js');
-  const read = await readLogs('--logs', flags.logs, simulation, { flags, input, io, limits: { since, cap } });
+  const read = await readLogs('simulate --logs', flags.logs, simulation, {
+    flags,
+    input,
+    io,
+    limits: { since, cap },
+  });
   io.stdout.write(renderSimulate(simulation.report(policiesOf(desired)), read, flags.format));
   return 0;
 }
