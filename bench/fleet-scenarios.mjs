@@ -29,14 +29,34 @@ function writeProject(dir, names, resourcesOf, entryOf) {
   return dir;
 }
 
-/** 20 tenants × 200 policy creates at 25 req/s each: wall ÷ (N/R) and peak RSS of the one apply process. */
-export async function fleetApplyFigures(work, log, { tenants = 20, n = 200, rate = 25 } = {}) {
-  const names = Array.from({ length: tenants }, (_, i) => `t${String(i + 1).padStart(2, '0')}`);
+/**
+ * Writes a project of `fleet`'s tenants (one environment each, `n` policy
+ * creates, its own state file) into `dir` and runs one `apply --all-envs`
+ * with every tenant at once; resolves with the process result.
+ */
+async function applyToFleet(dir, fleet, n) {
   const policies = {
     policies: Array.from({ length: n }, (_, i) => policyAt(i)),
     profiles: [],
     permissions: [],
   };
+  const names = fleet.map((t) => t.name);
+  writeProject(
+    dir,
+    names,
+    () => policies,
+    (name, i) =>
+      `    base_url: ${fleet[i].baseUrl}\n    credentials: { token: ${envVar(name)} }\n    state: { path: ${name}.state.json }\n`,
+  );
+  const env = Object.fromEntries(fleet.map((t) => [envVar(t.name), t.token]));
+  return runCliOk(['apply', dir, '--all-envs', '--env-parallelism', String(fleet.length), '--auto-approve'], {
+    env,
+  });
+}
+
+/** 20 tenants × 200 policy creates at 25 req/s each: wall ÷ (N/R) and peak RSS of the one apply process. */
+export async function fleetApplyFigures(work, log, { tenants = 20, n = 200, rate = 25 } = {}) {
+  const names = Array.from({ length: tenants }, (_, i) => `t${String(i + 1).padStart(2, '0')}`);
   let run = 0;
   const runs = await repeat(
     async () => {
@@ -44,18 +64,7 @@ export async function fleetApplyFigures(work, log, { tenants = 20, n = 200, rate
         rateLimit: { model: 'continuous', perSecond: rate, burst: rate },
       });
       try {
-        const dir = writeProject(
-          join(work, `fleet-apply-${++run}`),
-          names,
-          () => policies,
-          (name, i) =>
-            `    base_url: ${fleet[i].baseUrl}\n    credentials: { token: ${envVar(name)} }\n    state: { path: ${name}.state.json }\n`,
-        );
-        const env = Object.fromEntries(fleet.map((t) => [envVar(t.name), t.token]));
-        const result = await runCliOk(
-          ['apply', dir, '--all-envs', '--env-parallelism', String(tenants), '--auto-approve'],
-          { env },
-        );
+        const result = await applyToFleet(join(work, `fleet-apply-${++run}`), fleet, n);
         const created = fleet.reduce((sum, t) => sum + t.snapshot().rateLimitPolicies.length, 0);
         if (created !== tenants * n)
           throw new Error(`fleet apply created ${created} of ${tenants * n} policies`);
@@ -125,23 +134,7 @@ async function hundredOnce(work, run, names, n) {
       const tier = FLEET_TIERS[i % FLEET_TIERS.length];
       fleet.push(Object.assign(await startEmulatorForBench({ rateLimit: { tier } }), { name, tier }));
     }
-    const policies = {
-      policies: Array.from({ length: n }, (_, i) => policyAt(i)),
-      profiles: [],
-      permissions: [],
-    };
-    const dir = writeProject(
-      join(work, `fleet-100-${run}`),
-      names,
-      () => policies,
-      (name, i) =>
-        `    base_url: ${fleet[i].baseUrl}\n    credentials: { token: ${envVar(name)} }\n    state: { path: ${name}.state.json }\n`,
-    );
-    const env = Object.fromEntries(fleet.map((t) => [envVar(t.name), t.token]));
-    const result = await runCliOk(
-      ['apply', dir, '--all-envs', '--env-parallelism', String(names.length), '--auto-approve'],
-      { env },
-    );
+    const result = await applyToFleet(join(work, `fleet-100-${run}`), fleet, n);
     let slowest = { floorMs: 0, tier: '' };
     let status429 = 0;
     const by429 = {};
