@@ -93,9 +93,10 @@ describe('apply acknowledges an operation only after its record is fsynced', () 
       parallelism: 4,
       onEvent: (e) => {
         if (e.type !== 'done') return;
-        done.push(e.address);
+        const address = String(e.address);
+        done.push(address);
         // Acknowledged: its record must be among the bytes an fsync already made durable.
-        if (!durable.includes(JSON.stringify(e.address))) early.push(e.address);
+        if (!durable.includes(JSON.stringify(address))) early.push(address);
       },
     });
     // The first record reaches the disk (real I/O: waited for, no time limit of its own); its fsync is held.
