@@ -185,8 +185,16 @@ export const rateLimitPolicies = emulatorKind({
     if (!Array.isArray(part)) return 'rateLimitPolicies must be a list';
     const identities = new Set<string>();
     for (const p of part) {
-      if (!matchesSchema('rateLimitPolicy', p) || !hasTimes(p)) return 'a rate limit policy is malformed';
+      // The response schema reads tolerantly; what the tenant holds must be a policy it could have created.
       const r = p as Record<string, string>;
+      const { resource, consumer, consumer_selector, configuration } = r;
+      const request = { resource, consumer, consumer_selector, configuration };
+      if (
+        !matchesSchema('rateLimitPolicy', p) ||
+        !matchesSchema('rateLimitPolicyCreateRequest', request) ||
+        !hasTimes(p)
+      )
+        return 'a rate limit policy is malformed';
       const key = `${r.resource}\u0000${r.consumer}\u0000${r.consumer_selector}`;
       if (identities.has(key) || identities.has(r.id!)) return `rate limit policy ${r.id} is listed twice`;
       identities.add(key).add(r.id!);
