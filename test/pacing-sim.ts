@@ -21,8 +21,17 @@ export interface SimOptions {
   windowMs?: number;
   /** The tenant's clock minus ours, ms. Default 0. */
   skewMs?: number;
-  /** Send the Date header (the tenant's clock, whole seconds). Default true. */
-  date?: boolean;
+  /**
+   * The Date header: 'exact' (the limiter's second when it answered), 'second'
+   * (a front end's second, refreshed once a second and up to `staleMs` stale, as
+   * Node's http server stamps it), 'absent'. true = 'exact', false = 'absent'.
+   * Default 'exact'.
+   */
+  date?: boolean | DateVariant;
+  /** The front end's clock (the Date header's) minus the limiter's, ms. Default 0. */
+  frontEndOffsetMs?: number;
+  /** 'second': the largest staleness of Date, ms (each answer draws one in [0, staleMs)). Default 1000. */
+  staleMs?: number;
   /** Send the X-RateLimit-* headers. Default true. */
   headers?: boolean;
   parallelism?: number;
@@ -38,6 +47,8 @@ export interface SimOptions {
   /** Give up after this many requests (a run that would never end). */
   maxSent?: number;
 }
+
+export type DateVariant = 'exact' | 'second' | 'absent';
 
 export interface SimResult {
   wallMs: number;
@@ -65,13 +76,28 @@ function sequence(seed: number): () => number {
   };
 }
 
-function answerHeaders(o: SimOptions, limiter: Limiter, tenantNow: number): Record<string, string> {
+function dateVariant(o: SimOptions): DateVariant {
+  if (o.date === undefined || o.date === true) return 'exact';
+  return o.date === false ? 'absent' : o.date;
+}
+
+function answerHeaders(
+  o: SimOptions,
+  limiter: Limiter,
+  tenantNow: number,
+  random: () => number,
+): Record<string, string> {
   const d = limiter.take('tenant');
   const headers: Record<string, string> = { status: d.allowed ? '201' : '429' };
   if (o.headers !== false) {
     for (const [k, v] of Object.entries(rateLimitHeaders(d))) headers[k.toLowerCase()] = v;
   }
-  if (o.date !== false) headers.date = new Date(Math.floor(tenantNow / 1000) * 1000).toUTCString();
+  const variant = dateVariant(o);
+  if (variant !== 'absent') {
+    const stale = variant === 'second' ? random() * (o.staleMs ?? 1000) : 0;
+    const front = tenantNow + (o.frontEndOffsetMs ?? 0) - stale;
+    headers.date = new Date(Math.floor(front / 1000) * 1000).toUTCString();
+  }
   return headers;
 }
 
@@ -94,6 +120,7 @@ export async function simulate(o: SimOptions): Promise<SimResult> {
   const after = (ms: number): Promise<void> =>
     new Promise((resolve) => timers.push({ at: t + Math.max(0, ms), seq: seq++, fire: resolve }));
   const random = sequence(7);
+  const dateRandom = sequence(11);
   const tenantClock = () => t + skew;
   const limiter: Limiter =
     o.model === 'window'
@@ -123,7 +150,7 @@ export async function simulate(o: SimOptions): Promise<SimResult> {
         const l = latency + (o.jitterMs ? random() * o.jitterMs : 0);
         await after(l / 2);
         const servedAt = t;
-        const { status, ...headers } = answerHeaders(o, limiter, tenantClock());
+        const { status, ...headers } = answerHeaders(o, limiter, tenantClock(), dateRandom);
         await after(l / 2);
         const ok = status === '201';
         if (process.env.PACING_TRACE) {

@@ -119,6 +119,8 @@ export class Pacer {
   private levelTicket = 0;
   /** X-RateLimit-Reset (tenant clock, ms) of that answer; cleared once passed and an opener went. */
   private resetMs: number | undefined;
+  /** The latest Reset (tenant clock, ms) any answer named. */
+  private latestReset = -Infinity;
   /** The latest Reset (tenant clock, ms) that passed with an opener sent: answers naming it are old news. */
   private rolled = -Infinity;
   /** Ticket of the request sent as a probe for refills; 0 = none. */
@@ -229,6 +231,7 @@ export class Pacer {
     this.roundTrip = a.recvAt - a.sentAt;
     if (a.limit !== undefined) this.limit = a.limit;
     this.clock.observe(a);
+    this.notePassed(a);
     if (a.status === 429) return this.on429(a);
     const remaining = a.remaining!;
     if (this.limit === undefined) this.limit = remaining + 1;
@@ -256,6 +259,12 @@ export class Pacer {
     });
     this.ceilings.learn(this.limit, this.sustained());
     const oldWindow = !this.continuous && a.resetMs !== undefined && a.resetMs <= this.rolled;
+    if (this.servedEarlier(a, remaining)) {
+      // Counted in the level's Remaining already, and again as in flight: give it back.
+      if (this.level !== undefined) this.level += 1;
+      this.updateRate();
+      return;
+    }
     if (a.ticket <= this.levelTicket || oldWindow) {
       if (!oldWindow) this.lowerWithinWindow(a, remaining);
       this.updateRate();
@@ -268,6 +277,33 @@ export class Pacer {
     this.levelAnswer = a;
     this.resetMs = a.resetMs;
     this.after429 = false;
+  }
+
+  /**
+   * In a window, Remaining only falls until the Reset: an answer naming the
+   * level's Reset with more left than the level's answer was served before
+   * it, whatever the order of sending or arrival.
+   */
+  private servedEarlier(a: Answer, remaining: number): boolean {
+    const l = this.levelAnswer;
+    if (this.continuous || l === undefined || l.status === 429 || l.remaining === undefined) return false;
+    return (
+      a.resetMs !== undefined &&
+      a.resetMs === this.resetMs &&
+      a.resetMs === l.resetMs &&
+      remaining > l.remaining
+    );
+  }
+
+  /**
+   * In a window, a Reset later than one seen before shows the limiter's clock
+   * past that one when the answer was made: what places the boundaries.
+   */
+  private notePassed(a: Answer): void {
+    if (a.resetMs === undefined) return;
+    if (this.model.kind === 'window' && a.resetMs > this.latestReset)
+      this.clock.passed(this.latestReset, a.recvAt);
+    this.latestReset = Math.max(this.latestReset, a.resetMs);
   }
 
   /**
@@ -477,7 +513,7 @@ export class Pacer {
    */
   private holdForClock(now: number, level: number): Decision | null {
     const { kind, step, stepCapped } = this.model;
-    if (kind !== 'window' || level >= 2 || this.shared || this.resetMs === undefined || !this.clock.hasDate)
+    if (kind !== 'window' || level >= 2 || this.shared || this.resetMs === undefined || !this.clock.bounded)
       return null;
     if (step === undefined || stepCapped || step + 1 > (this.limit ?? 0)) return null;
     if (this.inFlight.size > 0) return { type: 'event' };
