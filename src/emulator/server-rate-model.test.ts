@@ -199,6 +199,47 @@ describe("the tenant's clock (clockSkewMs)", () => {
   });
 });
 
+describe('the Date header (dateHeader, frontEndOffsetMs)', () => {
+  it('is stamped to the second by default (date-header.test.ts: kept until the next second boundary)', async () => {
+    clock = T0 + 400;
+    const e = await startEmulator({ now: () => clock });
+    emu = e;
+    expect(e.dateHeader).toBe('second');
+    expect((await create(e)).headers.get('date')).toBe(new Date(T0).toUTCString());
+  });
+
+  it("exact: the second of each answer, from a front end's clock 800 ms behind the limiter's", async () => {
+    const e = await start({
+      rateLimit: { perSecond: 1, burst: 2 },
+      dateHeader: 'exact',
+      frontEndOffsetMs: -800,
+    });
+    clock = T0 + 500; // the limiter at T0 + 0.5 s, the front end at T0 − 0.3 s
+    const res = await create(e);
+    expect(res.headers.get('x-ratelimit-reset')).toBe(String(T0 / 1000 + 1));
+    expect(res.headers.get('date')).toBe(new Date(T0 - 1000).toUTCString());
+    clock = T0 + 900;
+    expect((await create(e)).headers.get('date')).toBe(new Date(T0).toUTCString());
+    expect(e.frontEndOffsetMs).toBe(-800);
+  });
+
+  it('absent: no Date header on any answer, not even the one Node would add', async () => {
+    const e = await start({ dateHeader: 'absent' });
+    expect((await create(e)).headers.has('date')).toBe(false);
+    const admin = await fetch(`${e.origin}/__emulator/stats`, {
+      headers: { 'x-emulator-admin-key': e.adminKey },
+    });
+    expect(admin.headers.has('date')).toBe(false);
+  });
+
+  it.each([
+    [{ dateHeader: 'late' }, 'dateHeader must be second, exact, absent (got late)'],
+    [{ frontEndOffsetMs: 61_000 }, 'frontEndOffsetMs must be a number of milliseconds from -60000 to 60000'],
+  ])('refuses %o', async (options, message) => {
+    await expect(startEmulator(options as EmulatorOptions)).rejects.toThrow(message);
+  });
+});
+
 describe('rate limit options', () => {
   it.each([
     [
