@@ -22,13 +22,20 @@ const TIERS: Tier[] = [
   ['a per-minute window', 20, 10, 70, 60_000],
 ];
 
+/**
+ * Every window cell runs on both limiters: the emulator's and one written from
+ * the docs alone (test/helpers/doc-limiter.mjs); a pacer that holds on one and
+ * not the other fails.
+ */
 async function window(
   name: string,
   o: Partial<SimOptions> & Pick<SimOptions, 'rate' | 'burst' | 'requests'>,
 ) {
   const runs = [];
-  for (const start of STARTS) {
-    runs.push(await simulate({ model: 'window', latencyMs: 3, jitterMs: 4, start, ...o }));
+  for (const server of ['emulator', 'docs'] as const) {
+    for (const start of STARTS) {
+      runs.push(await simulate({ model: 'window', latencyMs: 3, jitterMs: 4, start, server, ...o }));
+    }
   }
   return { name, runs };
 }

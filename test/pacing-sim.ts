@@ -9,6 +9,7 @@
  */
 import { Pacer } from '../src/api/pacer.js';
 import { RateLimiter, WindowBucket, rateLimitHeaders, type Limiter } from '../src/emulator/rate-limit.js';
+import { DocBucket } from './helpers/doc-limiter.mjs';
 
 export interface SimOptions {
   /** Sustained rate: tokens per second (continuous) or per window (window). */
@@ -17,6 +18,11 @@ export interface SimOptions {
   requests: number;
   /** The limiter's model. Default 'continuous'. */
   model?: 'continuous' | 'window';
+  /**
+   * Whose window limiter: the emulator's (default) or the one written from the
+   * docs alone (test/helpers/doc-limiter.mjs), which shares no code with it.
+   */
+  server?: 'emulator' | 'docs';
   /** Window length of the window model, ms. Default 1000. */
   windowMs?: number;
   /** The tenant's clock minus ours, ms. Default 0. */
@@ -81,16 +87,33 @@ function dateVariant(o: SimOptions): DateVariant {
   return o.date === false ? 'absent' : o.date;
 }
 
+/** One limiter decision, as answer headers with the status. */
+type Take = () => Record<string, string>;
+
+function emulatorTake(limiter: Limiter): Take {
+  return () => {
+    const d = limiter.take('tenant');
+    return { status: d.allowed ? '201' : '429', ...rateLimitHeaders(d) };
+  };
+}
+
+function docsTake(bucket: DocBucket, now: () => number): Take {
+  return () => {
+    const { ok, headers } = bucket.admit(now());
+    return { status: ok ? '201' : '429', ...headers };
+  };
+}
+
 function answerHeaders(
   o: SimOptions,
-  limiter: Limiter,
+  take: Take,
   tenantNow: number,
   random: () => number,
 ): Record<string, string> {
-  const d = limiter.take('tenant');
-  const headers: Record<string, string> = { status: d.allowed ? '201' : '429' };
+  const { status, ...rate } = take();
+  const headers: Record<string, string> = { status: status! };
   if (o.headers !== false) {
-    for (const [k, v] of Object.entries(rateLimitHeaders(d))) headers[k.toLowerCase()] = v;
+    for (const [k, v] of Object.entries(rate)) headers[k.toLowerCase()] = v;
   }
   const variant = dateVariant(o);
   if (variant !== 'absent') {
@@ -126,6 +149,13 @@ export async function simulate(o: SimOptions): Promise<SimResult> {
     o.model === 'window'
       ? new WindowBucket({ perWindow: o.rate, burst: o.burst, windowMs: o.windowMs ?? 1000 }, tenantClock)
       : new RateLimiter(o.rate, o.burst, tenantClock);
+  const take =
+    o.server === 'docs' && o.model === 'window'
+      ? docsTake(
+          new DocBucket({ burst: o.burst, perWindow: o.rate, windowSec: (o.windowMs ?? 1000) / 1000 }),
+          tenantClock,
+        )
+      : emulatorTake(limiter);
   const pacer = new Pacer({
     now: () => t,
     sleep: (ms) => after(ms),
@@ -150,7 +180,7 @@ export async function simulate(o: SimOptions): Promise<SimResult> {
         const l = latency + (o.jitterMs ? random() * o.jitterMs : 0);
         await after(l / 2);
         const servedAt = t;
-        const { status, ...headers } = answerHeaders(o, limiter, tenantClock(), dateRandom);
+        const { status, ...headers } = answerHeaders(o, take, tenantClock(), dateRandom);
         await after(l / 2);
         const ok = status === '201';
         if (process.env.PACING_TRACE) {
@@ -176,7 +206,7 @@ export async function simulate(o: SimOptions): Promise<SimResult> {
     const gap = 1000 / o.other.perSecond;
     await after(o.other.from ?? 0);
     while (!finished && (o.other.to === undefined || t - start < o.other.to)) {
-      limiter.take('tenant');
+      take();
       otherSent += 1;
       await after(gap);
     }
