@@ -92,6 +92,37 @@ describe('--rate-limit-timeout', () => {
     expect((await ws.cli('state', 'list', 'config')).stdout).not.toMatch(/^rate_limit_policy\[/m);
   });
 
+  it('is a bound: a tenant that answers only 429 with Retry-After an hour away ends the run at the timeout, not after the wait', async () => {
+    // One request an hour, Retry-After on every 429 (about 3600 s), and another client has
+    // taken the bucket. No timed assertion: the run ends because no wait may pass the
+    // deadline, and says so.
+    await ws.restartEmulator({
+      api: 'full',
+      rateLimit: { perWindow: 1, windowSec: 3600, burst: 2 },
+      retryAfter: true,
+    });
+    for (let i = 0; i < 2; i++) {
+      const res = await fetch(`${ws.emulator.baseUrl}/rate-limit-policies`, {
+        headers: { authorization: `Bearer ${ws.emulator.token}` },
+      });
+      expect(res.status).toBe(200);
+    }
+    const run = await cli(
+      'apply',
+      'config',
+      '--auto-approve',
+      '--parallelism',
+      '1',
+      '--rate-limit-timeout',
+      '1s',
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('0 done, 1 failed, 4 not attempted.');
+    expect(run.stderr).toContain(`  failed: ${timeoutLine('1s')}\n`);
+    expect(ws.emulator.stats().byStatus['429']).toBe(1);
+    expect(ws.emulator.snapshot().rateLimitPolicies).toHaveLength(0);
+  });
+
   it('refuses a value that is not a duration before sending anything', async () => {
     const run = await cli('apply', 'config', '--auto-approve', '--rate-limit-timeout', 'soon');
     expect(run.code).toBe(1);

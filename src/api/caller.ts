@@ -291,9 +291,13 @@ export async function call(ctx: CallContext, spec: CallSpec): Promise<WireRespon
   if (body !== undefined) headers['content-type'] = 'application/json';
   const tries: Attempts = { sent: 0, counted: 0, limited: 0 };
   let refreshed = false;
+  /** The last answer was a 429: the next request sent is its retry. */
+  let after429 = false;
 
   for (;;) {
     const { token, ticket } = await turnToSend(ctx, spec, paced, tries.sent);
+    if (after429) ctx.stats.retried429 += 1;
+    after429 = false;
     tries.sent += 1;
     tries.counted += 1;
     const attempt = tries.sent;
@@ -340,7 +344,7 @@ export async function call(ctx: CallContext, spec: CallSpec): Promise<WireRespon
     }
 
     ctx.stats.retries += 1;
-    if (res?.status === 429) ctx.stats.retried429 += 1;
+    after429 = res?.status === 429;
     if (retry!.delayMs <= 0) continue;
     ctx.noteWait(retry!.delayMs, retry!.reason, retry!.kind);
     try {

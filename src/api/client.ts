@@ -93,6 +93,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     log?.(`wait ${ms}ms: ${reason}`);
     options.onWait?.(ms, reason, kind);
   };
+  const reach = new Reachability(target.baseUrl, policy.rateLimitTimeoutMs, redactor.redact);
   const pacer = new Pacer({
     now,
     sleep,
@@ -100,10 +101,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     maxDelayMs: policy.maxDelayMs,
     onWait: (ms, reason) => noteWait(ms, reason, reason.startsWith('--max-rps') ? 'max-rps' : 'rate-limit'),
     onBlocked: (ms) => (stats.waitsMs += ms),
+    deadline: () => reach.deadline,
+    onDeadline: () => reach.expire(),
     ...(options.maxRps !== undefined ? { maxRps: options.maxRps } : {}),
     ...(share !== undefined ? { share } : {}),
   });
-  const reach = new Reachability(target.baseUrl, policy.rateLimitTimeoutMs, redactor.redact);
   const basePath = new URL(target.baseUrl).pathname.replace(/\/+$/, '');
 
   const ctx: CallContext = {

@@ -61,6 +61,14 @@ export interface PacerOptions {
   onWait: (ms: number, reason: string) => void;
   /** Told about time spent waiting for in-flight responses (no timer involved). */
   onBlocked?: (ms: number) => void;
+  /**
+   * The local time by which the run ends unless an answer other than 429
+   * comes (the rate-limit timeout, counted from the first 429 of a streak);
+   * undefined outside a streak. No wait passes it: at it, `onDeadline` is
+   * told (it ends the run) and the waiting caller gets an error.
+   */
+  deadline?: () => number | undefined;
+  onDeadline?: () => void;
 }
 
 /** Why a wait happens, for the progress output. */
@@ -537,6 +545,7 @@ export class Pacer {
         this.options.onBlocked?.(Math.max(0, this.options.now() - now));
         continue;
       }
+      if (await this.sleepUntilDeadline(now, d.ms, signal)) continue;
       this.options.onWait(d.ms, d.reason);
       await this.options.sleep(d.ms, signal);
       if (d.capped || this.options.now() < now + d.ms) {
@@ -548,6 +557,23 @@ export class Pacer {
     }
     this.take(this.options.now());
     return this.lastTicket;
+  }
+
+  /**
+   * A wait of `ms` that would pass the rate-limit deadline: wait only until
+   * it, then end the run (the error thrown is the caller's to replace).
+   * False when the wait ends before the deadline.
+   */
+  private async sleepUntilDeadline(now: number, ms: number, signal?: AbortSignal): Promise<boolean> {
+    const deadline = this.options.deadline?.();
+    if (deadline === undefined || now + ms < deadline) return false;
+    const left = Math.max(0, Math.ceil(deadline - now));
+    if (left > 0) {
+      this.options.onWait(left, WAIT_REASON.after429);
+      await this.options.sleep(left, signal);
+    }
+    this.options.onDeadline?.();
+    throw new Error('the rate-limit timeout ran out');
   }
 
   /** Sends a request now: a ticket, one taken from the level (and the ceilings). */
