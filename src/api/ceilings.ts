@@ -7,8 +7,17 @@
  * clients).
  */
 
+/**
+ * Why a wait happens, typed: the tenant's budget (with the words of why), or
+ * one of the user's ceilings, which the CLI words with its own flags.
+ */
+export type WaitCause =
+  | { kind: 'rate-limit'; reason: string }
+  | { kind: 'max-rps'; rate: number }
+  | { kind: 'max-rate'; share: number };
+
 export type Decision =
-  { type: 'go' } | { type: 'event' } | { type: 'sleep'; ms: number; reason: string; capped?: boolean };
+  { type: 'go' } | { type: 'event' } | { type: 'sleep'; ms: number; cause: WaitCause; capped?: boolean };
 
 export interface CeilingOptions {
   now: () => number;
@@ -17,8 +26,6 @@ export interface CeilingOptions {
   /** Share of the sustained rate, in (0, 1]; undefined = all. */
   share?: number;
 }
-
-export const SHARE_REASON = '--max-rate';
 
 export class UserCeilings {
   private rpsTokens = 1;
@@ -75,16 +82,16 @@ export class UserCeilings {
     if (this.share !== undefined && this.shareTokens !== undefined) {
       this.refillShare(now);
       if (this.shareTokens < 1) {
-        const reason = `${SHARE_REASON} ${Math.round(this.share * 100)}%`;
+        const cause: WaitCause = { kind: 'max-rate', share: this.share };
         if (this.shareRate !== undefined) {
           return {
             type: 'sleep',
             ms: Math.max(1, Math.ceil((1 - this.shareTokens) / this.shareRate)),
-            reason,
+            cause,
           };
         }
         if (resetAt === undefined) return { type: 'event' };
-        if (now < resetAt) return { type: 'sleep', ms: Math.max(1, Math.ceil(resetAt - now)), reason };
+        if (now < resetAt) return { type: 'sleep', ms: Math.max(1, Math.ceil(resetAt - now)), cause };
       }
     }
     const rate = this.options.maxRps;
@@ -94,7 +101,7 @@ export class UserCeilings {
         return {
           type: 'sleep',
           ms: Math.ceil(((1 - this.rpsTokens) * 1000) / rate),
-          reason: `--max-rps ${rate}`,
+          cause: { kind: 'max-rps', rate },
         };
       }
     }
@@ -111,14 +118,14 @@ export class UserCeilings {
   }
 
   /** After a wait that a clock cut short: true when it was a ceiling's (one request may go). */
-  serveWait(reason: string): boolean {
+  serveWait(cause: WaitCause): boolean {
     const now = this.options.now();
-    if (reason.startsWith('--max-rps')) {
+    if (cause.kind === 'max-rps') {
       this.refillRps(now);
       this.rpsTokens = Math.max(this.rpsTokens, 1);
       return true;
     }
-    if (reason.startsWith(SHARE_REASON)) {
+    if (cause.kind === 'max-rate') {
       this.refillShare(now);
       this.shareTokens = Math.max(this.shareTokens ?? 1, 1);
       return true;

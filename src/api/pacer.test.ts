@@ -16,7 +16,7 @@ function fixture(opts: { maxRps?: number; maxDelayMs?: number; share?: number } 
     },
     random: () => 0,
     maxDelayMs: opts.maxDelayMs ?? 30_000,
-    onWait: (_ms, reason) => reasons.push(reason),
+    onWait: (_ms, cause) => reasons.push(cause.kind === 'rate-limit' ? cause.reason : JSON.stringify(cause)),
     ...(opts.maxRps !== undefined ? { maxRps: opts.maxRps } : {}),
     ...(opts.share !== undefined ? { share: opts.share } : {}),
   });
@@ -277,7 +277,7 @@ describe('Pacer', () => {
     f.pacer.release(await f.pacer.acquire(), {});
     for (let i = 0; i < 3; i++) f.pacer.release(await f.pacer.acquire(), {});
     expect(f.sleeps).toEqual(expected);
-    expect(f.reasons.every((r) => r === `--max-rps ${maxRps}`)).toBe(true);
+    expect(f.reasons.every((r) => r === JSON.stringify({ kind: 'max-rps', rate: maxRps }))).toBe(true);
   });
 
   it('rejects a waiting caller when its signal aborts, and serves the next one', async () => {

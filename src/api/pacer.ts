@@ -41,7 +41,7 @@
  *
  * Callers are served first come, first served: one caller decides at a time.
  */
-import { UserCeilings, type Decision } from './ceilings.js';
+import { UserCeilings, type Decision, type WaitCause } from './ceilings.js';
 import { RefillBounds } from './refill.js';
 import { RefillModel } from './refill-model.js';
 import { backoffMs, readRateHeaders, retryAfterMs, type Headers } from './retry.js';
@@ -58,7 +58,7 @@ export interface PacerOptions {
   /** Longest single wait for a budget the answers cannot date. */
   maxDelayMs: number;
   /** Told about each timed wait before it starts. */
-  onWait: (ms: number, reason: string) => void;
+  onWait: (ms: number, cause: WaitCause) => void;
   /** Told about time spent waiting for in-flight responses (no timer involved). */
   onBlocked?: (ms: number) => void;
   /**
@@ -77,6 +77,8 @@ export const WAIT_REASON = {
   reset: 'rate limit budget used up; waiting for X-RateLimit-Reset',
   after429: 'rate limited (429); waiting for the budget to refill',
 } as const;
+
+const budget = (reason: string): WaitCause => ({ kind: 'rate-limit', reason });
 
 /** Factor of an upward probe of a bucket of one's refill rate, per answer. */
 const PROBE_STEP = 1.1;
@@ -466,14 +468,14 @@ export class Pacer {
   /** A wait the tenant's budget asks for, or null to go (as far as the budget is concerned). */
   private budgetDecision(now: number): Decision | null {
     if (now < this.holdUntil) {
-      return { type: 'sleep', ms: Math.ceil(this.holdUntil - now), reason: WAIT_REASON.after429 };
+      return { type: 'sleep', ms: Math.ceil(this.holdUntil - now), cause: budget(WAIT_REASON.after429) };
     }
     const level = this.levelNow(now);
     if (level === undefined) return null;
     if (level >= 1) return this.holdForProbe(now, level) ?? this.holdForClock(now, level);
-    const reason = this.after429 ? WAIT_REASON.after429 : WAIT_REASON.pace;
+    const cause = budget(this.after429 ? WAIT_REASON.after429 : WAIT_REASON.pace);
     if (this.continuous && this.rate !== undefined) {
-      return { type: 'sleep', ms: Math.max(1, Math.ceil((1 - level) / this.rate)), reason };
+      return { type: 'sleep', ms: Math.max(1, Math.ceil((1 - level) / this.rate)), cause };
     }
     // Answers still to come may show more left than the level counts on (it takes
     // every request in flight as not counted yet): hear them before waiting for Reset.
@@ -483,8 +485,8 @@ export class Pacer {
       const ms = Math.max(1, Math.ceil(reset - now));
       const cap = Math.max(this.options.maxDelayMs, WINDOW_WAIT_CAP_MS);
       const capped = ms > cap;
-      const why = this.after429 ? WAIT_REASON.after429 : WAIT_REASON.reset;
-      return { type: 'sleep', ms: capped ? cap : ms, reason: why, capped };
+      const why = budget(this.after429 ? WAIT_REASON.after429 : WAIT_REASON.reset);
+      return { type: 'sleep', ms: capped ? cap : ms, cause: why, capped };
     }
     if (this.inFlight.size > 0) return { type: 'event' };
     return null;
@@ -509,7 +511,7 @@ export class Pacer {
     if (due + spare >= this.clock.expectedLocal(this.resetMs)) return null;
     this.probeAt = due;
     if (now >= due) return null;
-    return { type: 'sleep', ms: Math.max(1, Math.ceil(due - now)), reason: WAIT_REASON.pace };
+    return { type: 'sleep', ms: Math.max(1, Math.ceil(due - now)), cause: budget(WAIT_REASON.pace) };
   }
 
   /**
@@ -531,7 +533,7 @@ export class Pacer {
     if (latest - earliest <= CLOCK_PRECISION_MS + this.roundTrip) return null;
     const at = (earliest + latest) / 2 - this.roundTrip / 2;
     if (now >= at) return null;
-    return { type: 'sleep', ms: Math.max(1, Math.ceil(at - now)), reason: WAIT_REASON.pace };
+    return { type: 'sleep', ms: Math.max(1, Math.ceil(at - now)), cause: budget(WAIT_REASON.pace) };
   }
 
   private async waitForSlot(signal?: AbortSignal): Promise<number> {
@@ -546,7 +548,7 @@ export class Pacer {
         continue;
       }
       if (await this.sleepUntilDeadline(now, d.ms, signal)) continue;
-      this.options.onWait(d.ms, d.reason);
+      this.options.onWait(d.ms, d.cause);
       await this.options.sleep(d.ms, signal);
       if (d.capped || this.options.now() < now + d.ms) {
         // A wait cut short by its cap, or a clock that did not move as far as
@@ -569,7 +571,7 @@ export class Pacer {
     if (deadline === undefined || now + ms < deadline) return false;
     const left = Math.max(0, Math.ceil(deadline - now));
     if (left > 0) {
-      this.options.onWait(left, WAIT_REASON.after429);
+      this.options.onWait(left, budget(WAIT_REASON.after429));
       await this.options.sleep(left, signal);
     }
     this.options.onDeadline?.();
@@ -600,8 +602,8 @@ export class Pacer {
     this.ceilings.took(now);
   }
 
-  private serveWait(started: number, d: { ms: number; reason: string; capped?: boolean }): void {
-    if (this.ceilings.serveWait(d.reason)) return;
+  private serveWait(started: number, d: { ms: number; cause: WaitCause; capped?: boolean }): void {
+    if (this.ceilings.serveWait(d.cause)) return;
     if (this.level === undefined) return;
     const level = d.capped ? this.level : this.levelNow(started + d.ms);
     if (level === undefined) return;
