@@ -1,43 +1,52 @@
 /**
- * One limiter per API client, shared by all its requests. It keeps a model of
- * the tenant's budget from the X-RateLimit-* headers and holds requests back
- * before the tenant would answer 429. Until the first answer shows whether the
- * tenant sends those headers, only one request is in flight.
+ * One limiter per API client, shared by all its requests. The invariant: no
+ * request goes unless the newest answer's Remaining, less every request not
+ * yet answered (the tenant may count them after it), leaves one for it, or the
+ * limiter's clock has surely passed that answer's Reset (then one request, the
+ * opener, goes alone, and its answer sets the count again); a bucket proven to
+ * refill continuously adds what its proven rate refilled since. It assumes of
+ * the headers only what the service documents and what cannot be otherwise:
+ * within a window Remaining only falls (an answer naming the level's Reset
+ * with more left was served before the level's and is counted in it); Reset is
+ * a second of the limiter's clock, never before its answer, and a later Reset
+ * shows the limiter past the earlier one (tenant-clock.ts places the windows
+ * from that and from local sending and arrival times). It does not take Date
+ * for the limiter's clock: a front end stamps it, to the second, maybe a
+ * second stale or off; it only bounds a clock seconds away. A 429 stops every
+ * request until the Reset (or Retry-After) it names. Until the first answer
+ * shows whether the tenant sends the headers, only one request is in flight.
  *
- * The model is a level: requests we may still send now. Each answer sets it
- * from Remaining, less the requests sent after that one and still in flight
- * (the tenant may not have counted them yet); each request sent takes one.
- * Answers to requests older than the one the level was last set from are
- * stale for the level but still teach how the budget comes back.
+ * The level: requests we may still send now. Each answer sets it from
+ * Remaining as above; each request sent takes one. Answers to requests older
+ * than the one the level was last set from are stale for the level but still
+ * teach how the budget comes back.
  *
  * How the budget comes back is learned, never assumed (refill-model.ts):
  *
  * - Until an answer proves otherwise, the tenant is paced by what every model
- *   promises: tokens are back at X-RateLimit-Reset, read on the tenant's
- *   clock (tenant-clock.ts). When the level is spent, nothing goes until the
- *   latest local moment the tenant's clock can reach Reset; then one request
- *   (the opener) goes, and its answer tells how many were added. This is the
- *   service's documented model (whole steps at the top of each window), and
- *   the wait costs nothing there: a window's tokens stay until used.
+ *   promises: tokens are back at X-RateLimit-Reset. When the level is spent,
+ *   nothing goes until the latest local moment the tenant's clock can reach
+ *   Reset; then the opener goes. This is the service's documented model (whole
+ *   steps at the top of each window), and the wait costs nothing there: a
+ *   window's tokens stay until used.
  * - A continuous bucket refills before Reset. While that is not known, the
  *   last token of a window is held back as a probe: it goes when the proofs
  *   of refill.ts (valid for such a bucket) say a continuous bucket has
- *   refilled one, if that can be before the Reset. Made before the Reset, its
- *   answer shows a refill (continuous) or none (a window, for the rest of the
- *   run); either way it spent a token that was there, so it costs no 429.
- *   Answers that show a refill inside a window prove the same for free.
+ *   refilled one, if that can be before the Reset. Its answer names the same
+ *   Reset (so it was made before it) and shows a refill (continuous) or none
+ *   (a window, for the rest of the run); either way it spent a token that was
+ *   there, so it costs no 429.
  * - For a continuous bucket the level grows at the largest rate the answers
  *   prove (never above the truth). A bucket of one proves nothing between
  *   requests (every answer says 0 left): there each answer raises the rate by
  *   a tenth, below any rate that got a 429. A 429 empties the level and
  *   forgets the proven rate but the lower of the growth rate and a fraction of
  *   the old rate: 0.9 when the rate was a probe above the proven one, half
- *   when it was proven (another client drew on the shared bucket). Until a
- *   full bucket shows nobody else draws on it, Remaining only ever lowers the
- *   level (the other client may take what it shows).
+ *   when it was proven (another client drew on the shared bucket).
  *
- * Two ceilings of the user's sit on top (ceilings.ts): --max-rps, and
- * --max-rate, a share of the sustained rate learned.
+ * Two ceilings of the user's sit on top (ceilings.ts): a rate per second, and
+ * a share of the sustained rate learned. No wait passes the rate-limit
+ * timeout's deadline (the first 429 of a streak plus the timeout).
  *
  * Callers are served first come, first served: one caller decides at a time.
  */
