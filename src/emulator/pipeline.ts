@@ -33,6 +33,8 @@ export interface PipelineContext {
   authority: Authority;
   /** The tenant's buckets; null = no limit (the headers still say how much is left: plenty). */
   limiter: Limiter | null;
+  /** Routes (by label) that draw on a group's bucket instead of the tenant's. */
+  groupLimiters: ReadonlyMap<string, Limiter>;
   /** The tenant's clock: the limiter's and the data's. */
   now: () => number;
   /** The Date header's value for an answer now (date-header.ts), or undefined for none. */
@@ -99,8 +101,9 @@ async function handle(ctx: PipelineContext, req: IncomingMessage, res: ServerRes
 
   const known =
     identification && 'principal' in identification ? identification.principal.clientId : undefined;
-  const decision = ctx.limiter
-    ? ctx.limiter.take(
+  const limiter = (match.kind === 'match' && ctx.groupLimiters.get(match.label)) || ctx.limiter;
+  const decision = limiter
+    ? limiter.take(
         known === undefined ? ANONYMOUS_BUCKET : ctx.limitScope === 'tenant' ? TENANT_BUCKET : known,
       )
     : unlimitedDecision(ctx.now());

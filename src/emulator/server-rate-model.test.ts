@@ -199,6 +199,51 @@ describe("the tenant's clock (clockSkewMs)", () => {
   });
 });
 
+describe('endpoint groups (rateLimit.groups)', () => {
+  const PERMISSIONS = 'POST /api/v2/users/{id}/permissions';
+  const assign = (e: EmulatorHandle) =>
+    fetch(`${e.baseUrl}/users/${encodeURIComponent('auth0|u1')}/permissions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${e.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        permissions: [{ resource_server_identifier: 'https://api.example/', permission_name: 'read:x' }],
+      }),
+    });
+
+  it("draws a grouped route on its group's bucket, whose headers its answers carry; the others keep the tenant's", async () => {
+    const e = await start({
+      rateLimit: {
+        perSecond: 2,
+        burst: 3,
+        groups: [{ name: 'users_write', routes: [PERMISSIONS], burst: 2, perWindow: 1 }],
+      },
+    });
+    expect((await assign(e)).headers.get('x-ratelimit-limit')).toBe('2');
+    expect(await answer(create(e))).toBe(`201 2 ${T0 / 1000 + 1}`); // the tenant's bucket: untouched by the other
+    const second = await assign(e);
+    expect([second.status, second.headers.get('x-ratelimit-remaining')]).toEqual([201, '0']);
+    expect((await assign(e)).status).toBe(429);
+    expect(await answer(create(e))).toBe(`201 1 ${T0 / 1000 + 1}`);
+    expect(e.rateLimit?.groups).toEqual([
+      { name: 'users_write', routes: [PERMISSIONS], burst: 2, perWindow: 1, windowSec: 1 },
+    ]);
+  });
+
+  it.each([
+    [
+      { name: 'g', routes: [], burst: 1, perWindow: 1 },
+      'rateLimit.groups[0].routes must list at least one route',
+    ],
+    [{ name: 'g', routes: ['permissions'], burst: 1, perWindow: 1 }, 'is not "METHOD /path"'],
+    [
+      { name: 'g', routes: [PERMISSIONS], burst: 0, perWindow: 1 },
+      'rateLimit.groups[0].burst must be a whole number',
+    ],
+  ])('refuses a group %o', async (group, message) => {
+    await expect(startEmulator({ rateLimit: { perSecond: 1, groups: [group] } })).rejects.toThrow(message);
+  });
+});
+
 describe('the Date header (dateHeader, frontEndOffsetMs)', () => {
   it('is stamped to the second by default (date-header.test.ts: kept until the next second boundary)', async () => {
     clock = T0 + 400;

@@ -17,6 +17,7 @@ import type { EmulatorKind } from './kinds/kind.js';
 import type { EmulatorSnapshot } from './types.js';
 import { createRequestHandler } from './pipeline.js';
 import { createDateStamp, DATE_HEADER_MODES, MAX_FRONT_END_OFFSET_MS } from './date-header.js';
+import { createGroupLimiters } from './rate-limit-groups.js';
 import { createLimiter, resolveRateLimit } from './rate-limit-options.js';
 import { routesFor } from './router.js';
 import { StatsRecorder } from './stats.js';
@@ -168,11 +169,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     store.onChange = () => writer!.schedule();
   }
   const limiter = rateLimit ? createLimiter(rateLimit, now) : null;
+  const groupLimiters = createGroupLimiters(rateLimit?.groups ?? [], rateLimit?.model ?? 'window', now);
   const stats = new StatsRecorder();
   const adminKey = randomBytes(24).toString('base64url');
   const reset = () => {
     store.reset();
     limiter?.clear();
+    for (const group of groupLimiters.values()) group.clear();
     stats.clear();
   };
 
@@ -233,6 +236,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       store,
       authority,
       limiter,
+      groupLimiters,
       now,
       date,
       limitScope: rateLimit?.scope ?? 'tenant',
