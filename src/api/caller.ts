@@ -15,7 +15,7 @@ import type { Dispatcher } from 'undici';
 import type { HttpMethod } from '../resources/index.js';
 import type { TokenSource } from './auth.js';
 import { ApiError, codeForStatus, describeInfo, errorInfoFromBody, type ApiErrorCode } from './errors.js';
-import type { Pacer } from './pacer.js';
+import type { PacerRoutes } from './pacer-routes.js';
 import type { Reachability } from './reach.js';
 import type { Redactor } from './redact.js';
 import {
@@ -34,7 +34,7 @@ import type { ApiStats, WaitKind } from './types.js';
 export interface CallContext {
   dispatcher: Dispatcher;
   origin: string;
-  pacer: Pacer;
+  pacer: PacerRoutes;
   policy: RetryPolicy;
   now: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -271,7 +271,7 @@ async function turnToSend(
   try {
     if (ctx.signal?.aborted) throw ctx.signal.reason;
     const token = ctx.tokens ? await ctx.tokens.get(ctx.waitSignal) : undefined;
-    if (paced) ticket = await ctx.pacer.acquire(ctx.waitSignal);
+    if (paced) ticket = await ctx.pacer.acquire(spec.operation, ctx.waitSignal);
     // The run may have ended before or while this call waited for its turn.
     const stopped = ctx.reach.stopped(spec, sent);
     if (stopped) throw stopped;

@@ -19,17 +19,24 @@ export type WaitCause =
 export type Decision =
   { type: 'go' } | { type: 'event' } | { type: 'sleep'; ms: number; cause: WaitCause; capped?: boolean };
 
+/** The requests-per-second ceiling's bucket of one request: tokens and when last counted. */
+export interface RpsState {
+  tokens: number;
+  at: number;
+}
+
 export interface CeilingOptions {
   now: () => number;
   /** Requests per second; undefined = none. */
   maxRps?: number;
   /** Share of the sustained rate, in (0, 1]; undefined = all. */
   share?: number;
+  /** The requests-per-second state, when shared with other pacers' ceilings. */
+  rpsState?: RpsState;
 }
 
 export class UserCeilings {
-  private rpsTokens = 1;
-  private rpsAt: number;
+  private readonly rps: RpsState;
   /** The share's bucket: requests we may send; undefined until the burst is known. */
   private shareTokens: number | undefined;
   private shareAt: number;
@@ -38,7 +45,7 @@ export class UserCeilings {
   private shareRate: number | undefined;
 
   constructor(private readonly options: CeilingOptions) {
-    this.rpsAt = options.now();
+    this.rps = options.rpsState ?? { tokens: 1, at: options.now() };
     this.shareAt = options.now();
   }
 
@@ -68,8 +75,8 @@ export class UserCeilings {
   private refillRps(now: number): void {
     const rate = this.options.maxRps;
     if (rate === undefined) return;
-    this.rpsTokens = Math.min(1, this.rpsTokens + ((now - this.rpsAt) * rate) / 1000);
-    this.rpsAt = now;
+    this.rps.tokens = Math.min(1, this.rps.tokens + ((now - this.rps.at) * rate) / 1000);
+    this.rps.at = now;
   }
 
   /**
@@ -97,10 +104,10 @@ export class UserCeilings {
     const rate = this.options.maxRps;
     if (rate !== undefined) {
       this.refillRps(now);
-      if (this.rpsTokens < 1) {
+      if (this.rps.tokens < 1) {
         return {
           type: 'sleep',
-          ms: Math.ceil(((1 - this.rpsTokens) * 1000) / rate),
+          ms: Math.ceil(((1 - this.rps.tokens) * 1000) / rate),
           cause: { kind: 'max-rps', rate },
         };
       }
@@ -110,7 +117,7 @@ export class UserCeilings {
 
   /** A request went out. */
   took(now: number): void {
-    if (this.options.maxRps !== undefined) this.rpsTokens -= 1;
+    if (this.options.maxRps !== undefined) this.rps.tokens -= 1;
     if (this.shareTokens !== undefined) {
       this.refillShare(now);
       this.shareTokens -= 1;
@@ -122,7 +129,7 @@ export class UserCeilings {
     const now = this.options.now();
     if (cause.kind === 'max-rps') {
       this.refillRps(now);
-      this.rpsTokens = Math.max(this.rpsTokens, 1);
+      this.rps.tokens = Math.max(this.rps.tokens, 1);
       return true;
     }
     if (cause.kind === 'max-rate') {

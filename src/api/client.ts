@@ -10,7 +10,7 @@ import { cachingTokenSource, staticTokenSource, type TokenSource } from './auth.
 import { call, type CallContext, type CallSpec } from './caller.js';
 import type { WaitCause } from './ceilings.js';
 import { ApiConfigError, errorInfoFromBody } from './errors.js';
-import { Pacer } from './pacer.js';
+import { PacerRoutes } from './pacer-routes.js';
 import { encodeSegment } from './paths.js';
 import { Reachability } from './reach.js';
 import { createRedactor } from './redact.js';
@@ -103,7 +103,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     options.onWait?.(ms, reason, kind);
   };
   const reach = new Reachability(target.baseUrl, policy.rateLimitTimeoutMs, redactor.redact);
-  const pacer = new Pacer({
+  const pacer = new PacerRoutes({
     now,
     sleep,
     random,

@@ -50,7 +50,7 @@
  *
  * Callers are served first come, first served: one caller decides at a time.
  */
-import { UserCeilings, type Decision, type WaitCause } from './ceilings.js';
+import { UserCeilings, type Decision, type RpsState, type WaitCause } from './ceilings.js';
 import { RefillBounds } from './refill.js';
 import { RefillModel } from './refill-model.js';
 import { backoffMs, readRateHeaders, retryAfterMs, type Headers } from './retry.js';
@@ -78,6 +78,8 @@ export interface PacerOptions {
    */
   deadline?: () => number | undefined;
   onDeadline?: () => void;
+  /** The requests-per-second ceiling's state, when shared with other pacers (pacer-routes.ts). */
+  rpsState?: RpsState;
 }
 
 /** Why a wait happens, for the progress output. */
@@ -138,6 +140,9 @@ export class Pacer {
   private levelTicket = 0;
   /** X-RateLimit-Reset (tenant clock, ms) of that answer; cleared once passed and an opener went. */
   private resetMs: number | undefined;
+  /** The ticket of the latest window's opener, and the Reset it went at (restored if it gets no answer). */
+  private opener = 0;
+  private openedReset: number | undefined;
   /** The latest Reset (tenant clock, ms) any answer named. */
   private latestReset = -Infinity;
   /** The latest Reset (tenant clock, ms) that passed with an opener sent: answers naming it are old news. */
@@ -181,6 +186,11 @@ export class Pacer {
     return this.continuous && this.rate !== undefined ? this.rate * 1000 : undefined;
   }
 
+  /** X-RateLimit-Limit of the answers, once one said. */
+  get knownLimit(): number | undefined {
+    return this.limit;
+  }
+
   /** How the tenant's budget comes back, as learned so far. */
   get refill(): 'unknown' | 'window' | 'continuous' {
     return this.continuous ? 'continuous' : this.model.kind;
@@ -211,7 +221,31 @@ export class Pacer {
     if (sentAt === undefined) return;
     this.inFlight.delete(ticket);
     if (headers) this.learn(this.read(ticket, sentAt, headers, status));
-    else if (ticket === this.probe) this.probe = 0;
+    else this.unanswered(ticket);
+    this.wake();
+  }
+
+  /**
+   * Ends the slot of a request that turned out to draw on another bucket
+   * (pacer-routes.ts): the token it took comes back, and if it was the
+   * window's opener, the next request opens the window instead.
+   */
+  cancel(ticket: number): void {
+    if (!this.inFlight.delete(ticket)) return;
+    if (this.level !== undefined && ticket > this.levelTicket) this.level += 1;
+    this.unanswered(ticket);
+    this.wake();
+  }
+
+  /** No answer came for `ticket`: an opener's window stays unopened, a probe unanswered. */
+  private unanswered(ticket: number): void {
+    if (ticket === this.probe) this.probe = 0;
+    if (ticket === this.opener && this.levelTicket < ticket && this.resetMs === undefined) {
+      this.resetMs = this.openedReset;
+    }
+  }
+
+  private wake(): void {
     const waiting = [...this.listeners];
     this.listeners.clear();
     for (const wake of waiting) wake();
@@ -603,6 +637,8 @@ export class Pacer {
       // next window; the rest wait for its answer, which tells what was added.
       if (!this.continuous && reset !== undefined && now >= reset) {
         this.rolled = Math.max(this.rolled, this.resetMs!);
+        this.opener = ticket;
+        this.openedReset = this.resetMs;
         this.resetMs = undefined;
       }
       this.level = level - 1;
