@@ -31,6 +31,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { applyOnce, configDir, freshState, policiesOnly, withEmulator } from './apply-scenarios.mjs';
 import { startDocLimiter } from '../test/helpers/doc-limiter.mjs';
+import { permissionAt, policyAt, writeConfig } from './generate.mjs';
 import { figure, info } from './figures.mjs';
 import { ROOT, runCli } from './measure.mjs';
 
@@ -344,4 +345,88 @@ export async function timeoutBoundFigures(work, log) {
       'the deadline is the first 429 plus the timeout, and no wait passes it',
     ),
   ];
+}
+
+const MIXED = {
+  route: 'POST /api/v2/users/{id}/permissions',
+  tenant: { burst: 10, perWindow: 4, windowSec: 1 },
+  group: { burst: 4, perWindow: 2, windowSec: 1 },
+  policies: 110,
+  permissions: 54,
+};
+
+/**
+ * A mixed apply across two endpoint groups with different limits: policies on
+ * the tenant's bucket (B=10, 4/s), permissions on a group of their own (B=4,
+ * 2/s), each about 25 s of floor, on the docs-only limiter (which counts each
+ * group's requests) and on the emulator (whole-run 429s and failures). Per
+ * group: HTTP phase ÷ floor, 429 share; targets as the grid's.
+ */
+export async function mixedGroupsFigures(work, log) {
+  const dir = join(work, 'mixed-groups');
+  writeConfig(dir, {
+    policies: Array.from({ length: MIXED.policies }, (_, i) => policyAt(i)),
+    permissions: Array.from({ length: MIXED.permissions }, (_, i) => permissionAt(i, 1)),
+    profiles: [],
+  });
+  const total = MIXED.policies + MIXED.permissions;
+  const docs = await startDocLimiter({
+    limit: MIXED.tenant,
+    date: 'node',
+    groups: [{ name: 'users_write', limit: MIXED.group, routes: [MIXED.route] }],
+  });
+  const emulator = withEmulator(
+    {
+      rateLimit: {
+        ...MIXED.tenant,
+        groups: [{ name: 'users_write', routes: [MIXED.route], ...MIXED.group }],
+      },
+    },
+    async (emu) => {
+      const statePath = freshState(work);
+      const r = await applyOnce(emu, dir, { statePath, tolerate: true });
+      return { ...r, failed: total - recordedIn(statePath) };
+    },
+  );
+  const docsRun = (async () => {
+    try {
+      const statePath = freshState(work);
+      const r = await applyOnce(docs, dir, { statePath, tolerate: true });
+      return { ...r, failed: total - recordedIn(statePath), groups: docs.stats().byGroup };
+    } finally {
+      await docs.stop();
+    }
+  })();
+  const [onEmulator, onDocs] = await Promise.all([emulator, docsRun]);
+  const figures = [];
+  for (const [name, shape] of [
+    ['tenant', MIXED.tenant],
+    ['users_write', MIXED.group],
+  ]) {
+    const g = onDocs.groups[name] ?? { requests: 0, byStatus: {} };
+    const accepted = g.byStatus['201'] ?? 0;
+    const floorMs = windowFloorMs(shape, accepted, g.firstRequestAt);
+    const ratio = (g.lastRequestAt - g.firstRequestAt) / floorMs;
+    const share = (100 * (g.byStatus['429'] ?? 0)) / g.requests;
+    const label = `mixed apply, docs-only limiter, group ${name} (B=${shape.burst}, ${shape.perWindow}/s), ${accepted} requests`;
+    figures.push(
+      figure(`${label}: HTTP phase ÷ floor`, 'ratio', [ratio], { op: '<=', value: 1.05 }),
+      figure(`${label}: 429 share`, '%', [share], { op: '<=', value: 1 }),
+    );
+    log(
+      `${label}: HTTP ${ratio.toFixed(3)} × floor (${(floorMs / 1000).toFixed(1)} s), 429 ${share.toFixed(1)}%`,
+    );
+  }
+  for (const [where, r] of [
+    ['docs-only limiter', onDocs],
+    ['emulator', onEmulator],
+  ]) {
+    const share = (100 * r.status429) / r.requests;
+    figures.push(
+      figure(`mixed apply, ${where}: 429 share, both groups`, '%', [share], { op: '<=', value: 1 }),
+      figure(`mixed apply, ${where}: failed operations`, 'count', [r.failed], { op: '=', value: 0 }),
+    );
+    log(`mixed apply, ${where}: ${r.requests} requests, 429 ${share.toFixed(1)}%, ${r.failed} failed`);
+  }
+  return figures;
 }
