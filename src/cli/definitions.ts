@@ -671,73 +671,11 @@ ${tierLines()
   .map((line) => `  ${line}`)
   .join('\n')}`;
 
-export const emulatorCommand = (parent: Command) =>
-  parent
-    .command('emulator')
-    .description('run a local emulator of the Tenant Management API')
-    .addOption(new Option('--host <HOST>', 'address to listen on').default('127.0.0.1', '127.0.0.1'))
-    .addOption(new Option('--port <N>', 'port').default('0', '0, a free one'))
-    .option(
-      '--rate-limit <N>',
-      'sustained rate: requests added per window, i.e. per second unless --rate-limit-window (default: unlimited)',
-    )
-    .option('--burst <N>', 'bucket size: requests that may go at once (default: N)')
-    .option(
-      '--rate-limit-window <SECONDS>',
-      'window length in whole seconds: 1 (default), 60 for a per-minute limit',
-    )
-    .addOption(
-      new Option(
-        '--rate-limit-model <MODEL>',
-        'window (default, as the service documents): N added at the top of each window, Reset = the next addition; continuous: N spread evenly, Reset = when full',
-      ).choices(RATE_LIMIT_MODELS),
-    )
-    .addOption(
-      new Option(
-        '--rate-limit-tier <TIER>',
-        'a published tier: sets burst, rate and window, so not with --rate-limit, --burst or --rate-limit-window',
-      ).choices(RATE_LIMIT_TIER_NAMES),
-    )
-    .option(
-      '--rate-limit-scope <SCOPE>',
-      'who shares the bucket: tenant (default; all its clients, as the real service) or client',
-    )
-    .option(
-      '--clock-skew <SECONDS>',
-      "the tenant's clock runs this far ahead of this machine's (negative: behind; fractions allowed): its Date, X-RateLimit-Reset and timestamps follow it",
-    )
-    .option(
-      '--date-header <MODE>',
-      "the Date header: second (default: a front end's second, refreshed once a second, so up to a second stale, as real servers stamp it), exact (the second of each answer) or absent",
-    )
-    .option(
-      '--front-end-offset <SECONDS>',
-      "the clock that stamps Date runs this far ahead of the rate limiter's (negative: behind; fractions allowed; at most 60)",
-    )
-    .option('--latency <MS[:JITTER]>', 'delay every API response')
-    .option('--faults <SPEC>', 'fractions of requests that fail, e.g. error=0.2,reset=0.1,lost=0.05')
-    .option('--users <FILE>', 'only these user ids exist (one per line); others get 404')
-    .option('--data <FILE>', 'persist the tenant to this file across restarts (with --tenants: a directory)')
-    .option(
-      '--seed <FILE>',
-      'start with this tenant: JSON or YAML shaped like GET /__emulator/state (e.g. clients, actions, resourceServers under --api full); not with --data',
-    )
-    .option(
-      '--tenants <N|NAMES>',
-      'host several tenants (t1..tN, or a comma-separated list), each on its own port from --port on',
-    )
-    .option(
-      '--tls',
-      'serve HTTPS with a certificate from a CA made at start; its file is printed (for NODE_EXTRA_CA_CERTS)',
-    )
-    .addOption(
-      new Option(
-        '--api <PROFILE>',
-        "operations served: spec (the spec's four) or full (also update, delete, list and get)",
-      )
-        .choices(['spec', 'full'] as const)
-        .default('spec' as const, 'spec'),
-    )
+/** The emulator's --logs, --traffic and --traffic-seed: the tenant's log events (GET /logs). */
+function emulatorLogOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  cmd: Command<A, O, G>,
+) {
+  return cmd
     .option(
       '--logs <FILE>',
       "with --api full: the tenant's log events (GET /logs) from this file or directory, as simulate reads them (JSON lines, arrays, gzip)",
@@ -753,7 +691,81 @@ export const emulatorCommand = (parent: Command) =>
         '1',
         '1',
       ),
-    )
+    );
+}
+
+export const emulatorCommand = (parent: Command) =>
+  emulatorLogOptions(
+    parent
+      .command('emulator')
+      .description('run a local emulator of the Tenant Management API')
+      .addOption(new Option('--host <HOST>', 'address to listen on').default('127.0.0.1', '127.0.0.1'))
+      .addOption(new Option('--port <N>', 'port').default('0', '0, a free one'))
+      .option(
+        '--rate-limit <N>',
+        'sustained rate: requests added per window, i.e. per second unless --rate-limit-window (default: unlimited)',
+      )
+      .option('--burst <N>', 'bucket size: requests that may go at once (default: N)')
+      .option(
+        '--rate-limit-window <SECONDS>',
+        'window length in whole seconds: 1 (default), 60 for a per-minute limit',
+      )
+      .addOption(
+        new Option(
+          '--rate-limit-model <MODEL>',
+          'window (default, as the service documents): N added at the top of each window, Reset = the next addition; continuous: N spread evenly, Reset = when full',
+        ).choices(RATE_LIMIT_MODELS),
+      )
+      .addOption(
+        new Option(
+          '--rate-limit-tier <TIER>',
+          'a published tier: sets burst, rate and window, so not with --rate-limit, --burst or --rate-limit-window',
+        ).choices(RATE_LIMIT_TIER_NAMES),
+      )
+      .option(
+        '--rate-limit-scope <SCOPE>',
+        'who shares the bucket: tenant (default; all its clients, as the real service) or client',
+      )
+      .option(
+        '--clock-skew <SECONDS>',
+        "the tenant's clock runs this far ahead of this machine's (negative: behind; fractions allowed): its Date, X-RateLimit-Reset and timestamps follow it",
+      )
+      .option(
+        '--date-header <MODE>',
+        "the Date header: second (default: a front end's second, refreshed once a second, so up to a second stale, as real servers stamp it), exact (the second of each answer) or absent",
+      )
+      .option(
+        '--front-end-offset <SECONDS>',
+        "the clock that stamps Date runs this far ahead of the rate limiter's (negative: behind; fractions allowed; at most 60)",
+      )
+      .option('--latency <MS[:JITTER]>', 'delay every API response')
+      .option('--faults <SPEC>', 'fractions of requests that fail, e.g. error=0.2,reset=0.1,lost=0.05')
+      .option('--users <FILE>', 'only these user ids exist (one per line); others get 404')
+      .option(
+        '--data <FILE>',
+        'persist the tenant to this file across restarts (with --tenants: a directory)',
+      )
+      .option(
+        '--seed <FILE>',
+        'start with this tenant: JSON or YAML shaped like GET /__emulator/state (e.g. clients, actions, resourceServers under --api full); not with --data',
+      )
+      .option(
+        '--tenants <N|NAMES>',
+        'host several tenants (t1..tN, or a comma-separated list), each on its own port from --port on',
+      )
+      .option(
+        '--tls',
+        'serve HTTPS with a certificate from a CA made at start; its file is printed (for NODE_EXTRA_CA_CERTS)',
+      )
+      .addOption(
+        new Option(
+          '--api <PROFILE>',
+          "operations served: spec (the spec's four) or full (also update, delete, list and get)",
+        )
+          .choices(['spec', 'full'] as const)
+          .default('spec' as const, 'spec'),
+      ),
+  )
     .option('--json', 'print one JSON line with base_url and credentials once listening')
     .addHelpText('after', EMULATOR_HELP);
 export type EmulatorFlags = FlagsOf<typeof emulatorCommand>;
