@@ -149,7 +149,6 @@ export const tokenExchangeProfile = {
     example: EXAMPLE,
   },
   id: {
-    format: 'token-exchange-profile-id',
     description: 'tep_ followed by letters, digits, _ or -',
     parseIdentity: (text) => [text],
   },
