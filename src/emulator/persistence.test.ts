@@ -3,9 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EmulatorOptionError } from './faults.js';
+import { EMULATOR_KINDS } from './kinds/index.js';
 import { DataFileWriter, loadDataFile } from './persistence.js';
 import { startEmulator } from './server.js';
 import type { EmulatorHandle, EmulatorSnapshot } from './types.js';
+
+/** Every kind's part, empty: what a fresh tenant holds. */
+const EMPTY = Object.fromEntries(EMULATOR_KINDS.map((m) => [m.key, m.empty()])) as EmulatorSnapshot;
 
 let dir: string;
 let file: string;
@@ -87,12 +91,17 @@ describe('--data persistence', () => {
     emu.reset();
     await emu.stop();
     emu = undefined;
-    expect(await loadDataFile(file)).toEqual({
-      rateLimitPolicies: [],
-      userPermissions: {},
-      tokenExchangeProfiles: [],
-    });
+    expect(await loadDataFile(file)).toEqual(EMPTY);
   });
+
+  it.each(EMULATOR_KINDS.map((m) => [m.key] as const))(
+    'loads a file without the %s part (written before its kind was added) with the part empty',
+    async (key) => {
+      const { [key]: _left, ...rest } = EMPTY;
+      await writeFile(file, JSON.stringify({ version: 1, ...rest }));
+      expect(await loadDataFile(file)).toEqual(EMPTY);
+    },
+  );
 
   it.each([
     ['not JSON', '{', 'not valid JSON'],
@@ -117,6 +126,11 @@ describe('--data persistence', () => {
         userPermissions: { u: [{}] },
       }),
       'permissions of user "u"',
+    ],
+    [
+      'a part of the wrong shape',
+      JSON.stringify({ version: 1, rateLimitPolicies: {} }),
+      'rateLimitPolicies must be a list',
     ],
   ])('refuses to start from %s', async (_name, text, message) => {
     await writeFile(file, text);
