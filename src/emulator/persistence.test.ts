@@ -9,7 +9,9 @@ import { startEmulator } from './server.js';
 import type { EmulatorHandle, EmulatorSnapshot } from './types.js';
 
 /** Every kind's part, empty: what a fresh tenant holds. */
-const EMPTY = Object.fromEntries(EMULATOR_KINDS.map((m) => [m.key, m.empty()])) as EmulatorSnapshot;
+const EMPTY = Object.fromEntries(
+  EMULATOR_KINDS.map((m) => [m.key, m.empty()]),
+) as unknown as EmulatorSnapshot;
 
 let dir: string;
 let file: string;

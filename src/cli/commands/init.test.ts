@@ -13,7 +13,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { CommandIO } from '../io.js';
 import { initAction, PACKAGE_SCHEMAS_DIR, scaffoldFiles } from './init.js';
-import { WORKFLOW_YAML } from './init-templates.js';
+import { readmeMd, workflowYaml } from './init-templates.js';
+import { KINDS, rateLimitPolicy, type KindModule } from '../../resources/index.js';
 
 function bufferIO(cwd: string) {
   let stdout = '';
@@ -206,6 +207,51 @@ describe('initAction', () => {
   });
 });
 
+describe('what the scaffold says about the kinds', () => {
+  /** A kind only this test knows, with scopes of its own. */
+  const widget: KindModule = {
+    ...rateLimitPolicy,
+    name: 'widget',
+    title: { one: 'widget', many: 'widgets' },
+    config: {
+      ...rateLimitPolicy.config,
+      file: 'widgets.yaml',
+      description: 'Widgets of the tenant. Identity: name.',
+    },
+    operations: {
+      create: { ...rateLimitPolicy.operations.create, scope: 'create:widgets' },
+      delete: { ...rateLimitPolicy.operations.delete, profile: 'full', scope: 'delete:widgets' },
+      list: { ...rateLimitPolicy.operations.list, scope: 'read:widgets' },
+    },
+  };
+
+  it('names every scope the kinds’ operations need, under spec and under api: full', () => {
+    const comment = workflowYaml([...KINDS, widget])
+      .split('\n')
+      .filter((line) => line.startsWith('#'))
+      .join(' ')
+      .replace(/[#\s]+/g, ' ');
+    expect(comment).toContain(
+      'create:rate_limit_policies, delete:rate_limit_policies, update:users, create:token_exchange_profiles and create:widgets scopes',
+    );
+    expect(comment).toContain(
+      'also update:rate_limit_policies, update:token_exchange_profiles, delete:token_exchange_profiles, delete:widgets and, for reads,',
+    );
+    expect(comment).toContain(
+      'read:rate_limit_policies, read:token_exchange_profiles, read:users, read:widgets)',
+    );
+  });
+
+  it('lists every kind’s file in the README', () => {
+    const readme = readmeMd('1.0.0', [...KINDS, widget]);
+    expect(readme).toContain(
+      'The rate limit policies, user permissions, token exchange profiles and widgets of our',
+    );
+    for (const kind of KINDS) expect(readme).toContain(`| \`${kind.config.file}\` |`);
+    expect(readme).toContain('| `widgets.yaml` | widgets of the tenant |');
+  });
+});
+
 describe('the scaffold workflow', () => {
   type Step = { run?: string; uses?: string; env?: Record<string, string>; with?: Record<string, unknown> };
   type Job = {
@@ -217,7 +263,7 @@ describe('the scaffold workflow', () => {
     concurrency?: { group: string; 'cancel-in-progress': boolean };
     steps: Step[];
   };
-  const text = WORKFLOW_YAML;
+  const text = workflowYaml(KINDS);
   const workflow = parse(text) as {
     on: { pull_request: unknown; push: { branches: string[] } };
     permissions: Record<string, string>;
