@@ -4,3 +4,9 @@ export declare const COMMANDS_PAGE: string;
 export declare const CONFIGURATION_PAGE: string;
 export declare function commandReference(program: CommandUnknownOpts): string;
 export declare function configurationReference(load: (file: string) => unknown): string;
+export declare const KIND_TABLES: { page: string; region: string }[];
+export declare function identityTable(
+  resources: typeof import('../src/resources/index.js'),
+  parseYaml: (text: string) => unknown,
+): string;
+export declare function withRegion(text: string, name: string, content: string): string;
