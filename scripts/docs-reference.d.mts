@@ -10,3 +10,7 @@ export declare function identityTable(
   parseYaml: (text: string) => unknown,
 ): string;
 export declare function withRegion(text: string, name: string, content: string): string;
+export declare function exampleAttributes(
+  kind: import('../src/resources/index.js').KindModule,
+  parseYaml: (text: string) => unknown,
+): Record<string, unknown>;

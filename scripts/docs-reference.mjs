@@ -335,7 +335,7 @@ export function configurationReference(load) {
 export const KIND_TABLES = [{ page: 'docs/configuration.md', region: 'kinds' }];
 
 /** The one resource of a kind's example config (the first entry; of a grouped kind its first member). */
-function exampleAttributes(kind, parseYaml) {
+export function exampleAttributes(kind, parseYaml) {
   const entry = parseYaml(kind.config.example)[kind.config.key][0];
   const group = kind.config.group;
   if (!group) return entry;

@@ -145,7 +145,7 @@ describe('--data persistence', () => {
 describe('DataFileWriter', () => {
   it('coalesces many changes into few writes and flushes on demand', async () => {
     let reads = 0;
-    const empty: EmulatorSnapshot = { rateLimitPolicies: [], userPermissions: {}, tokenExchangeProfiles: [] };
+    const empty = EMPTY;
     const writer = new DataFileWriter(file, () => (reads++, empty), 60_000);
     for (let i = 0; i < 100; i++) writer.schedule();
     await writer.flush();
@@ -157,7 +157,7 @@ describe('DataFileWriter', () => {
 
   it('reports a failed write to onError and from flush', async () => {
     const errors: string[] = [];
-    const empty: EmulatorSnapshot = { rateLimitPolicies: [], userPermissions: {}, tokenExchangeProfiles: [] };
+    const empty = EMPTY;
     await writeFile(join(dir, 'blocker'), 'a file, not a folder');
     const writer = new DataFileWriter(
       join(dir, 'blocker', 'x.json'),
