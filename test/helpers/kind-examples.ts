@@ -5,9 +5,40 @@
  */
 import { parse } from 'yaml';
 import { exampleAttributes } from '../../scripts/docs-reference.mjs';
-import type { Attributes, KindModule } from '../../src/resources/index.js';
+import { EMULATOR_KINDS, type EmulatorSnapshot } from '../../src/emulator/index.js';
+import {
+  descriptorsOf,
+  KINDS,
+  operationsFor,
+  type ApiProfile,
+  type Attributes,
+  type ConfigCounts,
+  type KindModule,
+} from '../../src/resources/index.js';
 
 /** The attributes of the first resource of `kind`'s example config. */
 export function kindExample(kind: KindModule): Attributes {
   return exampleAttributes(kind, parse);
+}
+
+/** Config counts (validate --format json) with every kind's count, and every grouped kind's owners', 0, then `given`. */
+export function countsWith(given: Readonly<Record<string, number>>): ConfigCounts {
+  const zero = KINDS.flatMap((k) => [k.config.key, ...(k.config.group ? [k.config.group.owner.many] : [])]);
+  return { files: 0, ...Object.fromEntries(zero.map((key) => [key, 0])), ...given } as ConfigCounts;
+}
+
+/** The config's top-level keys as messages list them: "rate_limit_policies, user_permissions, …". */
+export function configKeys(): string {
+  return KINDS.map((k) => k.config.key).join(', ');
+}
+
+/** What a fresh emulated tenant holds: every kind module's part, empty. */
+export function emptyTenant(): EmulatorSnapshot {
+  return Object.fromEntries(EMULATOR_KINDS.map((m) => [m.key, m.empty()])) as unknown as EmulatorSnapshot;
+}
+
+/** Every scope the kinds' operations under `profile` need, each once, sorted. */
+export function kindScopes(profile: ApiProfile): string[] {
+  const ops = KINDS.flatMap((k) => descriptorsOf(operationsFor(k, profile)));
+  return [...new Set(ops.map((op) => op.scope))].sort();
 }
