@@ -42,3 +42,17 @@ export function kindScopes(profile: ApiProfile): string[] {
   const ops = KINDS.flatMap((k) => descriptorsOf(operationsFor(k, profile)));
   return [...new Set(ops.map((op) => op.scope))].sort();
 }
+
+/** How many resources the kinds' example configs declare together (what `tenantform init` adds). */
+export function exampleResourceCount(): number {
+  return KINDS.reduce((sum, kind) => {
+    const entries = (parse(kind.config.example) as Record<string, Record<string, unknown[]>[]>)[
+      kind.config.key
+    ]!;
+    const group = kind.config.group;
+    return sum + (group ? entries.reduce((n, entry) => n + entry[group.list]!.length, 0) : entries.length);
+  }, 0);
+}
+
+/** A pattern for what a summary says after the kinds a test names: ", 0 roles" for each kind after them. */
+export const LATER_KINDS_ZERO = '(, 0 [^,.]+)*';

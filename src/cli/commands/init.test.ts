@@ -10,6 +10,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { exampleResourceCount, kindScopes } from '../../../test/helpers/kind-examples.js';
 import { parse } from 'yaml';
 import type { CommandIO } from '../io.js';
 import { initAction, PACKAGE_SCHEMAS_DIR, scaffoldFiles } from './init.js';
@@ -176,7 +177,7 @@ describe('initAction', () => {
       'Error: . already holds config files; nothing was written:\n  prod/policies.yaml\n',
     );
     expect(err()).toContain(
-      'init would add 4 example resources to that config, which the next apply would create on the tenant:\n' +
+      `init would add ${exampleResourceCount()} example resources to that config, which the next apply would create on the tenant:\n` +
         '  rate_limit_policy["oauth_authentication_api","client","default"]  (rate-limit-policies.yaml)\n',
     );
     expect(err()).toContain('--force');
@@ -231,22 +232,19 @@ describe('what the scaffold says about the kinds', () => {
       .filter((line) => line.startsWith('#'))
       .join(' ')
       .replace(/[#\s]+/g, ' ');
-    expect(comment).toContain(
-      'create:rate_limit_policies, delete:rate_limit_policies, update:users, create:token_exchange_profiles and create:widgets scopes',
-    );
-    expect(comment).toContain(
-      'also update:rate_limit_policies, update:token_exchange_profiles, delete:token_exchange_profiles, delete:widgets and, for reads,',
-    );
-    expect(comment).toContain(
-      'read:rate_limit_policies, read:token_exchange_profiles, read:users, read:widgets)',
-    );
+    const [spec, full] = comment.split('(with api: full in tenantform.yaml also ');
+    for (const scope of kindScopes('spec')) expect(spec).toContain(scope);
+    for (const scope of kindScopes('full')) expect(comment).toContain(scope);
+    expect(spec).toMatch(/ and create:widgets scopes $/);
+    expect(full).toMatch(/, delete:widgets and, for reads, (read:[a-z_]+, )+read:widgets\)$/);
   });
 
   it('lists every kind’s file in the README', () => {
     const readme = readmeMd('1.0.0', [...KINDS, widget]);
     expect(readme).toContain(
-      'The rate limit policies, user permissions, token exchange profiles and widgets of our',
+      `The ${KINDS.map((k) => k.title.many).join(', ')} and widgets of our`.slice(0, 60),
     );
+    expect(readme).toMatch(/ and widgets of our\n/);
     for (const kind of KINDS) expect(readme).toContain(`| \`${kind.config.file}\` |`);
     expect(readme).toContain('| `widgets.yaml` | widgets of the tenant |');
   });
