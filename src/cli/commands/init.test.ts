@@ -15,6 +15,7 @@ import { parse } from 'yaml';
 import type { CommandIO } from '../io.js';
 import { initAction, PACKAGE_SCHEMAS_DIR, scaffoldFiles } from './init.js';
 import { readmeMd, workflowYaml } from './init-templates.js';
+import { listed } from '../words.js';
 import { KINDS, rateLimitPolicy, type KindModule } from '../../resources/index.js';
 
 function bufferIO(cwd: string) {
@@ -241,10 +242,9 @@ describe('what the scaffold says about the kinds', () => {
 
   it('lists every kind’s file in the README', () => {
     const readme = readmeMd('1.0.0', [...KINDS, widget]);
-    expect(readme).toContain(
-      `The ${KINDS.map((k) => k.title.many).join(', ')} and widgets of our`.slice(0, 60),
+    expect(readme.replace(/\s+/g, ' ')).toContain(
+      `The ${listed([...KINDS.map((k) => k.title.many), 'widgets'])} of our tenant,`,
     );
-    expect(readme).toMatch(/ and widgets of our\n/);
     for (const kind of KINDS) expect(readme).toContain(`| \`${kind.config.file}\` |`);
     expect(readme).toContain('| `widgets.yaml` | widgets of the tenant |');
   });
