@@ -10,6 +10,7 @@ import {
   descriptorsOf,
   KINDS,
   operationsFor,
+  readPer,
   type ApiProfile,
   type Attributes,
   type ConfigCounts,
@@ -56,3 +57,14 @@ export function exampleResourceCount(): number {
 
 /** A pattern for what a summary says after the kinds a test names: ", 0 roles" for each kind after them. */
 export const LATER_KINDS_ZERO = '(, 0 [^,.]+)*';
+
+/**
+ * How many kinds other than `named` are read whole under API profile full
+ * (a list, not per user): each adds a list, and one request, to a read of the
+ * tenant whose figures a test gives for the kinds it names.
+ */
+export function otherListedKinds(...named: string[]): number {
+  return KINDS.filter(
+    (k) => !named.includes(k.name) && operationsFor(k, 'full').list && readPer(k).length === 0,
+  ).length;
+}
