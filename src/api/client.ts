@@ -8,8 +8,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { cachingTokenSource, staticTokenSource, type TokenSource } from './auth.js';
 import { call, type CallContext, type CallSpec } from './caller.js';
+import type { WaitCause } from './ceilings.js';
 import { ApiConfigError, errorInfoFromBody } from './errors.js';
-import { Pacer } from './pacer.js';
+import { PacerRoutes } from './pacer-routes.js';
 import { encodeSegment } from './paths.js';
 import { Reachability } from './reach.js';
 import { createRedactor } from './redact.js';
@@ -64,6 +65,14 @@ function rateShare(share: number | undefined): number | undefined {
   return share;
 }
 
+/** A wait's cause in words; the CLI names the flag behind a ceiling (its kind). */
+function describeWait(cause: WaitCause): string {
+  if (cause.kind === 'max-rps') return `at most ${cause.rate} requests per second`;
+  if (cause.kind === 'max-rate')
+    return `${Math.round(cause.share * 1000) / 10}% of the tenant's sustained rate`;
+  return cause.reason;
+}
+
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const { target, credentials } = options;
   const now = options.now ?? Date.now;
@@ -93,17 +102,19 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     log?.(`wait ${ms}ms: ${reason}`);
     options.onWait?.(ms, reason, kind);
   };
-  const pacer = new Pacer({
+  const reach = new Reachability(target.baseUrl, policy.rateLimitTimeoutMs, redactor.redact);
+  const pacer = new PacerRoutes({
     now,
     sleep,
     random,
     maxDelayMs: policy.maxDelayMs,
-    onWait: (ms, reason) => noteWait(ms, reason, reason.startsWith('--max-rps') ? 'max-rps' : 'rate-limit'),
+    onWait: (ms, cause) => noteWait(ms, describeWait(cause), cause.kind),
     onBlocked: (ms) => (stats.waitsMs += ms),
+    deadline: () => reach.deadline,
+    onDeadline: () => reach.expire(),
     ...(options.maxRps !== undefined ? { maxRps: options.maxRps } : {}),
     ...(share !== undefined ? { share } : {}),
   });
-  const reach = new Reachability(target.baseUrl, policy.rateLimitTimeoutMs, redactor.redact);
   const basePath = new URL(target.baseUrl).pathname.replace(/\/+$/, '');
 
   const ctx: CallContext = {

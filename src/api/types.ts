@@ -103,10 +103,12 @@ export interface ApiClientOptions {
 }
 
 /**
- * What a wait is for: the tenant's rate limit (pacing, a 429), --max-rps, a
- * server error answer (5xx, 408) or a failed connection before a retry.
+ * What a wait is for: the tenant's rate limit (pacing, a 429), a ceiling of
+ * the user's (requests per second; a share of the tenant's rate: the CLI
+ * words them with its flags), a server error answer (5xx, 408) or a failed
+ * connection before a retry.
  */
-export type WaitKind = 'rate-limit' | 'max-rps' | 'server-error' | 'connection';
+export type WaitKind = 'rate-limit' | 'max-rps' | 'max-rate' | 'server-error' | 'connection';
 
 export interface ApiStats {
   /** HTTP requests sent, token requests included. */

@@ -657,6 +657,14 @@ export const emulatorCommand = (parent: Command) =>
       '--clock-skew <SECONDS>',
       "the tenant's clock runs this far ahead of this machine's (negative: behind; fractions allowed): its Date, X-RateLimit-Reset and timestamps follow it",
     )
+    .option(
+      '--date-header <MODE>',
+      "the Date header: second (default: a front end's second, refreshed once a second, so up to a second stale, as real servers stamp it), exact (the second of each answer) or absent",
+    )
+    .option(
+      '--front-end-offset <SECONDS>',
+      "the clock that stamps Date runs this far ahead of the rate limiter's (negative: behind; fractions allowed; at most 60)",
+    )
     .option('--latency <MS[:JITTER]>', 'delay every API response')
     .option('--faults <SPEC>', 'fractions of requests that fail, e.g. error=0.2,reset=0.1,lost=0.05')
     .option('--users <FILE>', 'only these user ids exist (one per line); others get 404')
