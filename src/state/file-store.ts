@@ -195,6 +195,10 @@ export function createFileStateStore(path: string, options: FileStateStoreOption
       open();
       return lock.forceUnlock();
     },
+    async lockHolder() {
+      open();
+      return lock.holder();
+    },
     async close() {
       if (closed) return;
       closed = true;
