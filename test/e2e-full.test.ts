@@ -197,7 +197,7 @@ describe('apply --api full against the emulator --api full', () => {
     writeConfig({});
     const first = await runCli(['apply', '.', '--auto-approve'], {
       cwd: dir,
-      env: { TENANTFORM_TOKEN: emulator.token },
+      env: { TENANTFORM_TOKEN: emulator.token, TENANTFORM_ALLOWED_HOSTS: new URL(emulator.baseUrl).host },
     });
     expect(first.code, first.stderr).toBe(0);
     writeConfig({ limit: 7 });

@@ -269,7 +269,7 @@ describe('a saved plan and its state location', () => {
       join(dir, 'tenantform.yaml'),
       `environments:\n  prod:\n    paths: [tenant]\n    base_url: "${emulator.baseUrl}"\n    credentials: { token: PROD_TOKEN }\n`,
     );
-    const env = { PROD_TOKEN: emulator.token };
+    const env = { PROD_TOKEN: emulator.token, TENANTFORM_ALLOWED_HOSTS: new URL(emulator.baseUrl).host };
     expect((await runCli(['plan', '--env', 'prod', '--out', 'p.plan'], { cwd: dir, env })).code).toBe(0);
     const unconfirmed = await runCli(['apply', 'p.plan', '--auto-approve'], { cwd: dir, env });
     expect(unconfirmed.code).toBe(4);
