@@ -123,7 +123,12 @@ describe('a kind declared by a test alone', () => {
 
     const saved = await ws.cli('plan', 'config', '--out', 'roles.tfplan', ...target());
     expect(saved.code, saved.stderr).toBe(0);
-    const apply = await ws.cli('apply', 'roles.tfplan', '--auto-approve', ...target());
+    // Applied to the state it was made from, named (ws.dir's default state is not config's).
+    const recorded = JSON.parse(readFileSync(join(ws.dir, 'roles.tfplan'), 'utf8')) as {
+      state_location: { path: string };
+    };
+    const state = ['--state', recorded.state_location.path];
+    const apply = await ws.cli('apply', 'roles.tfplan', '--auto-approve', ...target(), ...state);
     expect(apply.code, apply.stderr).toBe(0);
     expect(ws.emulator.snapshot()).toMatchObject({
       userRoles: { 'auth0|alice': ['rol_admin', 'rol_viewer'], 'auth0|bob': ['rol_viewer'] },

@@ -600,7 +600,12 @@ export type StateMigrateFlags = FlagsOf<typeof stateMigrateCommand>;
 export const forceUnlockCommand = (parent: Command) =>
   locatedState(
     parent.command('force-unlock').description('remove a stale state lock left by a process that is gone'),
-  ).addHelpText('after', '\nExample:\n  $ tenantform force-unlock examples/prod');
+  )
+    .option(
+      '--force',
+      'remove the lock even when its holder may still run (this host: its pid runs; another host: it cannot be checked); asks first on a terminal',
+    )
+    .addHelpText('after', '\nExample:\n  $ tenantform force-unlock examples/prod');
 export type ForceUnlockFlags = FlagsOf<typeof forceUnlockCommand>;
 
 const EMULATOR_HELP = `

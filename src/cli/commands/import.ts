@@ -113,7 +113,8 @@ async function importLookedUp(
   const store = await openInputStore(flags, input, io);
   try {
     return await withLockedState(store, 'import', { ...flags, io }, async (session) => {
-      await guardTenant(session, { store, input, io, command: 'import' }, flags, true);
+      const guarded = { store, input, io, command: 'import' };
+      await guardTenant(session, guarded, flags, false);
       const client = await live.openClient(flags, input, io);
       let found;
       try {
@@ -122,6 +123,8 @@ async function importLookedUp(
       } finally {
         await client.close();
       }
+      // Bound once the tenant has answered: a target that never answers binds nothing.
+      await guardTenant(session, guarded, flags, true);
       if (!found) {
         throw new CliError(`the tenant has no ${kind.title.one} ${address}; nothing was imported`);
       }

@@ -45,9 +45,11 @@ export const PROJECT_YAML = `# The environments of this repository. Each one is 
 # staging tenant: move the shared files into common/, then
 #   production: { paths: [common, production] }
 #   staging:    { paths: [common, staging] }
-# An environment may also name its tenant (domain: or base_url:), the NAMES of
-# the variables holding its credentials (credentials: {client_id: X, client_secret: Y})
-# and its state (state: {backend: pg, workspace: W}); see tenantform's docs/many-tenants.md.
+# An environment may also name its tenant (domain: or base_url:; credentials go
+# there only when TENANTFORM_ALLOWED_HOSTS or TENANTFORM_DOMAIN, set beside the
+# secrets, confirms it), the NAMES of the variables holding its credentials
+# (credentials: {client_id: X, client_secret: Y}) and its state
+# (state: {backend: pg, workspace: W}); see tenantform's docs/many-tenants.md.
 environments:
   production:
     paths: [.]
