@@ -25,6 +25,7 @@ import {
   type OperationDescriptor,
 } from '../resources/index.js';
 import type {
+  Credentials,
   ApiClient,
   ApiClientOptions,
   ApiErrorInfo,
@@ -39,9 +40,17 @@ import type {
   WaitKind,
 } from './types.js';
 
-const STATIC_TOKEN_HINT =
-  'The access token was refused (expired, or issued for another tenant or audience): ' +
-  'provide a new one (TENANTFORM_TOKEN, AUTH0_ACCESS_TOKEN or --token-file) or use client credentials';
+/** What to say when a static token is refused: where it came from, and the client credentials it overrode. */
+function staticTokenHint(credentials: Credentials): string {
+  const head =
+    'The access token was refused (expired, or issued for another tenant or audience): ' +
+    'provide a new one (TENANTFORM_TOKEN, AUTH0_ACCESS_TOKEN or --token-file)';
+  if (credentials.kind === 'token' && credentials.unused) {
+    const drop = credentials.source ? `unset ${credentials.source}` : 'drop --token-file';
+    return `${head}; or, to use the client credentials in ${credentials.unused}, which a token overrides, ${drop}`;
+  }
+  return `${head}, or use client credentials (TENANTFORM_CLIENT_ID and TENANTFORM_CLIENT_SECRET, with no token set)`;
+}
 
 const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
   delay(ms, undefined, signal ? { signal } : {});
@@ -133,7 +142,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     reach,
     stats,
     tokens: null,
-    unauthorizedHint: STATIC_TOKEN_HINT,
+    unauthorizedHint: staticTokenHint(credentials),
     ...(options.signal ? { signal: options.signal } : {}),
     waitSignal: options.signal ? AbortSignal.any([options.signal, reach.halt]) : reach.halt,
   };

@@ -44,7 +44,15 @@ export interface Target {
 }
 
 export type Credentials =
-  { kind: 'token'; token: string } | { kind: 'client_credentials'; clientId: string; clientSecret: string };
+  | {
+      kind: 'token';
+      token: string;
+      /** The variable it came from (absent: --token-file). */
+      source?: string;
+      /** Client credential variables also set, which the token overrides ("TENANTFORM_CLIENT_ID and …"). */
+      unused?: string;
+    }
+  | { kind: 'client_credentials'; clientId: string; clientSecret: string };
 
 export interface RetryOptions {
   /**
