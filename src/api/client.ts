@@ -10,6 +10,7 @@ import { cachingTokenSource, staticTokenSource, type TokenSource } from './auth.
 import { call, type CallContext, type CallSpec } from './caller.js';
 import { ApiConfigError, errorInfoFromBody } from './errors.js';
 import { Pacer } from './pacer.js';
+import { proxyFor, proxySecrets } from './proxy.js';
 import { encodeSegment } from './paths.js';
 import { Reachability } from './reach.js';
 import { createRedactor } from './redact.js';
@@ -74,16 +75,20 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
   const ownAgent = options.dispatcher
     ? null
-    : createAgent({
-        parallelism: options.parallelism ?? 10,
-        connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
-        requestTimeoutMs,
-      });
+    : createAgent(
+        {
+          parallelism: options.parallelism ?? 10,
+          connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
+          requestTimeoutMs,
+        },
+        options.proxy,
+      );
   const dispatcher = options.dispatcher ?? ownAgent!;
   let closed = false;
-  const redactor = createRedactor(
-    credentials.kind === 'token' ? [credentials.token] : [credentials.clientSecret],
-  );
+  const redactor = createRedactor([
+    credentials.kind === 'token' ? credentials.token : credentials.clientSecret,
+    ...proxySecrets(options.proxy),
+  ]);
   const stats: ApiStats = { requests: 0, retries: 0, status429: 0, retried429: 0, waitsMs: 0 };
   const logger = options.logger;
   // Without a logger no debug line is even built (the caller's optional calls skip their arguments).
@@ -103,7 +108,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     ...(options.maxRps !== undefined ? { maxRps: options.maxRps } : {}),
     ...(share !== undefined ? { share } : {}),
   });
-  const reach = new Reachability(target.baseUrl, policy.rateLimitTimeoutMs, redactor.redact);
+  const via = options.dispatcher ? undefined : proxyFor(options.proxy, target.origin);
+  const reach = new Reachability(target.baseUrl, policy.rateLimitTimeoutMs, redactor.redact, via);
+  if (via) log?.(`proxy: ${target.origin} through ${via}`);
   const basePath = new URL(target.baseUrl).pathname.replace(/\/+$/, '');
 
   const ctx: CallContext = {

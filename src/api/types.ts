@@ -4,6 +4,7 @@
  * methods.
  */
 import type { Dispatcher } from 'undici';
+import type { ProxySettings } from './proxy.js';
 import type * as SchemaTypes from '../schemas/types.js';
 import type { ExpectedOutcome, ListQuery, OperationDescriptor } from '../resources/index.js';
 
@@ -69,7 +70,13 @@ export interface ApiClientOptions {
   credentials: Credentials;
   /** Connections per origin of the built-in undici Agent. Default 10. */
   parallelism?: number;
-  /** Replaces the built-in Agent (tests, proxies). The client does not close an injected dispatcher. */
+  /**
+   * The forward proxies the environment names (proxyFromEnv): the built-in
+   * dispatcher then goes through them, and their credentials are masked in
+   * every message. Ignored with `dispatcher`.
+   */
+  proxy?: ProxySettings;
+  /** Replaces the built-in Agent (tests). The client does not close an injected dispatcher. */
   dispatcher?: Dispatcher;
   /** Clock in milliseconds since the epoch. Default Date.now. */
   now?: () => number;
