@@ -46,6 +46,8 @@ export {
   renderTerraformJson,
   terraformActions,
   TERRAFORM_JSON_FORMAT_VERSION,
+  TERRAFORM_RELEASE,
+  type TerraformJsonMade,
 } from './render-terraform-json.js';
 export { summaryLine, NO_CHANGES } from './wording.js';
 export { renderStateMarkdown, renderStateText } from './render-state.js';

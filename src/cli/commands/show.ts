@@ -27,7 +27,8 @@ export async function showAction(
     const { openSealedPlan, refusedPlanExit } = await import('../saved-plan.js');
     const { saved, store } = await refusedPlanExit(() => openSealedPlan(target, flags, io));
     await store.close();
-    await writePlan(saved.plan, flags.format, io, flags.verbose);
+    const made = { at: saved.createdAt, toolVersion: saved.toolVersion };
+    await writePlan(saved.plan, flags.format, io, flags.verbose, made);
     return 0;
   }
   if (flags.format === 'terraform-json') {
