@@ -6,7 +6,6 @@ import {
   everyActionPlan,
   everyKindOfPlan,
   permission,
-  policy,
   profile,
   recorded,
   stateDoc,
