@@ -49,7 +49,7 @@ describe('renderMarkdown', () => {
         '',
         'Why: configuration.limit changed; rate limit policies have no update operation; a change deletes the policy and creates it again.<br>',
         'Note: the rate limit policy is absent between the delete and the create.<br>',
-        'Does: each application without a policy of its own is counted apart.',
+        'Does: allows five times as many requests: 100 → 500 per second; each application without a policy of its own is counted apart.',
         '',
         '```diff',
         '@@ -3,4 +3,4 @@',
@@ -200,7 +200,7 @@ describe('renderMarkdown: "Review these" for the pull request', () => {
       '',
       '| Action | Kind | Change | What it does |',
       '| --- | --- | --- | --- |',
-      '| `~` update | rate limit policy | `client_id:web`: limit 1500 → 1200 |  |',
+      '| `~` update | rate limit policy | `client_id:web`: limit 1500 → 1200 | allows 20% fewer requests: 1500 → 1200 per second |',
     ]);
     // The details blocks follow in the same order, risky first, with the full address and the warnings' sentences.
     const summaries = lines.filter((l) => l.startsWith('<details>'));

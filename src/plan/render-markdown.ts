@@ -60,7 +60,18 @@ function shortLabel(label: string): string {
  * sentences are in its details block); the review table leaves out how
  * requests are counted, to keep its rows short.
  */
-function row({ change, label, words, review }: ShownChange, risky = false): string {
+/** The short name in a cell: the tenant's name as text, the selector as code (`Mobile app (`client_id:Vb4n…`)`). */
+function labelCell({ label, parts }: ShownChange): string {
+  if (parts.lead === undefined && parts.others.length === 0) return codeCell(shortLabel(label));
+  const head =
+    parts.lead === undefined
+      ? codeCell(shortLabel(parts.label))
+      : `${escapeCell(parts.lead)} (${codeCell(shortLabel(parts.label))})`;
+  return parts.others.length > 0 ? `${head} (${escapeCell(parts.others.join(', '))})` : head;
+}
+
+function row(shown: ShownChange, risky = false): string {
+  const { change, words, review } = shown;
   const flag = change.adopted ? ` (${adoptedFlag(change.kind).slice(1, -1)})` : '';
   const effects = risky ? review.effects.filter((e) => e.code !== 'counter') : review.effects;
   const does = [
@@ -70,7 +81,7 @@ function row({ change, label, words, review }: ShownChange, risky = false): stri
   const cells = [
     `\`${SYMBOLS[change.action]}\` ${change.action}`,
     escapeCell(kindOf(change.kind).title.one),
-    `${codeCell(shortLabel(label))}: ${escapeCell(words + flag)}`,
+    `${labelCell(shown)}: ${escapeCell(words + flag)}`,
     does.join('; '),
   ];
   return `| ${cells.join(' | ')} |`;

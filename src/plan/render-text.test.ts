@@ -46,6 +46,7 @@ const EXPECTED = `Symbols: + create, - delete, -/+ replace (delete, then create)
 
 -/+ rate limit policy default: limit 100 → 500
       rate_limit_policy["oauth_authentication_api","client","default"]
+      effect: allows five times as many requests: 100 → 500 per second
       effect: each application without a policy of its own is counted apart
       @@ -3,4 +3,4 @@
         consumer_selector: "default"
@@ -240,6 +241,7 @@ describe('renderText: what the changes do, risky ones first', () => {
         '',
         '  ~ rate limit policy client_id:web: limit 1500 → 1200',
         '      rate_limit_policy["oauth_authentication_api","client","client_id:web"]',
+        '      effect: allows 20% fewer requests: 1500 → 1200 per second',
         '      @@ -3,4 +3,4 @@',
         '        consumer_selector: "client_id:web"',
         '        configuration:',

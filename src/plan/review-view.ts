@@ -14,12 +14,15 @@ import {
   type Finding,
   type Risk,
 } from '../review/index.js';
+import { labelParts, namedLabel, type LabelParts } from './names.js';
 import type { Change, Plan } from './types.js';
 
 export interface ShownChange {
   change: Change;
-  /** The resource's short name: a selector, a user and permission, a token type. */
+  /** The resource's short name: a selector, a user and permission, a token type; with the names the plan knows (`Mobile app (client_id:Vb4n…)`). */
   label: string;
+  /** The short name's parts, for a renderer that shows the name and the id apart. */
+  parts: LabelParts;
   /** The change in words: "block → log", "new, log 50/s". */
   words: string;
   review: ChangeReview;
@@ -53,7 +56,8 @@ export function reviewView(plan: Plan, shown: readonly Change[]): ReviewView {
   const others: ShownChange[] = [];
   for (const change of shown) {
     const review = byChange.get(change) ?? { effects: [], risks: [], findings: [] };
-    const item = { change, label: changeLabel(change), words: changeWords(change), review };
+    const parts = labelParts(change, changeLabel(change), plan.names);
+    const item = { change, label: namedLabel(parts), parts, words: changeWords(change), review };
     (review.risks.length > 0 ? risky : others).push(item);
   }
   risky.sort((a, b) => rank(a.review) - rank(b.review));

@@ -89,6 +89,20 @@ export function changeWords(change: ChangeView): string {
   }
 }
 
+const TIMES = ['', '', 'twice', 'three times', 'four times', 'five times'];
+
+/** "allows twice as many requests: 1500 → 3000 per second", "allows 20% fewer requests: 1500 → 1200 per second". */
+function limitChangeWords(from: number, to: number): string {
+  const figures = `${from} → ${to} per second`;
+  if (from === 0) return `allows requests again: ${figures}`;
+  const ratio = to / from;
+  if (to > from && Number.isInteger(ratio)) {
+    return `allows ${TIMES[ratio] ?? `${ratio} times`} as many requests: ${figures}`;
+  }
+  const percent = Math.round(Math.abs(ratio - 1) * 100);
+  return `allows ${percent}% ${to > from ? 'more' : 'fewer'} requests: ${figures}`;
+}
+
 /** An effect as a sentence: "blocks every sign-in of client X", "from log to enforcing (block at 20/s)", … */
 export function effectWords(effect: Effect): string {
   switch (effect.code) {
@@ -105,6 +119,8 @@ export function effectWords(effect: Effect): string {
         : 'stops turning requests away: no limit';
     case 'limit-cut':
       return `cuts the limit to under half (${effect.from} → ${effect.to}/s)`;
+    case 'limit-change':
+      return limitChangeWords(effect.from, effect.to);
     case 'counter':
       return effect.scope.level === 'group'
         ? `shared by all ${GROUP_WORDS[effect.scope.group].members}: one counter`
