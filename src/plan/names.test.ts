@@ -92,7 +92,7 @@ describe('plans that know names', () => {
   it('Markdown shows the name as text and the selector as code', () => {
     const md = renderMarkdown(namedPlan());
     expect(md).toContain(
-      '| `~` update | rate limit policy | Mobile app (`client_id:Vb4n…`): limit 1500 → 3000 | allows twice as many requests: 1500 → 3000 per second |',
+      '| `~`&nbsp;update | rate&nbsp;limit&nbsp;policy | Mobile app (`client_id:Vb4n…`): limit 1500 → 3000 | allows twice as many requests: 1500 → 3000 per second |',
     );
     expect(md).toContain('`urn:partner:token` (Action: Partner exchange): new');
   });

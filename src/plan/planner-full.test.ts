@@ -234,7 +234,7 @@ describe('rendering a plan under API profile full', () => {
       '',
       '**Plan: 2 to create, 2 to update, 0 to replace, 2 to delete, 0 to forget, 0 blocked.**',
     ]);
-    expect(md).toContain('| `~` update | token exchange profile |');
+    expect(md).toContain('| `~`&nbsp;update | token&nbsp;exchange&nbsp;profile |');
     expect(md).toContain(
       [
         '```diff',

@@ -59,6 +59,7 @@ const EXPECTED = `Symbols: + create, - delete, -/+ replace (delete, then create)
 
   + user permission auth0|u1 read: new
       user_permission["auth0|u1","https://api","read"]
+      effect: grants read on https://api to auth0|u1
       + user_id: "auth0|u1"
       + resource_server_identifier: "https://api"
       + permission_name: "read"
@@ -73,6 +74,7 @@ const EXPECTED = `Symbols: + create, - delete, -/+ replace (delete, then create)
 
   ! token exchange profile urn:a: name "partner tokens" → "new name"
       token_exchange_profile["urn:a"]
+      effect: nothing: no operation can make this change
       @@ -1,4 +1,4 @@
         subject_token_type: "urn:a"
         action_id: "act_123"

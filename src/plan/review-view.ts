@@ -6,6 +6,7 @@
  * an unchanged resource). Worked out when the plan is shown.
  */
 import {
+  changeDoes,
   changeLabel,
   changeWords,
   findingMessage,
@@ -15,6 +16,7 @@ import {
   type Risk,
 } from '../review/index.js';
 import { labelParts, namedLabel, type LabelParts } from './names.js';
+import { tenantText } from './tenant-text.js';
 import type { Change, Plan } from './types.js';
 
 export interface ShownChange {
@@ -25,6 +27,8 @@ export interface ShownChange {
   parts: LabelParts;
   /** The change in words: "block → log", "new, log 50/s". */
   words: string;
+  /** What it does, for a kind without effects: "grants read:reports on Reports API to auth0|bob". */
+  plain: string[];
   review: ChangeReview;
 }
 
@@ -51,13 +55,19 @@ function rank(review: ChangeReview): number {
 /** `shown` (a subset of plan.changes, in order) split into risky and other changes, and the loose findings. */
 export function reviewView(plan: Plan, shown: readonly Change[]): ReviewView {
   const reviews = reviewChanges(plan);
+  const names = plan.names;
+  const nameOf = (list: string, key: string): string | undefined => {
+    const name = names?.items[list]?.[key];
+    return name === undefined ? undefined : tenantText(name);
+  };
   const byChange = new Map(plan.changes.map((c, i) => [c, reviews[i]!]));
   const risky: ShownChange[] = [];
   const others: ShownChange[] = [];
   for (const change of shown) {
     const review = byChange.get(change) ?? { effects: [], risks: [], findings: [] };
     const parts = labelParts(change, changeLabel(change), plan.names);
-    const item = { change, label: namedLabel(parts), parts, words: changeWords(change), review };
+    const plain = changeDoes(change, nameOf);
+    const item = { change, label: namedLabel(parts), parts, words: changeWords(change), plain, review };
     (review.risks.length > 0 ? risky : others).push(item);
   }
   risky.sort((a, b) => rank(a.review) - rank(b.review));

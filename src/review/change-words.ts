@@ -141,3 +141,63 @@ export function effectWords(effect: Effect): string {
     }
   }
 }
+
+/** The name of a reference item (list, key) when one is known, escaped for output. */
+export type NameOf = (list: string, key: string) => string | undefined;
+
+/** What a permission change does: "grants read:reports on Reports API to auth0|bob". */
+function permissionDoes(change: ChangeView, nameOf: NameOf): string[] {
+  const a = change.after ?? change.before;
+  if (!a) return [];
+  const server = String(a.resource_server_identifier);
+  const on = `${String(a.permission_name)} on ${nameOf('resource_server', server) ?? server}`;
+  const user = String(a.user_id);
+  switch (change.action) {
+    case 'create':
+      return [`grants ${on} to ${user}`];
+    case 'delete':
+      return [`takes ${on} from ${user}`];
+    default:
+      return [];
+  }
+}
+
+/** What a profile change does: "exchanges urn:x tokens through Partner token exchange", "renames it". */
+function profileDoes(change: ChangeView, nameOf: NameOf): string[] {
+  const a = change.after ?? change.before;
+  if (!a) return [];
+  const action = (id: unknown) => nameOf('action', String(id)) ?? `Action ${String(id)}`;
+  switch (change.action) {
+    case 'create':
+      return [`exchanges ${String(a.subject_token_type)} tokens through ${action(a.action_id)}`];
+    case 'delete':
+      return [`stops exchanging ${String(a.subject_token_type)} tokens`];
+    case 'blocked':
+      return ['nothing: no operation can make this change'];
+    case 'update':
+    case 'replace': {
+      const b = change.before ?? {};
+      const out: string[] = [];
+      if (b.action_id !== a.action_id)
+        out.push(`runs ${action(a.action_id)} instead of ${action(b.action_id)}`);
+      if (b.name !== a.name) out.push('renames it');
+      if (b.type !== a.type) out.push(`makes it a ${String(a.type)} profile`);
+      return out;
+    }
+    default:
+      return [];
+  }
+}
+
+/**
+ * What a change of a kind without effects (effects.ts) does, in words, so
+ * that every change says it: a permission granted or kept, a profile's
+ * Action, name or type. Empty for a rate limit policy (its effects say it),
+ * and for a forget (its words say it: it stays on the tenant).
+ */
+export function changeDoes(change: ChangeView, nameOf: NameOf = () => undefined): string[] {
+  if (change.action === 'no-op') return [];
+  if (change.kind === 'user_permission') return permissionDoes(change, nameOf);
+  if (change.kind === 'token_exchange_profile') return profileDoes(change, nameOf);
+  return [];
+}
