@@ -225,7 +225,9 @@ describe('renderMarkdown: "Review these" for the pull request', () => {
       null,
     );
     const md = renderMarkdown(plan);
-    expect(md).toContain('| `+`&nbsp;create | rate&nbsp;limit&nbsp;policy | `client_id:Wq2eR5tY8uI1oP…`: new, log 5/s |');
+    expect(md).toContain(
+      '| `+`&nbsp;create | rate&nbsp;limit&nbsp;policy | `client_id:Wq2eR5tY8uI1oP…`: new, log 5/s |',
+    );
     expect(md).toContain('client_id:Wq2eR5tY8uI1oP4aS7dF0gH3jK6lZ9xC&quot;]</summary>');
   });
 
