@@ -17,10 +17,12 @@ import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { marked } from 'marked';
 import { importSource } from './import-source.mjs';
+import { chromiumPath, headlessFlags } from './chromium.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = process.argv[2] ?? join(root, 'docs', 'reviewing', 'pr-comment.png');
-const chromium = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const chromium = chromiumPath();
+if (!chromium) throw new Error('no Chromium: install it (apt-get install chromium) or name it in CHROMIUM');
 const WIDTH = 900;
 
 const { NAMED_TENANT, namedTenantSeed } = await importSource('test/helpers/named-tenant.ts');
@@ -72,17 +74,9 @@ try {
     spawnSync(
       chromium,
       [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
+        ...headlessFlags(mkdtempSync(join(work, 'profile-'))),
         '--hide-scrollbars',
         '--force-device-scale-factor=1',
-        `--user-data-dir=${mkdtempSync(join(work, 'profile-'))}`,
         ...args,
         `file://${page}`,
       ],

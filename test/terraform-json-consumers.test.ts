@@ -12,7 +12,7 @@
  *   refusal). Skipped where Chromium is not installed (.ci/run installs it).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -20,6 +20,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { renderTerraformJson } from '../src/plan/render-terraform-json.js';
 import type { Plan } from '../src/plan/types.js';
 import { everyKindOfPlan } from './plan-builders.js';
+import { chromiumPath, headlessFlags } from '../scripts/chromium.mjs';
 
 const require = createRequire(import.meta.url);
 const unidiff = require('@ahmadnassri/terraform-unidiff') as (plan: unknown) => {
@@ -54,7 +55,7 @@ describe('@ahmadnassri/terraform-unidiff', () => {
   });
 });
 
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+const CHROMIUM = chromiumPath();
 const VISUAL = resolve(require.resolve('@terraform-visual/cli/package.json'), '..', 'bin', 'index.js');
 const work = mkdtempSync(join(tmpdir(), 'tenantform-visual-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -69,15 +70,7 @@ function visualReport(name: string, plan: unknown): { dom: string; errors: strin
   const run = spawnSync(
     CHROMIUM!,
     [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      `--user-data-dir=${profile}`,
+      ...headlessFlags(profile),
       '--enable-logging=stderr',
       '--v=0',
       '--virtual-time-budget=5000',
