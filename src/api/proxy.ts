@@ -10,15 +10,9 @@
 import { ApiConfigError } from './errors.js';
 import { MASK } from './redact.js';
 import type { Env } from './target.js';
+import type { ProxySettings } from './types.js';
 
-export interface ProxySettings {
-  /** Proxy URL for http:// origins, and the variable it came from. */
-  http?: { url: string; from: string };
-  /** Proxy URL for https:// origins (HTTPS_PROXY, else HTTP_PROXY's), and the variable it came from. */
-  https?: { url: string; from: string };
-  /** NO_PROXY as given ('' when unset). */
-  noProxy: string;
-}
+export type { ProxySettings } from './types.js';
 
 function pick(env: Env, name: string): { url: string; from: string } | undefined {
   for (const key of [name.toLowerCase(), name]) {

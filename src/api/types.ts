@@ -4,7 +4,6 @@
  * methods.
  */
 import type { Dispatcher } from 'undici';
-import type { ProxySettings } from './proxy.js';
 import type * as SchemaTypes from '../schemas/types.js';
 import type { ExpectedOutcome, ListQuery, OperationDescriptor } from '../resources/index.js';
 
@@ -63,6 +62,16 @@ export interface RetryOptions {
    * API_RATE_LIMITED (--rate-limit-timeout). Default 300000 ms (5 minutes).
    */
   rateLimitTimeoutMs?: number;
+}
+
+/** The forward proxies the environment names (proxy.ts reads them). */
+export interface ProxySettings {
+  /** Proxy URL for http:// origins, and the variable it came from. */
+  http?: { url: string; from: string };
+  /** Proxy URL for https:// origins (HTTPS_PROXY, else HTTP_PROXY's), and the variable it came from. */
+  https?: { url: string; from: string };
+  /** NO_PROXY as given ('' when unset). */
+  noProxy: string;
 }
 
 export interface ApiClientOptions {
