@@ -9,8 +9,11 @@ function plain() {
   return { progress, lines, advance: (ms: number) => (t += ms) };
 }
 
-const wait = (ms: number, message: string, waitKind: 'rate-limit' | 'server-error' | 'connection') =>
-  ({ type: 'wait', waitMs: ms, message, waitKind }) as const;
+const wait = (
+  ms: number,
+  message: string,
+  waitKind: 'rate-limit' | 'max-rps' | 'max-rate' | 'server-error' | 'connection',
+) => ({ type: 'wait', waitMs: ms, message, waitKind }) as const;
 
 describe('progress without a terminal', () => {
   it('sums rate-limit waits into a line at most every 10 s and one at the end, never one per wait', () => {
@@ -40,10 +43,14 @@ describe('progress without a terminal', () => {
     const { progress, lines } = plain();
     progress.onEvent(wait(700, 'server error 503 Service Unavailable; retrying', 'server-error'));
     progress.onEvent(wait(400, 'connection refused, ECONNREFUSED; retrying', 'connection'));
+    progress.onEvent(wait(500, 'at most 2 requests per second', 'max-rps'));
+    progress.onEvent(wait(300, "30% of the tenant's sustained rate", 'max-rate'));
     progress.finish();
     expect(lines).toEqual([
       'server errors: 1 wait, 0.7s in all; last: server error 503 Service Unavailable; retrying\n',
       'connection failures: 1 wait, 0.4s in all; last: connection refused, ECONNREFUSED; retrying\n',
+      '--max-rps: 1 wait, 0.5s in all; last: at most 2 requests per second\n',
+      "--max-rate: 1 wait, 0.3s in all; last: 30% of the tenant's sustained rate\n",
     ]);
     expect(lines.join('')).not.toMatch(/rate limit/);
     expect(lines.join('')).not.toMatch(/\([^)]*\(/); // no nested parentheses
