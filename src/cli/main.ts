@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { EXIT_OUTPUT_CLOSED, type CommandIO } from './io.js';
 import { guardOutput, watchSignals, type GuardedOutput } from './process.js';
 import { releaseLocksOnCrash } from './crash.js';
-import { reportError } from './errors.js';
+import { cutEchoes, reportError } from './errors.js';
 import * as def from './definitions.js';
 import type { FleetFlags, SingleRun } from './fleet.js';
 
@@ -23,7 +23,7 @@ const { version } = require('../../package.json') as { version: string };
  * two-dash spelling.
  */
 function commanderMessage(text: string, known: ReadonlySet<string>): string {
-  const message = tokenOptionMessage(text.replace(/^error: /, 'Error: '));
+  const message = cutEchoes(tokenOptionMessage(text.replace(/^error: /, 'Error: ')));
   const single = /unknown option '-([a-z][a-z-]+)'/.exec(message);
   if (!single || !known.has(`--${single[1]}`)) return message;
   return message.replace(/\n?$/, ` (did you mean --${single[1]}? long options take two dashes)\n`);

@@ -264,3 +264,4 @@ export type * from './types.js';
 export { configKeysAt, configurationKeysByAction, configVariantsAt, requiredFields } from './facts.js';
 export type { JsonSchema } from './key-order.js';
 export type { ValidateFunction } from '../generated/validate-function.js';
+export { jsonSyntaxProblem } from './json-text.js';

@@ -225,12 +225,24 @@ export function copyCheckout(root: string, dest: string, links: readonly string[
   git(dest, '-c', 'user.name=recipes', '-c', 'user.email=recipes@localhost', 'commit', '-qm', 'checkout');
 }
 
-/** What `git status` says is new, changed or gone in the copy ('' when clean). */
+/**
+ * What a page may leave that .gitignore hides: what installing and building
+ * make, and the tutorial's directory (README's next pages go on from it).
+ * Anything else ignored (a saved plan, a state beside a checked-in config) is
+ * left behind as much as an untracked file is.
+ */
+const LEFT_BY_DESIGN = /^!! (node_modules|dist|src\/generated|my-tenant)(\/|$)/;
+
+/** What `git status` says is new, changed or gone in the copy, ignored files included ('' when clean). */
 export function checkoutChanges(dest: string): string {
-  return execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], {
+  return execFileSync('git', ['status', '--porcelain', '--untracked-files=all', '--ignored'], {
     cwd: dest,
     encoding: 'utf8',
-  });
+  })
+    .split('\n')
+    .filter((line) => line !== '' && !LEFT_BY_DESIGN.test(line))
+    .map((line) => `${line}\n`)
+    .join('');
 }
 
 /** The page's path as a directory name. */

@@ -1,0 +1,93 @@
+/**
+ * Issue 35, correctness: what a hostile new user met, each said in one clear
+ * line naming where and what, with nothing of a file's content echoed and
+ * nothing sent.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cutEchoes } from '../src/cli/errors.js';
+import { runCli, tempDir } from './helpers/cli.js';
+
+const POLICY = `rate_limit_policies:
+  - resource: oauth_authentication_api
+    consumer: client
+    consumer_selector: default
+    configuration: { action: block, limit: 100 }
+`;
+
+let dir: string;
+let cleanup: () => void;
+
+beforeEach(() => {
+  ({ dir, cleanup } = tempDir());
+  mkdirSync(join(dir, 'cfg'));
+  writeFileSync(join(dir, 'cfg', 'policies.yaml'), POLICY);
+});
+
+afterEach(() => cleanup());
+
+const cli = (...args: string[]) => runCli(args, { cwd: dir });
+
+describe('saved plans', () => {
+  it('shows a saved plan an editor gave a UTF-8 byte order mark (item 24)', async () => {
+    const saved = await cli('plan', 'cfg', '--out', 'p.tfplan');
+    expect(saved.code, saved.stderr).toBe(0);
+    writeFileSync(join(dir, 'p.tfplan'), '\uFEFF' + readFileSync(join(dir, 'p.tfplan'), 'utf8'));
+    const shown = await cli('show', 'p.tfplan');
+    expect(shown.stderr).toBe('');
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('Plan: 1 to create');
+  });
+
+  it('refuses a .tfplan file that is not JSON as not a saved plan, exit 4, in one line (docs/plans.md)', async () => {
+    writeFileSync(join(dir, 'h.tfplan'), 'build-host-7\n');
+    const applied = await cli('apply', 'h.tfplan', '--auto-approve');
+    expect(applied.code).toBe(4);
+    expect(applied.stderr).toBe(
+      "Error: h.tfplan is not a tenantform plan: it is not valid JSON (unexpected character 'b' at line 1 column 1)\n",
+    );
+  });
+
+  it('says a missing plan file does not exist (item 25)', async () => {
+    const shown = await cli('show', 'MISSING.tfplan');
+    expect(shown.code).toBe(1);
+    expect(shown.stderr).toBe(
+      'Error: MISSING.tfplan does not exist: show takes a plan file saved by plan --out, or a config path locating the state\n',
+    );
+  });
+});
+
+describe('error messages (item 22)', () => {
+  it('never print a non-JSON state file, nor offer a backup that does not exist', async () => {
+    writeFileSync(join(dir, 'state.json'), 'password=hunter2\nroot:x:0:0:root:/root:/bin/bash\n');
+    const planned = await cli('plan', 'cfg', '--state', 'state.json');
+    expect(planned.code).toBe(1);
+    expect(planned.stderr).toContain("is not valid JSON (unexpected character 'p' at line 1 column 1)");
+    expect(planned.stderr).not.toMatch(/password|hunter|root:x/);
+    expect(planned.stderr).not.toContain('.backup');
+    expect(planned.stderr).toContain('there is no backup beside it');
+    expect(planned.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('offer the backup when there is one', async () => {
+    writeFileSync(join(dir, 'state.json'), '{"format_version": 2,');
+    writeFileSync(join(dir, 'state.json.backup'), '{}');
+    const planned = await cli('plan', 'cfg', '--state', 'state.json');
+    expect(planned.code).toBe(1);
+    expect(planned.stderr).toContain('restore the previous version from');
+  });
+
+  it('cut a long echoed value to a readable length', async () => {
+    const long = 'a'.repeat(5000);
+    const result = await cli('validate', join('cfg', long));
+    expect(result.code).not.toBe(0);
+    expect(result.stderr.length).toBeLessThan(600);
+    expect(result.stderr).toContain('(5005 characters)');
+    expect(cutEchoes(`x ${'b'.repeat(200)} y`)).toBe(`x ${'b'.repeat(200)} y`);
+    expect(cutEchoes(`id ${'c'.repeat(100_000)}.`)).toBe(
+      `id ${'c'.repeat(120)}…(100001 characters)…${'c'.repeat(39)}.`,
+    );
+    expect(existsSync(join(dir, 'cfg', long))).toBe(false);
+  });
+});
