@@ -3,8 +3,9 @@
  * line naming where and what, with nothing of a file's content echoed and
  * nothing sent.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cutEchoes } from '../src/cli/errors.js';
 import { runCli, tempDir } from './helpers/cli.js';
@@ -89,5 +90,22 @@ describe('error messages (item 22)', () => {
       `id ${'c'.repeat(120)}…(100001 characters)…${'c'.repeat(39)}.`,
     );
     expect(existsSync(join(dir, 'cfg', long))).toBe(false);
+  });
+});
+
+describe('plan --all-envs (item 17)', () => {
+  const examples = join(dirname(fileURLToPath(import.meta.url)), '..', 'examples');
+
+  it("says an environment's target is not set when neither tenantform.yaml nor a variable sets it", async () => {
+    cpSync(examples, join(dir, 'ex'), { recursive: true });
+    const planned = await cli('plan', 'ex', '--all-envs');
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(planned.stdout).not.toContain('(from the environment variables)');
+    expect(planned.stdout.match(/not set/g)?.length).toBeGreaterThanOrEqual(2);
+    const fromEnv = await runCli(['plan', 'ex', '--all-envs'], {
+      cwd: dir,
+      env: { TENANTFORM_BASE_URL: 'http://127.0.0.1:9/api/v2' },
+    });
+    expect(fromEnv.stdout).toContain('http://127.0.0.1:9/api/v2 (from the environment variables)');
   });
 });
