@@ -109,3 +109,29 @@ describe('plan --all-envs (item 17)', () => {
     expect(fromEnv.stdout).toContain('http://127.0.0.1:9/api/v2 (from the environment variables)');
   });
 });
+
+describe('emulator flags (items 18, 19)', () => {
+  it.each([
+    [
+      ['--rate-limit', '99999999999999999999'],
+      'Error: --rate-limit must be a positive number at most 1000000',
+    ],
+    [['--rate-limit', '2000000'], 'Error: --rate-limit must be a positive number at most 1000000'],
+    [['--burst', '2000000', '--rate-limit', '5'], 'Error: --burst must be a whole number from 1 to 1000000'],
+  ])('emulator %j is refused, naming the flag at fault', async (args, message) => {
+    const run = await cli('emulator', ...args);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+  });
+
+  it.each([
+    ['/proc/tenantform-x.json', process.platform === 'linux'],
+    ['/sys/tenantform-x.json', process.platform === 'linux'],
+  ])('emulator --data %s, a file it cannot write, is refused at start', async (path, applies) => {
+    if (!applies) return;
+    const run = await cli('emulator', '--data', path);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^Error: cannot write data file \/(proc|sys)\/tenantform-x\.json: [^\n]+\n$/);
+    expect(run.stdout).not.toContain('listening');
+  });
+});

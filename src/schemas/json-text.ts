@@ -33,7 +33,8 @@ export function jsonSyntaxProblem(text: string, err: unknown): string {
     const where = offset >= 0 && /^\s*$/.test(text.slice(0, offset)) ? ` at ${lineColumn(text, offset)}` : '';
     return `unexpected character ${characterName(token[1]!)}${where}`;
   }
-  if (/^Unexpected end of JSON input/.test(message)) return text.trim() === '' ? 'it is empty' : 'it ends too early';
+  if (/^Unexpected end of JSON input/.test(message))
+    return text.trim() === '' ? 'it is empty' : 'it ends too early';
   const at = /at position (\d+)/.exec(message);
   const reason = message
     .replace(/\s*in JSON at position \d+.*$/s, '')
