@@ -135,3 +135,40 @@ describe('emulator flags (items 18, 19)', () => {
     expect(run.stdout).not.toContain('listening');
   });
 });
+
+describe('flags checked in every command, whether or not the run uses them (item 12)', () => {
+  it.each([
+    [['--max-rate', 'abc'], '--max-rate must be a percentage'],
+    [['--max-rate', '-5%'], '--max-rate must be a percentage'],
+    [['--rate-limit-timeout', '-1s'], '--rate-limit-timeout must be a duration'],
+    [['--max-rps', '0'], '--max-rps must be a positive number'],
+    [['--env-parallelism', '0'], '--env-parallelism must be a whole number from 1 to 256'],
+  ])('plan %j without --refresh is refused', async (args, message) => {
+    const run = await cli('plan', 'cfg', ...args);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`Error: ${message}`);
+    expect(run.stdout).toBe('');
+  });
+
+  it.each([
+    ['validate', ['cfg', '--max-rate', '0%']],
+    ['explain', ['cfg', '--max-rps', 'fast']],
+    ['export', ['out', '--from-terraform', 'x.tfstate', '--parallelism', '9999']],
+    ['state', ['rm', 'x', 'cfg', '--lock-timeout', 'soon']],
+  ])('%s %j is refused before it runs', async (command, args) => {
+    const run = await cli(command, ...args);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^Error: --[a-z-]+ must be /);
+  });
+
+  it('shows a share of 0.01 % as such in the pacing reason', async () => {
+    const { UserCeilings } = await import('../src/api/ceilings.js');
+    let t = 0;
+    const ceilings = new UserCeilings({ now: () => t, share: 0.0001 });
+    ceilings.learn(10_000, 1);
+    ceilings.took(t);
+    t += 1;
+    const decision = ceilings.decide(t);
+    expect(decision).toMatchObject({ type: 'sleep', reason: '--max-rate 0.01%' });
+  });
+});

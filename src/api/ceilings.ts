@@ -75,7 +75,7 @@ export class UserCeilings {
     if (this.share !== undefined && this.shareTokens !== undefined) {
       this.refillShare(now);
       if (this.shareTokens < 1) {
-        const reason = `${SHARE_REASON} ${Math.round(this.share * 100)}%`;
+        const reason = `${SHARE_REASON} ${Number((this.share * 100).toPrecision(6))}%`; // 0.01% stays 0.01%
         if (this.shareRate !== undefined) {
           return {
             type: 'sleep',

@@ -162,6 +162,9 @@ export function buildProgram(
     <A extends unknown[]>(load: () => Promise<(...args: [...A, CommandIO]) => Promise<number>>) =>
     async (...args: A) => {
       const fn = await load();
+      // commander passes (...arguments, options, command): the options are next to last.
+      const { checkSharedFlags } = await import('./flag-checks.js');
+      checkSharedFlags(args[args.length - 2] as Record<string, unknown>);
       setExit(await fn(...args, io));
     };
 
