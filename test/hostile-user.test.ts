@@ -172,3 +172,33 @@ describe('flags checked in every command, whether or not the run uses them (item
     expect(decision).toMatchObject({ type: 'sleep', reason: '--max-rate 0.01%' });
   });
 });
+
+describe('export into a directory that holds config (item 8)', () => {
+  const tfstate = join(
+    dirname(fileURLToPath(import.meta.url)),
+    'fixtures',
+    'peers',
+    'terraform',
+    'terraform.tfstate',
+  );
+
+  it('refuses, naming the config found, and writes nothing; --force writes anyway', async () => {
+    const run = await cli('export', 'cfg', '--from-terraform', tfstate, '--no-state');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      'Error: cfg: it holds config (cfg/policies.yaml) that the exported files would join; nothing was written. ' +
+        'Export into an empty directory, or pass --force to write anyway\n',
+    );
+    expect(existsSync(join(dir, 'cfg', 'rate-limit-policies.yaml'))).toBe(false);
+    const forced = await cli('export', 'cfg', '--from-terraform', tfstate, '--no-state', '--force');
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(existsSync(join(dir, 'cfg', 'rate-limit-policies.yaml'))).toBe(true);
+  });
+
+  it('exports into a directory that holds no config', async () => {
+    mkdirSync(join(dir, 'empty', 'notes'), { recursive: true });
+    writeFileSync(join(dir, 'empty', 'notes', 'README.md'), '# notes\n');
+    const run = await cli('export', 'empty', '--from-terraform', tfstate, '--no-state');
+    expect(run.code, run.stderr).toBe(0);
+  });
+});

@@ -479,7 +479,10 @@ export const exportCommand = (parent: Command) =>
               'also export the permissions of the users in this file (one id a line)',
             )
             .option('--no-state', 'only write the files; record nothing in the state')
-            .option('--force', 'overwrite config files of the same names in the directory')
+            .option(
+              '--force',
+              'write into a directory that already holds config: overwrite files of the same names, add beside the others',
+            )
             .addOption(new Option('--parallelism <N>', 'lists read at once').default('10', '10')),
         ),
       ),
