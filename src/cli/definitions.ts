@@ -397,7 +397,7 @@ export const importCommand = (parent: Command) =>
               parent
                 .command('import')
                 .description(
-                  'attach a server id to a resource, e.g. one adopted through 409; without an id (API profile full) it is looked up on the tenant',
+                  'attach a server id to a resource, e.g. one adopted through 409; under API profile full the id is read on the tenant (a 404 is refused), and without an id the resource is looked up by its identity',
                 )
                 .argument('<kind-or-address>', 'rate_limit_policy, token_exchange_profile, or a full address')
                 .argument(
