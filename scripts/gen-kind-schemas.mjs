@@ -3,25 +3,16 @@
 // (src/resources, KINDS; see scripts/kind-schemas.mjs). Run it after adding or
 // changing a kind (npm run gen:schemas), then npm run build;
 // test/kind-schemas.test.ts fails while the files are stale. The declarations
-// are TypeScript: esbuild bundles src/resources for this one run.
-import { build } from 'esbuild';
+// are TypeScript: scripts/import-source.mjs bundles src/resources for this run.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import prettier from 'prettier';
+import { importSource } from './import-source.mjs';
 import { KIND_SCHEMA_FILES, kindSchemas } from './kind-schemas.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const bundled = await build({
-  entryPoints: [`${root}src/resources/index.ts`],
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  write: false,
-  logLevel: 'warning',
-});
-const source = Buffer.from(bundled.outputFiles[0].text).toString('base64');
-const { KINDS } = await import(`data:text/javascript;base64,${source}`);
+const { KINDS } = await importSource('src/resources/index.ts');
 
 const path = (file) => `${root}schemas/${file}`;
 const documents = Object.fromEntries(

@@ -1,9 +1,10 @@
 /**
- * Import cycles among the modules of one folder (src/cli: the command table,
- * fleet and the commands must not call each other round in a circle). Every
- * import counts: static, `export … from`, type-only and `import()` with a
- * literal specifier ("no import cycles, not even lazy ones").
- * test/dependency-rule.test.ts runs it over src/cli.
+ * Import cycles among the modules below one folder (src/: no module imports
+ * itself round a circle, inside a folder or across; in src/cli the command
+ * table, fleet and the commands must not call each other). Every import
+ * counts: static, `export … from`, type-only and `import()` with a literal
+ * specifier ("no import cycles, not even lazy ones").
+ * test/dependency-rule.test.ts runs it over src/.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';

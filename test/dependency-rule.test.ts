@@ -106,8 +106,8 @@ describe('dependency rule (eslint.config.js)', () => {
 });
 
 describe('import cycles', () => {
-  it('has none among the modules of src/cli (fleet gets the command it runs; commands do not call fleet)', () => {
-    expect(importCycles(join(ROOT, 'src', 'cli'))).toEqual([]);
+  it('has none among the modules of src/ (in src/cli: fleet gets the command it runs; commands do not call fleet)', () => {
+    expect(importCycles(join(ROOT, 'src'))).toEqual([]);
   });
 
   it('finds a cycle through a lazy import() or a type-only import', () => {

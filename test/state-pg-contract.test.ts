@@ -1,4 +1,4 @@
-import { runStateStoreContract } from '../src/state/contract.js';
+import { runStateStoreContract } from './helpers/state-contract.js';
 import { createPgStateStore, type PgStateStore } from '../src/state/pg/index.js';
 import { describePg, dropWorkspace, PG_URL, pgStore } from './state-pg-support.js';
 

@@ -20,7 +20,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../src/emulator/index.js';
 import { withLockedState } from '../src/cli/context.js';
 import { createPgStateStore } from '../src/state/pg/index.js';
-import { LINEAGE, profile, putEntry } from '../src/state/contract-fixtures.js';
+import { LINEAGE, profile, putEntry } from './helpers/state-contract-fixtures.js';
 import { openState, readStateSnapshot, writeRescueFile, type StateStore } from '../src/state/index.js';
 import { runCli, tempDir, type CliRun } from './helpers/cli.js';
 import { referenceSeed } from './helpers/reference-seed.js';

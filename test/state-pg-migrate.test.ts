@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { profile, putEntry, stateDoc } from '../src/state/contract.js';
+import { profile, putEntry, stateDoc } from './helpers/state-contract.js';
 import type { StateError } from '../src/state/errors.js';
 import { createFileStateStore, openState, type StateStore } from '../src/state/index.js';
 import { MigrateError, migrateState, type PgStateStore } from '../src/state/pg/index.js';

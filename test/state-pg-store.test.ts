@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterEach, expect, it, vi } from 'vitest';
-import { profile, putEntry, stateDoc } from '../src/state/contract.js';
+import { profile, putEntry, stateDoc } from './helpers/state-contract.js';
 import type { StateError } from '../src/state/errors.js';
 import { LockError } from '../src/state/errors.js';
 import { openState } from '../src/state/session.js';

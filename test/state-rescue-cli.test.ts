@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFileStateStore, openState, rescueLines, writeRescueFile } from '../src/state/index.js';
 import type { JournalEntry } from '../src/state/index.js';
-import { profile, putEntry } from '../src/state/contract-fixtures.js';
+import { profile, putEntry } from './helpers/state-contract-fixtures.js';
 import { runCli, tempDir } from './helpers/cli.js';
 
 let work: { dir: string; cleanup: () => void };

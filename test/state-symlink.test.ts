@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../src/emulator/index.js';
 import { createFileStateStore, LockError, openState, type StateDocument } from '../src/state/index.js';
-import { holderInfo, profile, rejection } from '../src/state/contract-fixtures.js';
+import { holderInfo, profile, rejection } from './helpers/state-contract-fixtures.js';
 import { runCli, tempDir } from './helpers/cli.js';
 
 let work: { dir: string; cleanup: () => void };

@@ -6,14 +6,39 @@
 import { join } from 'node:path';
 import type { Node, YAMLMap } from 'yaml';
 import { YAML } from './yaml-lib.js';
-import { isApiProfile } from '../resources/index.js';
-import type { Environment, EnvironmentCredentials, EnvironmentState, EnvironmentTarget } from './project.js';
+import { isApiProfile, type ApiProfile } from '../resources/index.js';
+import type { GuardrailSettings } from '../review/index.js';
 import { checkGuardrails } from './project-guardrails.js';
+import { entries, stringValue, type EntryContext } from './project-nodes.js';
 
-export interface EntryContext {
-  /** The project directory as given. */
-  dir: string;
-  at(node: Node | null | undefined, message: string, code?: string): void;
+/** Where an environment's API calls go; from `domain` or `base_url`. */
+export interface EnvironmentTarget {
+  domain?: string;
+  baseUrl?: string;
+}
+
+/** Names of the environment variables that hold an environment's credentials. */
+export interface EnvironmentCredentials {
+  token?: string;
+  clientId?: string;
+  clientSecret?: string;
+}
+
+export type EnvironmentState = { backend: 'file'; path?: string } | { backend: 'pg'; workspace: string };
+
+export interface Environment {
+  name: string;
+  /** Config paths, joined to the project directory as the user gave it. */
+  paths: string[];
+  varFiles: string[];
+  target?: EnvironmentTarget;
+  /** The tenant's API profile (`api:`); absent means spec unless --api says otherwise. */
+  api?: ApiProfile;
+  credentials?: EnvironmentCredentials;
+  /** A file path here is joined to the project directory as the user gave it. */
+  state?: EnvironmentState;
+  /** The guardrail settings of this environment: its own `guardrails` over the project's. */
+  guardrails?: GuardrailSettings;
 }
 
 const ENV_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
@@ -27,19 +52,6 @@ const CREDENTIAL_KEYS: Record<string, keyof EnvironmentCredentials> = {
   client_id: 'clientId',
   client_secret: 'clientSecret',
 };
-
-/** The mapping's entries as [key text, key node, value node]. */
-export function entries(map: YAMLMap): [string, Node, Node | null][] {
-  return map.items.map((pair) => {
-    const key = pair.key as Node;
-    const text = YAML.isScalar(key) ? String(key.value) : String(key);
-    return [text, key, (pair.value as Node | null) ?? null];
-  });
-}
-
-export function stringValue(node: Node | null): string | null {
-  return YAML.isScalar(node) && typeof node.value === 'string' && node.value !== '' ? node.value : null;
-}
 
 function relativePath(node: Node | null, where: string, ctx: EntryContext): string | null {
   const value = stringValue(node);

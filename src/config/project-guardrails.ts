@@ -23,7 +23,7 @@ import {
   type RuleCode,
   type RuleSetting,
 } from '../review/index.js';
-import { entries, stringValue, type EntryContext } from './project-entry.js';
+import { entries, stringValue, type EntryContext } from './project-nodes.js';
 
 const KEYS = ['rules', 'redirect_hosts'];
 const HOST =

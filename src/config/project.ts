@@ -28,43 +28,20 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Node } from 'yaml';
 import { YAML } from './yaml-lib.js';
-import type { ApiProfile } from '../resources/index.js';
 import type { GuardrailSettings } from '../review/index.js';
 import type { ConfigIssue } from './types.js';
-import { checkEnvironment, checkSharedState, type EntryContext } from './project-entry.js';
+import { checkEnvironment, checkSharedState, type Environment } from './project-entry.js';
+import type { EntryContext } from './project-nodes.js';
+
+export type {
+  Environment,
+  EnvironmentCredentials,
+  EnvironmentState,
+  EnvironmentTarget,
+} from './project-entry.js';
 import { checkGuardrails, mergeGuardrails } from './project-guardrails.js';
 
 export const PROJECT_FILE = 'tenantform.yaml';
-
-/** Where an environment's API calls go; from `domain` or `base_url`. */
-export interface EnvironmentTarget {
-  domain?: string;
-  baseUrl?: string;
-}
-
-/** Names of the environment variables that hold an environment's credentials. */
-export interface EnvironmentCredentials {
-  token?: string;
-  clientId?: string;
-  clientSecret?: string;
-}
-
-export type EnvironmentState = { backend: 'file'; path?: string } | { backend: 'pg'; workspace: string };
-
-export interface Environment {
-  name: string;
-  /** Config paths, joined to the project directory as the user gave it. */
-  paths: string[];
-  varFiles: string[];
-  target?: EnvironmentTarget;
-  /** The tenant's API profile (`api:`); absent means spec unless --api says otherwise. */
-  api?: ApiProfile;
-  credentials?: EnvironmentCredentials;
-  /** A file path here is joined to the project directory as the user gave it. */
-  state?: EnvironmentState;
-  /** The guardrail settings of this environment: its own `guardrails` over the project's. */
-  guardrails?: GuardrailSettings;
-}
 
 export interface Project {
   /** The project file's path, as given joined with PROJECT_FILE. */

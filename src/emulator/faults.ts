@@ -13,6 +13,7 @@
  * - latency: "MS" or "MS:JITTER" (whole milliseconds); the delay is MS plus a
  *   uniform draw from [0, JITTER).
  */
+import { EmulatorOptionError } from './option-error.js';
 import type { FaultOptions } from './types.js';
 
 export type FaultDecision =
@@ -20,10 +21,7 @@ export type FaultDecision =
 
 export const FAULT_NAMES = ['error', 'reset', 'lost'] as const;
 
-/** A bad option value of the emulator; the message names the option. */
-export class EmulatorOptionError extends Error {
-  readonly code = 'EMULATOR_OPTION';
-}
+export { EmulatorOptionError };
 
 /** Throws EmulatorOptionError unless every fraction is in [0, 1] and they sum to at most 1. */
 export function checkFaults(faults: FaultOptions): void {

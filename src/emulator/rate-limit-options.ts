@@ -9,7 +9,7 @@
  * whole steps at the top of each window (one second, or one minute for some
  * endpoints), never above the burst. The tiers below are the published ones.
  */
-import { EmulatorOptionError } from './faults.js';
+import { EmulatorOptionError } from './option-error.js';
 import { RateLimiter, WindowBucket, type Limiter } from './rate-limit.js';
 
 export const RATE_LIMIT_MODELS = ['window', 'continuous'] as const;

@@ -1,7 +1,37 @@
 import type { ApiProfile, Attributes, KindName, SourcePosition } from '../resources/index.js';
 import type { Action, PlanSummary } from './actions.js';
-import type { Drift } from './drift.js';
 import type { Finding } from '../review/index.js';
+
+/**
+ * Drift: what changed on the tenant behind tenantform's back, found by
+ * comparing the state with a read of the tenant (API profile full). Pure: the
+ * read happens elsewhere (src/api, wired by src/cli) and arrives as a
+ * LiveSnapshot.
+ *
+ * - changed: recorded and live, with other settings (or another id) on the tenant;
+ * - deleted: recorded, and the list that would hold it was read without it;
+ * - unmanaged: live but not recorded. Left alone, unless the config declares
+ *   the same identity: then the state records it (id and live settings) and
+ *   the plan makes it match the config instead of creating a duplicate.
+ */
+export type DriftKind = 'changed' | 'deleted' | 'unmanaged';
+
+export interface Drift {
+  address: string;
+  kind: KindName;
+  identity: string[];
+  drift: DriftKind;
+  /** The tenant's id (changed, unmanaged) or the recorded one (deleted); null when the kind has none. */
+  id: string | null;
+  /** Recorded attributes; null for unmanaged. */
+  recorded: Attributes | null;
+  /** Live attributes; null for deleted. */
+  live: Attributes | null;
+  /** changed: the fields that differ (dotted paths; "id" when the tenant has another id). */
+  fields: string[];
+  /** The config declares this resource (deleted: it will be created again; unmanaged: it is recorded now). */
+  desired: boolean;
+}
 
 /**
  * 2: saved plans record state_location and target. 3: plans record their API

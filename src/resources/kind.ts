@@ -1,3 +1,4 @@
+import type { Attributes } from './attributes.js';
 import type { KindOperations, OperationTable } from './operations.js';
 import type { KindPeers } from './peers.js';
 
@@ -10,8 +11,7 @@ import type { KindPeers } from './peers.js';
  * its emulator module).
  */
 
-/** JSON-compatible attribute map: exactly what a create request sends (see each kind). */
-export type Attributes = { [key: string]: unknown };
+export type { Attributes } from './attributes.js';
 
 /** A word in its two numbers, for counts: { one: 'user', many: 'users' }. */
 export interface Noun {

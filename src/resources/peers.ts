@@ -1,4 +1,4 @@
-import type { Attributes } from './kind.js';
+import type { Attributes } from './attributes.js';
 
 /**
  * How the peers a team switches from (the Terraform auth0 provider, the

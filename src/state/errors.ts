@@ -1,6 +1,8 @@
 import { holderStatus } from './lock-holder.js';
 import type { LockInfo } from './types.js';
 
+export { unknownHolder } from './lock-holder.js';
+
 /**
  * Stable codes of state failures:
  * - STATE_CORRUPT: a stored document or journal cannot be parsed or is invalid; it was left untouched.
@@ -36,11 +38,6 @@ export class LockError extends Error {
   ) {
     super(lockMessage(holder, where));
   }
-}
-
-/** The holder reported for a lock whose record cannot be read. */
-export function unknownHolder(): LockInfo {
-  return { id: 'unknown', pid: 0, host: 'unknown', command: 'unknown', since: 'unknown' };
 }
 
 function lockMessage(holder: LockInfo, where: string): string {

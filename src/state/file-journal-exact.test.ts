@@ -2,7 +2,7 @@ import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { profile, putEntry } from './contract-fixtures.js';
+import { profile, putEntry } from '../../test/helpers/state-contract-fixtures.js';
 import type { AppendFn } from './file-io.js';
 import { createFileStateStore } from './file-store.js';
 import type { StateStore } from './types.js';

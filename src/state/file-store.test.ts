@@ -3,7 +3,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { profile, putEntry, stateDoc } from './contract.js';
+import { profile, putEntry, stateDoc } from '../../test/helpers/state-contract.js';
 import { LockError, StateError } from './errors.js';
 import type { SyncTarget } from './file-io.js';
 import { createFileStateStore, type FileStateStoreOptions } from './file-store.js';

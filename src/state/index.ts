@@ -6,8 +6,8 @@
  * commit). Does not own: deciding changes (plan/), calling the API (apply/,
  * api/), or where the state file lives by default (cli/).
  *
- * The shared backend test lives in contract.ts (not exported here, as it
- * imports vitest): runStateStoreContract(name, makeStore, options).
+ * The shared backend test lives in test/helpers/state-contract.ts (test
+ * code): runStateStoreContract(name, makeStore, options).
  */
 export type {
   JournalEntry,

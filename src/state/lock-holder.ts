@@ -1,6 +1,5 @@
 import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { unknownHolder } from './errors.js';
 import type { LockInfo } from './types.js';
 
 /**
@@ -9,6 +8,11 @@ import type { LockInfo } from './types.js';
  * namespace and start time, so that a pid reused by another process, or seen
  * from another container, is never mistaken for the holder.
  */
+
+/** The holder reported for a lock whose record cannot be read. */
+export function unknownHolder(): LockInfo {
+  return { id: 'unknown', pid: 0, host: 'unknown', command: 'unknown', since: 'unknown' };
+}
 
 /**
  * A lock record as a backend read it back (the file lock's JSON, the pg

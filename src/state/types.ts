@@ -85,7 +85,7 @@ export interface LockOptions {
 
 /**
  * A place where state lives. Implementations: file (default), memory, pg.
- * Every implementation must pass src/state/contract.ts.
+ * Every implementation must pass test/helpers/state-contract.ts.
  */
 export interface StateStore {
   /** Human description for messages, e.g. the file path or "pg workspace prod". Never contains secrets. */

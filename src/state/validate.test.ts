@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { profile, putEntry, stateDoc } from './contract.js';
+import { profile, putEntry, stateDoc } from '../../test/helpers/state-contract.js';
 import { checkDocumentToWrite, checkJournalEntry, parseJournalText, parseStateText } from './validate.js';
 
 function failure(fn: () => unknown): { code?: string; message: string } {

@@ -1,14 +1,14 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { runStateStoreContract } from './contract.js';
-import { createFileStateStore } from './file-store.js';
+import { runStateStoreContract } from './helpers/state-contract.js';
+import { createFileStateStore } from '../src/state/file-store.js';
 import {
   createMemoryStateStore,
   openMemoryHandle,
   readRawMemoryState,
   writeRawMemoryState,
-} from './memory-store.js';
+} from '../src/state/memory-store.js';
 
 runStateStoreContract('memory', async () => ({ store: createMemoryStateStore(), cleanup: async () => {} }), {
   makeSecondHandle: async (store) => openMemoryHandle(store),

@@ -4,11 +4,11 @@
  * Not exported from index.ts, since it imports vitest.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LINEAGE, profile, putEntry, stateCode, stateDoc } from './contract-fixtures.js';
-import { defineLockAndSessionCases, type ContractContext } from './contract-session.js';
-import type { StateDocument, StateStore } from './types.js';
+import { LINEAGE, profile, putEntry, stateCode, stateDoc } from './state-contract-fixtures.js';
+import { defineLockAndSessionCases, type ContractContext } from './state-contract-session.js';
+import type { StateDocument, StateStore } from '../../src/state/types.js';
 
-export { profile, putEntry, stateDoc } from './contract-fixtures.js';
+export { profile, putEntry, stateDoc } from './state-contract-fixtures.js';
 
 export interface StateStoreContractOptions {
   /** Another handle on the same backing storage (a second process or connection). Defaults to the same handle. */

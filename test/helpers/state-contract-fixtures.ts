@@ -1,15 +1,15 @@
 /** Fixtures and helpers shared by the StateStore contract and the state tests. */
 import { expect } from 'vitest';
-import { formatAddress, type RecordedResource } from '../resources/index.js';
-import { StateError } from './errors.js';
-import { openState } from './session.js';
+import { formatAddress, type RecordedResource } from '../../src/resources/index.js';
+import { StateError } from '../../src/state/errors.js';
+import { openState } from '../../src/state/session.js';
 import {
   STATE_FORMAT_VERSION,
   type JournalEntry,
   type LockInfo,
   type StateDocument,
   type StateStore,
-} from './types.js';
+} from '../../src/state/types.js';
 
 export const LINEAGE = 'contract-lineage-a';
 

@@ -1,8 +1,16 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { holderInfo, open, profile, putEntry, rejection, stateCode, stateDoc } from './contract-fixtures.js';
-import { LockError, type StateError } from './errors.js';
-import { openState, readStateSnapshot } from './session.js';
-import type { StateStore } from './types.js';
+import {
+  holderInfo,
+  open,
+  profile,
+  putEntry,
+  rejection,
+  stateCode,
+  stateDoc,
+} from './state-contract-fixtures.js';
+import { LockError, type StateError } from '../../src/state/errors.js';
+import { openState, readStateSnapshot } from '../../src/state/session.js';
+import type { StateStore } from '../../src/state/types.js';
 
 /** What the contract's cases need: the store under test, a second handle on its storage, raw access. */
 export interface ContractContext {
