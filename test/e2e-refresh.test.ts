@@ -276,6 +276,7 @@ describe('adoption with ids (API profile full)', () => {
       action_id: '6a7d8b1c-0d3e-4f5a-8b9c-0d1e2f3a4b5c',
       type: 'custom_authentication',
     });
+    const id = created.id!;
     const address = 'token_exchange_profile["urn:partner:by-id"]';
     const unknown = await cli('import', address, 'tep_000000000000000000000', '--config', 'config', ...api());
     expect(unknown.code).toBe(1);
@@ -288,25 +289,25 @@ describe('adoption with ids (API profile full)', () => {
     const other = await cli(
       'import',
       'token_exchange_profile["urn:partner:other"]',
-      created.id,
+      id,
       '--config',
       'config',
       ...api(),
     );
     expect(other.code).toBe(1);
     expect(other.stderr).toContain(
-      `${created.id} on the tenant is ${address}, not token_exchange_profile["urn:partner:other"]`,
+      `${id} on the tenant is ${address}, not token_exchange_profile["urn:partner:other"]`,
     );
 
-    const imported = await cli('import', address, created.id, '--config', 'config', ...api());
+    const imported = await cli('import', address, id, '--config', 'config', ...api());
     expect(imported.stderr).toBe('');
     expect(imported.code).toBe(0);
     expect(imported.stdout).toBe(
-      `Imported ${address} with id ${created.id}, read on the tenant by its id; its live settings are recorded.\n`,
+      `Imported ${address} with id ${id}, read on the tenant by its id; its live settings are recorded.\n`,
     );
     expect(imported.stdout).not.toContain('no read operation');
     expect(stateResources().find((r) => r.address === address)).toMatchObject({
-      id: created.id,
+      id: id,
       attributes: { name: 'Read by id' },
     });
   });
