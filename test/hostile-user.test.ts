@@ -202,3 +202,39 @@ describe('export into a directory that holds config (item 8)', () => {
     expect(run.code, run.stderr).toBe(0);
   });
 });
+
+describe('fmt formats tenantform config only (item 7)', () => {
+  const COMPOSE = 'services: { web: { image: "nginx:1" } }\nversion: "3"\n';
+  const CONFIGMAP = 'apiVersion: v1\nkind: ConfigMap\ndata: { a: "1" }\n';
+
+  it('leaves docker-compose.yml and a Kubernetes manifest beside the config alone, and says so', async () => {
+    writeFileSync(join(dir, 'docker-compose.yml'), COMPOSE);
+    mkdirSync(join(dir, 'k8s'));
+    writeFileSync(join(dir, 'k8s', 'cm.yaml'), CONFIGMAP);
+    writeFileSync(join(dir, 'cfg', 'empty.yaml'), '# nothing yet\n');
+    const checked = await cli('fmt', '--check');
+    expect(checked.code).toBe(3);
+    expect(checked.stdout).toBe(`${join('cfg', 'policies.yaml')}\n`);
+    const run = await cli('fmt');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe(`${join('cfg', 'policies.yaml')}\n`);
+    expect(run.stderr).toBe(
+      'Skipped 2 YAML files that are not tenantform config (no rate_limit_policies, user_permissions, ' +
+        `token_exchange_profiles at the top level): docker-compose.yml, ${join('k8s', 'cm.yaml')}\n`,
+    );
+    expect(readFileSync(join(dir, 'docker-compose.yml'), 'utf8')).toBe(COMPOSE);
+    expect(readFileSync(join(dir, 'k8s', 'cm.yaml'), 'utf8')).toBe(CONFIGMAP);
+    expect(readFileSync(join(dir, 'cfg', 'policies.yaml'), 'utf8')).toContain(
+      '    configuration:\n      action: block',
+    );
+  });
+
+  it('formats a config file with a mistyped key beside a known one, and reads a broken one by its keys', async () => {
+    writeFileSync(join(dir, 'cfg', 'typo.yaml'), 'user_permisions: []\nrate_limit_policies: []\n');
+    writeFileSync(join(dir, 'cfg', 'broken.yaml'), 'rate_limit_policies:\n  - { resource: [\n');
+    const run = await cli('fmt', 'cfg');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(join('cfg', 'broken.yaml'));
+    expect(run.stderr).not.toContain('Skipped');
+  });
+});

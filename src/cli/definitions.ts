@@ -274,7 +274,9 @@ export type ExplainFlags = FlagsOf<typeof explainCommand>;
 export const fmtCommand = (parent: Command) =>
   parent
     .command('fmt')
-    .description('rewrite config files in the canonical layout (schema key order), keeping comments')
+    .description(
+      'rewrite config files in the canonical layout (schema key order), keeping comments; other YAML (no config key at the top level) is skipped, and named',
+    )
     .argument('[paths...]', 'config files or directories (default: .)')
     .option('--check', 'change nothing; exit 3 when a file is not formatted (for CI)')
     .option('--diff', 'print what changes, as a unified diff')

@@ -153,6 +153,28 @@ function scalarData(node: Scalar): unknown {
 }
 
 /**
+ * Whether a YAML file's text is tenantform config, by its top-level keys: a
+ * document that is a mapping with a config key (rate_limit_policies, …), or
+ * nothing at all. Another tool's YAML beside the config (docker-compose.yml,
+ * a Kubernetes manifest) is not, and `fmt` leaves it alone. Text the parser
+ * refuses counts when a line starts with a config key.
+ */
+export function isConfigText(text: string): boolean {
+  const keys = configKeyOrder().keys;
+  const docs = parse(text);
+  if (docs.some((doc) => doc.errors.length > 0)) {
+    return keys.some((key) => new RegExp(`^["']?${key.replace(/[$]/g, '\\$&')}["']?\\s*:`, 'm').test(text));
+  }
+  const contents = docs.map((doc) => doc.contents).filter((node) => node !== null);
+  if (contents.length === 0) return true;
+  return contents.some(
+    (node) =>
+      YAML.isMap(node) &&
+      node.items.some((pair) => YAML.isScalar(pair.key) && keys.includes(String(pair.key.value))),
+  );
+}
+
+/**
  * Formats one config file's text (see the module comment). `file` only names the
  * file in issues. A file with syntax errors comes back unchanged with the errors.
  */
