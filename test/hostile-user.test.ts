@@ -7,7 +7,10 @@ import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
 import { cutEchoes } from '../src/cli/errors.js';
+import { StopRequest } from '../src/cli/io.js';
+import { main } from '../src/cli/main.js';
 import { runCli, tempDir } from './helpers/cli.js';
 
 const POLICY = `rate_limit_policies:
@@ -236,5 +239,69 @@ describe('fmt formats tenantform config only (item 7)', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(join('cfg', 'broken.yaml'));
     expect(run.stderr).not.toContain('Skipped');
+  });
+});
+
+describe('what is not a regular file, and the first Ctrl+C (item 13)', () => {
+  const fifo = () => {
+    const path = join(dir, 'pipe');
+    execFileSync('mkfifo', [path]);
+    return path;
+  };
+
+  it.each([
+    ['plan --state FIFO', () => ['plan', 'cfg', '--state', fifo()], '--state'],
+    [
+      'apply --token-file FIFO',
+      () => ['apply', 'cfg', '--auto-approve', '--token-file', fifo()],
+      '--token-file',
+    ],
+    ['validate --var-file FIFO', () => ['validate', 'cfg', '--var-file', fifo()], '--var-file'],
+  ])('%s is refused before anything opens it', async (_name, args, flag) => {
+    const run = await cli(...args());
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      new RegExp(
+        `^Error: ${flag} \\S*pipe is a FIFO \\(named pipe\\), not a regular file; nothing was read\\n$`,
+      ),
+    );
+  });
+
+  it('refuses plan --state /dev/full, a device', async () => {
+    if (!existsSync('/dev/full')) return;
+    const run = await cli('plan', 'cfg', '--state', '/dev/full');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('Error: --state /dev/full is a device, not a regular file; nothing was read\n');
+  });
+
+  it('reads no FIFO given as a config file', async () => {
+    const run = await cli('validate', fifo());
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('pipe: not a file or directory');
+  });
+
+  it('stops a search below / instead of walking the whole file system', async () => {
+    const run = await cli('validate', '/');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      '/: more than 20000 directories below it, so it is not a config directory; give the directory that holds the config files',
+    );
+  }, 120_000);
+
+  it('ends validate as interrupted (130) when Ctrl+C came while it ran', async () => {
+    const controller = new AbortController();
+    controller.abort(new StopRequest('signal', 'interrupted'));
+    let stderr = '';
+    let stdout = '';
+    const code = await main(['node', 'tenantform', 'validate', 'cfg'], {
+      stdout: { write: (s: string) => (stdout += s), isTTY: false },
+      stderr: { write: (s: string) => (stderr += s), isTTY: false },
+      env: {},
+      cwd: dir,
+      signal: controller.signal,
+    });
+    expect(code).toBe(130);
+    expect(stderr).toBe('Interrupted.\n');
+    expect(stdout).toBe('');
   });
 });

@@ -1,4 +1,4 @@
-import { CliError, type CommandIO } from './io.js';
+import { CliError, StopRequest, stopExitCode, type CommandIO } from './io.js';
 
 /**
  * Maps any error that reached the CLI to a message and an exit code. Typed
@@ -6,6 +6,11 @@ import { CliError, type CommandIO } from './io.js';
  * bug and says so.
  */
 export function reportError(err: unknown, io: CommandIO): number {
+  if (err instanceof StopRequest) {
+    // Ctrl+C, SIGTERM or a closed output stopped the command before it finished: nothing more to say.
+    if (err.kind === 'signal') io.stderr.write('Interrupted.\n');
+    return stopExitCode(err);
+  }
   if (err instanceof CliError) {
     io.stderr.write(`Error: ${cutEchoes(err.message)}\n`);
     return err.exitCode;
