@@ -24,6 +24,7 @@ import { fleetApplyFigures, fleetPlanFigures } from './fleet-scenarios.mjs';
 import { pacingGridFigures, sharedBucketFigures, vanishedFigures } from './pacing-scenarios.mjs';
 import { maxRateFigures, skewFigures, windowGridFigures } from './window-scenarios.mjs';
 import { planFigures, startupFigures } from './local-scenarios.mjs';
+import { exportFigures } from './export-scenarios.mjs';
 import { configChangeFigures } from './profile-scenarios.mjs';
 import { refreshFigures } from './read-scenarios.mjs';
 import { ROOT, rssMethod } from './measure.mjs';
@@ -31,6 +32,7 @@ import { ROOT, rssMethod } from './measure.mjs';
 const SUITES = {
   startup: startupFigures,
   plan: planFigures,
+  export: exportFigures,
   requests: requestFigures,
   latency: latencyBoundFigures,
   rate: rateBoundFigures,
