@@ -231,18 +231,22 @@ export function copyCheckout(root: string, dest: string, links: readonly string[
  * Anything else ignored (a saved plan, a state beside a checked-in config) is
  * left behind as much as an untracked file is.
  */
-const LEFT_BY_DESIGN = /^!! (node_modules|dist|src\/generated|my-tenant)(\/|$)/;
+const LEFT_BY_DESIGN = /^(node_modules|dist|src\/generated|my-tenant)(\/|$)/;
 
-/** What `git status` says is new, changed or gone in the copy, ignored files included ('' when clean). */
+/**
+ * What `git status` says is new, changed or gone in the copy ('' when clean),
+ * then the ignored files and directories left there ("!! path", a directory
+ * once, not file by file: node_modules alone is thousands).
+ */
 export function checkoutChanges(dest: string): string {
-  return execFileSync('git', ['status', '--porcelain', '--untracked-files=all', '--ignored'], {
-    cwd: dest,
-    encoding: 'utf8',
-  })
+  const git = (...args: string[]) =>
+    execFileSync('git', args, { cwd: dest, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const ignored = git('ls-files', '--others', '--ignored', '--exclude-standard', '--directory')
     .split('\n')
-    .filter((line) => line !== '' && !LEFT_BY_DESIGN.test(line))
-    .map((line) => `${line}\n`)
+    .filter((path) => path !== '' && !LEFT_BY_DESIGN.test(path))
+    .map((path) => `!! ${path}\n`)
     .join('');
+  return git('status', '--porcelain', '--untracked-files=all') + ignored;
 }
 
 /** The page's path as a directory name. */
