@@ -11,6 +11,8 @@ import { pathToFileURL } from 'node:url';
 import { figure, info, pick, repeat } from './figures.mjs';
 import { buildState, generateResources, policyAt, writeFixture, writeConfig } from './generate.mjs';
 import { ROOT, runCliOk } from './measure.mjs';
+import { startEmulatorForBench } from './apply-scenarios.mjs';
+import { windowFloorMs } from './window-scenarios.mjs';
 
 const { startTenants } = await import(pathToFileURL(join(ROOT, 'dist', 'emulator', 'index.js')).href);
 
@@ -27,14 +29,34 @@ function writeProject(dir, names, resourcesOf, entryOf) {
   return dir;
 }
 
-/** 20 tenants × 200 policy creates at 25 req/s each: wall ÷ (N/R) and peak RSS of the one apply process. */
-export async function fleetApplyFigures(work, log, { tenants = 20, n = 200, rate = 25 } = {}) {
-  const names = Array.from({ length: tenants }, (_, i) => `t${String(i + 1).padStart(2, '0')}`);
+/**
+ * Writes a project of `fleet`'s tenants (one environment each, `n` policy
+ * creates, its own state file) into `dir` and runs one `apply --all-envs`
+ * with every tenant at once; resolves with the process result.
+ */
+async function applyToFleet(dir, fleet, n) {
   const policies = {
     policies: Array.from({ length: n }, (_, i) => policyAt(i)),
     profiles: [],
     permissions: [],
   };
+  const names = fleet.map((t) => t.name);
+  writeProject(
+    dir,
+    names,
+    () => policies,
+    (name, i) =>
+      `    base_url: ${fleet[i].baseUrl}\n    credentials: { token: ${envVar(name)} }\n    state: { path: ${name}.state.json }\n`,
+  );
+  const env = Object.fromEntries(fleet.map((t) => [envVar(t.name), t.token]));
+  return runCliOk(['apply', dir, '--all-envs', '--env-parallelism', String(fleet.length), '--auto-approve'], {
+    env,
+  });
+}
+
+/** 20 tenants × 200 policy creates at 25 req/s each: wall ÷ (N/R) and peak RSS of the one apply process. */
+export async function fleetApplyFigures(work, log, { tenants = 20, n = 200, rate = 25 } = {}) {
+  const names = Array.from({ length: tenants }, (_, i) => `t${String(i + 1).padStart(2, '0')}`);
   let run = 0;
   const runs = await repeat(
     async () => {
@@ -42,18 +64,7 @@ export async function fleetApplyFigures(work, log, { tenants = 20, n = 200, rate
         rateLimit: { model: 'continuous', perSecond: rate, burst: rate },
       });
       try {
-        const dir = writeProject(
-          join(work, `fleet-apply-${++run}`),
-          names,
-          () => policies,
-          (name, i) =>
-            `    base_url: ${fleet[i].baseUrl}\n    credentials: { token: ${envVar(name)} }\n    state: { path: ${name}.state.json }\n`,
-        );
-        const env = Object.fromEntries(fleet.map((t) => [envVar(t.name), t.token]));
-        const result = await runCliOk(
-          ['apply', dir, '--all-envs', '--env-parallelism', String(tenants), '--auto-approve'],
-          { env },
-        );
+        const result = await applyToFleet(join(work, `fleet-apply-${++run}`), fleet, n);
         const created = fleet.reduce((sum, t) => sum + t.snapshot().rateLimitPolicies.length, 0);
         if (created !== tenants * n)
           throw new Error(`fleet apply created ${created} of ${tenants * n} policies`);
@@ -109,5 +120,90 @@ export async function fleetPlanFigures(work, log, { envs = 100, size = 100 } = {
     info('plan --all-envs: peak RSS', 'MB', pick(runs, 'maxRssMB')),
   ];
   log(`${figures[0].name} ${figures[0].value.toFixed(2)} s`);
+  return figures;
+}
+
+/** The published tiers the hundred tenants cycle through (emulator tier names), a quarter each. */
+const FLEET_TIERS = ['free', 'enterprise-nonprod', 'enterprise-prod', 'private-cloud-20'];
+
+/** One `apply --all-envs` to `tenants` emulated tenants of mixed tiers, `n` creates each. */
+async function hundredOnce(work, run, names, n) {
+  const fleet = [];
+  try {
+    for (const [i, name] of names.entries()) {
+      const tier = FLEET_TIERS[i % FLEET_TIERS.length];
+      fleet.push(Object.assign(await startEmulatorForBench({ rateLimit: { tier } }), { name, tier }));
+    }
+    const result = await applyToFleet(join(work, `fleet-100-${run}`), fleet, n);
+    let slowest = { floorMs: 0, tier: '' };
+    let status429 = 0;
+    const by429 = {};
+    for (const t of fleet) {
+      const { firstRequestAt, byStatus } = t.stats();
+      const accepted = byStatus['201'] ?? 0;
+      if (accepted !== n)
+        throw new Error(`fleet-100: tenant ${t.name} (${t.tier}) got ${accepted} of ${n} creates`);
+      const floorMs = windowFloorMs(t.rateLimit, accepted, firstRequestAt);
+      if (floorMs > slowest.floorMs) slowest = { floorMs, tier: t.tier };
+      const refused = byStatus['429'] ?? 0;
+      status429 += refused;
+      by429[t.tier] = (by429[t.tier] ?? 0) + refused;
+    }
+    return {
+      wallMs: result.wallMs,
+      maxRssMB: result.maxRssMB,
+      floorMs: slowest.floorMs,
+      tier: slowest.tier,
+      status429,
+      by429,
+    };
+  } finally {
+    await Promise.all(fleet.map((t) => t.stop()));
+  }
+}
+
+/**
+ * A hundred tenants in one run (issue 39): one `apply --all-envs
+ * --env-parallelism 100` process, 100 policy creates per tenant, each tenant
+ * its own emulator on the documented window model at one of the published
+ * tiers (Free, Enterprise non-production, Enterprise production, Private
+ * Cloud 20; a quarter each). The tenants run side by side, so the fleet's
+ * floor is its slowest tenant's: burst at once, then min(R, B) at each
+ * window boundary after its first request (windowFloorMs). Targets: wall ≤
+ * 1.10 × that floor, peak RSS < 500 MB, no 429.
+ */
+export async function fleetHundredFigures(work, log, { tenants = 100, n = 100, runs = 3 } = {}) {
+  const names = Array.from({ length: tenants }, (_, i) => `h${String(i + 1).padStart(3, '0')}`);
+  const results = await repeat((i) => hundredOnce(work, i + 1, names, n), { maxRuns: runs });
+  const figures = [
+    figure(
+      `fleet of ${tenants}: wall ÷ slowest tenant's floor, N=${n} each, mixed tiers`,
+      'ratio',
+      results.map((r) => r.wallMs / r.floorMs),
+      { op: '<=', value: 1.1 },
+      `one process, apply --all-envs --env-parallelism ${tenants}; tenants cycle through ${FLEET_TIERS.join(', ')} ` +
+        "(emulator window model); floor: the slowest tenant's, from its first request (whole process wall, start-up included)",
+    ),
+    info(
+      'fleet of 100: wall',
+      's',
+      results.map((r) => r.wallMs / 1000),
+    ),
+    info(
+      "fleet of 100: slowest tenant's floor",
+      's',
+      results.map((r) => r.floorMs / 1000),
+    ),
+    figure('fleet of 100: peak RSS', 'MB', pick(results, 'maxRssMB'), { op: '<', value: 500 }),
+    figure('fleet of 100: 429 responses (all tenants)', 'count', pick(results, 'status429'), {
+      op: '=',
+      value: 0,
+    }),
+  ];
+  const [ratio, wall, floor, rss, refused] = figures;
+  log(
+    `${ratio.name} ${ratio.value.toFixed(3)} (${wall.value.toFixed(2)} s over a floor of ${floor.value.toFixed(2)} s, ` +
+      `${rss.value.toFixed(0)} MB, ${refused.value} × 429: ${results.map((r) => JSON.stringify(r.by429)).join(' ')})`,
+  );
   return figures;
 }

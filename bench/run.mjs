@@ -5,7 +5,7 @@
  * whole-process runs; a machine that is busy with other work makes them
  * slower, so results.json records the load average too.
  *
- * Usage: node bench/run.mjs [--only plan,startup,rate,latency,requests,durability,fleet,fleet-apply,grid,window-grid,skew,max-rate,shared,vanished,refresh,config-change] [--keep]
+ * Usage: node bench/run.mjs [--only plan,startup,rate,latency,requests,durability,fleet,fleet-apply,fleet-100,grid,window-grid,skew,max-rate,shared,vanished,refresh,config-change] [--keep]
  * BENCH_GRID_RUNS=3 runs each cell of the pacing grids (grid: the continuous
  * bucket, about 3 minutes; window-grid: the documented model, about 4 minutes;
  * skew: about 2) three times (default once).
@@ -20,7 +20,7 @@ import {
   requestFigures,
 } from './apply-scenarios.mjs';
 import { renderNotes, renderTable } from './figures.mjs';
-import { fleetApplyFigures, fleetPlanFigures } from './fleet-scenarios.mjs';
+import { fleetApplyFigures, fleetHundredFigures, fleetPlanFigures } from './fleet-scenarios.mjs';
 import { pacingGridFigures, sharedBucketFigures, vanishedFigures } from './pacing-scenarios.mjs';
 import { maxRateFigures, skewFigures, windowGridFigures } from './window-scenarios.mjs';
 import { planFigures, startupFigures } from './local-scenarios.mjs';
@@ -39,6 +39,7 @@ const SUITES = {
   durability: durabilityFigures,
   fleet: fleetPlanFigures,
   'fleet-apply': fleetApplyFigures,
+  'fleet-100': fleetHundredFigures,
   grid: pacingGridFigures,
   'window-grid': windowGridFigures,
   skew: skewFigures,

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../src/emulator/index.js';
-import { defaultStateFile } from './helpers/e2e.js';
+import { defaultStateFile, postToEmulator } from './helpers/e2e.js';
 import { referenceSeed } from './helpers/reference-seed.js';
 import { runCli, tempDir } from './helpers/cli.js';
 
@@ -21,14 +21,7 @@ function cli(...args: string[]) {
 
 const api = () => ['--api', 'full', '--base-url', emulator.baseUrl];
 
-async function post(path: string, body: unknown): Promise<void> {
-  const res = await fetch(`${emulator.baseUrl}${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${emulator.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-}
+const post = (path: string, body: unknown) => postToEmulator(emulator, path, body);
 
 /** 200 policies (every action, one with a literal "${" in its redirect URI), 5 profiles, 3 permissions of two users. */
 async function seed(): Promise<void> {

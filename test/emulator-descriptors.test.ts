@@ -114,6 +114,10 @@ const SAMPLES: Record<
   listClients: async () => ({ params: {} }),
   listActions: async () => ({ params: {} }),
   listResourceServers: async () => ({ params: {} }),
+  // The reference data of SAMPLE_REFERENCES (the applications a seed leaves out stay the defaults).
+  getClient: async () => ({ params: { id: 'batch-partner-sync' } }),
+  getAction: async () => ({ params: { id: PROFILE_BODY.action_id } }),
+  getResourceServer: async () => ({ params: { id: 'https://api.example' } }),
 };
 
 /** The emulator's pattern for a descriptor path: "/users/{user_id}/permissions" → api/v2/users/:/permissions. */

@@ -54,7 +54,8 @@ describe.skipIf(!built)('emulator files, with the built CLI', () => {
       (
         await fetch(`${emulator.base_url}${path}`, { headers: { authorization: `Bearer ${emulator.token}` } })
       ).json();
-    expect(await get('/clients')).toEqual([{ client_id: 'my-web-app', name: 'Web app' }]);
+    // The service adds the tenant's name to every application it lists (observed).
+    expect(await get('/clients')).toEqual([{ client_id: 'my-web-app', name: 'Web app', tenant: 'emulator' }]);
     expect(await get('/users/auth0%7Cbob/permissions')).toMatchObject({ statusCode: 404 });
     expect(await get('/users/auth0%7Calice/permissions')).toEqual([]);
   });

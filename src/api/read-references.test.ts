@@ -232,10 +232,11 @@ describe('reading the reference lists', () => {
     );
   });
 
-  it('has one declaration per list, each with a read-only list operation of the full profile', () => {
+  it('has one declaration per list, each with read-only operations of the full profile: the list, and a get by key', () => {
     for (const list of REFERENCE_LISTS) {
-      expect(Object.keys(list.operations)).toEqual(['list']);
+      expect(Object.keys(list.operations)).toEqual(['list', 'get']);
       expect(list.operations.list).toMatchObject({ method: 'GET', profile: 'full', pagination: 'offset' });
+      expect(list.operations.get).toMatchObject({ method: 'GET', profile: 'full' });
     }
   });
 });

@@ -88,8 +88,9 @@ describe('applyPlan when recording fails', () => {
     }
     const result = await running;
     // 5 recorded; the 6th fails; the others in flight then finish and are kept. A
-    // worker may have sent its next request while its last record was being made
-    // durable, so each of the 4 workers has at most one record and one request open.
+    // worker sends on while its records are being made durable, but the failure is
+    // known before the next gated answers come back: at most one record and one
+    // request per worker are open when it is.
     expect(recorded).toHaveLength(5);
     expect(sent.length).toBeLessThanOrEqual(5 + 2 * 4);
     expect(result.done).toHaveLength(5);
@@ -160,7 +161,7 @@ describe('applyPlan when recording fails', () => {
 });
 
 describe('applyPlan overlapping records with requests', () => {
-  it('sends the next request while the last record is made durable, never more than one ahead', async () => {
+  it('sends the next requests while records are made durable, at most 16 records behind per worker', async () => {
     const sent: string[] = [];
     const client: ExecutorClient = {
       call: async (_op, _params, body) => {
@@ -180,27 +181,27 @@ describe('applyPlan overlapping records with requests', () => {
         ),
     };
     const events: string[] = [];
-    const running = applyPlan(plan(creates(5)), {
+    const running = applyPlan(plan(creates(20)), {
       client,
       recorder,
       parallelism: 1,
       onEvent: (e) => events.push(e.type),
     });
-    for (let i = 0; i < 20; i++) await tick();
-    // The first record is open: the second request went out, the third waits for it.
-    expect(sent).toHaveLength(2);
-    expect(pending).toHaveLength(2);
+    for (let i = 0; i < 100; i++) await tick();
+    // 17 answered, none recorded: the 18th request waits for the first record.
+    expect(sent).toHaveLength(17);
+    expect(pending).toHaveLength(17);
     expect(events.filter((t) => t === 'done')).toHaveLength(0);
     pending.shift()!();
     for (let i = 0; i < 20; i++) await tick();
-    expect(sent).toHaveLength(3);
+    expect(sent).toHaveLength(18);
     expect(events.filter((t) => t === 'done')).toHaveLength(1);
-    for (let i = 0; i < 50 && (pending.length > 0 || sent.length < 5); i++) {
+    for (let i = 0; i < 200 && (pending.length > 0 || sent.length < 20); i++) {
       pending.shift()?.();
       await tick();
     }
     const result = await running;
-    expect(result.done).toHaveLength(5);
-    expect(recorded).toHaveLength(5);
+    expect(result.done).toHaveLength(20);
+    expect(recorded).toHaveLength(20);
   });
 });

@@ -17,7 +17,17 @@ const FATAL_CODES = new Set([
   'API_RATE_LIMITED',
 ]);
 /**
- * Of those, the codes whose error with 0 attempts means the client sent nothing
+ * Tasks per worker whose records may still be on their way to the disk while
+ * the worker sends its next request (see applyPlan's worker). One was too few
+ * against a fast tenant: every worker waited for each fsync, so the disk's
+ * latency added to the run (issue 39). Sixteen lets the answers that arrive
+ * during one fsync go out together in the next, and bounds what a failing
+ * disk can leave acknowledged but unrecorded (parallelism × 16, each kept in
+ * the run's rescue file).
+ */
+const RECORDS_AHEAD = 16;
+/**
+ * Of the fatal codes, those whose error with 0 attempts means the client sent nothing
  * for the task: stopped (a signal, a closed output) while it waited for its
  * turn, it is not attempted, in the text summary and --json alike.
  */
@@ -214,25 +224,27 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   };
 
   /**
-   * A worker sends its next request while the previous task's record is being
-   * made durable (the journal's fsync), so the disk's latency overlaps the
-   * network's instead of adding to it. At most one task per worker is in that
-   * state: before a third task starts, the first must have finished recording.
-   * Nothing counts as done before it is recorded, and a record failure still
-   * stops scheduling; the request in flight then finishes like any other.
+   * A worker sends its next requests while the records of its answered tasks
+   * are being made durable (the journal's fsync), so the disk's latency
+   * overlaps the network's instead of adding to it, and the answers that
+   * arrive during one fsync share the next. At most RECORDS_AHEAD tasks per
+   * worker are in that state: before another starts, the oldest must have
+   * finished recording. Nothing counts as done before it is recorded, and a
+   * record failure still stops scheduling; the requests in flight then
+   * finish like any other.
    */
   const worker = async (): Promise<void> => {
-    let recording: Promise<void> | null = null;
+    const recording: Promise<void>[] = [];
     while (next < tasks.length && !mustStop()) {
       const task = tasks[next++]!;
       let answered!: () => void;
       const whenAnswered = new Promise<void>((resolve) => (answered = resolve));
       const running = runTask(task, answered);
       await Promise.race([running, whenAnswered]);
-      if (recording) await recording;
-      recording = running;
+      recording.push(running);
+      while (recording.length > RECORDS_AHEAD) await recording.shift();
     }
-    if (recording) await recording;
+    await Promise.all(recording);
   };
   await Promise.all(Array.from({ length: Math.min(parallelism, tasks.length) }, worker));
 

@@ -13,7 +13,7 @@ import {
   type Kind,
   type SourcePosition,
 } from '../resources/index.js';
-import { configKeysAt } from '../schemas/index.js';
+import { configOrderAt, type KeyOrder } from '../schemas/index.js';
 import { locate, nodeOffset, type DocumentIndex } from './yaml-nodes.js';
 
 type Item = Record<string, unknown>;
@@ -23,16 +23,17 @@ function isItem(value: unknown): value is Item {
 }
 
 /**
- * The keys of `item` the schema allows at `path` (list indexes left out), in
- * the schema's order; a mapping below one of them is picked the same way.
+ * The keys of `item` the schema allows where `order` stands (see
+ * configOrderAt), in the schema's order, set on `out`; a mapping below one of
+ * them is picked the same way. Walks the key order it is given rather than
+ * looking each level up by path: it runs for every item of every config.
  */
-function pick(item: Item, path: readonly string[]): Attributes {
-  const out: Attributes = {};
-  for (const key of configKeysAt(path)) {
+function pick(item: Item, order: KeyOrder, out: Attributes = {}): Attributes {
+  for (const key of order.keys) {
     if (!Object.prototype.hasOwnProperty.call(item, key)) continue;
     const value = item[key];
-    const below = [...path, key];
-    out[key] = isItem(value) && configKeysAt(below).length > 0 ? pick(value, below) : value;
+    const below = order.children.get(key);
+    out[key] = isItem(value) && below !== undefined && below.keys.length > 0 ? pick(value, below) : value;
   }
   return out;
 }
@@ -61,12 +62,14 @@ function collectKind(kind: Kind, list: unknown[], positionOf: PositionOf): Desir
   const { key, group } = kind.config;
   const out: DesiredResource[] = [];
   if (!group) {
+    const order = configOrderAt([key]);
     list.forEach((item, i) => {
       if (isItem(item) && hasStrings(item, kind.identityFields))
-        out.push(make(kind, pick(item, [key]), positionOf([key, i], list, i)));
+        out.push(make(kind, pick(item, order), positionOf([key, i], list, i)));
     });
     return out;
   }
+  const order = configOrderAt([key, group.list]);
   const memberFields = kind.identityFields.filter((field) => field !== group.by);
   list.forEach((entry, i) => {
     const owner = isItem(entry) ? entry[group.by] : undefined;
@@ -74,7 +77,7 @@ function collectKind(kind: Kind, list: unknown[], positionOf: PositionOf): Desir
     if (typeof owner !== 'string' || !Array.isArray(members)) return;
     members.forEach((member: unknown, j: number) => {
       if (!isItem(member) || !hasStrings(member, memberFields)) return;
-      const attributes = { [group.by]: owner, ...pick(member, [key, group.list]) };
+      const attributes = pick(member, order, { [group.by]: owner });
       out.push(make(kind, attributes, positionOf([key, i, group.list, j], members, j)));
     });
   });

@@ -74,5 +74,7 @@ export function runOperation(
     query: req.query,
     nowMs,
     checkReferences: (body) => store.checkReferences(op.name, body),
+    annotate: (items) => store.annotate(op.name, items),
+    profile: req.route.profile,
   });
 }

@@ -118,17 +118,47 @@ export function checkpointPage<T>(
   };
 }
 
-/** One offset page of a list that always answers with its total: {total, page, per_page, <itemsKey>}. */
+/**
+ * One offset page of a list that answers with its counts without being asked
+ * (Actions): {total, page, per_page, <itemsKey>}, as the service sends it
+ * (observed): `page` only when the request gave one, `total` only when
+ * something matched (`{"actions":[],"per_page":50}`).
+ */
 export function numberedPage<T>(
   itemsKey: string,
   items: readonly T[],
   query: URLSearchParams,
   size: PageSize,
-): { total: number; page: number; per_page: number; [key: string]: unknown } {
+): { total?: number; page?: number; per_page: number; [key: string]: unknown } {
   const perPage = wholeNumber(query, 'per_page', 1, size.max, size.default);
+  const asked = single(query, 'page') !== undefined;
   const page = wholeNumber(query, 'page', 0, Number.MAX_SAFE_INTEGER, 0);
   const start = page * perPage;
-  return { total: items.length, page, per_page: perPage, [itemsKey]: items.slice(start, start + perPage) };
+  return {
+    ...(items.length > 0 ? { total: items.length } : {}),
+    ...(asked ? { page } : {}),
+    per_page: perPage,
+    [itemsKey]: items.slice(start, start + perPage),
+  };
+}
+
+/**
+ * The `fields` and `include_fields` parameters of a read (applications,
+ * APIs): each item with only the fields `fields` (comma-separated) names,
+ * or with include_fields=false all but them; every field without `fields`.
+ */
+export function projection(
+  query: URLSearchParams,
+): <T extends Record<string, unknown>>(item: T) => Record<string, unknown> {
+  const fields = single(query, 'fields');
+  const include = single(query, 'include_fields');
+  if (include !== undefined && include !== 'true' && include !== 'false') {
+    throw invalid(`include_fields must be true or false (got "${include}")`);
+  }
+  if (fields === undefined || fields === '') return (item) => item;
+  const names = new Set(fields.split(','));
+  const keep = include !== 'false';
+  return (item) => Object.fromEntries(Object.entries(item).filter(([k]) => names.has(k) === keep));
 }
 
 /** One offset page: the bare array, or with include_totals=true the object with the totals. */

@@ -30,6 +30,9 @@ const FULL_ROUTES = [
   'GET /api/v2/clients',
   'GET /api/v2/actions/actions',
   'GET /api/v2/resource-servers',
+  'GET /api/v2/clients/{id}',
+  'GET /api/v2/actions/actions/{id}',
+  'GET /api/v2/resource-servers/{id}',
 ];
 
 // What startEmulator serves: under full the tenant also holds its reference lists.
@@ -58,6 +61,9 @@ describe('routes', () => {
     ['GET', '/api/v2/clients', 'listClients', {}],
     ['GET', '/api/v2/actions/actions', 'listActions', {}],
     ['GET', '/api/v2/resource-servers', 'listResourceServers', {}],
+    ['GET', '/api/v2/clients/abc', 'getClient', { id: 'abc' }],
+    ['GET', '/api/v2/actions/actions/a-1', 'getAction', { id: 'a-1' }],
+    ['GET', '/api/v2/resource-servers/https%3A%2F%2Fapi%2F', 'getResourceServer', { id: 'https://api/' }],
     ['POST', '/oauth/token', 'token', {}],
     ['POST', '/oauth/token/', 'token', {}],
   ])('%s %s → %s %o', (method, path, route, params) => {

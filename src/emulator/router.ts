@@ -21,6 +21,8 @@ import type { EmulatorKind } from './kinds/index.js';
 export interface OperationRoute {
   module: EmulatorKind;
   op: OperationDescriptor;
+  /** The API profile the emulator serves (some answers differ under full: observed, where spec is silent). */
+  profile: ApiProfile;
 }
 
 export interface RouteDef {
@@ -74,7 +76,7 @@ export function routesFor(kinds: readonly EmulatorKind[], profile: ApiProfile): 
       if (!op)
         throw new Error(`internal: ${module.key} handles ${name}, which ${module.kind.name} does not have`);
       if (profileIncludes(profile, op.profile))
-        routes.push(route(op.method, `/api/v2${op.path}`, op.name, { module, op }));
+        routes.push(route(op.method, `/api/v2${op.path}`, op.name, { module, op, profile }));
     }
   }
   return [...routes, ...TOKEN_ROUTES];

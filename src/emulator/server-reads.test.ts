@@ -147,18 +147,28 @@ describe('reads under --api full', () => {
       status: 200,
       body: made[1],
     });
+    // The service's own 404 for a profile: no errorCode (observed).
     expect(await send('GET', '/token-exchange-profiles/tep_unknown')).toMatchObject({
       status: 404,
-      body: { errorCode: 'inexistent_token_exchange_profile' },
+      body: { statusCode: 404, error: 'Not Found', message: 'Token exchange profile not found.' },
     });
+    expect((await send('GET', '/token-exchange-profiles/tep_unknown')).body).not.toHaveProperty('errorCode');
   });
 
   it('lists a user’s permissions in offset pages, as an array or with include_totals as an object', async () => {
-    const grants = Array.from({ length: 5 }, (_, i) => ({
+    const assigned = Array.from({ length: 5 }, (_, i) => ({
       resource_server_identifier: 'https://api.example.com/',
-      permission_name: `read:thing${i}`,
+      permission_name: `read:thing${4 - i}`,
     }));
-    expect((await send('POST', '/users/auth0%7C1/permissions', { permissions: grants })).status).toBe(201);
+    expect((await send('POST', '/users/auth0%7C1/permissions', { permissions: assigned })).status).toBe(201);
+    // As the service lists them (observed): sorted by name, with the API's name, a description and the sources.
+    const grants = [...assigned].reverse().map((g) => ({
+      permission_name: g.permission_name,
+      description: '',
+      resource_server_name: 'API https://api.example.com/',
+      resource_server_identifier: g.resource_server_identifier,
+      sources: [{ source_id: '', source_name: '', source_type: 'DIRECT' }],
+    }));
     expect((await send('GET', '/users/auth0%7C1/permissions')).body).toEqual(grants);
     expect((await send('GET', '/users/auth0%7C1/permissions?per_page=2&page=2')).body).toEqual([grants[4]]);
     expect(

@@ -56,17 +56,129 @@ describe('the reference lists (API profile full)', () => {
       'GET',
       '/clients?fields=client_id,is_first_party&include_fields=true&per_page=2&page=1&include_totals=true',
     );
+    // Each item carries the tenant besides the fields asked for (observed).
     expect(page).toEqual({
       status: 200,
-      body: { start: 2, limit: 2, total: 3, clients: [{ client_id: 'tpa_3', is_first_party: false }] },
+      body: {
+        start: 2,
+        limit: 2,
+        total: 3,
+        clients: [{ client_id: 'tpa_3', is_first_party: false, tenant: 'emulator' }],
+      },
     });
     expect(matchesSchema('clientList', page.body)).toBe(true);
     const excluded = await send(e, 'GET', '/clients?fields=name,app_type&include_fields=false');
     expect(excluded.body).toEqual([
-      { client_id: 'a1', is_first_party: true },
-      { client_id: 'a2', is_first_party: true },
-      { client_id: 'tpa_3', is_first_party: false },
+      { client_id: 'a1', is_first_party: true, tenant: 'emulator' },
+      { client_id: 'a2', is_first_party: true, tenant: 'emulator' },
+      { client_id: 'tpa_3', is_first_party: false, tenant: 'emulator' },
     ]);
+  });
+
+  it('applies the app_type and is_first_party filters of the applications list (observed)', async () => {
+    const e = await start();
+    const ids = async (query: string) =>
+      ((await send(e, 'GET', `/clients?fields=client_id&${query}`)).body as { client_id: string }[]).map(
+        (c) => c.client_id,
+      );
+    expect(await ids('is_first_party=false')).toEqual(['tpa_Rk2Lm5Np8Qs1Tv4Wx7Yz0Ab3Cd6Ef9']);
+    expect(await ids('app_type=spa')).toEqual([
+      'Hs9Jd2Kf5Lg8Zq1Xw4Ce7Vr0Bt3Ny6Mu',
+      'Pf6Gh1Jk9Lm3Nq7Rs2Tu5Vw8Xy0Za4Bc',
+    ]);
+    expect(await ids('app_type=native,non_interactive&is_first_party=true')).toHaveLength(4);
+    expect(await send(e, 'GET', '/clients?is_first_party=maybe')).toMatchObject({
+      status: 400,
+      body: { errorCode: 'invalid_query_string' },
+    });
+  });
+
+  it('leaves page out of the Actions envelope when not asked, and total too when nothing matches (observed)', async () => {
+    const e = await start();
+    const unpaged = await send(e, 'GET', '/actions/actions?triggerId=custom-token-exchange&per_page=50');
+    expect(Object.keys(unpaged.body as object).sort()).toEqual(['actions', 'per_page', 'total']);
+    expect(await send(e, 'GET', '/actions/actions?triggerId=no-such-trigger&per_page=50')).toEqual({
+      status: 200,
+      body: { actions: [], per_page: 50 },
+    });
+    expect((await send(e, 'GET', '/actions/actions?per_page=5&page=0')).body).toMatchObject({
+      page: 0,
+      per_page: 5,
+      total: 7,
+    });
+  });
+
+  it('keeps only the fields asked for in the APIs list (observed)', async () => {
+    const e = await start();
+    const res = await send(e, 'GET', '/resource-servers?fields=id,identifier&per_page=2');
+    expect(res.body).toEqual([
+      { id: '6650a1b2c3d4e5f6a7b8c901', identifier: 'https://admin.acme.example/api' },
+      { id: '6650a1b2c3d4e5f6a7b8c902', identifier: 'https://api.acme.example/orders' },
+    ]);
+  });
+
+  it('reads an application, an Action and an API by id (an API also by identifier), with the service’s 404s', async () => {
+    const e = await start();
+    expect(await send(e, 'GET', '/clients/batch-partner-sync?fields=client_id,name')).toEqual({
+      status: 200,
+      body: { client_id: 'batch-partner-sync', name: 'Partner data sync', tenant: 'emulator' },
+    });
+    expect(await send(e, 'GET', '/clients/nope')).toEqual({
+      status: 404,
+      body: {
+        statusCode: 404,
+        error: 'Not Found',
+        message: 'The client does not exist',
+        errorCode: 'inexistent_client',
+      },
+    });
+    const action = await send(e, 'GET', '/actions/actions/00000000-0000-4000-8000-000000000000');
+    expect(action).toMatchObject({ status: 200, body: { name: 'Example token exchange' } });
+    expect(matchesSchema('action', action.body)).toBe(true);
+    expect(await send(e, 'GET', '/actions/actions/nope')).toMatchObject({
+      status: 404,
+      body: { statusCode: 404, error: 'Not Found' },
+    });
+    const byId = await send(e, 'GET', '/resource-servers/6650a1b2c3d4e5f6a7b8c904');
+    const byIdentifier = await send(
+      e,
+      'GET',
+      `/resource-servers/${encodeURIComponent('https://api.example.com/')}`,
+    );
+    expect(byId).toMatchObject({ status: 200, body: { identifier: 'https://api.example.com/' } });
+    expect(byIdentifier).toEqual(byId);
+    expect(await send(e, 'GET', '/resource-servers/nope')).toEqual({
+      status: 404,
+      body: {
+        statusCode: 404,
+        error: 'Not Found',
+        message: 'The resource server does not exist',
+        errorCode: 'inexistent_resource_server',
+      },
+    });
+  });
+
+  it('names a permission’s API and description in a user’s permission list, from the tenant’s APIs', async () => {
+    const e = await start({ users: ['auth0|1'] });
+    const body = {
+      permissions: [
+        { resource_server_identifier: 'https://api.acme.example/orders', permission_name: 'write:orders' },
+        {
+          resource_server_identifier: 'https://api.acme.example/customers',
+          permission_name: 'read:customers',
+        },
+        { resource_server_identifier: 'https://api.acme.example/orders', permission_name: 'read:orders' },
+      ],
+    };
+    expect((await send(e, 'POST', '/users/auth0%7C1/permissions', body)).status).toBe(201);
+    const list = (await send(e, 'GET', '/users/auth0%7C1/permissions')).body as Record<string, unknown>[];
+    // Sorted by permission name across APIs (the order across APIs is the emulator's choice).
+    expect(list.map((p) => [p.permission_name, p.resource_server_name, p.description])).toEqual([
+      ['read:customers', 'Customers API', 'Read customers'],
+      ['read:orders', 'Orders API', 'Read orders'],
+      ['write:orders', 'Orders API', 'Write orders'],
+    ]);
+    expect(list[0]!.sources).toEqual([{ source_id: '', source_name: '', source_type: 'DIRECT' }]);
   });
 
   it('lists the Actions of a trigger, deployed ones when asked, always with the total', async () => {

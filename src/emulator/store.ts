@@ -57,6 +57,16 @@ export class TenantStore {
     for (const m of this.kinds) m.refuses?.[operation]?.(this.data(m), body);
   }
 
+  /** Runs every held module's annotation of `operation`'s answer items (OperationInput.annotate). */
+  annotate<T>(operation: string, items: T[]): T[] {
+    let out: unknown[] = items;
+    for (const m of this.kinds) {
+      const annotate = m.annotates?.[operation];
+      if (annotate) out = annotate(this.data(m), out);
+    }
+    return out as T[];
+  }
+
   reset(): void {
     this.clear();
     this.onChange();

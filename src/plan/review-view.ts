@@ -45,19 +45,39 @@ function rank(review: ChangeReview): number {
   return Math.min(...review.risks.map((r) => RISK_ORDER.indexOf(r)));
 }
 
+/**
+ * The review of each of the plan's changes, looked up by the change. Shown
+ * changes come in plan order, so the next one is found by walking on from
+ * the last; only one out of order needs the index made on first need.
+ */
+function reviewLookup(plan: Plan): (change: Change) => ChangeReview | undefined {
+  const reviews = reviewChanges(plan);
+  let at = 0;
+  let index: Map<Change, ChangeReview> | null = null;
+  return (change) => {
+    for (let i = at; i < plan.changes.length; i++) {
+      if (plan.changes[i] !== change) continue;
+      at = i + 1;
+      return reviews[i];
+    }
+    index ??= new Map(plan.changes.map((c, i) => [c, reviews[i]!]));
+    return index.get(change);
+  };
+}
+
 /** `shown` (a subset of plan.changes, in order) split into risky and other changes, and the loose findings. */
 export function reviewView(plan: Plan, shown: readonly Change[]): ReviewView {
-  const reviews = reviewChanges(plan);
-  const byChange = new Map(plan.changes.map((c, i) => [c, reviews[i]!]));
+  const reviewOf = reviewLookup(plan);
   const risky: ShownChange[] = [];
   const others: ShownChange[] = [];
   for (const change of shown) {
-    const review = byChange.get(change) ?? { effects: [], risks: [], findings: [] };
+    const review = reviewOf(change) ?? { effects: [], risks: [], findings: [] };
     const item = { change, label: changeLabel(change), words: changeWords(change), review };
     (review.risks.length > 0 ? risky : others).push(item);
   }
   risky.sort((a, b) => rank(a.review) - rank(b.review));
-  const carried = new Set([...risky, ...others].flatMap((s) => s.review.findings));
+  const carried = new Set<Finding>();
+  for (const list of [risky, others]) for (const s of list) for (const f of s.review.findings) carried.add(f);
   const loose = (plan.findings ?? []).filter((f) => !carried.has(f));
   return { risky, others, loose };
 }

@@ -31,10 +31,23 @@ const list: OperationDescriptor = {
   itemsKey: 'actions',
 };
 
+/** One Action by its id (the service's read by id; the emulator serves it, tenantform does not send it). */
+const get: OperationDescriptor = {
+  name: 'getAction',
+  profile: 'full',
+  method: 'GET',
+  path: '/actions/actions/{id}',
+  params: { id: 'action id' },
+  scope: 'read:actions',
+  response: 'action',
+  success: [200],
+  outcomes: {},
+};
+
 export const action = {
   name: 'action',
   title: { one: 'action', many: 'actions' },
-  operations: { list },
+  operations: { list, get },
   references: (desired) =>
     desired.flatMap((resource): Reference[] =>
       resource.kind === 'token_exchange_profile' && typeof resource.attributes.action_id === 'string'

@@ -6,10 +6,10 @@ import { isKindName, KINDS, type KindName } from './kinds.js';
  * Unambiguous for any characters in the parts, and parseAddress reverses it.
  */
 export function formatAddress(kind: KindName, identity: readonly string[]): string {
-  // Made for every resource of every config and state read: a loop, not map and join.
-  let out = `${kind}[`;
-  for (let i = 0; i < identity.length; i++) out += (i === 0 ? '' : ',') + JSON.stringify(identity[i]);
-  return out + ']';
+  // Made for every resource of every config and state read. An array of
+  // strings stringifies to exactly ["part","part"]: one flat string, where
+  // joining the parts one by one leaves a chain of string pieces per address.
+  return kind + JSON.stringify(identity);
 }
 
 export class AddressError extends Error {

@@ -1,4 +1,4 @@
-import { checkSchema, matchesFormat } from '../schemas/index.js';
+import { checkSchema, matchesFormat, matchesSchema } from '../schemas/index.js';
 import { identityOf } from './kinds.js';
 import type { Attributes, KindModule } from './kind.js';
 
@@ -39,6 +39,8 @@ export function attributeProblems(
   identity: readonly string[],
   attributes: Attributes,
   label: string,
+  /** The attributes are known to pass the config schema (configSchemaPasses): only the identity is checked. */
+  schemaPassed = false,
 ): string[] {
   const problems: string[] = [];
   kind.identityFields.forEach((field, i) => {
@@ -49,7 +51,10 @@ export function attributeProblems(
   });
   if (problems.length > 0) return problems;
   const group = kind.config.group;
-  for (const issue of checkSchema('config', { [kind.config.key]: [configItem(kind, attributes)] })) {
+  const issues = schemaPassed
+    ? []
+    : checkSchema('config', { [kind.config.key]: [configItem(kind, attributes)] });
+  for (const issue of issues) {
     // Paths start with [key, 0]; a grouped kind's member fields sit under its list's [0] (permissions[0]).
     let rest = issue.path.slice(2);
     if (group && rest[0] === group.list) rest = rest.slice(2);
@@ -61,6 +66,16 @@ export function attributeProblems(
     problems.push(`${label} does not name the resource of its address`);
   }
   return problems;
+}
+
+/**
+ * True when the attributes of every one of `records` (resources of `kind`)
+ * pass the config schema: one check of them all, for reading a large state,
+ * where checking each record on its own costs a document per record. When it
+ * is false, attributeProblems tells which.
+ */
+export function configSchemaPasses(kind: KindModule, records: readonly Attributes[]): boolean {
+  return matchesSchema('config', { [kind.config.key]: records.map((a) => configItem(kind, a)) });
 }
 
 /** What is wrong with `id` as a server id of `kind` (null is always allowed: adopted, or a kind without ids). */

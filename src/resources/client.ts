@@ -25,6 +25,19 @@ const list: OperationDescriptor = {
   itemsKey: 'clients',
 };
 
+/** One application by its client_id (the service's read by id; the emulator serves it, tenantform does not send it). */
+const get: OperationDescriptor = {
+  name: 'getClient',
+  profile: 'full',
+  method: 'GET',
+  path: '/clients/{id}',
+  params: { id: 'client id' },
+  scope: 'read:clients',
+  response: 'client',
+  success: [200],
+  outcomes: {},
+};
+
 /** The fields read, the only ones tenantform uses. */
 export const CLIENT_FIELDS = 'client_id,name,is_first_party,app_type';
 
@@ -40,7 +53,7 @@ export function selectedClientId(selector: unknown): string | null {
 export const client = {
   name: 'client',
   title: { one: 'application', many: 'applications' },
-  operations: { list },
+  operations: { list, get },
   references: (desired) =>
     desired.flatMap((resource): Reference[] => {
       const key =

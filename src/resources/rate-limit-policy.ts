@@ -119,6 +119,19 @@ function configurationOf(source: Readonly<Record<string, unknown>>, path: (strin
   return configuration;
 }
 
+/**
+ * A live configuration (read tolerantly: the answer may carry fields
+ * tenantform does not know) as the config would write it: only the fields its
+ * action's variant defines. What else the service sends is not managed, so it
+ * is neither recorded nor exported, and never shows as a change.
+ */
+function known(configuration: Attributes): Attributes {
+  const allowed = configurationKeysByAction().get(String(configuration.action)) ?? ['action'];
+  return Object.fromEntries(
+    allowed.filter((key) => configuration[key] !== undefined).map((key) => [key, configuration[key]]),
+  );
+}
+
 /** The identity fields and configuration of a policy as the API and both peers name them. */
 function policyAttributes(item: Readonly<Record<string, unknown>>, configuration: Attributes): Attributes {
   return {
@@ -202,8 +215,11 @@ export const rateLimitPolicy = {
   fromResponse: (body) => createdFields(body),
   updatable: ['configuration'],
   fromLive: (item) => {
-    const { id, resource, consumer, consumer_selector, configuration } = item as Attributes & { id: string };
-    return { id, attributes: { resource, consumer, consumer_selector, configuration } };
+    const { id, resource, consumer, consumer_selector, configuration } = item as Attributes & {
+      id: string;
+      configuration: Attributes;
+    };
+    return { id, attributes: { resource, consumer, consumer_selector, configuration: known(configuration) } };
   },
   limitation:
     'rate limit policies have no update operation; a change deletes the policy and creates it again',

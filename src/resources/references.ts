@@ -9,8 +9,8 @@ import type { DesiredResource } from './types.js';
  * (a permission's resource server and permission name). A list is read (API
  * profile full) only to check those references before anything is written.
  * It is never planned, applied or stored in state, so it is not a kind: it is
- * a Declaration (name, titles, operations) with a `list` operation and
- * nothing else of a kind, listed in REFERENCE_LISTS (reference-lists.ts), the
+ * a Declaration (name, titles, operations) with a `list` operation (and the
+ * service's `get` of one item) and nothing else of a kind, listed in REFERENCE_LISTS (reference-lists.ts), the
  * only list of them. The reads (src/api), the checks (src/plan
  * checkReferences) and the emulator's routes all work from the declaration,
  * so a new reference list is one declaration (plus its response schemas and
@@ -46,7 +46,8 @@ export interface ReferenceRule<A extends unknown[]> {
 }
 
 export interface ReferenceList<N extends string = string> extends Declaration<N> {
-  operations: { list: OperationDescriptor };
+  /** The list the reads use; and the read of one item by its key, which the emulator serves (tenantform reads lists only). */
+  operations: { list: OperationDescriptor; get?: OperationDescriptor };
   /** The references `desired` holds to items of this list, in the order given. */
   references(desired: readonly DesiredResource[]): Reference[];
   /**

@@ -24,13 +24,29 @@ const list: OperationDescriptor = {
   itemsKey: 'resource_servers',
 };
 
+/**
+ * One API by its id or its identifier (the service's read by id; the
+ * emulator serves it, tenantform does not send it).
+ */
+const get: OperationDescriptor = {
+  name: 'getResourceServer',
+  profile: 'full',
+  method: 'GET',
+  path: '/resource-servers/{id}',
+  params: { id: 'resource server id or identifier' },
+  scope: 'read:resource_servers',
+  response: 'resourceServer',
+  success: [200],
+  outcomes: {},
+};
+
 /** The most `identifiers` one request of the list takes. */
 export const IDENTIFIERS_PER_REQUEST = 10;
 
 export const resourceServer = {
   name: 'resource_server',
   title: { one: 'API', many: 'APIs' },
-  operations: { list },
+  operations: { list, get },
   references: (desired) =>
     desired.flatMap((resource): Reference[] => {
       const { resource_server_identifier: key, permission_name: member } = resource.attributes;

@@ -25,7 +25,12 @@ const create: OperationDescriptor = {
   outcomes: { 409: 'present' },
 };
 
-/** Success has no body. A subject_token_type another profile has is a 409, an error. */
+/**
+ * The service answers 200 with the whole updated profile (observed); the
+ * SDK's type says 204 with no body. The body is not read (the recorded
+ * attributes are the ones sent), so either is success. A subject_token_type
+ * another profile has is a 409, an error.
+ */
 const update: OperationDescriptor = {
   name: 'updateTokenExchangeProfile',
   profile: 'full',
@@ -34,10 +39,11 @@ const update: OperationDescriptor = {
   params: { id: 'token exchange profile id' },
   scope: 'update:token_exchange_profiles',
   request: 'tokenExchangeProfileUpdateRequest',
-  success: [204],
+  success: [200, 204],
   outcomes: { 404: 'gone' },
 };
 
+/** A profile already gone answers 204 too (observed); a 404 means the same. */
 const remove: OperationDescriptor = {
   name: 'deleteTokenExchangeProfile',
   profile: 'full',

@@ -20,7 +20,7 @@ import {
   type ResourceView,
   type SelectorScope,
 } from './policy.js';
-import { explainClients } from './precedence.js';
+import { governingPolicy } from './precedence.js';
 import type { Finding } from './rules.js';
 
 /** What one change to a rate limit policy does. */
@@ -71,22 +71,25 @@ interface Sides {
 }
 
 function sidesOf(changes: PlanView['changes']): Sides {
-  const view = (c: ChangeView, attributes: ChangeView['after']): ResourceView[] =>
-    attributes ? [{ kind: c.kind, address: c.address, attributes, source: c.source }] : [];
-  // Blocked and forgotten changes leave the tenant as it is; a delete removes.
-  const landed = (c: ChangeView) =>
-    c.action === 'delete' ? null : c.action === 'blocked' || c.action === 'forget' ? c.before : c.after;
-  return {
-    before: policiesOf(changes.flatMap((c) => view(c, c.before))),
-    after: policiesOf(changes.flatMap((c) => view(c, landed(c)))),
-  };
+  const before: ResourceView[] = [];
+  const after: ResourceView[] = [];
+  for (const c of changes) {
+    if (c.kind !== rateLimitPolicy.name) continue;
+    const view = { kind: c.kind, address: c.address, source: c.source };
+    if (c.before) before.push({ ...view, attributes: c.before });
+    // Blocked and forgotten changes leave the tenant as it is; a delete removes.
+    const landed =
+      c.action === 'delete' ? null : c.action === 'blocked' || c.action === 'forget' ? c.before : c.after;
+    if (landed) after.push({ ...view, attributes: landed });
+  }
+  return { before: policiesOf(before), after: policiesOf(after) };
 }
 
 /** The policy that governs a scope's applications once its own policy is gone (or before it existed). */
 function governingWithout(scope: SelectorScope, policies: readonly PolicyEntry[]): PolicyEntry | null {
   switch (scope.level) {
     case 'client':
-      return explainClients(policies, [{ client_id: scope.clientId }])[0]!.policy;
+      return governingPolicy(policies, scope.clientId);
     case 'group':
       return policies.find((p) => p.scope.level === 'default') ?? null;
     case 'default':
@@ -141,6 +144,8 @@ function removalEffects(
 }
 
 function policyEffects(change: ChangeView, sides: Sides | null): Effect[] {
+  const { action } = change;
+  if (action !== 'delete' && action !== 'create' && action !== 'update' && action !== 'replace') return [];
   const attributes = change.after ?? change.before;
   const scope = attributes ? scopeOf(String(attributes.consumer_selector)) : null;
   if (!scope) return [];
@@ -167,6 +172,13 @@ function policyEffects(change: ChangeView, sides: Sides | null): Effect[] {
 
 const RISKY: readonly Risk[] = ['blocks-every-request', 'starts-enforcing', 'limit-cut'];
 
+/** The review of a change with no effects and no findings (shared: never mutate a review). */
+const NONE: ChangeReview = Object.freeze({
+  effects: Object.freeze([]) as unknown as Effect[],
+  risks: Object.freeze([]) as unknown as Risk[],
+  findings: Object.freeze([]) as unknown as Finding[],
+});
+
 /** True for the effects that make a change risky: blocking every request, starting to enforce, a large limit cut. */
 export function isRisky(effect: Effect): boolean {
   return (RISKY as readonly string[]).includes(effect.code);
@@ -186,12 +198,13 @@ export function reviewChanges(plan: PlanView): ChangeReview[] {
     if (same) same.push(f);
     else findings.set(f.address, [f]);
   }
+  // Most changes of a large plan have nothing to say: they share one empty review.
   return plan.changes.map((change) => {
-    const effects = change.kind === rateLimitPolicy.name ? policyEffects(change, sides) : [];
-    const mine = change.action === 'no-op' ? [] : [...(findings.get(change.address) ?? [])];
-    const codes = new Set<string>(effects.map((e) => e.code));
-    const risks = RISKY.filter((risk) => codes.has(risk));
-    if (mine.length > 0) risks.push('finding');
-    return { effects, risks, findings: mine };
+    const effects = change.kind === rateLimitPolicy.name ? policyEffects(change, sides) : NONE.effects;
+    const mine = change.action === 'no-op' ? undefined : findings.get(change.address);
+    if (effects.length === 0 && mine === undefined) return NONE;
+    const risks = RISKY.filter((risk) => effects.some((e) => e.code === risk));
+    if (mine !== undefined) risks.push('finding');
+    return { effects, risks, findings: mine ? [...mine] : [] };
   });
 }

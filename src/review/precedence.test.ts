@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { desired, policy } from '../../test/plan-builders.js';
 import type { Attributes } from '../resources/index.js';
 import { groupOf, policiesOf, scopeOf, blocksEverything, type Application } from './policy.js';
-import { explainClients, reachOf } from './precedence.js';
+import { explainClients, governingPolicy, reachOf } from './precedence.js';
 
 const TPA = 'tpa_2f8Qw1';
 const CIMD = 'https://agent.example/oauth/client.json';
@@ -225,5 +225,21 @@ describe('reachOf: the applications a policy governs', () => {
     expect(reach.counter).toBe('own');
     expect(reach.governs.map((e) => e.application.client_id)).toEqual([PLAIN]);
     expect(reach.exceptions).toEqual([]);
+  });
+});
+
+describe('governingPolicy: the policy explainClients names, without the explanation', () => {
+  const partial = config([
+    ['third_party_clients', log(50)],
+    [`client_id:${PLAIN}`, block(1500)],
+  ]);
+  it.each([
+    ['every level declared', FULL],
+    ['no default, one group', partial],
+    ['no policy at all', config([])],
+  ])('agrees with explainClients for own, group, default and unnamed ids (%s)', (_name, policies) => {
+    for (const id of [PLAIN, TPA, OTHER, CIMD, 'tpa_unnamed', 'https://other.example/c.json', 'unnamed']) {
+      expect(governingPolicy(policies, id)).toBe(explainClients(policies, [{ client_id: id }])[0]!.policy);
+    }
   });
 });

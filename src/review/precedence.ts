@@ -77,6 +77,22 @@ function explainOne(application: Application, index: Map<string, PolicyEntry>): 
   };
 }
 
+/**
+ * The policy that governs the application `clientId` (explainClients'
+ * `policy`), without the rest of the explanation: a plan's review asks this
+ * for every policy it creates or removes.
+ */
+export function governingPolicy(policies: readonly PolicyEntry[], clientId: string): PolicyEntry | null {
+  const index = bySelector(policies);
+  const group = groupOf(clientId);
+  return (
+    index.get(`client_id:${clientId}`) ??
+    (group ? index.get(group) : undefined) ??
+    index.get('default') ??
+    null
+  );
+}
+
 /** For each application, in the order given: the policy that governs it, and how its requests are counted. */
 export function explainClients(
   policies: readonly PolicyEntry[],

@@ -7,7 +7,8 @@ import { configKeyOrder, loadSchema, variantKeys, type JsonSchema, type KeyOrder
 
 const EMPTY: KeyOrder = { keys: [], children: new Map() };
 
-function orderAt(path: readonly string[]): KeyOrder {
+/** The key order of the mapping at `path` of a config file (list indexes skipped); no keys when the schema has none there. */
+export function configOrderAt(path: readonly string[]): KeyOrder {
   let order = configKeyOrder();
   for (const step of path) order = order.children.get(step) ?? EMPTY;
   return order;
@@ -15,7 +16,7 @@ function orderAt(path: readonly string[]): KeyOrder {
 
 /** The keys the config schema allows in the mapping at `path` (list indexes skipped), e.g. ["rate_limit_policies"]. */
 export function configKeysAt(path: readonly string[]): string[] {
-  return orderAt(path).keys;
+  return configOrderAt(path).keys;
 }
 
 /**
@@ -26,7 +27,7 @@ export function configKeysAt(path: readonly string[]): string[] {
 export function configVariantsAt(
   path: readonly string[],
 ): { property: string; keys: ReadonlyMap<string, string[]> } | undefined {
-  return orderAt(path).variants;
+  return configOrderAt(path).variants;
 }
 
 let actions: ReadonlyMap<string, string[]> | null = null;

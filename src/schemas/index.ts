@@ -261,7 +261,14 @@ export function matchesFormat(name: string, value: string): boolean {
 }
 
 export type * from './types.js';
-export { configKeysAt, configurationKeysByAction, configVariantsAt, requiredFields } from './facts.js';
+export {
+  configKeysAt,
+  configOrderAt,
+  configurationKeysByAction,
+  configVariantsAt,
+  requiredFields,
+} from './facts.js';
+export type { KeyOrder } from './key-order.js';
 export type { JsonSchema } from './key-order.js';
 export type { ValidateFunction } from '../generated/validate-function.js';
 export { jsonSyntaxProblem } from './json-text.js';

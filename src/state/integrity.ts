@@ -7,7 +7,13 @@
  * document, journal, rescue files) by the session layer; `state list`, `show`
  * and `rm` read without it, so that a bad record can be seen and removed.
  */
-import { attributeProblems, idProblem, kindOf, type RecordedResource } from '../resources/index.js';
+import {
+  attributeProblems,
+  configSchemaPasses,
+  idProblem,
+  kindOf,
+  type RecordedResource,
+} from '../resources/index.js';
 import { StateError } from './errors.js';
 
 /** One untrustworthy record: its address and what is wrong with it. */
@@ -16,21 +22,39 @@ export interface RecordIssue {
   problem: string;
 }
 
-/** What is wrong with one record on its own (identity, attributes, id). */
-export function recordProblems(record: RecordedResource): string[] {
+/**
+ * What is wrong with one record on its own (identity, attributes, id).
+ * `schemaPassed`: its attributes are known to pass the config schema.
+ */
+export function recordProblems(record: RecordedResource, schemaPassed = false): string[] {
   const kind = kindOf(record.kind);
-  const problems = attributeProblems(kind, record.identity, record.attributes, 'attributes');
+  const problems = attributeProblems(kind, record.identity, record.attributes, 'attributes', schemaPassed);
   const id = idProblem(kind, record.id);
   if (id !== null) problems.push(id);
   return problems;
+}
+
+/** The kinds whose records' attributes all pass the config schema, checked in one go per kind. */
+function kindsPassingSchema(resources: readonly RecordedResource[]): Set<string> {
+  const byKind = new Map<RecordedResource['kind'], RecordedResource['attributes'][]>();
+  for (const record of resources) {
+    const list = byKind.get(record.kind);
+    if (list) list.push(record.attributes);
+    else byKind.set(record.kind, [record.attributes]);
+  }
+  const passed = new Set<string>();
+  for (const [name, list] of byKind) if (configSchemaPasses(kindOf(name), list)) passed.add(name);
+  return passed;
 }
 
 /** Every problem of `resources`: each record's own, and ids recorded for two resources of one kind. */
 export function recordIssues(resources: readonly RecordedResource[]): RecordIssue[] {
   const issues: RecordIssue[] = [];
   const owners = new Map<string, string>();
+  const passed = kindsPassingSchema(resources);
   for (const record of resources) {
-    for (const problem of recordProblems(record)) issues.push({ address: record.address, problem });
+    for (const problem of recordProblems(record, passed.has(record.kind)))
+      issues.push({ address: record.address, problem });
     if (record.id === null) continue;
     const key = `${record.kind} ${record.id}`;
     const owner = owners.get(key);

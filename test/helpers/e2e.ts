@@ -27,6 +27,16 @@ export const PARTNER_PROFILE = `token_exchange_profiles:
 `;
 
 /** The default state file of the config directory `configDir` applied to `baseUrl` (src/cli/state-location.ts). */
+/** POSTs a JSON body to the emulator with its demo token; anything but a 2xx throws. */
+export async function postToEmulator(emulator: EmulatorHandle, path: string, body: unknown): Promise<void> {
+  const res = await fetch(`${emulator.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${emulator.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+}
+
 export function defaultStateFile(configDir: string, baseUrl: string): string {
   return join(configDir, '.tenantform', scopeDirectory({ env: null, target: baseUrl })!, 'state.json');
 }

@@ -115,7 +115,7 @@ describe('apply killed with SIGKILL at a seeded request converges on re-run', ()
     expect(t.trap.fired, `the kill at request ${cut} of ${planned} never fired`).toBe(true);
     expect(killed.signal).toBe('SIGKILL');
     // By request N at least N / 2 tasks sent a request (replaces send two), and at most
-    // OPEN_PER_WORKER per worker are not yet in the journal (one in flight, one being synced).
+    // OPEN_PER_WORKER per worker are not yet in the journal (one in flight, the rest being synced).
     const journaled = journalEntries(`${statePath}.journal`);
     expect(journaled, `journal entries after a kill at request ${cut}`).toBeGreaterThanOrEqual(
       Math.floor(cut / 2 - OPEN_PER_WORKER * PARALLELISM),

@@ -17,11 +17,12 @@ import { seededRandom } from './tenant-config.js';
 
 /**
  * How many operations per worker (--parallelism) may be unrecorded at any moment:
- * one request in flight and the previous operation's record being synced (the
- * executor overlaps the two). Bounds on what a crash or a store failure leaves
- * open are this many times the parallelism.
+ * one request in flight and the records of up to 16 answered operations being
+ * synced (the executor overlaps the two: RECORDS_AHEAD in src/apply/executor.ts).
+ * Bounds on what a crash or a store failure leaves open are this many times the
+ * parallelism.
  */
-export const OPEN_PER_WORKER = 2;
+export const OPEN_PER_WORKER = 17;
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const BIN = join(REPO, 'bin', 'tenantform.js');

@@ -10,7 +10,7 @@
  * tenant has some) and `refuses` (the service's checks of other operations'
  * bodies against its data).
  */
-import type { Declaration, OperationDescriptor } from '../../resources/index.js';
+import type { ApiProfile, Declaration, OperationDescriptor } from '../../resources/index.js';
 import { checkSchema, type SchemaIssue, type SchemaName } from '../../schemas/index.js';
 import { badRequest } from '../errors.js';
 import { randomAlphanumeric } from '../ids.js';
@@ -47,11 +47,22 @@ export interface OperationInput {
    * the tenant holds no reference data and nothing is refused.
    */
   checkReferences(body: unknown): void;
+  /**
+   * Items of this operation's answer completed with what the tenant's
+   * reference data says of them (a permission's API name and description):
+   * every held module's `annotates` for this operation, in turn. Under API
+   * profile spec the items come back as given.
+   */
+  annotate<T>(items: T[]): T[];
+  /** The API profile served. */
+  profile: ApiProfile;
 }
 
 export interface OperationResult {
   status: number;
   body?: unknown;
+  /** Headers of this answer (a 204's Content-Type, where the service sends one). */
+  headers?: Record<string, string>;
 }
 
 /** A kind's data in one tenant: its part of a snapshot, and back. */
@@ -87,6 +98,12 @@ export interface EmulatorKindSpec<K extends string, P, D extends KindData<P>> {
    * that names what the data lacks. Run through OperationInput.checkReferences.
    */
   refuses?: Readonly<Record<string, (data: D, body: unknown) => void>>;
+  /**
+   * What this data adds to the items of other operations' answers, by their
+   * descriptor name (the API's name and a permission's description in a
+   * user's permission list). Run through OperationInput.annotate.
+   */
+  annotates?: Readonly<Record<string, (data: D, items: unknown[]) => unknown[]>>;
   /** Why `part` (from a data file or a seed) is unusable, or undefined. */
   check(part: unknown): string | undefined;
   /** A seed's part with what the service would have generated filled in (ids, timestamps); default as given. */
@@ -104,6 +121,7 @@ export interface EmulatorKind<K extends string = string, P = unknown> {
   /** By descriptor name; each is given only the data this module's `open` made. */
   handlers: Readonly<Record<string, (data: KindData<unknown>, input: OperationInput) => OperationResult>>;
   refuses?: Readonly<Record<string, (data: KindData<unknown>, body: unknown) => void>>;
+  annotates?: Readonly<Record<string, (data: KindData<unknown>, items: unknown[]) => unknown[]>>;
   check(part: unknown): string | undefined;
   complete?(part: unknown, nowIso: string): unknown;
 }

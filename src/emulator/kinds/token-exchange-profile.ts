@@ -1,15 +1,17 @@
 /**
  * Token exchange profiles: unique by subject_token_type (a second create is a
  * 409), ids `tep_` + 16 characters. Create → 201 and the profile; under API
- * profile full also update of name and subject_token_type → 204 (a
- * subject_token_type another profile has is a 409), delete → 204, list
- * (checkpoint pages) and get. An unknown id is a 404. Under full, a create
+ * profile full also update of name and subject_token_type → 200 and the
+ * whole profile (a subject_token_type another profile has is a 409), delete
+ * → 204 (also of an id that no longer exists), list (checkpoint pages) and
+ * get; all observed. An unknown id is a 404 without errorCode (observed on a
+ * get; the same for an update is a choice). Under full, a create
  * whose action_id is not a deployed Action bound to custom-token-exchange is
  * a 400 (references/action.ts).
  */
 import { tokenExchangeProfile } from '../../resources/index.js';
 import { matchesSchema, requiredFields } from '../../schemas/index.js';
-import { HttpError, notFound } from '../errors.js';
+import { HttpError } from '../errors.js';
 import { parseBody } from '../http-io.js';
 import { randomAlphanumeric } from '../ids.js';
 import { checkpointPage } from '../pages.js';
@@ -36,7 +38,8 @@ export interface ProfileRequest {
 
 const typeOf = (p: TokenExchangeProfile) => p.subject_token_type;
 
-const gone = () => notFound('The token exchange profile does not exist', 'inexistent_token_exchange_profile');
+/** The service's 404 for a profile (observed on a get): no errorCode. */
+const gone = () => new HttpError(404, 'Token exchange profile not found.');
 
 const conflict = () =>
   new HttpError(
@@ -84,7 +87,7 @@ class Profiles {
   }
 
   /** Changes a profile's name and/or subject_token_type; a subject_token_type another profile has is a 409. */
-  update(id: string, changes: { name?: string; subject_token_type?: string }): void {
+  update(id: string, changes: { name?: string; subject_token_type?: string }): TokenExchangeProfile {
     const profile = this.byId(id);
     const type = changes.subject_token_type;
     if (type !== undefined && type !== profile.subject_token_type) {
@@ -94,10 +97,13 @@ class Profiles {
     if (changes.name !== undefined) profile.name = changes.name;
     profile.updated_at = this.tenant.laterThan(profile.updated_at);
     this.tenant.changed();
+    return { ...profile };
   }
 
+  /** Removes a profile; one that does not exist (any more) is a success too (observed). */
   delete(id: string): void {
-    this.items.remove(this.byId(id).id);
+    if (!this.items.get(id)) return;
+    this.items.remove(id);
     this.tenant.changed();
   }
 
@@ -131,14 +137,11 @@ export const tokenExchangeProfiles = emulatorKind({
     },
     updateTokenExchangeProfile: (data, { params, contentType, body }) => {
       const parsed = parseBody(contentType, body, ['json']);
-      data.update(
-        params.id!,
-        validated<Partial<Pick<ProfileRequest, 'name' | 'subject_token_type'>>>(
-          'tokenExchangeProfileUpdateRequest',
-          parsed,
-        ),
+      const changes = validated<Partial<Pick<ProfileRequest, 'name' | 'subject_token_type'>>>(
+        'tokenExchangeProfileUpdateRequest',
+        parsed,
       );
-      return { status: 204 };
+      return { status: 200, body: data.update(params.id!, changes) };
     },
     deleteTokenExchangeProfile: (data, { params }) => {
       data.delete(params.id!);

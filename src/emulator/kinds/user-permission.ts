@@ -2,7 +2,9 @@
  * A user's permissions: assign (POST, a batch; one the user holds already is
  * a success) → 201 and {}; under API profile full also remove (DELETE, the
  * same body; one the user lacks is skipped) → 204 and the list of a user's
- * permissions (offset pages). A user the emulator was told does not exist is
+ * permissions (offset pages, sorted by permission name, each item with its
+ * API's name, its description and its sources, as the service lists them).
+ * A user the emulator was told does not exist is
  * a 404. Under full, an assign naming an API or permission the tenant does
  * not have is refused (references/resource-server.ts). Kept per user id, in
  * assignment order.
@@ -81,6 +83,35 @@ class Permissions {
 
 type Grants = { permissions: PermissionGrant[] };
 
+/** The service's 204 to this DELETE still names a JSON body (observed). */
+const EMPTY_JSON = { 'Content-Type': 'application/json; charset=utf-8' };
+
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * A user's permissions as the service lists them (observed): sorted by
+ * permission_name (and, a choice for names two APIs share, then by
+ * resource_server_identifier), each with how the user holds it — every
+ * assignment here is direct, so one DIRECT source with empty id and name —
+ * and, filled in by the tenant's APIs (annotate), the API's name and the
+ * permission's description.
+ */
+function listed(grants: readonly PermissionGrant[]) {
+  return [...grants]
+    .sort(
+      (a, b) =>
+        byCodeUnits(a.permission_name, b.permission_name) ||
+        byCodeUnits(a.resource_server_identifier, b.resource_server_identifier),
+    )
+    .map((g) => ({
+      permission_name: g.permission_name,
+      description: '',
+      resource_server_name: g.resource_server_identifier,
+      resource_server_identifier: g.resource_server_identifier,
+      sources: [{ source_id: '', source_name: '', source_type: 'DIRECT' }],
+    }));
+}
+
 export const userPermissions = emulatorKind({
   kind: userPermission,
   key: 'userPermissions',
@@ -100,11 +131,12 @@ export const userPermissions = emulatorKind({
     removeUserPermissions: (data, { params, contentType, body }) => {
       const parsed = parseBody(contentType, body, ['json']);
       data.remove(params.user_id!, validated<Grants>('removePermissionsRequest', parsed).permissions);
-      return { status: 204 };
+      return { status: 204, headers: EMPTY_JSON };
     },
-    listUserPermissions: (data, { op, params, query }) => {
+    listUserPermissions: (data, { op, params, query, annotate }) => {
       const { key, size } = listPage(op);
-      return { status: 200, body: offsetPage(key, data.list(params.user_id!), query, size) };
+      const items = annotate(listed(data.list(params.user_id!)));
+      return { status: 200, body: offsetPage(key, items, query, size) };
     },
   },
   check(part) {

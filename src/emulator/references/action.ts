@@ -1,15 +1,16 @@
 /**
  * The tenant's Actions (API profile full): GET /actions/actions, offset pages
- * whose answer always carries its total, filtered by `triggerId` (an Action
+ * whose answer carries its counts unasked (`page` only when asked, `total`
+ * only when something matched: observed), filtered by `triggerId` (an Action
  * whose supported_triggers has it), `deployed=true` (an Action with a
- * deployed_version) and `actionName`. The service runs a token exchange
+ * deployed_version) and `actionName`; GET /actions/actions/{id} reads one. The service runs a token exchange
  * profile's Action only when it is deployed and bound to the
  * custom-token-exchange trigger: a profile created with any other action_id
  * is refused with a 400. A fresh tenant has the Actions the examples and the
  * demo name (defaults), one bound to another trigger and one not deployed.
  */
 import { action, TOKEN_EXCHANGE_TRIGGER } from '../../resources/index.js';
-import { badRequest } from '../errors.js';
+import { badRequest, notFound } from '../errors.js';
 import { emulatorKind, isRecord, listPage } from '../kinds/kind.js';
 import { flag, numberedPage, single } from '../pages.js';
 import { itemsProblem, ReferenceData } from './reference-data.js';
@@ -93,6 +94,12 @@ export const actions = emulatorKind({
     listActions: (data, { op, query }) => {
       const { key, size } = listPage(op);
       return { status: 200, body: numberedPage(key, data.list(filterOf(query)), query, size) };
+    },
+    getAction: (data, { params }) => {
+      const found = data.find(params.id!);
+      // The message and code are a choice: the service's 404 for an Action was not observed.
+      if (!found) throw notFound('The action does not exist', 'inexistent_action');
+      return { status: 200, body: structuredClone(found) };
     },
   },
   refuses: {

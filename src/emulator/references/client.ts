@@ -1,14 +1,16 @@
 /**
  * The tenant's applications (API profile full): GET /clients, offset pages,
  * `fields` with `include_fields` (true unless false) choosing the fields of
- * each item. Other filters of the service's list (is_first_party, app_type,
- * q, …) are not emulated and are ignored. A fresh tenant has the applications
- * the examples and the demo name (defaults).
+ * each item, which always carries `tenant` too (observed); the `app_type`
+ * and `is_first_party` filters apply (observed); other filters (q, …) are
+ * not emulated and are ignored. GET /clients/{id} reads one (404
+ * inexistent_client). A fresh tenant has the applications the examples and
+ * the demo name (defaults).
  */
 import { client } from '../../resources/index.js';
-import { badRequest } from '../errors.js';
+import { notFound } from '../errors.js';
 import { emulatorKind, listPage } from '../kinds/kind.js';
-import { offsetPage, single } from '../pages.js';
+import { flag, offsetPage, projection, single } from '../pages.js';
 import { itemsProblem, ReferenceData } from './reference-data.js';
 
 /** An application as GET /clients lists it (the fields the emulator keeps; a seed may add others). */
@@ -40,21 +42,26 @@ const DEFAULT_CLIENTS: readonly Application[] = [
   app('tpa_Rk2Lm5Np8Qs1Tv4Wx7Yz0Ab3Cd6Ef9', 'Partner analytics', 'regular_web', false),
 ];
 
-/** Each item with only the fields `fields` names (include_fields true or absent) or all but them (false). */
-function projection(query: URLSearchParams): (item: Application) => Record<string, unknown> {
-  const fields = single(query, 'fields');
-  const include = single(query, 'include_fields');
-  if (include !== undefined && include !== 'true' && include !== 'false') {
-    throw badRequest(
-      `Query validation error: include_fields must be true or false (got "${include}")`,
-      'invalid_query_string',
-    );
-  }
-  if (fields === undefined || fields === '') return (item) => item;
-  const names = new Set(fields.split(','));
-  const keep = include !== 'false';
-  return (item) => Object.fromEntries(Object.entries(item).filter(([k]) => names.has(k) === keep));
+/** The tenant's name, which the service adds to every application it lists (a choice: the emulator's tenant has this one). */
+export const TENANT_NAME = 'emulator';
+
+/** The applications a list request asks for: its app_type (comma-separated) and is_first_party filters. */
+function filterOf(query: URLSearchParams): (a: Application) => boolean {
+  const types = single(query, 'app_type')?.split(',');
+  const firstParty = single(query, 'is_first_party');
+  const party = firstParty === undefined ? undefined : flag(query, 'is_first_party');
+  return (a) =>
+    (types === undefined || types.includes(String(a.app_type))) &&
+    (party === undefined || (a.is_first_party ?? true) === party);
 }
+
+/** An application as the service answers it: the fields asked for, and always the tenant (observed). */
+function served(query: URLSearchParams): (a: Application) => Record<string, unknown> {
+  const project = projection(query);
+  return (a) => ({ ...project(a), tenant: a.tenant ?? TENANT_NAME });
+}
+
+const noSuchClient = () => notFound('The client does not exist', 'inexistent_client');
 
 export const clients = emulatorKind({
   kind: client,
@@ -66,7 +73,13 @@ export const clients = emulatorKind({
   handlers: {
     listClients: (data, { op, query }) => {
       const { key, size } = listPage(op);
-      return { status: 200, body: offsetPage(key, data.list().map(projection(query)), query, size) };
+      const items = data.list(filterOf(query)).map(served(query));
+      return { status: 200, body: offsetPage(key, items, query, size) };
+    },
+    getClient: (data, { params, query }) => {
+      const found = data.find(params.id!);
+      if (!found) throw noSuchClient();
+      return { status: 200, body: served(query)(structuredClone(found)) };
     },
   },
   check: (part) => itemsProblem(part, 'clients', 'application', 'client', (a) => a.client_id),
