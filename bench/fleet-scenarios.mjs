@@ -48,7 +48,11 @@ async function applyToFleet(dir, fleet, n) {
     (name, i) =>
       `    base_url: ${fleet[i].baseUrl}\n    credentials: { token: ${envVar(name)} }\n    state: { path: ${name}.state.json }\n`,
   );
-  const env = Object.fromEntries(fleet.map((t) => [envVar(t.name), t.token]));
+  const env = {
+    ...Object.fromEntries(fleet.map((t) => [envVar(t.name), t.token])),
+    // The tenants tenantform.yaml names, confirmed outside it, as credentials need.
+    TENANTFORM_ALLOWED_HOSTS: fleet.map((t) => new URL(t.baseUrl).host).join(','),
+  };
   return runCliOk(['apply', dir, '--all-envs', '--env-parallelism', String(fleet.length), '--auto-approve'], {
     env,
   });

@@ -5,10 +5,11 @@
  * whole-process runs; a machine that is busy with other work makes them
  * slower, so results.json records the load average too.
  *
- * Usage: node bench/run.mjs [--only plan,startup,rate,latency,requests,durability,fleet,fleet-apply,fleet-100,grid,window-grid,skew,max-rate,shared,vanished,refresh,config-change] [--keep]
+ * Usage: node bench/run.mjs [--only plan,startup,rate,latency,requests,durability,fleet,fleet-apply,fleet-100,grid,window-grid,rate-limit-timeout,mixed-groups,skew,max-rate,shared,vanished,refresh,config-change] [--keep]
  * BENCH_GRID_RUNS=3 runs each cell of the pacing grids (grid: the continuous
- * bucket, about 3 minutes; window-grid: the documented model, about 4 minutes;
- * skew: about 2) three times (default once).
+ * bucket; window-grid: the documented model × each Date variant on the emulator
+ * and on the docs-only limiter; skew) three times (default once). Their cells
+ * run concurrently, BENCH_CONCURRENCY (default 6) at a time.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -22,7 +23,13 @@ import {
 import { renderNotes, renderTable } from './figures.mjs';
 import { fleetApplyFigures, fleetHundredFigures, fleetPlanFigures } from './fleet-scenarios.mjs';
 import { pacingGridFigures, sharedBucketFigures, vanishedFigures } from './pacing-scenarios.mjs';
-import { maxRateFigures, skewFigures, windowGridFigures } from './window-scenarios.mjs';
+import {
+  maxRateFigures,
+  mixedGroupsFigures,
+  skewFigures,
+  timeoutBoundFigures,
+  windowGridFigures,
+} from './window-scenarios.mjs';
 import { planFigures, startupFigures } from './local-scenarios.mjs';
 import { exportFigures } from './export-scenarios.mjs';
 import { configChangeFigures } from './profile-scenarios.mjs';
@@ -42,6 +49,8 @@ const SUITES = {
   'fleet-100': fleetHundredFigures,
   grid: pacingGridFigures,
   'window-grid': windowGridFigures,
+  'rate-limit-timeout': timeoutBoundFigures,
+  'mixed-groups': mixedGroupsFigures,
   skew: skewFigures,
   'max-rate': maxRateFigures,
   shared: sharedBucketFigures,

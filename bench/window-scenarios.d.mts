@@ -39,10 +39,23 @@ export const SKEWS_MS: number[];
 export function windowsNeeded(shape: WindowShape, n: number): number;
 export function windowFloorMs(shape: WindowShape, n: number, firstAtMs: number): number;
 export function nominalFloorS(cell: WindowCell): number;
+export interface DateVariant {
+  server: 'emulator' | 'docs';
+  name: string;
+  options: Record<string, unknown>;
+}
+export const DATE_VARIANTS: DateVariant[];
 export function runWindowCell(
   work: string,
   cell: WindowCell,
-  options?: { clockSkewMs?: number; args?: string[]; dir?: string },
+  options?: {
+    clockSkewMs?: number;
+    args?: string[];
+    dir?: string;
+    server?: 'emulator' | 'docs';
+    options?: Record<string, unknown>;
+  },
 ): Promise<CellResult>;
+export function pooled<T>(tasks: (() => Promise<T>)[], limit: number): Promise<T[]>;
 export function offersMaxRate(helpText: string): boolean;
 export function maxRateMissing(): Figure[];

@@ -14,8 +14,14 @@
  * last request at the emulator) ÷ floor, the whole process ÷ floor, the 429
  * share and the operations not recorded; targets ≤ 1.05, ≤ 1 %, 0.
  *
- * - the grid: the published tiers, a rate above the burst, and the
- *   per-minute example with its window scaled down;
+ * - the grid: the published tiers, a rate above the burst, a 3-second window
+ *   and the per-minute example with its window scaled down, each × every
+ *   variant of the Date header (issue 34) on two limiters that share no
+ *   code: the emulator (a front end's second, refreshed once a second; exact;
+ *   none; a front end a second ahead or behind) and one written from the
+ *   service's docs alone (test/helpers/doc-limiter.mjs: Node's own Date,
+ *   exact, none, exact from a front end 800 ms behind). Independent cells run
+ *   concurrently (BENCH_CONCURRENCY, default 6): they mostly wait;
  * - a skewed clock: the tenant's clock a few seconds ahead of and behind this
  *   machine's (the emulator's clockSkewMs);
  * - apply --max-rate 30% on Enterprise production: the rate it keeps.
@@ -24,6 +30,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { applyOnce, configDir, freshState, policiesOnly, withEmulator } from './apply-scenarios.mjs';
+import { startDocLimiter } from '../test/helpers/doc-limiter.mjs';
+import { permissionAt, policyAt, writeConfig } from './generate.mjs';
 import { figure, info } from './figures.mjs';
 import { ROOT, runCli } from './measure.mjs';
 
@@ -45,6 +53,7 @@ export const WINDOW_CELLS = [
   { name: 'enterprise-prod (B=50, 16/s)', limit: { tier: 'enterprise-prod' }, n: 450 },
   { name: 'private-cloud-20 (B=20, 20/s)', limit: { tier: 'private-cloud-20' }, n: 520 },
   { name: 'rate above the burst (B=10, 25/s)', limit: { perSecond: 25, burst: 10 }, n: 260 },
+  { name: 'a 3-second window (B=10, 6 per 3 s)', limit: { perWindow: 6, burst: 10, windowSec: 3 }, n: 100 },
   {
     name: `users-read-per-minute (B=${minute.burst}, ${minute.perWindow}/60 s), window scaled to ${60 / MINUTE_SCALE} s`,
     limit: { perWindow: minute.perWindow, burst: minute.burst, windowSec: 60 / MINUTE_SCALE },
@@ -86,11 +95,40 @@ function recordedIn(statePath) {
   }
 }
 
-/** One apply of a cell's N creates against a fresh emulator; the ratios, 429s and failures it showed. */
-export async function runWindowCell(work, cell, { clockSkewMs = 0, args = [], dir } = {}) {
+/** The Date variants of the grid: which limiter, and how it stamps Date. */
+export const DATE_VARIANTS = [
+  { server: 'emulator', name: "a front end's second (default)", options: {} },
+  { server: 'emulator', name: 'exact', options: { dateHeader: 'exact' } },
+  { server: 'emulator', name: 'absent', options: { dateHeader: 'absent' } },
+  { server: 'emulator', name: 'front end 1 s ahead', options: { frontEndOffsetMs: 1000 } },
+  { server: 'emulator', name: 'front end 1 s behind', options: { frontEndOffsetMs: -1000 } },
+  { server: 'docs', name: "Node's own", options: { date: 'node' } },
+  { server: 'docs', name: 'exact', options: { date: 'exact' } },
+  { server: 'docs', name: 'absent', options: { date: 'absent' } },
+  {
+    server: 'docs',
+    name: 'exact, front end 0.8 s behind',
+    options: { date: 'exact', frontEndOffsetMs: -800 },
+  },
+];
+
+/** Runs `fn` with a fresh limiter for `cell`: the emulator, or the docs-only limiter. */
+async function withServer(cell, { server = 'emulator', clockSkewMs = 0, options = {} }, fn) {
+  if (server === 'emulator') return withEmulator({ rateLimit: cell.limit, clockSkewMs, ...options }, fn);
+  const { burst, perWindow, windowSec } = resolveRateLimit(cell.limit);
+  const limiter = await startDocLimiter({ limit: { burst, perWindow, windowSec }, ...options });
+  try {
+    return await fn(limiter);
+  } finally {
+    await limiter.stop();
+  }
+}
+
+/** One apply of a cell's N creates against a fresh limiter; the ratios, 429s and failures it showed. */
+export async function runWindowCell(work, cell, { clockSkewMs = 0, args = [], dir, server, options } = {}) {
   const configPath = dir ?? configDir(work, `window-${cell.n}`, policiesOnly(cell.n));
   const statePath = freshState(work);
-  return withEmulator({ rateLimit: cell.limit, clockSkewMs }, async (emu) => {
+  return withServer(cell, { server, clockSkewMs, options }, async (emu) => {
     const r = await applyOnce(emu, configPath, { statePath, args, tolerate: true });
     const { firstRequestAt, lastRequestAt, byStatus } = emu.stats();
     // Failed creates were never admitted: the floor is that of the requests that were.
@@ -113,58 +151,89 @@ export async function runWindowCell(work, cell, { clockSkewMs = 0, args = [], di
   });
 }
 
-/** Runs a cell `runs` times; its four figures (named after `label`). */
+/** Runs `tasks` (functions returning promises), at most `limit` at once; their results in order. */
+export async function pooled(tasks, limit) {
+  const results = new Array(tasks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const i = next++;
+      results[i] = await tasks[i]();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+  return results;
+}
+
+const concurrency = () => Number(process.env.BENCH_CONCURRENCY ?? 6);
+
+/** A cell's four figures (named after `label`) from its runs' results. */
+function figuresOf(label, cell, results, note = '') {
+  const of = (key) => results.map((r) => r[key]);
+  return [
+    figure(
+      `${label} N=${cell.n}: HTTP phase ÷ floor`,
+      'ratio',
+      of('httpRatio'),
+      { op: '<=', value: 1.05 },
+      note,
+    ),
+    info(`${label}: whole process ÷ floor`, 'ratio', of('processRatio')),
+    figure(`${label}: 429 share`, '%', of('share429'), { op: '<=', value: 1 }),
+    figure(`${label}: failed operations`, 'count', of('failed'), { op: '=', value: 0 }),
+  ];
+}
+
+/** Runs a cell `runs` times, one after the other; its four figures (named after `label`). */
 async function cellFigures(work, label, cell, runs, options = {}, note = '') {
   const dir = configDir(work, `window-${label.replace(/\W+/g, '-')}`, policiesOnly(cell.n));
   const results = [];
   for (let i = 0; i < runs; i++) results.push(await runWindowCell(work, cell, { ...options, dir }));
-  const of = (key) => results.map((r) => r[key]);
-  return {
-    results,
-    figures: [
-      figure(
-        `${label} N=${cell.n}: HTTP phase ÷ floor`,
-        'ratio',
-        of('httpRatio'),
-        { op: '<=', value: 1.05 },
-        note,
-      ),
-      info(`${label}: whole process ÷ floor`, 'ratio', of('processRatio')),
-      figure(`${label}: 429 share`, '%', of('share429'), { op: '<=', value: 1 }),
-      figure(`${label}: failed operations`, 'count', of('failed'), { op: '=', value: 0 }),
-    ],
-  };
+  return { results, figures: figuresOf(label, cell, results, note) };
 }
 
 /** One line of the summary table for a cell's figures. */
 function tableLine(label, n, floorS, [http, whole, share, failed]) {
   const ok = http.pass && share.pass && failed.pass ? 'ok' : 'MISS';
-  return `${label.padEnd(62)} N=${String(n).padEnd(4)} floor ${floorS.toFixed(1).padStart(5)} s  HTTP ${http.value.toFixed(3)}  process ${whole.value.toFixed(3)}  429 ${share.value.toFixed(1)}%  failed ${failed.value}  ${ok}`;
+  return `${label.padEnd(96)} N=${String(n).padEnd(4)} floor ${floorS.toFixed(1).padStart(5)} s  HTTP ${http.value.toFixed(3)}  process ${whole.value.toFixed(3)}  429 ${share.value.toFixed(1)}%  failed ${failed.value}  ${ok}`;
 }
 
 const runsFromEnv = () => Number(process.env.BENCH_GRID_RUNS ?? 1);
 
-/** The documented-model grid; `runs` per cell (median), BENCH_GRID_RUNS or 1. */
-export async function windowGridFigures(work, log, { runs = runsFromEnv(), cells = WINDOW_CELLS } = {}) {
-  const figures = [];
-  const lines = [];
-  for (const [i, cell] of cells.entries()) {
-    const note =
-      cell.note ??
-      (i === 0
-        ? 'floor: the burst at once, then min(R, B) at each window boundary of the tenant clock after the first request (computed from its time at the emulator) for the requests the emulator accepted (N unless some failed); HTTP phase = first to last request at the emulator'
-        : '');
-    const label = `window model ${cell.name}`;
-    const { figures: f, results } = await cellFigures(work, label, cell, runs, {}, note);
-    figures.push(...f);
-    lines.push(tableLine(cell.name, cell.n, results[0].floorMs / 1000, f));
-    log(lines.at(-1));
-  }
+const GRID_NOTE =
+  'floor: the burst at once, then min(R, B) at each window boundary of the limiter clock after the first request (computed from its time at the limiter) for the requests it accepted (N unless some failed); HTTP phase = first to last request at the limiter; each cell × Date variant on the emulator and on the docs-only limiter (test/helpers/doc-limiter.mjs)';
+
+/**
+ * The documented-model grid × every Date variant on both limiters; `runs` per
+ * cell (median), BENCH_GRID_RUNS or 1. Cells run concurrently, each on its own
+ * limiter; the runs of one cell one after the other.
+ */
+export async function windowGridFigures(
+  work,
+  log,
+  { runs = runsFromEnv(), cells = WINDOW_CELLS, variants = DATE_VARIANTS } = {},
+) {
+  const jobs = variants.flatMap((variant) => cells.map((cell) => ({ variant, cell })));
+  const tasks = jobs.map(({ variant, cell }) => async () => {
+    const label = `window ${variant.server === 'emulator' ? 'emulator' : 'docs-only limiter'}, Date ${variant.name}, ${cell.name}`;
+    const options = { server: variant.server, options: variant.options };
+    const note = cell.note ?? (jobs[0].cell === cell && jobs[0].variant === variant ? GRID_NOTE : '');
+    const { figures, results } = await cellFigures(work, label, cell, runs, options, note);
+    const line = tableLine(
+      `${variant.server.padEnd(8)} ${variant.name.padEnd(31)} ${cell.name}`,
+      cell.n,
+      results[0].floorMs / 1000,
+      figures,
+    );
+    log(line);
+    return { figures, line };
+  });
+  const done = await pooled(tasks, concurrency());
   log(
-    'window-model grid: HTTP phase ÷ floor, whole process ÷ floor, 429 share, failed (targets ≤ 1.05, -, ≤ 1%, 0)',
+    'window-model grid: limiter, Date, cell: HTTP phase ÷ floor, whole process ÷ floor, 429 share, failed (targets ≤ 1.05, -, ≤ 1%, 0)',
   );
-  for (const line of lines) log(line);
-  return figures;
+  for (const { line } of done) log(line);
+  return done.flatMap((d) => d.figures);
 }
 
 /** The tenant's clock a few seconds off this machine's, both ways, on Enterprise non-production. */
@@ -238,5 +307,126 @@ export async function maxRateFigures(work, log, { share = 0.3, seconds = 30 } = 
   log(
     `${MAX_RATE_NAME}: ${rate.toFixed(2)}/s against ${target.toFixed(2)}/s, ${r.status429} × 429, ${r.failed} failed`,
   );
+  return figures;
+}
+
+/**
+ * `apply --rate-limit-timeout 5s` against a tenant that answers only 429 with
+ * Retry-After an hour away (another client took its bucket of one request an
+ * hour): the whole process, target within 10 s (the timeout and one
+ * request's time, with the process's start and end).
+ */
+export async function timeoutBoundFigures(work, log) {
+  const dir = configDir(work, 'timeout-bound', policiesOnly(5));
+  const limit = { perWindow: 1, windowSec: 3600, burst: 1 };
+  const r = await withEmulator({ rateLimit: limit, retryAfter: true }, async (emu) => {
+    const taken = await fetch(`${emu.baseUrl}/rate-limit-policies`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${emu.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(policiesOnly(6).policies[5]),
+    });
+    await taken.text();
+    return applyOnce(emu, dir, {
+      statePath: freshState(work),
+      args: ['--rate-limit-timeout', '5s'],
+      tolerate: true,
+    });
+  });
+  const seconds = r.wallMs / 1000;
+  log(
+    `--rate-limit-timeout 5s, a tenant answering only 429 (Retry-After 3600): ended after ${seconds.toFixed(1)} s, exit ${r.code}`,
+  );
+  return [
+    figure(
+      '--rate-limit-timeout 5s vs a tenant answering only 429 (Retry-After: 3600): whole process',
+      's',
+      [seconds],
+      { op: '<=', value: 10 },
+      'the deadline is the first 429 plus the timeout, and no wait passes it',
+    ),
+  ];
+}
+
+const MIXED = {
+  route: 'POST /api/v2/users/{id}/permissions',
+  tenant: { burst: 10, perWindow: 4, windowSec: 1 },
+  group: { burst: 4, perWindow: 2, windowSec: 1 },
+  policies: 110,
+  permissions: 54,
+};
+
+/**
+ * A mixed apply across two endpoint groups with different limits: policies on
+ * the tenant's bucket (B=10, 4/s), permissions on a group of their own (B=4,
+ * 2/s), each about 25 s of floor, on the docs-only limiter (which counts each
+ * group's requests) and on the emulator (whole-run 429s and failures). Per
+ * group: HTTP phase ÷ floor, 429 share; targets as the grid's.
+ */
+export async function mixedGroupsFigures(work, log) {
+  const dir = join(work, 'mixed-groups');
+  writeConfig(dir, {
+    policies: Array.from({ length: MIXED.policies }, (_, i) => policyAt(i)),
+    permissions: Array.from({ length: MIXED.permissions }, (_, i) => permissionAt(i, 1)),
+    profiles: [],
+  });
+  const total = MIXED.policies + MIXED.permissions;
+  const docs = await startDocLimiter({
+    limit: MIXED.tenant,
+    date: 'node',
+    groups: [{ name: 'users_write', limit: MIXED.group, routes: [MIXED.route] }],
+  });
+  const emulator = withEmulator(
+    {
+      rateLimit: {
+        ...MIXED.tenant,
+        groups: [{ name: 'users_write', routes: [MIXED.route], ...MIXED.group }],
+      },
+    },
+    async (emu) => {
+      const statePath = freshState(work);
+      const r = await applyOnce(emu, dir, { statePath, tolerate: true });
+      return { ...r, failed: total - recordedIn(statePath) };
+    },
+  );
+  const docsRun = (async () => {
+    try {
+      const statePath = freshState(work);
+      const r = await applyOnce(docs, dir, { statePath, tolerate: true });
+      return { ...r, failed: total - recordedIn(statePath), groups: docs.stats().byGroup };
+    } finally {
+      await docs.stop();
+    }
+  })();
+  const [onEmulator, onDocs] = await Promise.all([emulator, docsRun]);
+  const figures = [];
+  for (const [name, shape] of [
+    ['tenant', MIXED.tenant],
+    ['users_write', MIXED.group],
+  ]) {
+    const g = onDocs.groups[name] ?? { requests: 0, byStatus: {} };
+    const accepted = g.byStatus['201'] ?? 0;
+    const floorMs = windowFloorMs(shape, accepted, g.firstRequestAt);
+    const ratio = (g.lastRequestAt - g.firstRequestAt) / floorMs;
+    const share = (100 * (g.byStatus['429'] ?? 0)) / g.requests;
+    const label = `mixed apply, docs-only limiter, group ${name} (B=${shape.burst}, ${shape.perWindow}/s), ${accepted} requests`;
+    figures.push(
+      figure(`${label}: HTTP phase ÷ floor`, 'ratio', [ratio], { op: '<=', value: 1.05 }),
+      figure(`${label}: 429 share`, '%', [share], { op: '<=', value: 1 }),
+    );
+    log(
+      `${label}: HTTP ${ratio.toFixed(3)} × floor (${(floorMs / 1000).toFixed(1)} s), 429 ${share.toFixed(1)}%`,
+    );
+  }
+  for (const [where, r] of [
+    ['docs-only limiter', onDocs],
+    ['emulator', onEmulator],
+  ]) {
+    const share = (100 * r.status429) / r.requests;
+    figures.push(
+      figure(`mixed apply, ${where}: 429 share, both groups`, '%', [share], { op: '<=', value: 1 }),
+      figure(`mixed apply, ${where}: failed operations`, 'count', [r.failed], { op: '=', value: 0 }),
+    );
+    log(`mixed apply, ${where}: ${r.requests} requests, 429 ${share.toFixed(1)}%, ${r.failed} failed`);
+  }
   return figures;
 }

@@ -189,6 +189,24 @@ describe('static token', () => {
     expect(t.client.stats()).toMatchObject({ requests: 1, retries: 0 });
   });
 
+  it('says, when a refused token overrode client credentials set beside it, how to use those instead', async () => {
+    t = testClient({
+      credentials: {
+        kind: 'token',
+        token: 'static-token',
+        source: 'TENANTFORM_TOKEN',
+        unused: 'TENANTFORM_CLIENT_ID and TENANTFORM_CLIENT_SECRET',
+      },
+    });
+    nock(ORIGIN)
+      .post(PATH)
+      .reply(401, errorBody(401, 'Unauthorized', 'Invalid token'));
+    const err = await failure(t.client.createRateLimitPolicy(POLICY_BODY));
+    expect(err.message).toMatch(
+      /to use the client credentials in TENANTFORM_CLIENT_ID and TENANTFORM_CLIENT_SECRET, which a token overrides, unset TENANTFORM_TOKEN/,
+    );
+  });
+
   it('names the missing scope on a 403', async () => {
     t = testClient();
     nock(ORIGIN)

@@ -12,6 +12,7 @@ import type {
   RateLimitPolicyCreate,
   Target,
   TokenExchangeProfileCreate,
+  WaitKind,
 } from '../src/api/index.js';
 
 export const ORIGIN = 'https://tenant.example.com';
@@ -55,13 +56,13 @@ export interface TestClient {
   client: ApiClient;
   clock: VirtualClock;
   lines: string[];
-  waits: { ms: number; reason: string }[];
+  waits: { ms: number; reason: string; kind: WaitKind }[];
 }
 
 export function testClient(overrides: Partial<ApiClientOptions> = {}): TestClient {
   const clock = virtualClock();
   const lines: string[] = [];
-  const waits: { ms: number; reason: string }[] = [];
+  const waits: { ms: number; reason: string; kind: WaitKind }[] = [];
   const client = createApiClient({
     target: TARGET,
     credentials: { kind: 'token', token: CANARY_TOKEN },
@@ -69,7 +70,7 @@ export function testClient(overrides: Partial<ApiClientOptions> = {}): TestClien
     sleep: clock.sleep,
     random: () => 0,
     logger: (line) => lines.push(line),
-    onWait: (ms, reason) => waits.push({ ms, reason }),
+    onWait: (ms, reason, kind) => waits.push({ ms, reason, kind }),
     ...overrides,
   });
   return { client, clock, lines, waits };

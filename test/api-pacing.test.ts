@@ -142,7 +142,19 @@ describe('--max-rps', () => {
     const gaps = tenant.arrivals.slice(1).map((at, i) => at - tenant.arrivals[i]!);
     expect(gaps).toHaveLength(5);
     expect(gaps.filter((g) => g < gap)).toEqual([]);
-    expect(tc.waits.some((w) => w.reason === `--max-rps ${maxRps}`)).toBe(true);
+    // Typed: the API layer names no flag; the CLI words the kind (src/cli/progress.ts).
+    const ceiling = tc.waits.filter((w) => w.kind === 'max-rps');
+    expect(ceiling.length).toBeGreaterThan(0);
+    expect(ceiling.every((w) => w.reason === `at most ${maxRps} requests per second`)).toBe(true);
+  });
+
+  it('reports a --max-rate wait as its own kind, in words that name no flag', async () => {
+    const { tc } = pacedClient(10, { share: 0.3 });
+    await Promise.all(Array.from({ length: 6 }, () => tc.client.createRateLimitPolicy(POLICY_BODY)));
+    const shared = tc.waits.filter((w) => w.kind === 'max-rate');
+    expect(shared.length).toBeGreaterThan(0);
+    expect(shared.every((w) => w.reason === "30% of the tenant's sustained rate")).toBe(true);
+    expect(tc.waits.some((w) => w.reason.includes('--'))).toBe(false);
   });
 
   it('applies the tighter of --max-rps and the tenant window', async () => {

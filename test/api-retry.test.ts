@@ -156,19 +156,20 @@ describe('the rate-limit timeout', () => {
     t = testClient({ retry: { rateLimitTimeoutMs: 10_000 } });
     nock(ORIGIN)
       .post(PATH)
-      .times(5)
+      .times(4)
       .reply(429, errorBody(429, 'Too Many Requests', 'slow down'), { 'retry-after': '3' });
-    // 429s at 0, 3, 6 and 9 s are retried; the one at 12 s comes after 10 s of nothing but 429.
+    // 429s at 0, 3 and 6 s are retried; the one at 9 s would be retried at 12 s, past the
+    // deadline (10 s after the first 429): the run ends at 10 s, no wait passes it.
     const err = await failure(t.client.createRateLimitPolicy(POLICY_BODY));
-    expect(t.clock.now() - T0).toBe(12_000);
-    expect(err).toMatchObject({ code: 'API_RATE_LIMITED', status: 429, attempts: 5, retryable: true });
+    expect(t.clock.now() - T0).toBe(10_000);
+    expect(err).toMatchObject({ code: 'API_RATE_LIMITED', status: 429, attempts: 4, retryable: true });
     expect(err.message).toBe(TIMEOUT_LINE);
-    expect(t.client.stats()).toMatchObject({ requests: 5, status429: 5, retried429: 4 });
+    expect(t.client.stats()).toMatchObject({ requests: 4, status429: 4, retried429: 3 });
 
     const later = await failure(t.client.createTokenExchangeProfile(PROFILE_BODY));
     expect(later).toMatchObject({ code: 'API_RATE_LIMITED', attempts: 0 });
     expect(later.message).toBe(TIMEOUT_LINE);
-    expect(t.client.stats().requests).toBe(5);
+    expect(t.client.stats().requests).toBe(4);
     expect(nock.pendingMocks()).toEqual([]);
   });
 
@@ -178,12 +179,13 @@ describe('the rate-limit timeout', () => {
       for (let i = 0; i < n; i++) reply429({ 'retry-after': '3' });
       nock(ORIGIN).post(PATH).reply(201, policyResponse());
     };
-    // 429s from 0 to 6 s, created at 9 s; 429s from 9 to 18 s, created at 21 s: never 10 s of only 429.
+    // 429s from 0 to 6 s, created at 9 s; 429s from 9 to 15 s, created at 18 s: the second
+    // streak's deadline is 19 s, not 10 s.
     twice(3);
-    twice(4);
+    twice(3);
     await t.client.createRateLimitPolicy(POLICY_BODY);
     await expect(t.client.createRateLimitPolicy(POLICY_BODY)).resolves.toMatchObject({ outcome: 'created' });
-    expect(t.clock.now() - T0).toBe(21_000);
+    expect(t.clock.now() - T0).toBe(18_000);
   });
 
   it('ends at once the calls waiting for their turn when it runs out', async () => {
@@ -205,13 +207,37 @@ describe('the rate-limit timeout', () => {
       .reply(503, errorBody(503, 'Service Unavailable', 'down'));
     nock(ORIGIN)
       .post(PATH)
-      .times(5)
+      .times(4)
       .reply(429, errorBody(429, 'Too Many Requests', 'slow down'), { 'retry-after': '3' });
     const waiting = failure(t.client.createTokenExchangeProfile(PROFILE_BODY));
     const limited = failure(t.client.createRateLimitPolicy(POLICY_BODY));
-    expect(await limited).toMatchObject({ code: 'API_RATE_LIMITED', attempts: 5 });
+    expect(await limited).toMatchObject({ code: 'API_RATE_LIMITED', attempts: 4 });
     expect(await waiting).toMatchObject({ code: 'API_RATE_LIMITED', attempts: 1, message: TIMEOUT_LINE });
-    expect(t.client.stats().requests).toBe(6);
+    expect(t.client.stats().requests).toBe(5);
+  });
+
+  // Issue 34: with a 5 s timeout, a tenant answering only 429 with Retry-After: 3600 stopped
+  // the run after 31 s, 95 s; one refilling once an hour after 143 s.
+  it.each([
+    ['Retry-After: 3600', { 'retry-after': '3600' }],
+    [
+      'a Reset an hour away',
+      {
+        'x-ratelimit-limit': '10',
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-reset': String(T0 / 1000 + 3600),
+      },
+    ],
+  ])('no wait passes the deadline (%s): the run ends 5 s after the first 429', async (_what, headers) => {
+    t = testClient({ retry: { rateLimitTimeoutMs: 5_000 } });
+    nock(ORIGIN)
+      .post(PATH)
+      .reply(429, errorBody(429, 'Too Many Requests', 'slow down'), headers);
+    const err = await failure(t.client.createRateLimitPolicy(POLICY_BODY));
+    expect(err).toMatchObject({ code: 'API_RATE_LIMITED', attempts: 1 });
+    expect(err.message).toContain('for 5s, the rate-limit timeout');
+    expect(t.clock.now() - T0).toBe(5_000);
+    expect(Math.max(...t.clock.sleeps)).toBeLessThanOrEqual(5_000);
   });
 
   it('holds for reads: a list read through 20 429s, then one the tenant only answers 429', async () => {
@@ -228,7 +254,7 @@ describe('the rate-limit timeout', () => {
     await expect(readList(t.client.call, list, {})).resolves.toMatchObject({ pages: 2 });
 
     page()
-      .times(6)
+      .times(5)
       .reply(429, errorBody(429, 'Too Many Requests', ''), { 'retry-after': '2' });
     const err = await failure(readList(t.client.call, list, {}));
     expect(err).toMatchObject({ code: 'API_RATE_LIMITED', message: TIMEOUT_LINE });

@@ -17,8 +17,10 @@ import {
   writeConfig,
 } from '../bench/generate.mjs';
 import {
+  DATE_VARIANTS,
   maxRateMissing,
   MINUTE_SCALE,
+  pooled,
   nominalFloorS,
   offersMaxRate,
   runWindowCell,
@@ -142,11 +144,12 @@ describe('the documented-model rows (bench/window-scenarios.mjs)', () => {
     expect(windowFloorMs(shape, n, first)).toBe(floor);
   });
 
-  it('covers the published tiers, a rate above the burst and a scaled per-minute window, each 20–60 s with N ≥ 100', () => {
+  it('covers the published tiers, a rate above the burst, a 3-second and a scaled per-minute window, each 20–60 s with N ≥ 100', () => {
     const tiers = WINDOW_CELLS.map((c) => c.limit.tier).filter(Boolean);
     expect(tiers).toEqual(['free', 'enterprise-nonprod', 'enterprise-prod', 'private-cloud-20']);
     expect(WINDOW_CELLS.some((c) => (c.limit.perSecond ?? 0) > (c.limit.burst ?? Infinity))).toBe(true);
     expect(WINDOW_CELLS.some((c) => c.limit.windowSec === 60 / MINUTE_SCALE)).toBe(true);
+    expect(WINDOW_CELLS.some((c) => c.limit.windowSec === 3)).toBe(true);
     for (const cell of WINDOW_CELLS) {
       expect(cell.n).toBeGreaterThanOrEqual(100);
       expect(nominalFloorS(cell)).toBeGreaterThanOrEqual(20);
@@ -162,6 +165,31 @@ describe('the documented-model rows (bench/window-scenarios.mjs)', () => {
     expect(r.floorMs).toBeGreaterThan(0);
     // The limiter admits the last request no earlier than the floor's boundary: a bound, not a timing.
     expect(r.httpRatio).toBeGreaterThanOrEqual(1);
+  });
+
+  it('runs a cell on the docs-only limiter too, and every Date variant on each', async () => {
+    const work = tempDir();
+    const cell = { name: 'tiny', limit: { perSecond: 3, burst: 4 }, n: 7 };
+    const r = await runWindowCell(work, cell, { server: 'docs', options: { date: 'absent' } });
+    expect(r).toMatchObject({ code: 0, failed: 0, recorded: 7, accepted: 7 });
+    expect(r.httpRatio).toBeGreaterThanOrEqual(1);
+    const on = (server: string) => DATE_VARIANTS.filter((v) => v.server === server).map((v) => v.name);
+    expect(on('emulator')).toHaveLength(5);
+    expect(on('docs')).toEqual(["Node's own", 'exact', 'absent', 'exact, front end 0.8 s behind']);
+  });
+
+  it('runs cells at most N at once, results in order', async () => {
+    let running = 0;
+    let most = 0;
+    const task = (i: number) => async () => {
+      running += 1;
+      most = Math.max(most, running);
+      await new Promise((resolve) => setImmediate(resolve));
+      running -= 1;
+      return i;
+    };
+    expect(await pooled([0, 1, 2, 3, 4].map(task), 2)).toEqual([0, 1, 2, 3, 4]);
+    expect(most).toBe(2);
   });
 
   it('tells whether apply offers --max-rate, and prints a note rather than a failure when it does not', () => {

@@ -67,6 +67,12 @@ async function cli(...args: string[]) {
 const apply = (...extra: string[]) =>
   cli('apply', 'config', '--auto-approve', '--base-url', emulator.baseUrl, ...extra);
 const plan = (...extra: string[]) => cli('plan', 'config', ...extra);
+/** --state naming the state a saved plan was made from: apply takes no other, and `dir`'s default is not config's. */
+const stateOf = (file: string) => [
+  '--state',
+  (JSON.parse(readFileSync(join(dir, file), 'utf8')) as { state_location: { path: string } }).state_location
+    .path,
+];
 
 /** The state's record of the one resource of `kind`. */
 function recordOf(kind: string): Record<string, unknown> | undefined {
@@ -197,7 +203,7 @@ describe('apply --api full against the emulator --api full', () => {
     writeConfig({});
     const first = await runCli(['apply', '.', '--auto-approve'], {
       cwd: dir,
-      env: { TENANTFORM_TOKEN: emulator.token },
+      env: { TENANTFORM_TOKEN: emulator.token, TENANTFORM_ALLOWED_HOSTS: new URL(emulator.baseUrl).host },
     });
     expect(first.code, first.stderr).toBe(0);
     writeConfig({ limit: 7 });
@@ -236,14 +242,28 @@ describe('the API profile of saved plans', () => {
     expect(show.stdout).toContain('API profile: full');
 
     const before = emulator.requestCount();
-    const refused = await cli('apply', 'full.tfplan', '--auto-approve', '--api', 'spec');
+    const refused = await cli(
+      'apply',
+      'full.tfplan',
+      '--auto-approve',
+      '--api',
+      'spec',
+      ...stateOf('full.tfplan'),
+    );
     expect(refused.code).toBe(4);
     expect(refused.stderr).toContain(
       'full.tfplan was made for API profile full, but this apply uses API profile spec',
     );
     expect(emulator.requestCount()).toBe(before);
 
-    const ok = await cli('apply', 'full.tfplan', '--auto-approve', '--base-url', emulator.baseUrl);
+    const ok = await cli(
+      'apply',
+      'full.tfplan',
+      '--auto-approve',
+      '--base-url',
+      emulator.baseUrl,
+      ...stateOf('full.tfplan'),
+    );
     expect(ok.code, ok.stderr).toBe(0);
     expect(emulator.snapshot().rateLimitPolicies[0]!.configuration).toEqual({ action: 'block', limit: 9 });
   });
@@ -260,6 +280,7 @@ describe('the API profile of saved plans', () => {
       'full',
       '--base-url',
       emulator.baseUrl,
+      ...stateOf('spec.tfplan'),
     );
     expect(refused.code).toBe(4);
     expect(refused.stderr).toContain(

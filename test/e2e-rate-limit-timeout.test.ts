@@ -31,6 +31,20 @@ const ws = useEmulatorWorkspace(
 );
 const cli = (...args: string[]) => ws.cli(...args, '--base-url', ws.emulator.baseUrl);
 
+/** An apply of config/, one request at a time, with that --rate-limit-timeout. */
+const applyWithTimeout = (timeout: string) =>
+  cli('apply', 'config', '--auto-approve', '--parallelism', '1', '--rate-limit-timeout', timeout);
+
+/** Another client of the tenant takes `n` requests of its bucket. */
+async function takeBucket(n: number): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    const res = await fetch(`${ws.emulator.baseUrl}/rate-limit-policies`, {
+      headers: { authorization: `Bearer ${ws.emulator.token}` },
+    });
+    expect(res.status).toBe(200);
+  }
+}
+
 function timeoutLine(timeout: string): string {
   return (
     `The tenant at ${ws.emulator.baseUrl} answered nothing but 429 (rate limited) for ${timeout}, ` +
@@ -41,15 +55,7 @@ function timeoutLine(timeout: string): string {
 describe('--rate-limit-timeout', () => {
   it('ends an apply the tenant stops letting through, with everything acknowledged recorded; a later apply continues', async () => {
     tenantNow = Date.now();
-    const run = await cli(
-      'apply',
-      'config',
-      '--auto-approve',
-      '--parallelism',
-      '1',
-      '--rate-limit-timeout',
-      '10ms',
-    );
+    const run = await applyWithTimeout('10ms');
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('3 done, 1 failed, 1 not attempted.');
     expect(run.stderr).toContain(`  failed: ${timeoutLine('10ms')}\n`);
@@ -76,12 +82,7 @@ describe('--rate-limit-timeout', () => {
   it('ends a read the same way, writing nothing', async () => {
     tenantNow = Date.now();
     // Another client of the tenant takes 2 of the 3 requests: the read gets one list, then only 429.
-    for (let i = 0; i < 2; i++) {
-      const res = await fetch(`${ws.emulator.baseUrl}/rate-limit-policies`, {
-        headers: { authorization: `Bearer ${ws.emulator.token}` },
-      });
-      expect(res.status).toBe(200);
-    }
+    await takeBucket(2);
     const run = await cli('refresh', 'config', '--api', 'full', '--rate-limit-timeout', '10ms');
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(`Error: ${timeoutLine('10ms')}\n`);
@@ -90,6 +91,24 @@ describe('--rate-limit-timeout', () => {
     expect(plan.code).toBe(1);
     expect(plan.stderr.endsWith(`\nError: ${timeoutLine('10ms')}\n`)).toBe(true);
     expect((await ws.cli('state', 'list', 'config')).stdout).not.toMatch(/^rate_limit_policy\[/m);
+  });
+
+  it('is a bound: a tenant that answers only 429 with Retry-After an hour away ends the run at the timeout, not after the wait', async () => {
+    // One request an hour, Retry-After on every 429 (about 3600 s), and another client has
+    // taken the bucket. No timed assertion: the run ends because no wait may pass the
+    // deadline, and says so.
+    await ws.restartEmulator({
+      api: 'full',
+      rateLimit: { perWindow: 1, windowSec: 3600, burst: 2 },
+      retryAfter: true,
+    });
+    await takeBucket(2);
+    const run = await applyWithTimeout('1s');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('0 done, 1 failed, 4 not attempted.');
+    expect(run.stderr).toContain(`  failed: ${timeoutLine('1s')}\n`);
+    expect(ws.emulator.stats().byStatus['429']).toBe(1);
+    expect(ws.emulator.snapshot().rateLimitPolicies).toHaveLength(0);
   });
 
   it('refuses a value that is not a duration before sending anything', async () => {

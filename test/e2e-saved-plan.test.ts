@@ -7,7 +7,7 @@
  * target the command line, the environment or tenantform.yaml confirms.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../src/emulator/index.js';
 import { sealOf } from '../src/plan/plan-seal.js';
@@ -47,8 +47,20 @@ const policies = () =>
 const idOf = (selector: string) =>
   emulator.snapshot().rateLimitPolicies.find((p) => p.consumer_selector === selector)!.id;
 
+/**
+ * The CLI in `dir`. A saved plan is applied only to the state the command
+ * names (or the default one of the current directory, here `dir`'s, not
+ * tenant's): `apply FILE.plan` is given the state the plan names with --state
+ * unless the test names a state itself.
+ */
 function cli(args: string[], cwd = dir) {
-  return runCli(args, { cwd, env: { TENANTFORM_TOKEN: emulator.token } });
+  const namesState = args.some((a) => a === '--state' || a === '--env' || a === '--backend');
+  const file = args[1] !== undefined && isAbsolute(args[1]) ? args[1] : join(cwd, args[1] ?? '');
+  const stated =
+    args[0] === 'apply' && file.endsWith('.plan') && !namesState
+      ? [...args, '--state', plannedState(file)]
+      : args;
+  return runCli(stated, { cwd, env: { TENANTFORM_TOKEN: emulator.token } });
 }
 
 function writeConfig(text: string): void {
@@ -183,7 +195,7 @@ describe("a saved plan edited and sealed again with the state's key", () => {
 });
 
 describe('a saved plan and its state location', () => {
-  it('records the absolute state location and the target, and uses that state from any directory', async () => {
+  it('records the absolute state location and the target; from any directory, --state naming it applies it', async () => {
     const file = await planTheDelete();
     const plan = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
     expect(plan.format_version).toBe(4);
@@ -202,6 +214,37 @@ describe('a saved plan and its state location', () => {
     expect(policies()).toEqual(['client_id:keep-me']);
   });
 
+  it('is applied only to the state the command names, or the default one of the current directory: a plan naming another is refused, sending nothing', async () => {
+    // A plan and its state, made elsewhere (its own key beside it), bound to the target the victim gives.
+    const file = await planTheDelete();
+    const sent = emulator.requestCount();
+    const before = readFileSync(statePath(), 'utf8');
+    const env = { TENANTFORM_TOKEN: emulator.token };
+    const run = await runCli(['apply', file, '--auto-approve', '--base-url', emulator.baseUrl], {
+      cwd: dir,
+      env,
+    });
+    expect(run.code).toBe(4);
+    const here = defaultStateFile(dir, emulator.baseUrl);
+    expect(run.stderr).toContain(
+      `was made from the state at ${statePath()}, but this apply would use ${here}: a saved plan is applied only to the state the command names`,
+    );
+    expect(run.stderr).toContain(`name it (--state ${statePath()})`);
+    expect(emulator.requestCount()).toBe(sent);
+    expect(policies()).toEqual(['client_id:delete-me', 'client_id:keep-me']);
+    expect(readFileSync(statePath(), 'utf8')).toBe(before);
+    expect(existsSync(join(dir, '.tenantform'))).toBe(false);
+
+    // From the config's own directory, its default state is the plan's: applied.
+    const there = await runCli(['apply', file, '--auto-approve', '--base-url', emulator.baseUrl], {
+      cwd: join(dir, 'tenant'),
+      env,
+    });
+    expect(there.stderr).toBe('');
+    expect(there.code).toBe(0);
+    expect(policies()).toEqual(['client_id:keep-me']);
+  });
+
   it('refuses another --state, creating no state directory and sending nothing', async () => {
     const file = await planTheDelete();
     const sent = emulator.requestCount();
@@ -217,7 +260,7 @@ describe('a saved plan and its state location', () => {
     ]);
     expect(run.code).toBe(4);
     expect(run.stderr).toContain(
-      `was made from the state at ${statePath()}, but this apply would use ${other};`,
+      `was made from the state at ${statePath()}, but this apply would use ${other}: a saved plan is applied only to the state the command names`,
     );
     expect(existsSync(join(dir, 'other'))).toBe(false);
     expect(emulator.requestCount()).toBe(sent);
@@ -269,9 +312,10 @@ describe('a saved plan and its state location', () => {
       join(dir, 'tenantform.yaml'),
       `environments:\n  prod:\n    paths: [tenant]\n    base_url: "${emulator.baseUrl}"\n    credentials: { token: PROD_TOKEN }\n`,
     );
-    const env = { PROD_TOKEN: emulator.token };
+    const env = { PROD_TOKEN: emulator.token, TENANTFORM_ALLOWED_HOSTS: new URL(emulator.baseUrl).host };
     expect((await runCli(['plan', '--env', 'prod', '--out', 'p.plan'], { cwd: dir, env })).code).toBe(0);
-    const unconfirmed = await runCli(['apply', 'p.plan', '--auto-approve'], { cwd: dir, env });
+    const named = ['--state', plannedState(join(dir, 'p.plan'))];
+    const unconfirmed = await runCli(['apply', 'p.plan', '--auto-approve', ...named], { cwd: dir, env });
     expect(unconfirmed.code).toBe(4);
     expect(unconfirmed.stderr).toContain('or give --env NAME for an environment of ./tenantform.yaml');
 

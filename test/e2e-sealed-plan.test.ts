@@ -46,8 +46,30 @@ const writeConfig = (text: string) => writeFileSync(join(dir, 'tenant', 'tenant.
 const readPlan = () => JSON.parse(readFileSync(planPath(), 'utf8')) as PlanFile;
 const writePlan = (plan: PlanFile) => writeFileSync(planPath(), JSON.stringify(plan, null, 2));
 
+/**
+ * The state a plan file names (null when it names none readable): a saved
+ * plan is applied only to the state the command names, and these tests run in
+ * `dir`, whose default state is not tenant's, so they name it with --state.
+ */
+function plannedState(): string | null {
+  try {
+    const path = (JSON.parse(readFileSync(planPath(), 'utf8')) as { state_location?: { path?: unknown } })
+      .state_location?.path;
+    return typeof path === 'string' ? path : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `args` with --state naming the plan's state, for `apply p.tfplan` without one. */
+function naming(args: string[]): string[] {
+  const state =
+    args[0] === 'apply' && args[1] === 'p.tfplan' && !args.includes('--state') ? plannedState() : null;
+  return state === null ? args : [...args, '--state', state];
+}
+
 function cli(args: string[], env: Record<string, string> = {}) {
-  return runCli(args, { cwd: dir, env: { TENANTFORM_TOKEN: emulator.token, ...env } });
+  return runCli(naming(args), { cwd: dir, env: { TENANTFORM_TOKEN: emulator.token, ...env } });
 }
 
 /** Applies a, b and c and alice's permission; then changes a, drops c, and saves that plan. */
@@ -286,7 +308,7 @@ describe('the target of a saved plan', () => {
     const plan = readPlan();
     plan.target = otherUrl;
     writePlan(plan);
-    const run = await runCli(['apply', 'p.tfplan', '--auto-approve'], { cwd: dir, env: credentials });
+    const run = await runCli(naming(['apply', 'p.tfplan', '--auto-approve']), { cwd: dir, env: credentials });
     expect(run.code).toBe(4);
     expect(run.stderr).toContain('was changed after tenantform plan --out sealed it');
     expect(connections).toBe(0);
@@ -299,7 +321,10 @@ describe('the target of a saved plan', () => {
     expect(readPlan().target).toBe(otherUrl);
 
     for (const credentials of [TOKEN, CLIENT]) {
-      const run = await runCli(['apply', 'p.tfplan', '--auto-approve'], { cwd: dir, env: credentials });
+      const run = await runCli(naming(['apply', 'p.tfplan', '--auto-approve']), {
+        cwd: dir,
+        env: credentials,
+      });
       expect(run.code).toBe(4);
       expect(run.stderr).toBe(
         `Error: p.tfplan was made for the API at ${otherUrl}, but nothing on this command line or in its ` +

@@ -70,7 +70,17 @@ describe('--target', () => {
     const show = await cli('show', 'partial.tfplan');
     expect(show.stdout).toContain('This plan is partial (--target)');
 
-    const apply = await withApi('apply', 'partial.tfplan', '--auto-approve');
+    // Named: apply takes the state the plan was made from only when the command names it.
+    const recorded = JSON.parse(readFileSync(join(dir, 'partial.tfplan'), 'utf8')) as {
+      state_location: { path: string };
+    };
+    const apply = await withApi(
+      'apply',
+      'partial.tfplan',
+      '--auto-approve',
+      '--state',
+      recorded.state_location.path,
+    );
     expect(apply.code).toBe(0);
     expect(apply.stdout).toContain('This plan is partial (--target)');
     expect(limitOf('default')).toBe(150);

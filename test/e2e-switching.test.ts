@@ -5,9 +5,11 @@
  * find nothing to do; no sensitive value of the fixture reaches any output
  * or file; a broken source writes nothing.
  */
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LATER_KINDS_ZERO } from './helpers/kind-examples.js';
 import { startEmulator, type EmulatorHandle } from '../src/emulator/index.js';
 import { referenceSeed } from './helpers/reference-seed.js';
 import { runCli, tempDir } from './helpers/cli.js';
@@ -129,8 +131,10 @@ describe('export --from-terraform', () => {
     expect(exported.stdout).toContain(
       'auth0_client_credentials.partner_app: not a resource type tenantform manages',
     );
-    expect(exported.stdout).toContain(
-      'Exported 4 rate limit policies, 1 token exchange profile and 3 permissions of 2 users to tenant:',
+    expect(exported.stdout).toMatch(
+      new RegExp(
+        `Exported 4 rate limit policies, 1 token exchange profile${LATER_KINDS_ZERO} and 3 permissions of 2 users to tenant:`,
+      ),
     );
     expect(exported.stdout).toContain("terraform state rm 'auth0_rate_limit_policy.default'");
     // It reads a file: not one request.
@@ -194,6 +198,49 @@ describe('export --from-terraform', () => {
     expect(existsSync(join(dir, 'tenant'))).toBe(false);
   });
 
+  it('prints a terraform state rm that runs no injected code, quoted for the shell, naming each instance of a resource partly skipped', async () => {
+    const state = JSON.parse(readFileSync(TF_STATE, 'utf8')) as { resources: Record<string, unknown>[] };
+    const find = (name: string) =>
+      state.resources.find((r) => r.type === 'auth0_rate_limit_policy' && r.name === name) as {
+        instances: Record<string, unknown>[];
+      } & Record<string, unknown>;
+    find('default').module = `module.tenants["x'; touch pwned-module; echo '"]`;
+    find('partner_app').name = "def'ault; touch pwned-name";
+    // Instance [1] of per_app is skipped (sensitive_attributes in a form tenantform does not know).
+    find('per_app').instances[1]!.sensitive_attributes = 'unknown';
+    writeFileSync(join(dir, 'hostile.tfstate'), JSON.stringify(state));
+    const exported = await cli('export', 'tenant', '--from-terraform', 'hostile.tfstate');
+    expect(exported.code).toBe(0);
+    const lines = exported.stdout.split('\n');
+    const first = lines.findIndex((l) => l.startsWith('  terraform state rm '));
+    let last = first;
+    while (lines[last]!.endsWith('\\')) last++;
+    const command = lines.slice(first, last + 1).join('\n');
+    // A stand-in terraform that writes each argument on a line of its own.
+    mkdirSync(join(dir, 'bin'));
+    writeFileSync(
+      join(dir, 'bin', 'terraform'),
+      '#!/bin/sh\nfor a in "$@"; do printf "%s\\n" "$a"; done > args.txt\n',
+      {
+        mode: 0o755,
+      },
+    );
+    execFileSync('bash', ['-c', command], {
+      cwd: dir,
+      env: { PATH: `${join(dir, 'bin')}:${process.env.PATH}` },
+    });
+    expect(existsSync(join(dir, 'pwned-module')) || existsSync(join(dir, 'pwned-name'))).toBe(false);
+    const args = readFileSync(join(dir, 'args.txt'), 'utf8').split('\n').slice(0, -1);
+    expect(args.slice(0, 2)).toEqual(['state', 'rm']);
+    expect(args).toContain(
+      `module.tenants["x'; touch pwned-module; echo '"].auth0_rate_limit_policy.default`,
+    );
+    expect(args).toContain("auth0_rate_limit_policy.def'ault; touch pwned-name");
+    expect(args).toContain('auth0_rate_limit_policy.per_app[0]');
+    expect(args).not.toContain('auth0_rate_limit_policy.per_app');
+    expect(args).not.toContain('auth0_rate_limit_policy.per_app[1]');
+  });
+
   it('names a missing file', async () => {
     const run = await cli('export', 'tenant', '--from-terraform', 'missing.tfstate');
     expect(run.code).toBe(1);
@@ -223,7 +270,9 @@ describe('export --from-deploy-cli', () => {
       const exported = await cli('export', 'tenant', '--from-deploy-cli', path, ...api());
       expect(exported.stderr).toBe('');
       expect(exported.code).toBe(0);
-      expect(exported.stdout).toContain('Exported 3 rate limit policies and 1 token exchange profile');
+      expect(exported.stdout).toMatch(
+        /Exported 3 rate limit policies(, | and )1 token exchange profile[ ,\n]/,
+      );
       expect(exported.stdout).toMatch(/skipped 3:\n/);
       expect(exported.stdout).toMatch(/^ {2}actions: an asset type tenantform does not manage$/m);
       expect(exported.stdout).toContain('Recorded 4 resources');

@@ -49,6 +49,8 @@ ${extra}`,
 }
 
 const env = () => ({
+  // The tenants tenantform.yaml names, confirmed outside it (as CI does beside the secrets).
+  TENANTFORM_ALLOWED_HOSTS: tenants.map((t) => new URL(t.baseUrl).host).join(','),
   DEV_TOKEN: tenants[0]!.token,
   STAGING_ID: tenants[1]!.clientId,
   STAGING_SECRET: tenants[1]!.clientSecret,

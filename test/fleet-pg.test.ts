@@ -91,7 +91,11 @@ describePg('pg workspaces, one per environment, in separate processes', () => {
   });
 
   it('applies two workspaces in parallel; a second apply on one workspace waits for its lock and names the holder', async () => {
-    const env = { A_TOKEN: tenants[0]!.token, B_TOKEN: tenants[1]!.token };
+    const env = {
+      A_TOKEN: tenants[0]!.token,
+      B_TOKEN: tenants[1]!.token,
+      TENANTFORM_ALLOWED_HOSTS: tenants.map((t) => new URL(t.baseUrl).host).join(','),
+    };
     const first = tenantform(['apply', '.', '--env', 'a', '--auto-approve'], dir, env);
     await firstRequest; // the first process holds workspace a's lock, mid-request
 

@@ -90,6 +90,22 @@ describe('tenantform show', () => {
     }
   });
 
+  it('says the state and the target a saved plan was made for, on stderr as plan does', async () => {
+    await runCli(['plan', 'config', '--out', 'p.tfplan', '--base-url', 'http://127.0.0.1:4000'], {
+      cwd: dir,
+    });
+    const recorded = JSON.parse(readFileSync(join(dir, 'p.tfplan'), 'utf8')) as {
+      state_location: { path: string };
+    };
+    for (const format of ['text', 'json']) {
+      const show = await runCli(['show', 'p.tfplan', '--format', format], { cwd: dir });
+      expect(show.code).toBe(0);
+      expect(show.stderr).toBe(
+        `State:  ${recorded.state_location.path}\nTarget: http://127.0.0.1:4000/api/v2\n\n`,
+      );
+    }
+  });
+
   it('--format terraform-json shows a saved plan in Terraform’s JSON plan shape, and only a plan', async () => {
     await runCli(['plan', 'config', '--out', 'p.tfplan'], { cwd: dir });
     const show = await runCli(['show', 'p.tfplan', '--format', 'terraform-json'], { cwd: dir });

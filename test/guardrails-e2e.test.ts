@@ -5,7 +5,7 @@
  * "Review these" block in Markdown; tenantform.yaml settings and a saved
  * plan's warnings (show, apply --strict).
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useEmulatorWorkspace } from './helpers/e2e.js';
@@ -106,6 +106,12 @@ describe('guardrails against the emulator', () => {
     expect(printed.findings.map((f) => f.rule)).toEqual(['enforce-without-log']);
     const show = await ws.cli('show', 'p.tfplan', '--format', 'json');
     expect(show.stdout).toBe(saved.stdout);
+    // apply takes the state the plan was made from only when the command names it (ws.dir's default is not config's).
+    const state = [
+      '--state',
+      (JSON.parse(readFileSync(join(ws.dir, 'p.tfplan'), 'utf8')) as { state_location: { path: string } })
+        .state_location.path,
+    ];
     const strict = await ws.cli(
       'apply',
       'p.tfplan',
@@ -113,13 +119,21 @@ describe('guardrails against the emulator', () => {
       '--strict',
       '--base-url',
       ws.emulator.baseUrl,
+      ...state,
     );
     expect(strict.code).toBe(1);
     expect(strict.stderr).toContain(
       'default starts enforcing (block at 100/s) with no log stage recorded first',
     );
     expect(ws.emulator.requestCount()).toBe(0);
-    const apply = await ws.cli('apply', 'p.tfplan', '--auto-approve', '--base-url', ws.emulator.baseUrl);
+    const apply = await ws.cli(
+      'apply',
+      'p.tfplan',
+      '--auto-approve',
+      '--base-url',
+      ws.emulator.baseUrl,
+      ...state,
+    );
     expect(apply.code, apply.stderr).toBe(0);
   });
 

@@ -165,14 +165,9 @@ describe('flags checked in every command, whether or not the run uses them (item
   });
 
   it('shows a share of 0.01 % as such in the pacing reason', async () => {
-    const { UserCeilings } = await import('../src/api/ceilings.js');
-    let t = 0;
-    const ceilings = new UserCeilings({ now: () => t, share: 0.0001 });
-    ceilings.learn(10_000, 1);
-    ceilings.took(t);
-    t += 1;
-    const decision = ceilings.decide(t);
-    expect(decision).toMatchObject({ type: 'sleep', reason: '--max-rate 0.01%' });
+    const { describeWait } = await import('../src/api/client.js');
+    expect(describeWait({ kind: 'max-rate', share: 0.0001 })).toBe("0.01% of the tenant's sustained rate");
+    expect(describeWait({ kind: 'max-rate', share: 0.3 })).toBe("30% of the tenant's sustained rate");
   });
 });
 

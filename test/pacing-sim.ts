@@ -9,6 +9,7 @@
  */
 import { Pacer } from '../src/api/pacer.js';
 import { RateLimiter, WindowBucket, rateLimitHeaders, type Limiter } from '../src/emulator/rate-limit.js';
+import { DocBucket } from './helpers/doc-limiter.mjs';
 
 export interface SimOptions {
   /** Sustained rate: tokens per second (continuous) or per window (window). */
@@ -17,12 +18,26 @@ export interface SimOptions {
   requests: number;
   /** The limiter's model. Default 'continuous'. */
   model?: 'continuous' | 'window';
+  /**
+   * Whose window limiter: the emulator's (default) or the one written from the
+   * docs alone (test/helpers/doc-limiter.mjs), which shares no code with it.
+   */
+  server?: 'emulator' | 'docs';
   /** Window length of the window model, ms. Default 1000. */
   windowMs?: number;
   /** The tenant's clock minus ours, ms. Default 0. */
   skewMs?: number;
-  /** Send the Date header (the tenant's clock, whole seconds). Default true. */
-  date?: boolean;
+  /**
+   * The Date header: 'exact' (the limiter's second when it answered), 'second'
+   * (a front end's second, refreshed once a second and up to `staleMs` stale, as
+   * Node's http server stamps it), 'absent'. true = 'exact', false = 'absent'.
+   * Default 'exact'.
+   */
+  date?: boolean | DateVariant;
+  /** The front end's clock (the Date header's) minus the limiter's, ms. Default 0. */
+  frontEndOffsetMs?: number;
+  /** 'second': the largest staleness of Date, ms (each answer draws one in [0, staleMs)). Default 1000. */
+  staleMs?: number;
   /** Send the X-RateLimit-* headers. Default true. */
   headers?: boolean;
   parallelism?: number;
@@ -38,6 +53,8 @@ export interface SimOptions {
   /** Give up after this many requests (a run that would never end). */
   maxSent?: number;
 }
+
+export type DateVariant = 'exact' | 'second' | 'absent';
 
 export interface SimResult {
   wallMs: number;
@@ -65,13 +82,45 @@ function sequence(seed: number): () => number {
   };
 }
 
-function answerHeaders(o: SimOptions, limiter: Limiter, tenantNow: number): Record<string, string> {
-  const d = limiter.take('tenant');
-  const headers: Record<string, string> = { status: d.allowed ? '201' : '429' };
+function dateVariant(o: SimOptions): DateVariant {
+  if (o.date === undefined || o.date === true) return 'exact';
+  return o.date === false ? 'absent' : o.date;
+}
+
+/** One limiter decision, as answer headers with the status. */
+type Take = () => Record<string, string>;
+
+function emulatorTake(limiter: Limiter): Take {
+  return () => {
+    const d = limiter.take('tenant');
+    return { status: d.allowed ? '201' : '429', ...rateLimitHeaders(d) };
+  };
+}
+
+function docsTake(bucket: DocBucket, now: () => number): Take {
+  return () => {
+    const { ok, headers } = bucket.admit(now());
+    return { status: ok ? '201' : '429', ...headers };
+  };
+}
+
+function answerHeaders(
+  o: SimOptions,
+  take: Take,
+  tenantNow: number,
+  random: () => number,
+): Record<string, string> {
+  const { status, ...rate } = take();
+  const headers: Record<string, string> = { status: status! };
   if (o.headers !== false) {
-    for (const [k, v] of Object.entries(rateLimitHeaders(d))) headers[k.toLowerCase()] = v;
+    for (const [k, v] of Object.entries(rate)) headers[k.toLowerCase()] = v;
   }
-  if (o.date !== false) headers.date = new Date(Math.floor(tenantNow / 1000) * 1000).toUTCString();
+  const variant = dateVariant(o);
+  if (variant !== 'absent') {
+    const stale = variant === 'second' ? random() * (o.staleMs ?? 1000) : 0;
+    const front = tenantNow + (o.frontEndOffsetMs ?? 0) - stale;
+    headers.date = new Date(Math.floor(front / 1000) * 1000).toUTCString();
+  }
   return headers;
 }
 
@@ -94,11 +143,19 @@ export async function simulate(o: SimOptions): Promise<SimResult> {
   const after = (ms: number): Promise<void> =>
     new Promise((resolve) => timers.push({ at: t + Math.max(0, ms), seq: seq++, fire: resolve }));
   const random = sequence(7);
+  const dateRandom = sequence(11);
   const tenantClock = () => t + skew;
   const limiter: Limiter =
     o.model === 'window'
       ? new WindowBucket({ perWindow: o.rate, burst: o.burst, windowMs: o.windowMs ?? 1000 }, tenantClock)
       : new RateLimiter(o.rate, o.burst, tenantClock);
+  const take =
+    o.server === 'docs' && o.model === 'window'
+      ? docsTake(
+          new DocBucket({ burst: o.burst, perWindow: o.rate, windowSec: (o.windowMs ?? 1000) / 1000 }),
+          tenantClock,
+        )
+      : emulatorTake(limiter);
   const pacer = new Pacer({
     now: () => t,
     sleep: (ms) => after(ms),
@@ -123,7 +180,7 @@ export async function simulate(o: SimOptions): Promise<SimResult> {
         const l = latency + (o.jitterMs ? random() * o.jitterMs : 0);
         await after(l / 2);
         const servedAt = t;
-        const { status, ...headers } = answerHeaders(o, limiter, tenantClock());
+        const { status, ...headers } = answerHeaders(o, take, tenantClock(), dateRandom);
         await after(l / 2);
         const ok = status === '201';
         if (process.env.PACING_TRACE) {
@@ -149,7 +206,7 @@ export async function simulate(o: SimOptions): Promise<SimResult> {
     const gap = 1000 / o.other.perSecond;
     await after(o.other.from ?? 0);
     while (!finished && (o.other.to === undefined || t - start < o.other.to)) {
-      limiter.take('tenant');
+      take();
       otherSent += 1;
       await after(gap);
     }

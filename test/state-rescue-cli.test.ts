@@ -4,6 +4,7 @@
  * and the automatic replay of a rescue file left beside the state.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFileStateStore, openState, rescueLines, writeRescueFile } from '../src/state/index.js';
@@ -109,9 +110,59 @@ describe('state repair and force-unlock', () => {
     const store = createFileStateStore(statePath);
     await store.lock({ pid: 2 ** 22 + 7, host: 'elsewhere', command: 'apply', since: 'then' });
     await store.close();
-    const run = await runCli(['force-unlock', statePath], { cwd: work.dir });
+    const run = await runCli(['force-unlock', statePath, '--force'], { cwd: work.dir });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Removed the lock held by apply');
     expect(existsSync(`${statePath}.lock`)).toBe(false);
+  });
+
+  it('force-unlock leaves the lock of a holder still running unless --force, and asks on a terminal', async () => {
+    await seedState();
+    const store = createFileStateStore(statePath);
+    // This very process on this host: a live apply.
+    await store.lock({ pid: process.pid, host: hostname(), command: 'apply', since: 'then' });
+    await store.close();
+    const refused = await runCli(['force-unlock', statePath], { cwd: work.dir });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `is locked by apply (pid ${process.pid} on host ${hostname()}, since then), and that process is still running on this host`,
+    );
+    expect(refused.stderr).toContain('run force-unlock again with --force');
+    expect(existsSync(`${statePath}.lock`)).toBe(true);
+
+    const declined = await runCli(['force-unlock', statePath, '--force'], {
+      cwd: work.dir,
+      confirm: () => Promise.resolve(false),
+    });
+    expect(declined.code).toBe(1);
+    expect(declined.stdout).toContain('The lock was left in place.');
+    expect(existsSync(`${statePath}.lock`)).toBe(true);
+
+    const forced = await runCli(['force-unlock', statePath, '--force'], { cwd: work.dir });
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toContain('If that process is still running, stop it');
+    expect(existsSync(`${statePath}.lock`)).toBe(false);
+  });
+
+  it('force-unlock removes without --force the lock of a process gone from this host', async () => {
+    await seedState();
+    const store = createFileStateStore(statePath);
+    await store.lock({ pid: 2 ** 22 + 7, host: hostname(), command: 'apply', since: 'then' });
+    await store.close();
+    const run = await runCli(['force-unlock', statePath], { cwd: work.dir });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('That process is no longer running.');
+    expect(existsSync(`${statePath}.lock`)).toBe(false);
+  });
+
+  it('force-unlock refuses without --force a lock from another host, which it cannot check', async () => {
+    await seedState();
+    const store = createFileStateStore(statePath);
+    await store.lock({ pid: 2 ** 22 + 7, host: 'elsewhere', command: 'apply', since: 'then' });
+    await store.close();
+    const run = await runCli(['force-unlock', statePath], { cwd: work.dir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('cannot be checked from here');
+    expect(existsSync(`${statePath}.lock`)).toBe(true);
   });
 });

@@ -4,7 +4,16 @@
  * and writes go through the link to the real file instead of replacing the
  * link with a file of its own (which left two diverged states).
  */
-import { lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../src/emulator/index.js';
@@ -101,5 +110,43 @@ describe('apply through a linked state', () => {
       env,
     });
     expect(again.code, again.stdout).toBe(0);
+  });
+});
+
+describe('a file state with a second name (a hard link)', () => {
+  let emulator: EmulatorHandle;
+  beforeEach(async () => {
+    emulator = await startEmulator();
+  });
+  afterEach(() => emulator.stop());
+
+  const policy = (selector: string) =>
+    `  - resource: oauth_authentication_api\n    consumer: client\n    consumer_selector: ${selector}\n    configuration: { action: block, limit: 100 }\n`;
+
+  it('two applies at once through the two names: neither proceeds, nothing is sent, the lock is left free', async () => {
+    const env = { TENANTFORM_TOKEN: emulator.token, TENANTFORM_BASE_URL: emulator.baseUrl };
+    const apply = (state: string) =>
+      runCli(['apply', 'tenant.yaml', '--auto-approve', '--state', state], { cwd: work.dir, env });
+    writeFileSync(join(work.dir, 'tenant.yaml'), `rate_limit_policies:\n${policy('default')}`);
+    mkdirSync(join(work.dir, 'real'));
+    mkdirSync(join(work.dir, 'other'));
+    const real = join(work.dir, 'real', 'state.json');
+    const other = join(work.dir, 'other', 'state.json');
+    expect((await apply(real)).code).toBe(0);
+    linkSync(real, other);
+    const selectors = Array.from({ length: 20 }, (_, i) => policy(`client_id:app${i}`)).join('');
+    writeFileSync(join(work.dir, 'tenant.yaml'), `rate_limit_policies:\n${policy('default')}${selectors}`);
+    const sent = emulator.requestCount();
+
+    const [viaReal, viaOther] = await Promise.all([apply(real), apply(other)]);
+    for (const [run, file] of [
+      [viaReal, real],
+      [viaOther, other],
+    ] as const) {
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`the state file ${file} has 2 names (hard links to the same file)`);
+    }
+    expect(emulator.requestCount()).toBe(sent);
+    expect(existsSync(`${real}.lock`) || existsSync(`${other}.lock`)).toBe(false);
   });
 });

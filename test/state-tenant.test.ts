@@ -148,3 +148,26 @@ describe('a state where earlier versions kept it', () => {
     expect(listed.code, listed.stderr).toBe(0);
   });
 });
+
+describe('a first apply to a target that never answers', () => {
+  it('leaves the new state unbound, so that the run against the right target is not refused', async () => {
+    const { createServer } = await import('node:net');
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    writeFileSync(join(work.dir, 'tenant.yaml'), policy('client_id:a'));
+    const state = join(work.dir, 'state.json');
+    const apply = (baseUrl: string) =>
+      cli(['apply', 'tenant.yaml', '--state', state, '--auto-approve', '--base-url', baseUrl], a);
+
+    const refused = await apply(`http://127.0.0.1:${port}`);
+    expect(refused.code).toBe(1);
+    expect(existsSync(state) ? readState(state).tenant : undefined).toBeUndefined();
+
+    const corrected = await apply(a.baseUrl);
+    expect(corrected.code, corrected.stderr).toBe(0);
+    expect(selectors(a)).toEqual(['client_id:a']);
+    expect(readState(state).tenant?.api_base).toBe(a.baseUrl);
+  });
+});

@@ -15,7 +15,7 @@ import type { Dispatcher } from 'undici';
 import type { HttpMethod } from '../resources/index.js';
 import type { TokenSource } from './auth.js';
 import { ApiError, codeForStatus, describeInfo, errorInfoFromBody, type ApiErrorCode } from './errors.js';
-import type { Pacer } from './pacer.js';
+import type { PacerRoutes } from './pacer-routes.js';
 import type { Reachability } from './reach.js';
 import type { Redactor } from './redact.js';
 import {
@@ -34,7 +34,7 @@ import type { ApiStats, WaitKind } from './types.js';
 export interface CallContext {
   dispatcher: Dispatcher;
   origin: string;
-  pacer: Pacer;
+  pacer: PacerRoutes;
   policy: RetryPolicy;
   now: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -271,7 +271,7 @@ async function turnToSend(
   try {
     if (ctx.signal?.aborted) throw ctx.signal.reason;
     const token = ctx.tokens ? await ctx.tokens.get(ctx.waitSignal) : undefined;
-    if (paced) ticket = await ctx.pacer.acquire(ctx.waitSignal);
+    if (paced) ticket = await ctx.pacer.acquire(spec.operation, ctx.waitSignal);
     // The run may have ended before or while this call waited for its turn.
     const stopped = ctx.reach.stopped(spec, sent);
     if (stopped) throw stopped;
@@ -291,9 +291,13 @@ export async function call(ctx: CallContext, spec: CallSpec): Promise<WireRespon
   if (body !== undefined) headers['content-type'] = 'application/json';
   const tries: Attempts = { sent: 0, counted: 0, limited: 0 };
   let refreshed = false;
+  /** The last answer was a 429: the next request sent is its retry. */
+  let after429 = false;
 
   for (;;) {
     const { token, ticket } = await turnToSend(ctx, spec, paced, tries.sent);
+    if (after429) ctx.stats.retried429 += 1;
+    after429 = false;
     tries.sent += 1;
     tries.counted += 1;
     const attempt = tries.sent;
@@ -340,7 +344,7 @@ export async function call(ctx: CallContext, spec: CallSpec): Promise<WireRespon
     }
 
     ctx.stats.retries += 1;
-    if (res?.status === 429) ctx.stats.retried429 += 1;
+    after429 = res?.status === 429;
     if (retry!.delayMs <= 0) continue;
     ctx.noteWait(retry!.delayMs, retry!.reason, retry!.kind);
     try {

@@ -7,8 +7,23 @@
  * clients).
  */
 
+/**
+ * Why a wait happens, typed: the tenant's budget (with the words of why), or
+ * one of the user's ceilings, which the CLI words with its own flags.
+ */
+export type WaitCause =
+  | { kind: 'rate-limit'; reason: string }
+  | { kind: 'max-rps'; rate: number }
+  | { kind: 'max-rate'; share: number };
+
 export type Decision =
-  { type: 'go' } | { type: 'event' } | { type: 'sleep'; ms: number; reason: string; capped?: boolean };
+  { type: 'go' } | { type: 'event' } | { type: 'sleep'; ms: number; cause: WaitCause; capped?: boolean };
+
+/** The requests-per-second ceiling's bucket of one request: tokens and when last counted. */
+export interface RpsState {
+  tokens: number;
+  at: number;
+}
 
 export interface CeilingOptions {
   now: () => number;
@@ -16,13 +31,12 @@ export interface CeilingOptions {
   maxRps?: number;
   /** Share of the sustained rate, in (0, 1]; undefined = all. */
   share?: number;
+  /** The requests-per-second state, when shared with other pacers' ceilings. */
+  rpsState?: RpsState;
 }
 
-export const SHARE_REASON = '--max-rate';
-
 export class UserCeilings {
-  private rpsTokens = 1;
-  private rpsAt: number;
+  private readonly rps: RpsState;
   /** The share's bucket: requests we may send; undefined until the burst is known. */
   private shareTokens: number | undefined;
   private shareAt: number;
@@ -31,7 +45,7 @@ export class UserCeilings {
   private shareRate: number | undefined;
 
   constructor(private readonly options: CeilingOptions) {
-    this.rpsAt = options.now();
+    this.rps = options.rpsState ?? { tokens: 1, at: options.now() };
     this.shareAt = options.now();
   }
 
@@ -61,8 +75,8 @@ export class UserCeilings {
   private refillRps(now: number): void {
     const rate = this.options.maxRps;
     if (rate === undefined) return;
-    this.rpsTokens = Math.min(1, this.rpsTokens + ((now - this.rpsAt) * rate) / 1000);
-    this.rpsAt = now;
+    this.rps.tokens = Math.min(1, this.rps.tokens + ((now - this.rps.at) * rate) / 1000);
+    this.rps.at = now;
   }
 
   /**
@@ -75,26 +89,26 @@ export class UserCeilings {
     if (this.share !== undefined && this.shareTokens !== undefined) {
       this.refillShare(now);
       if (this.shareTokens < 1) {
-        const reason = `${SHARE_REASON} ${Number((this.share * 100).toPrecision(6))}%`; // 0.01% stays 0.01%
+        const cause: WaitCause = { kind: 'max-rate', share: this.share };
         if (this.shareRate !== undefined) {
           return {
             type: 'sleep',
             ms: Math.max(1, Math.ceil((1 - this.shareTokens) / this.shareRate)),
-            reason,
+            cause,
           };
         }
         if (resetAt === undefined) return { type: 'event' };
-        if (now < resetAt) return { type: 'sleep', ms: Math.max(1, Math.ceil(resetAt - now)), reason };
+        if (now < resetAt) return { type: 'sleep', ms: Math.max(1, Math.ceil(resetAt - now)), cause };
       }
     }
     const rate = this.options.maxRps;
     if (rate !== undefined) {
       this.refillRps(now);
-      if (this.rpsTokens < 1) {
+      if (this.rps.tokens < 1) {
         return {
           type: 'sleep',
-          ms: Math.ceil(((1 - this.rpsTokens) * 1000) / rate),
-          reason: `--max-rps ${rate}`,
+          ms: Math.ceil(((1 - this.rps.tokens) * 1000) / rate),
+          cause: { kind: 'max-rps', rate },
         };
       }
     }
@@ -103,7 +117,7 @@ export class UserCeilings {
 
   /** A request went out. */
   took(now: number): void {
-    if (this.options.maxRps !== undefined) this.rpsTokens -= 1;
+    if (this.options.maxRps !== undefined) this.rps.tokens -= 1;
     if (this.shareTokens !== undefined) {
       this.refillShare(now);
       this.shareTokens -= 1;
@@ -111,14 +125,14 @@ export class UserCeilings {
   }
 
   /** After a wait that a clock cut short: true when it was a ceiling's (one request may go). */
-  serveWait(reason: string): boolean {
+  serveWait(cause: WaitCause): boolean {
     const now = this.options.now();
-    if (reason.startsWith('--max-rps')) {
+    if (cause.kind === 'max-rps') {
       this.refillRps(now);
-      this.rpsTokens = Math.max(this.rpsTokens, 1);
+      this.rps.tokens = Math.max(this.rps.tokens, 1);
       return true;
     }
-    if (reason.startsWith(SHARE_REASON)) {
+    if (cause.kind === 'max-rate') {
       this.refillShare(now);
       this.shareTokens = Math.max(this.shareTokens ?? 1, 1);
       return true;

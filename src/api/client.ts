@@ -8,8 +8,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { cachingTokenSource, staticTokenSource, type TokenSource } from './auth.js';
 import { call, type CallContext, type CallSpec } from './caller.js';
+import type { WaitCause } from './ceilings.js';
 import { ApiConfigError, errorInfoFromBody } from './errors.js';
-import { Pacer } from './pacer.js';
+import { PacerRoutes } from './pacer-routes.js';
 import { encodeSegment } from './paths.js';
 import { Reachability } from './reach.js';
 import { createRedactor } from './redact.js';
@@ -24,6 +25,7 @@ import {
   type OperationDescriptor,
 } from '../resources/index.js';
 import type {
+  Credentials,
   ApiClient,
   ApiClientOptions,
   ApiErrorInfo,
@@ -38,9 +40,17 @@ import type {
   WaitKind,
 } from './types.js';
 
-const STATIC_TOKEN_HINT =
-  'The access token was refused (expired, or issued for another tenant or audience): ' +
-  'provide a new one (TENANTFORM_TOKEN, AUTH0_ACCESS_TOKEN or --token-file) or use client credentials';
+/** What to say when a static token is refused: where it came from, and the client credentials it overrode. */
+function staticTokenHint(credentials: Credentials): string {
+  const head =
+    'The access token was refused (expired, or issued for another tenant or audience): ' +
+    'provide a new one (TENANTFORM_TOKEN, AUTH0_ACCESS_TOKEN or --token-file)';
+  if (credentials.kind === 'token' && credentials.unused) {
+    const drop = credentials.source ? `unset ${credentials.source}` : 'drop --token-file';
+    return `${head}; or, to use the client credentials in ${credentials.unused}, which a token overrides, ${drop}`;
+  }
+  return `${head}, or use client credentials (TENANTFORM_CLIENT_ID and TENANTFORM_CLIENT_SECRET, with no token set)`;
+}
 
 const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
   delay(ms, undefined, signal ? { signal } : {});
@@ -62,6 +72,14 @@ function rateShare(share: number | undefined): number | undefined {
     throw new ApiConfigError(`the share of the tenant's rate must be above 0 and at most 1 (got ${share})`);
   }
   return share;
+}
+
+/** A wait's cause in words; the CLI names the flag behind a ceiling (its kind). A share of 0.01 % stays 0.01 %. */
+export function describeWait(cause: WaitCause): string {
+  if (cause.kind === 'max-rps') return `at most ${cause.rate} requests per second`;
+  if (cause.kind === 'max-rate')
+    return `${Number((cause.share * 100).toPrecision(6))}% of the tenant's sustained rate`;
+  return cause.reason;
 }
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
@@ -93,17 +111,19 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     log?.(`wait ${ms}ms: ${reason}`);
     options.onWait?.(ms, reason, kind);
   };
-  const pacer = new Pacer({
+  const reach = new Reachability(target.baseUrl, policy.rateLimitTimeoutMs, redactor.redact);
+  const pacer = new PacerRoutes({
     now,
     sleep,
     random,
     maxDelayMs: policy.maxDelayMs,
-    onWait: (ms, reason) => noteWait(ms, reason, reason.startsWith('--max-rps') ? 'max-rps' : 'rate-limit'),
+    onWait: (ms, cause) => noteWait(ms, describeWait(cause), cause.kind),
     onBlocked: (ms) => (stats.waitsMs += ms),
+    deadline: () => reach.deadline,
+    onDeadline: () => reach.expire(),
     ...(options.maxRps !== undefined ? { maxRps: options.maxRps } : {}),
     ...(share !== undefined ? { share } : {}),
   });
-  const reach = new Reachability(target.baseUrl, policy.rateLimitTimeoutMs, redactor.redact);
   const basePath = new URL(target.baseUrl).pathname.replace(/\/+$/, '');
 
   const ctx: CallContext = {
@@ -122,7 +142,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     reach,
     stats,
     tokens: null,
-    unauthorizedHint: STATIC_TOKEN_HINT,
+    unauthorizedHint: staticTokenHint(credentials),
     ...(options.signal ? { signal: options.signal } : {}),
     waitSignal: options.signal ? AbortSignal.any([options.signal, reach.halt]) : reach.halt,
   };

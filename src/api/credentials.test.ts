@@ -37,11 +37,21 @@ describe('resolveCredentials', () => {
         TENANTFORM_CLIENT_ID: 'id',
         TENANTFORM_CLIENT_SECRET: 's',
       },
-      { kind: 'token', token: 't1' },
+      {
+        kind: 'token',
+        token: 't1',
+        source: 'TENANTFORM_TOKEN',
+        unused: 'TENANTFORM_CLIENT_ID and TENANTFORM_CLIENT_SECRET',
+      },
     ],
     [
       { AUTH0_ACCESS_TOKEN: 't2', TENANTFORM_CLIENT_ID: 'id', TENANTFORM_CLIENT_SECRET: 's' },
-      { kind: 'token', token: 't2' },
+      {
+        kind: 'token',
+        token: 't2',
+        source: 'AUTH0_ACCESS_TOKEN',
+        unused: 'TENANTFORM_CLIENT_ID and TENANTFORM_CLIENT_SECRET',
+      },
     ],
     [
       {
@@ -87,4 +97,35 @@ describe('resolveCredentials', () => {
     expect(message).toMatch(/single token/);
     expect(message).not.toContain('secret-one');
   });
+
+  it.each([
+    [
+      'TENANTFORM_TOKEN',
+      'abc\ndef',
+      /TENANTFORM_TOKEN holds a line break at character 4 .*set TENANTFORM_TOKEN again.*Nothing was sent/,
+    ],
+    ['AUTH0_ACCESS_TOKEN', 'abc\rdef', /AUTH0_ACCESS_TOKEN holds a line break at character 4/],
+    [
+      'TENANTFORM_TOKEN',
+      'ab\u0000c',
+      /TENANTFORM_TOKEN holds a control character \(U\+0000\) at character 3/,
+    ],
+    [
+      'TENANTFORM_TOKEN',
+      'ab\u2028c',
+      /TENANTFORM_TOKEN holds a character an HTTP header cannot carry \(U\+2028\)/,
+    ],
+  ])(
+    'names %s and the problem when the token holds a character no header can carry',
+    (name, token, message) => {
+      let thrown = '';
+      try {
+        resolveCredentials({}, { [name]: token });
+      } catch (e) {
+        thrown = (e as Error).message;
+      }
+      expect(thrown).toMatch(message);
+      expect(thrown).not.toContain('def');
+    },
+  );
 });

@@ -1,8 +1,10 @@
 /**
  * Which credentials to use, in order: --token-file, TENANTFORM_TOKEN,
  * AUTH0_ACCESS_TOKEN, then client credentials from TENANTFORM_CLIENT_ID and
- * TENANTFORM_CLIENT_SECRET or AUTH0_CLIENT_ID and AUTH0_CLIENT_SECRET. There is
- * deliberately no --token flag: process lists and CI logs would show it.
+ * TENANTFORM_CLIENT_SECRET or AUTH0_CLIENT_ID and AUTH0_CLIENT_SECRET. A token
+ * wins over client credentials set beside it; the credentials then name those
+ * (`unused`), so that a refused token's hint says so. There is deliberately
+ * no --token flag: process lists and CI logs would show it.
  */
 import { readFileSync } from 'node:fs';
 import { ApiConfigError } from './errors.js';
@@ -17,6 +19,28 @@ export interface CredentialFlags {
 function value(v: string | undefined): string | undefined {
   const t = v?.trim();
   return t ? t : undefined;
+}
+
+/**
+ * Throws when `token` holds a character an HTTP header cannot carry (a line
+ * break, another control character, or one outside Latin-1), naming where it
+ * came from and the position, never the token: sent, it would fail every
+ * request with an error that names neither.
+ */
+export function checkTokenCharacters(token: string, source: string): void {
+  const bad = /[^\t\x20-\x7e\x80-\xff]/.exec(token);
+  if (!bad) return;
+  const code = bad[0].charCodeAt(0);
+  const what =
+    bad[0] === '\n' || bad[0] === '\r'
+      ? 'a line break'
+      : code < 0x20 || code === 0x7f
+        ? `a control character (U+${code.toString(16).toUpperCase().padStart(4, '0')})`
+        : `a character an HTTP header cannot carry (U+${code.toString(16).toUpperCase().padStart(4, '0')})`;
+  throw new ApiConfigError(
+    `${source} holds ${what} at character ${bad.index + 1} of the token; a token is one line of printable ` +
+      `ASCII: set ${source} again without it. Nothing was sent`,
+  );
 }
 
 /** A token file may hold the bare token or "Bearer <token>", with surrounding whitespace. */
@@ -34,6 +58,7 @@ function tokenFromFile(path: string): string {
   if (token === '') throw new ApiConfigError(`--token-file ${path} is empty`);
   if (/\s/.test(token))
     throw new ApiConfigError(`--token-file ${path} must hold a single token (found whitespace inside)`);
+  checkTokenCharacters(token, `--token-file ${path}`);
   return token;
 }
 
@@ -46,11 +71,28 @@ function pair(env: Env, prefix: 'TENANTFORM' | 'AUTH0'): Credentials | undefined
   return undefined;
 }
 
+/** The client credential variables set beside a token (which wins over them), or undefined. */
+function unusedPair(env: Env): string | undefined {
+  for (const prefix of ['TENANTFORM', 'AUTH0'])
+    if (value(env[`${prefix}_CLIENT_ID`]) && value(env[`${prefix}_CLIENT_SECRET`]))
+      return `${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET`;
+  return undefined;
+}
+
 /** Resolves the credentials to use; throws ApiConfigError naming the ways to provide them. */
 export function resolveCredentials(flags: CredentialFlags, env: Env): Credentials {
-  if (flags.tokenFile !== undefined) return { kind: 'token', token: tokenFromFile(flags.tokenFile) };
-  const token = value(env.TENANTFORM_TOKEN) ?? value(env.AUTH0_ACCESS_TOKEN);
-  if (token) return { kind: 'token', token: token.replace(/^Bearer\s+/i, '') };
+  if (flags.tokenFile !== undefined) {
+    const unused = unusedPair(env);
+    return { kind: 'token', token: tokenFromFile(flags.tokenFile), ...(unused ? { unused } : {}) };
+  }
+  const source = value(env.TENANTFORM_TOKEN) ? 'TENANTFORM_TOKEN' : 'AUTH0_ACCESS_TOKEN';
+  const token = value(env[source]);
+  if (token) {
+    const bare = token.replace(/^Bearer\s+/i, '');
+    checkTokenCharacters(bare, source);
+    const unused = unusedPair(env);
+    return { kind: 'token', token: bare, source, ...(unused ? { unused } : {}) };
+  }
   const creds = pair(env, 'TENANTFORM') ?? pair(env, 'AUTH0');
   if (creds) return creds;
   throw new ApiConfigError(

@@ -1,47 +1,56 @@
 /**
- * One limiter per API client, shared by all its requests. It keeps a model of
- * the tenant's budget from the X-RateLimit-* headers and holds requests back
- * before the tenant would answer 429. Until the first answer shows whether the
- * tenant sends those headers, only one request is in flight.
+ * One limiter per API client, shared by all its requests. The invariant: no
+ * request goes unless the newest answer's Remaining, less every request not
+ * yet answered (the tenant may count them after it), leaves one for it, or the
+ * limiter's clock has surely passed that answer's Reset (then one request, the
+ * opener, goes alone, and its answer sets the count again); a bucket proven to
+ * refill continuously adds what its proven rate refilled since. It assumes of
+ * the headers only what the service documents and what cannot be otherwise:
+ * within a window Remaining only falls (an answer naming the level's Reset
+ * with more left was served before the level's and is counted in it); Reset is
+ * a second of the limiter's clock, never before its answer, and a later Reset
+ * shows the limiter past the earlier one (tenant-clock.ts places the windows
+ * from that and from local sending and arrival times). It does not take Date
+ * for the limiter's clock: a front end stamps it, to the second, maybe a
+ * second stale or off; it only bounds a clock seconds away. A 429 stops every
+ * request until the Reset (or Retry-After) it names. Until the first answer
+ * shows whether the tenant sends the headers, only one request is in flight.
  *
- * The model is a level: requests we may still send now. Each answer sets it
- * from Remaining, less the requests sent after that one and still in flight
- * (the tenant may not have counted them yet); each request sent takes one.
- * Answers to requests older than the one the level was last set from are
- * stale for the level but still teach how the budget comes back.
+ * The level: requests we may still send now. Each answer sets it from
+ * Remaining as above; each request sent takes one. Answers to requests older
+ * than the one the level was last set from are stale for the level but still
+ * teach how the budget comes back.
  *
  * How the budget comes back is learned, never assumed (refill-model.ts):
  *
  * - Until an answer proves otherwise, the tenant is paced by what every model
- *   promises: tokens are back at X-RateLimit-Reset, read on the tenant's
- *   clock (tenant-clock.ts). When the level is spent, nothing goes until the
- *   latest local moment the tenant's clock can reach Reset; then one request
- *   (the opener) goes, and its answer tells how many were added. This is the
- *   service's documented model (whole steps at the top of each window), and
- *   the wait costs nothing there: a window's tokens stay until used.
+ *   promises: tokens are back at X-RateLimit-Reset. When the level is spent,
+ *   nothing goes until the latest local moment the tenant's clock can reach
+ *   Reset; then the opener goes. This is the service's documented model (whole
+ *   steps at the top of each window), and the wait costs nothing there: a
+ *   window's tokens stay until used.
  * - A continuous bucket refills before Reset. While that is not known, the
  *   last token of a window is held back as a probe: it goes when the proofs
  *   of refill.ts (valid for such a bucket) say a continuous bucket has
- *   refilled one, if that can be before the Reset. Made before the Reset, its
- *   answer shows a refill (continuous) or none (a window, for the rest of the
- *   run); either way it spent a token that was there, so it costs no 429.
- *   Answers that show a refill inside a window prove the same for free.
+ *   refilled one, if that can be before the Reset. Its answer names the same
+ *   Reset (so it was made before it) and shows a refill (continuous) or none
+ *   (a window, for the rest of the run); either way it spent a token that was
+ *   there, so it costs no 429.
  * - For a continuous bucket the level grows at the largest rate the answers
  *   prove (never above the truth). A bucket of one proves nothing between
  *   requests (every answer says 0 left): there each answer raises the rate by
  *   a tenth, below any rate that got a 429. A 429 empties the level and
  *   forgets the proven rate but the lower of the growth rate and a fraction of
  *   the old rate: 0.9 when the rate was a probe above the proven one, half
- *   when it was proven (another client drew on the shared bucket). Until a
- *   full bucket shows nobody else draws on it, Remaining only ever lowers the
- *   level (the other client may take what it shows).
+ *   when it was proven (another client drew on the shared bucket).
  *
- * Two ceilings of the user's sit on top (ceilings.ts): --max-rps, and
- * --max-rate, a share of the sustained rate learned.
+ * Two ceilings of the user's sit on top (ceilings.ts): a rate per second, and
+ * a share of the sustained rate learned. No wait passes the rate-limit
+ * timeout's deadline (the first 429 of a streak plus the timeout).
  *
  * Callers are served first come, first served: one caller decides at a time.
  */
-import { UserCeilings, type Decision } from './ceilings.js';
+import { UserCeilings, type Decision, type RpsState, type WaitCause } from './ceilings.js';
 import { RefillBounds } from './refill.js';
 import { RefillModel } from './refill-model.js';
 import { backoffMs, readRateHeaders, retryAfterMs, type Headers } from './retry.js';
@@ -58,9 +67,19 @@ export interface PacerOptions {
   /** Longest single wait for a budget the answers cannot date. */
   maxDelayMs: number;
   /** Told about each timed wait before it starts. */
-  onWait: (ms: number, reason: string) => void;
+  onWait: (ms: number, cause: WaitCause) => void;
   /** Told about time spent waiting for in-flight responses (no timer involved). */
   onBlocked?: (ms: number) => void;
+  /**
+   * The local time by which the run ends unless an answer other than 429
+   * comes (the rate-limit timeout, counted from the first 429 of a streak);
+   * undefined outside a streak. No wait passes it: at it, `onDeadline` is
+   * told (it ends the run) and the waiting caller gets an error.
+   */
+  deadline?: () => number | undefined;
+  onDeadline?: () => void;
+  /** The requests-per-second ceiling's state, when shared with other pacers (pacer-routes.ts). */
+  rpsState?: RpsState;
 }
 
 /** Why a wait happens, for the progress output. */
@@ -69,6 +88,8 @@ export const WAIT_REASON = {
   reset: 'rate limit budget used up; waiting for X-RateLimit-Reset',
   after429: 'rate limited (429); waiting for the budget to refill',
 } as const;
+
+const budget = (reason: string): WaitCause => ({ kind: 'rate-limit', reason });
 
 /** Factor of an upward probe of a bucket of one's refill rate, per answer. */
 const PROBE_STEP = 1.1;
@@ -119,6 +140,11 @@ export class Pacer {
   private levelTicket = 0;
   /** X-RateLimit-Reset (tenant clock, ms) of that answer; cleared once passed and an opener went. */
   private resetMs: number | undefined;
+  /** The ticket of the latest window's opener, and the Reset it went at (restored if it gets no answer). */
+  private opener = 0;
+  private openedReset: number | undefined;
+  /** The latest Reset (tenant clock, ms) any answer named. */
+  private latestReset = -Infinity;
   /** The latest Reset (tenant clock, ms) that passed with an opener sent: answers naming it are old news. */
   private rolled = -Infinity;
   /** Ticket of the request sent as a probe for refills; 0 = none. */
@@ -160,6 +186,11 @@ export class Pacer {
     return this.continuous && this.rate !== undefined ? this.rate * 1000 : undefined;
   }
 
+  /** X-RateLimit-Limit of the answers, once one said. */
+  get knownLimit(): number | undefined {
+    return this.limit;
+  }
+
   /** How the tenant's budget comes back, as learned so far. */
   get refill(): 'unknown' | 'window' | 'continuous' {
     return this.continuous ? 'continuous' : this.model.kind;
@@ -190,7 +221,31 @@ export class Pacer {
     if (sentAt === undefined) return;
     this.inFlight.delete(ticket);
     if (headers) this.learn(this.read(ticket, sentAt, headers, status));
-    else if (ticket === this.probe) this.probe = 0;
+    else this.unanswered(ticket);
+    this.wake();
+  }
+
+  /**
+   * Ends the slot of a request that turned out to draw on another bucket
+   * (pacer-routes.ts): the token it took comes back, and if it was the
+   * window's opener, the next request opens the window instead.
+   */
+  cancel(ticket: number): void {
+    if (!this.inFlight.delete(ticket)) return;
+    if (this.level !== undefined && ticket > this.levelTicket) this.level += 1;
+    this.unanswered(ticket);
+    this.wake();
+  }
+
+  /** No answer came for `ticket`: an opener's window stays unopened, a probe unanswered. */
+  private unanswered(ticket: number): void {
+    if (ticket === this.probe) this.probe = 0;
+    if (ticket === this.opener && this.levelTicket < ticket && this.resetMs === undefined) {
+      this.resetMs = this.openedReset;
+    }
+  }
+
+  private wake(): void {
     const waiting = [...this.listeners];
     this.listeners.clear();
     for (const wake of waiting) wake();
@@ -229,6 +284,7 @@ export class Pacer {
     this.roundTrip = a.recvAt - a.sentAt;
     if (a.limit !== undefined) this.limit = a.limit;
     this.clock.observe(a);
+    this.notePassed(a);
     if (a.status === 429) return this.on429(a);
     const remaining = a.remaining!;
     if (this.limit === undefined) this.limit = remaining + 1;
@@ -256,6 +312,12 @@ export class Pacer {
     });
     this.ceilings.learn(this.limit, this.sustained());
     const oldWindow = !this.continuous && a.resetMs !== undefined && a.resetMs <= this.rolled;
+    if (this.servedEarlier(a, remaining)) {
+      // Counted in the level's Remaining already, and again as in flight: give it back.
+      if (this.level !== undefined) this.level += 1;
+      this.updateRate();
+      return;
+    }
     if (a.ticket <= this.levelTicket || oldWindow) {
       if (!oldWindow) this.lowerWithinWindow(a, remaining);
       this.updateRate();
@@ -268,6 +330,33 @@ export class Pacer {
     this.levelAnswer = a;
     this.resetMs = a.resetMs;
     this.after429 = false;
+  }
+
+  /**
+   * In a window, Remaining only falls until the Reset: an answer naming the
+   * level's Reset with more left than the level's answer was served before
+   * it, whatever the order of sending or arrival.
+   */
+  private servedEarlier(a: Answer, remaining: number): boolean {
+    const l = this.levelAnswer;
+    if (this.continuous || l === undefined || l.status === 429 || l.remaining === undefined) return false;
+    return (
+      a.resetMs !== undefined &&
+      a.resetMs === this.resetMs &&
+      a.resetMs === l.resetMs &&
+      remaining > l.remaining
+    );
+  }
+
+  /**
+   * In a window, a Reset later than one seen before shows the limiter's clock
+   * past that one when the answer was made: what places the boundaries.
+   */
+  private notePassed(a: Answer): void {
+    if (a.resetMs === undefined) return;
+    if (this.model.kind === 'window' && a.resetMs > this.latestReset)
+      this.clock.passed(this.latestReset, a.recvAt);
+    this.latestReset = Math.max(this.latestReset, a.resetMs);
   }
 
   /**
@@ -422,14 +511,14 @@ export class Pacer {
   /** A wait the tenant's budget asks for, or null to go (as far as the budget is concerned). */
   private budgetDecision(now: number): Decision | null {
     if (now < this.holdUntil) {
-      return { type: 'sleep', ms: Math.ceil(this.holdUntil - now), reason: WAIT_REASON.after429 };
+      return { type: 'sleep', ms: Math.ceil(this.holdUntil - now), cause: budget(WAIT_REASON.after429) };
     }
     const level = this.levelNow(now);
     if (level === undefined) return null;
     if (level >= 1) return this.holdForProbe(now, level) ?? this.holdForClock(now, level);
-    const reason = this.after429 ? WAIT_REASON.after429 : WAIT_REASON.pace;
+    const cause = budget(this.after429 ? WAIT_REASON.after429 : WAIT_REASON.pace);
     if (this.continuous && this.rate !== undefined) {
-      return { type: 'sleep', ms: Math.max(1, Math.ceil((1 - level) / this.rate)), reason };
+      return { type: 'sleep', ms: Math.max(1, Math.ceil((1 - level) / this.rate)), cause };
     }
     // Answers still to come may show more left than the level counts on (it takes
     // every request in flight as not counted yet): hear them before waiting for Reset.
@@ -439,8 +528,8 @@ export class Pacer {
       const ms = Math.max(1, Math.ceil(reset - now));
       const cap = Math.max(this.options.maxDelayMs, WINDOW_WAIT_CAP_MS);
       const capped = ms > cap;
-      const why = this.after429 ? WAIT_REASON.after429 : WAIT_REASON.reset;
-      return { type: 'sleep', ms: capped ? cap : ms, reason: why, capped };
+      const why = budget(this.after429 ? WAIT_REASON.after429 : WAIT_REASON.reset);
+      return { type: 'sleep', ms: capped ? cap : ms, cause: why, capped };
     }
     if (this.inFlight.size > 0) return { type: 'event' };
     return null;
@@ -465,7 +554,7 @@ export class Pacer {
     if (due + spare >= this.clock.expectedLocal(this.resetMs)) return null;
     this.probeAt = due;
     if (now >= due) return null;
-    return { type: 'sleep', ms: Math.max(1, Math.ceil(due - now)), reason: WAIT_REASON.pace };
+    return { type: 'sleep', ms: Math.max(1, Math.ceil(due - now)), cause: budget(WAIT_REASON.pace) };
   }
 
   /**
@@ -477,7 +566,7 @@ export class Pacer {
    */
   private holdForClock(now: number, level: number): Decision | null {
     const { kind, step, stepCapped } = this.model;
-    if (kind !== 'window' || level >= 2 || this.shared || this.resetMs === undefined || !this.clock.hasDate)
+    if (kind !== 'window' || level >= 2 || this.shared || this.resetMs === undefined || !this.clock.bounded)
       return null;
     if (step === undefined || stepCapped || step + 1 > (this.limit ?? 0)) return null;
     if (this.inFlight.size > 0) return { type: 'event' };
@@ -487,7 +576,7 @@ export class Pacer {
     if (latest - earliest <= CLOCK_PRECISION_MS + this.roundTrip) return null;
     const at = (earliest + latest) / 2 - this.roundTrip / 2;
     if (now >= at) return null;
-    return { type: 'sleep', ms: Math.max(1, Math.ceil(at - now)), reason: WAIT_REASON.pace };
+    return { type: 'sleep', ms: Math.max(1, Math.ceil(at - now)), cause: budget(WAIT_REASON.pace) };
   }
 
   private async waitForSlot(signal?: AbortSignal): Promise<number> {
@@ -501,7 +590,8 @@ export class Pacer {
         this.options.onBlocked?.(Math.max(0, this.options.now() - now));
         continue;
       }
-      this.options.onWait(d.ms, d.reason);
+      if (await this.sleepUntilDeadline(now, d.ms, signal)) continue;
+      this.options.onWait(d.ms, d.cause);
       await this.options.sleep(d.ms, signal);
       if (d.capped || this.options.now() < now + d.ms) {
         // A wait cut short by its cap, or a clock that did not move as far as
@@ -512,6 +602,23 @@ export class Pacer {
     }
     this.take(this.options.now());
     return this.lastTicket;
+  }
+
+  /**
+   * A wait of `ms` that would pass the rate-limit deadline: wait only until
+   * it, then end the run (the error thrown is the caller's to replace).
+   * False when the wait ends before the deadline.
+   */
+  private async sleepUntilDeadline(now: number, ms: number, signal?: AbortSignal): Promise<boolean> {
+    const deadline = this.options.deadline?.();
+    if (deadline === undefined || now + ms < deadline) return false;
+    const left = Math.max(0, Math.ceil(deadline - now));
+    if (left > 0) {
+      this.options.onWait(left, budget(WAIT_REASON.after429));
+      await this.options.sleep(left, signal);
+    }
+    this.options.onDeadline?.();
+    throw new Error('the rate-limit timeout ran out');
   }
 
   /** Sends a request now: a ticket, one taken from the level (and the ceilings). */
@@ -530,6 +637,8 @@ export class Pacer {
       // next window; the rest wait for its answer, which tells what was added.
       if (!this.continuous && reset !== undefined && now >= reset) {
         this.rolled = Math.max(this.rolled, this.resetMs!);
+        this.opener = ticket;
+        this.openedReset = this.resetMs;
         this.resetMs = undefined;
       }
       this.level = level - 1;
@@ -538,8 +647,8 @@ export class Pacer {
     this.ceilings.took(now);
   }
 
-  private serveWait(started: number, d: { ms: number; reason: string; capped?: boolean }): void {
-    if (this.ceilings.serveWait(d.reason)) return;
+  private serveWait(started: number, d: { ms: number; cause: WaitCause; capped?: boolean }): void {
+    if (this.ceilings.serveWait(d.cause)) return;
     if (this.level === undefined) return;
     const level = d.capped ? this.level : this.levelNow(started + d.ms);
     if (level === undefined) return;

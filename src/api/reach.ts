@@ -55,6 +55,21 @@ export class Reachability {
     return this.rateLimitError(request, attempts);
   }
 
+  /**
+   * When the run ends unless an answer other than 429 comes first: the first
+   * 429 of the streak plus the timeout; undefined while requests get through.
+   */
+  get deadline(): number | undefined {
+    return this.limitedSince === undefined ? undefined : this.limitedSince + this.rateLimitTimeoutMs;
+  }
+
+  /** The deadline came while requests waited for their turn: the run ends; calls get the timeout's error. */
+  expire(): void {
+    if (this.limitedSince === undefined) return;
+    this.limitTimedOut = true;
+    this.halted.abort();
+  }
+
   /** A request gave up on connecting: the tenant is unreachable from now on. */
   lost(code: string, request: RequestName, attempts: number): ApiError {
     this.unreachable ??= code;

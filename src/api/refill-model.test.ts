@@ -29,19 +29,30 @@ describe('RefillModel', () => {
     expect(m.kind).toBe('unknown');
   });
 
-  it.each([
-    ['shows as many left as before', 8, S + 1000],
-    ['names a later Reset', 7, S + 2000],
-  ])(
-    'takes a refill inside a window for a continuous bucket: an answer before the Reset that %s',
-    (_what, remaining, reset) => {
-      const m = model();
-      m.observe(answer(S + 100, 9, S + 1000));
-      m.observe(answer(S + 200, 8, S + 1000));
-      m.observe(answer(S + 300, remaining, reset));
-      expect(m.kind).toBe('continuous');
-    },
-  );
+  it('takes a refill inside a window for a continuous bucket: an answer naming the same Reset that shows as many left as before', () => {
+    const m = model();
+    m.observe(answer(S + 100, 9, S + 1000));
+    m.observe(answer(S + 200, 8, S + 1000));
+    m.observe(answer(S + 300, 8, S + 1000)); // named S + 1000: made before it, whatever the clocks
+    expect(m.kind).toBe('continuous');
+  });
+
+  it('takes Resets that move on faster than any clock for a continuous bucket (full later as it drains)', () => {
+    const m = model();
+    m.observe(answer(S + 100, 9, S + 1000));
+    m.observe(answer(S + 200, 8, S + 2000)); // a window whose clock runs 0.8 s ahead of ours could say so…
+    expect(m.kind).toBe('unknown');
+    m.observe(answer(S + 300, 7, S + 3000)); // …but not pass S + 2000 by our S + 301 as well
+    expect(m.kind).toBe('continuous');
+  });
+
+  it('does not take a Date for the tenant clock: a later Reset 200 ms after a Date second proves nothing', () => {
+    const m = model();
+    m.observe(answer(S + 100, 9, S + 1000));
+    m.observe(answer(S + 200, 8, S + 1000));
+    m.observe(answer(S + 300, 7, S + 2000)); // Date S; a front end a second behind the limiter would say so
+    expect(m.kind).toBe('unknown');
+  });
 
   it('does not compare answers whose requests overlapped (their order is unknown)', () => {
     const m = model();
@@ -70,11 +81,11 @@ describe('RefillModel', () => {
     expect(m.kind).toBe('window');
   });
 
-  it('learns nothing from a probe that may have been served after the Reset', () => {
+  it('learns nothing from a probe that may have been served after the Reset (it names a later one)', () => {
     const m = model();
     const before = answer(S + 100, 1, S + 1000);
     m.observe(before);
-    const probe = answer(S + 1001, 0, S + 1000);
+    const probe = answer(S + 990, 0, S + 2000);
     m.probeAnswered(probe, before);
     expect(m.kind).toBe('unknown');
   });

@@ -43,18 +43,42 @@ export class RefillModel {
   /** Whether the largest step seen filled the bucket (the true step may be larger). */
   stepCapped = false;
   private readonly recent: AcceptedAnswer[] = [];
+  /** The latest Reset named, tenant ms. */
+  private latestReset = -Infinity;
+  /**
+   * The least offset of the limiter's clock from ours (ms) a window would
+   * need: an answer naming a later Reset than one seen before was made past it.
+   */
+  private windowLo = -Infinity;
 
   constructor(private readonly clock: TenantClock) {}
 
   /** Learns from an accepted answer (after the clock has). */
   observe(a: AcceptedAnswer): void {
+    this.checkResetPace(a);
     for (let i = this.recent.length - 1; i >= 0; i--) {
       const before = this.recent[i]!;
-      if (before.recvAt > a.sentAt) continue; // not surely served before this one
+      if (before.recvAt >= a.sentAt) continue; // not surely served before this one (the same instant may be either)
       this.compare(before, a);
     }
     this.recent.push(a);
     if (this.recent.length > KEPT) this.recent.shift();
+  }
+
+  /**
+   * Resets that move on faster than the clock: in a window each later Reset
+   * shows the limiter's clock past the one before, so the answers would need
+   * an offset above what Reset allows (every Reset is after its answer): a
+   * bucket full again later as it drains (three Resets a second apart within
+   * a few milliseconds), not a window.
+   */
+  private checkResetPace(a: AcceptedAnswer): void {
+    if (a.resetMs === undefined) return;
+    if (a.resetMs > this.latestReset && Number.isFinite(this.latestReset)) {
+      this.windowLo = Math.max(this.windowLo, this.latestReset - a.recvAt);
+      if (this.kind === 'unknown' && this.windowLo > this.clock.hi) this.kind = 'continuous';
+    }
+    this.latestReset = Math.max(this.latestReset, a.resetMs);
   }
 
   private compare(before: AcceptedAnswer, a: AcceptedAnswer): void {

@@ -1,22 +1,26 @@
 /**
  * The tenant's clock as seen from ours. X-RateLimit-Reset is a Unix second of
- * the tenant's clock, which may run seconds away from this machine's: the
- * offset (tenant − local, in ms) is kept as an interval [lo, hi] that every
- * answer narrows.
+ * the limiter's clock, which may run seconds away from this machine's: the
+ * offset (limiter − local, in ms) is kept as an interval [lo, hi] that
+ * answers narrow. Only what cannot lie narrows it below a few seconds:
  *
- * - Date (the tenant's second when it answered, truncated): the answer was
- *   made between the request's sending and its arrival, so the offset lies in
- *   [Date − arrival, Date + 1 s − sending]. Answers at different points of a
- *   second narrow it to a few milliseconds.
  * - Reset is never before the moment of the answer (the next addition, or the
  *   moment the bucket is full, rounded up), so the offset is at most
- *   Reset − sending. Where that contradicts Date (a 429 to a request sent
- *   after the Date bounds put its Reset), Date and the limiter keep different
- *   clocks: the limiter wins and the Date bounds are dropped.
+ *   Reset − sending.
+ * - In a window, an answer naming a later Reset than an earlier answer's was
+ *   made once the limiter's clock had passed that earlier Reset (`passed`), so
+ *   the offset is at least that Reset − the later answer's arrival.
  *
- * Without a Date header nothing bounds the offset from below: waits take the
- * tenant's clock for ours (offset 0) until Reset proves it behind, and a 429
- * corrects them; proofs of when an answer was made use only what Reset proves.
+ * The Date header is not the limiter's clock: real services stamp it in a
+ * front end, to the second, from a clock that may be a second off the
+ * limiter's, and servers (Node's among them) refresh it once a second, so it
+ * can be up to a second stale. A Date says only that the limiter's clock read
+ * between Date − 1 s and Date + 3 s when the answer was made: enough to find a
+ * tenant whose clock is seconds off ours, never its phase within a second.
+ * Date bounds the answers contradict are dropped.
+ *
+ * Without a lower bound, waits take the tenant's clock for ours (offset 0)
+ * until Reset proves it behind, and a 429 corrects them.
  */
 
 /** What one answer says about the tenant's clock. */
@@ -29,6 +33,11 @@ export interface ClockReading {
   resetMs?: number;
 }
 
+/** How far below Date the limiter's clock may read: a front end up to 1 s ahead of the limiter. */
+export const DATE_EARLY_MS = 1000;
+/** How far above Date it may read: the second's rounding, up to 1 s stale, a front end up to 1 s behind. */
+export const DATE_LATE_MS = 3000;
+
 const MIN_SLACK_MS = 100;
 const MAX_SLACK_MS = 60_000;
 
@@ -37,20 +46,23 @@ export class TenantClock {
   private dateHi = Infinity;
   /** Upper bound from Reset (never before the answer). */
   private resetHi = Infinity;
+  /** Lower bound from a Reset passed (window model). */
+  private passedLo = -Infinity;
   private dated = false;
   /** Extra wait after plans a 429 proved early, ms (doubles with each). */
   private slack = 0;
 
-  /** Whether answers carry a Date header that agrees with the limiter. */
+  /** Whether answers carry a Date header that agrees with the limiter's Reset. */
   get hasDate(): boolean {
     return this.dated;
   }
 
   observe(r: ClockReading): void {
     if (r.resetMs !== undefined) this.resetHi = Math.min(this.resetHi, r.resetMs - r.sentAt);
+    if (this.passedLo > this.resetHi) this.passedLo = -Infinity; // the limiter's clock moved back
     if (r.dateMs !== undefined) {
-      const lo = r.dateMs - r.recvAt;
-      const hi = r.dateMs + 1000 - r.sentAt;
+      const lo = r.dateMs - DATE_EARLY_MS - r.recvAt;
+      const hi = r.dateMs + DATE_LATE_MS - r.sentAt;
       if (lo > this.dateHi || hi < this.dateLo) {
         // The clock moved (or answers come from several clocks): start again from this one.
         this.dateLo = lo;
@@ -61,7 +73,15 @@ export class TenantClock {
       }
       this.dated = true;
     }
-    if (this.dated && this.dateLo > this.resetHi) this.distrustDate();
+    if (this.dated && (this.dateLo > this.resetHi || this.dateHi < this.passedLo)) this.distrustDate();
+  }
+
+  /** An answer that arrived at `recvAt` was made once the limiter's clock had reached `tenantMs`. */
+  passed(tenantMs: number, recvAt: number): void {
+    const lo = tenantMs - recvAt;
+    if (lo > this.resetHi) return; // contradicts Reset: the clock moved; keep what Reset says
+    this.passedLo = Math.max(this.passedLo, lo);
+    if (this.dated && this.dateHi < this.passedLo) this.distrustDate();
   }
 
   private distrustDate(): void {
@@ -70,9 +90,15 @@ export class TenantClock {
     this.dateHi = Infinity;
   }
 
-  /** Smallest offset the answers allow (without Date: 0, or less where Reset proves it). */
+  /** Whether the answers bound the offset from below (else `lo` assumes the clocks agree). */
+  get bounded(): boolean {
+    return Number.isFinite(this.passedLo) || this.dated;
+  }
+
+  /** Smallest offset the answers allow (unbounded: 0, or less where Reset proves it). */
   get lo(): number {
-    return Math.min(this.dated ? this.dateLo : 0, this.hi);
+    const proven = Math.max(this.passedLo, this.dated ? this.dateLo : -Infinity);
+    return Math.min(Number.isFinite(proven) ? proven : 0, this.hi);
   }
 
   /** Largest offset the answers allow. */
@@ -92,8 +118,7 @@ export class TenantClock {
 
   /**
    * A request sent when the plan put the tenant at or past a Reset was
-   * answered 429 naming that Reset: the plan was early. Date and the limiter
-   * keep different clocks, or there is no Date: wait longer each time.
+   * answered 429 naming that Reset: the plan was early. Wait longer each time.
    */
   missed(): void {
     if (this.dated) this.distrustDate();
@@ -121,9 +146,13 @@ export class TenantClock {
     return tenantMs - this.hi;
   }
 
-  /** Whether an answer was surely made before the tenant's clock reached `tenantMs`. */
+  /**
+   * Whether an answer was surely made before the limiter's clock reached
+   * `tenantMs`: it names a Reset no later (a Reset is never before its
+   * answer), or it arrived before the earliest local time of `tenantMs`.
+   */
   answeredBefore(r: ClockReading, tenantMs: number): boolean {
-    if (r.dateMs !== undefined && this.dated) return r.dateMs + 1000 <= tenantMs;
+    if (r.resetMs !== undefined && r.resetMs <= tenantMs) return true;
     return r.recvAt + this.hi < tenantMs; // false whenever hi is unbounded
   }
 }

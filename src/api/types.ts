@@ -44,7 +44,15 @@ export interface Target {
 }
 
 export type Credentials =
-  { kind: 'token'; token: string } | { kind: 'client_credentials'; clientId: string; clientSecret: string };
+  | {
+      kind: 'token';
+      token: string;
+      /** The variable it came from (absent: --token-file). */
+      source?: string;
+      /** Client credential variables also set, which the token overrides ("TENANTFORM_CLIENT_ID and …"). */
+      unused?: string;
+    }
+  | { kind: 'client_credentials'; clientId: string; clientSecret: string };
 
 export interface RetryOptions {
   /**
@@ -103,10 +111,12 @@ export interface ApiClientOptions {
 }
 
 /**
- * What a wait is for: the tenant's rate limit (pacing, a 429), --max-rps, a
- * server error answer (5xx, 408) or a failed connection before a retry.
+ * What a wait is for: the tenant's rate limit (pacing, a 429), a ceiling of
+ * the user's (requests per second; a share of the tenant's rate: the CLI
+ * words them with its flags), a server error answer (5xx, 408) or a failed
+ * connection before a retry.
  */
-export type WaitKind = 'rate-limit' | 'max-rps' | 'server-error' | 'connection';
+export type WaitKind = 'rate-limit' | 'max-rps' | 'max-rate' | 'server-error' | 'connection';
 
 export interface ApiStats {
   /** HTTP requests sent, token requests included. */

@@ -77,7 +77,7 @@ export interface ApplyEvent {
   /** failed: the error's stable code, e.g. API_BAD_REQUEST. */
   code?: string;
   /** What a wait is for (wait events). */
-  waitKind?: 'rate-limit' | 'max-rps' | 'server-error' | 'connection';
+  waitKind?: 'rate-limit' | 'max-rps' | 'max-rate' | 'server-error' | 'connection';
 }
 
 export interface ApplyFailure {

@@ -14,7 +14,8 @@ import type { CommandIO } from './io.js';
 export type WaitSink = (ms: number, reason: string, kind: WaitKind) => void;
 
 export interface ConnectionSettings {
-  flags: { audience?: string; tokenFile?: string; debug?: boolean };
+  /** The command line's flags (--domain and --base-url confirm a target; tenantform.yaml alone does not). */
+  flags: { audience?: string; tokenFile?: string; debug?: boolean; domain?: string; baseUrl?: string };
   input: ConfigInput;
   /** The target the flags or the environment named, already checked; null: the process environment's. */
   given: Target | null;
@@ -40,6 +41,8 @@ export class ApiConnection {
     const { flags, input, given, io } = this.settings;
     const api = await import('../api/index.js');
     const target = given ?? api.resolveTarget({ audience: flags.audience }, io.env);
+    const { checkTargetConfirmed } = await import('./confirmed-tenant.js');
+    checkTargetConfirmed(target, flags, input, io.env);
     const credentials = api.resolveCredentials(
       { tokenFile: flags.tokenFile ? absolute(flags.tokenFile, io) : undefined },
       environmentCredentials(io.env, input),

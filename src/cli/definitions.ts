@@ -9,6 +9,7 @@
  */
 import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import { RATE_LIMIT_MODELS, RATE_LIMIT_TIER_NAMES, tierLines } from '../emulator/rate-limit-options.js';
+import { KIND_WORDS } from './kind-words.js';
 
 /** The options object commander hands a command's action, for a definition below. */
 export type FlagsOf<D extends (parent: Command) => { opts(): OptionValues }> = ReturnType<
@@ -401,14 +402,11 @@ export const importCommand = (parent: Command) =>
                 .description(
                   'attach a server id to a resource, e.g. one adopted through 409; under API profile full the id is read on the tenant (a 404 is refused), and without an id the resource is looked up by its identity',
                 )
-                .argument('<kind-or-address>', 'rate_limit_policy, token_exchange_profile, or a full address')
-                .argument(
-                  '[identity]',
-                  'identity: resource/consumer/consumer_selector, or the subject_token_type',
-                )
+                .argument('<kind-or-address>', `${KIND_WORDS.importKinds}, or a full address`)
+                .argument('[identity]', `identity: ${KIND_WORDS.importIdentities}`)
                 .argument(
                   '[id]',
-                  'the id on the tenant (rlp_…, tep_…); omitted: looked up by identity (API profile full)',
+                  `the id on the tenant (${KIND_WORDS.idPrefixes}); omitted: looked up by identity (API profile full)`,
                 )
                 .option('--config <PATH>', 'config to take the attributes from', '.'),
             ),
@@ -607,7 +605,12 @@ export type StateMigrateFlags = FlagsOf<typeof stateMigrateCommand>;
 export const forceUnlockCommand = (parent: Command) =>
   locatedState(
     parent.command('force-unlock').description('remove a stale state lock left by a process that is gone'),
-  ).addHelpText('after', '\nExample:\n  $ tenantform force-unlock examples/prod');
+  )
+    .option(
+      '--force',
+      'remove the lock even when its holder may still run (this host: its pid runs; another host: it cannot be checked); asks first on a terminal',
+    )
+    .addHelpText('after', '\nExample:\n  $ tenantform force-unlock examples/prod');
 export type ForceUnlockFlags = FlagsOf<typeof forceUnlockCommand>;
 
 const EMULATOR_HELP = `
@@ -663,6 +666,14 @@ export const emulatorCommand = (parent: Command) =>
     .option(
       '--clock-skew <SECONDS>',
       "the tenant's clock runs this far ahead of this machine's (negative: behind; fractions allowed): its Date, X-RateLimit-Reset and timestamps follow it",
+    )
+    .option(
+      '--date-header <MODE>',
+      "the Date header: second (default: a front end's second, refreshed once a second, so up to a second stale, as real servers stamp it), exact (the second of each answer) or absent",
+    )
+    .option(
+      '--front-end-offset <SECONDS>',
+      "the clock that stamps Date runs this far ahead of the rate limiter's (negative: behind; fractions allowed; at most 60)",
     )
     .option('--latency <MS[:JITTER]>', 'delay every API response')
     .option('--faults <SPEC>', 'fractions of requests that fail, e.g. error=0.2,reset=0.1,lost=0.05')

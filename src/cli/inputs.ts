@@ -5,6 +5,7 @@
  * loaded from them (loadConfigInput, loadDesiredOrReport).
  */
 import type { ApiProfile, DesiredResource } from '../resources/index.js';
+import { checkTokenCharacters } from '../api/credentials.js';
 import { loadConfig, VARIABLE_NAME, type LoadResult } from '../config/index.js';
 import { readProject, type Environment, type Project } from '../config/project.js';
 import { absolute, openStore, type StateFlags } from './context.js';
@@ -181,7 +182,10 @@ export function environmentCredentials(
     }
     return value;
   };
-  if (c.token !== undefined) out.TENANTFORM_TOKEN = take(c.token, 'token');
+  if (c.token !== undefined) {
+    out.TENANTFORM_TOKEN = take(c.token, 'token');
+    checkTokenCharacters(out.TENANTFORM_TOKEN.trim().replace(/^Bearer\s+/i, ''), c.token);
+  }
   if (c.clientId !== undefined && c.clientSecret !== undefined) {
     out.TENANTFORM_CLIENT_ID = take(c.clientId, 'client_id');
     out.TENANTFORM_CLIENT_SECRET = take(c.clientSecret, 'client_secret');

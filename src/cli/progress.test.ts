@@ -9,8 +9,11 @@ function plain() {
   return { progress, lines, advance: (ms: number) => (t += ms) };
 }
 
-const wait = (ms: number, message: string, waitKind: 'rate-limit' | 'server-error' | 'connection') =>
-  ({ type: 'wait', waitMs: ms, message, waitKind }) as const;
+const wait = (
+  ms: number,
+  message: string,
+  waitKind: 'rate-limit' | 'max-rps' | 'max-rate' | 'server-error' | 'connection',
+) => ({ type: 'wait', waitMs: ms, message, waitKind }) as const;
 
 describe('progress without a terminal', () => {
   it('sums rate-limit waits into a line at most every 10 s and one at the end, never one per wait', () => {
@@ -30,12 +33,12 @@ describe('progress without a terminal', () => {
 
   it('counts as waited only the time that passed: a wait cut short is not reported whole (issue 35, item 12)', () => {
     const { progress, lines, advance } = plain();
-    progress.onEvent(wait(20_000_000, '--max-rate 0.01%', 'rate-limit'));
+    progress.onEvent(wait(20_000_000, "0.01% of the tenant's sustained rate", 'max-rate'));
     advance(3_000);
     progress.finish();
     expect(lines).toEqual([
-      'rate limit: 1 wait, 20000.0s planned; last: --max-rate 0.01%\n',
-      'rate limit: 3.0s waited, 19997.0s planned but not waited; last: --max-rate 0.01%\n',
+      "--max-rate: 1 wait, 20000.0s planned; last: 0.01% of the tenant's sustained rate\n",
+      "--max-rate: 3.0s waited, 19997.0s planned but not waited; last: 0.01% of the tenant's sustained rate\n",
     ]);
   });
 
@@ -51,11 +54,15 @@ describe('progress without a terminal', () => {
     const { progress, lines, advance } = plain();
     progress.onEvent(wait(700, 'server error 503 Service Unavailable; retrying', 'server-error'));
     progress.onEvent(wait(400, 'connection refused, ECONNREFUSED; retrying', 'connection'));
+    progress.onEvent(wait(500, 'at most 2 requests per second', 'max-rps'));
+    progress.onEvent(wait(300, "30% of the tenant's sustained rate", 'max-rate'));
     advance(1_000);
     progress.finish();
     expect(lines).toEqual([
       'server errors: 1 wait, 0.7s planned; last: server error 503 Service Unavailable; retrying\n',
       'connection failures: 1 wait, 0.4s planned; last: connection refused, ECONNREFUSED; retrying\n',
+      '--max-rps: 1 wait, 0.5s planned; last: at most 2 requests per second\n',
+      "--max-rate: 1 wait, 0.3s planned; last: 30% of the tenant's sustained rate\n",
     ]);
     expect(lines.join('')).not.toMatch(/rate limit/);
     expect(lines.join('')).not.toMatch(/\([^)]*\(/); // no nested parentheses

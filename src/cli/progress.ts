@@ -38,6 +38,7 @@ type WaitKind = NonNullable<ApplyEvent['waitKind']>;
 const WAIT_LABEL: Record<WaitKind, string> = {
   'rate-limit': 'rate limit',
   'max-rps': '--max-rps',
+  'max-rate': '--max-rate',
   'server-error': 'server errors',
   connection: 'connection failures',
 };

@@ -3,8 +3,10 @@
  * decided before any state directory, lock or request. First its seal,
  * checked with the plan key of the state it names (openSealedPlan): an
  * edited file is refused before anything in it is acted on. Then, for
- * apply: one plan file and no config flags; the state it was made from
- * (location, lineage, serial) and nothing else; a target confirmed by the
+ * apply: one plan file and no config flags; the state the command, the
+ * --env environment or the default location of the current directory names
+ * (never the file's record alone), which must be the one it was made from
+ * (location, lineage, serial); a target confirmed by the
  * command line, the environment or tenantform.yaml, never by the file alone;
  * and every change checked against that state and the schemas
  * (verifySavedPlan). A refusal exits EXIT_PLAN_REFUSED (refusedPlanExit), so
@@ -15,7 +17,13 @@ import type { Plan, SavedPlan } from '../plan/index.js';
 import { PlanError } from '../plan/errors.js';
 import type { StateDocument, StateLocation, StateStore } from '../state/index.js';
 import { absolute, openStore, resolveStateLocation, type StateFlags } from './context.js';
-import { environmentStateFlags, environmentTargetFlags, resolveInputs, type ConfigInput } from './inputs.js';
+import {
+  environmentStateFlags,
+  environmentTargetFlags,
+  resolveInputs,
+  stateScopeOf,
+  type ConfigInput,
+} from './inputs.js';
 import { CliError, EXIT_PLAN_REFUSED, type CommandIO } from './io.js';
 import { targetGiven } from './where.js';
 import type { ApplyFlags } from './definitions.js';
@@ -87,18 +95,47 @@ export interface SealedPlan {
 }
 
 /**
+ * Where apply takes the state from: what the command or the environment
+ * names (`flags`, the --env environment's `state:` already in them), else the
+ * default location of the environment's paths, or of this directory (as
+ * `apply` without a path uses), for its environment and target. Never the
+ * plan file's own record: a plan names a state, it does not choose it.
+ */
+export interface AppliedState {
+  input: ConfigInput;
+  targetFlags: { domain?: string; baseUrl?: string };
+}
+
+/**
  * Reads a saved plan and checks its seal, before anything else, with the
  * plan key of the state it names; state flags on the command line that name
- * another state are refused first. Throws PlanError (PLAN_UNSEALED,
- * PLAN_TAMPERED, PLAN_KEY_MISSING, PLAN_OTHER_STATE, PLAN_INVALID …) having
- * created nothing: a missing key is never made here.
+ * another state are refused first. With `applied` (apply), the state is the
+ * one the command, the environment or the default location names, and a plan
+ * made from another is refused (PLAN_OTHER_STATE). Throws PlanError
+ * (PLAN_UNSEALED, PLAN_TAMPERED, PLAN_KEY_MISSING, PLAN_OTHER_STATE,
+ * PLAN_INVALID …) having created nothing: a missing key is never made here.
  */
-export async function openSealedPlan(planArg: string, flags: StateFlags, io: CommandIO): Promise<SealedPlan> {
+export async function openSealedPlan(
+  planArg: string,
+  flags: StateFlags,
+  io: CommandIO,
+  applied?: AppliedState,
+): Promise<SealedPlan> {
   const planModule = await import('../plan/index.js');
   const envelope = planModule.openPlanFile(readFileSync(absolute(planArg, io), 'utf8'), planArg);
-  const stateFlags = stateFlagsFor(flags, envelope.stateLocation);
-  planModule.checkPlanLocation(envelope, await resolveStateLocation(stateFlags, planArg, io), planArg);
-  const store = await openStore(stateFlags, planArg, io);
+  const { stateFlags, configPath, scope } = applied
+    ? {
+        stateFlags: flags,
+        configPath: applied.input.paths[applied.input.paths.length - 1] ?? '.',
+        scope: await stateScopeOf(applied.input, applied.targetFlags, io),
+      }
+    : { stateFlags: stateFlagsFor(flags, envelope.stateLocation), configPath: planArg, scope: undefined };
+  planModule.checkPlanLocation(
+    envelope,
+    await resolveStateLocation(stateFlags, configPath, io, scope),
+    planArg,
+  );
+  const store = await openStore(stateFlags, configPath, io, scope);
   try {
     const key = await store.planKey({ create: false });
     return { saved: planModule.readPlanFile(envelope, key, store.planKeyWhere), store };
@@ -111,7 +148,7 @@ export async function openSealedPlan(planArg: string, flags: StateFlags, io: Com
 /** The --env environment of ./tenantform.yaml a saved plan is applied with (its target, credentials, state), or none. */
 function environmentOf(flags: SavedPlanFlags, io: CommandIO): ConfigInput {
   const env = typeof flags.env === 'object' ? flags.env[0] : flags.env;
-  if (env === undefined) return { env: null, paths: [], varFiles: [] };
+  if (env === undefined) return { env: null, paths: ['.'], varFiles: [] };
   return resolveInputs(['.'], env, [], io, 'one')[0]!;
 }
 
@@ -129,7 +166,12 @@ export async function openSavedPlan(
 ): Promise<SavedPlanApply> {
   refuseConfigInputs(planArg, pathArgs, flags);
   const input = environmentOf(flags, io);
-  const { saved, store } = await openSealedPlan(planArg, environmentStateFlags(flags, input), io);
+  // The target comes from the command line, the environment or tenantform.yaml; the plan only confirms it.
+  const targetFlags = environmentTargetFlags({ domain: flags.domain, baseUrl: flags.baseUrl }, input);
+  const { saved, store } = await openSealedPlan(planArg, environmentStateFlags(flags, input), io, {
+    input,
+    targetFlags,
+  });
   try {
     const [planModule, api, { readStateSnapshot }] = await Promise.all([
       import('../plan/index.js'),
@@ -139,8 +181,6 @@ export async function openSavedPlan(
     // Without --api the plan's own profile is used; another one is refused before anything else.
     const profile = flags.api ?? input.environment?.api;
     if (profile !== undefined) planModule.checkPlanProfile(saved, profile, planArg);
-    // The target comes from the command line, the environment or tenantform.yaml; the plan only confirms it.
-    const targetFlags = environmentTargetFlags({ domain: flags.domain, baseUrl: flags.baseUrl }, input);
     const given = targetGiven(targetFlags, io.env) ? api.resolveTarget(targetFlags, io.env).baseUrl : null;
     planModule.checkPlanTarget(saved, given, planArg);
 

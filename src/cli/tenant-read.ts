@@ -63,6 +63,8 @@ export async function openClient(
   const { pacingOptions } = await import('./context.js');
   const pacing = pacingOptions(flags);
   const target = await readTarget(flags, input, io);
+  const { checkTargetConfirmed } = await import('./confirmed-tenant.js');
+  checkTargetConfirmed(target, flags, input, io.env);
   const credentials = api.resolveCredentials(
     { tokenFile: flags.tokenFile ? absolute(flags.tokenFile, io) : undefined },
     environmentCredentials(io.env, input),

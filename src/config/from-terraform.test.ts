@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readTerraformState } from './from-terraform.js';
+import { readTerraformState, terraformAddressesToForget } from './from-terraform.js';
 
 const FIXTURE = 'test/fixtures/peers/terraform/terraform.tfstate';
 const text = readFileSync(FIXTURE, 'utf8');
@@ -240,5 +240,28 @@ describe('readTerraformState', () => {
     expect(read.issues).toEqual([]);
     expect(read.skipped.map((s) => s.what)).toContain('auth0_rate_limit_policy.default (deposed 00000001)');
     expect(read.skipped.map((s) => s.what)).toContain('auth0_connection.db');
+  });
+
+  it('names a resource whole when every instance was read, else each instance read, keys kept', () => {
+    const found = (origin: string) => ({ origin }) as never;
+    const addresses = terraformAddressesToForget({
+      resources: [
+        found('auth0_rate_limit_policy.whole["a"]'),
+        found('auth0_rate_limit_policy.whole["b]\\"][\\"c"]'),
+        found('module.m["k"].auth0_rate_limit_policy.part[0]'),
+        found('module.m["k"].auth0_rate_limit_policy.part[2]'),
+        found('auth0_rate_limit_policy.single'),
+      ],
+      skipped: [
+        { what: 'module.m["k"].auth0_rate_limit_policy.part[1]', type: 't', why: 'w' },
+        { what: 'auth0_rate_limit_policy.single (deposed 0001)', type: 't', why: 'w' },
+      ],
+    });
+    expect(addresses).toEqual([
+      'auth0_rate_limit_policy.whole',
+      'module.m["k"].auth0_rate_limit_policy.part[0]',
+      'module.m["k"].auth0_rate_limit_policy.part[2]',
+      'auth0_rate_limit_policy.single',
+    ]);
   });
 });

@@ -197,3 +197,27 @@ export function readTerraformState(text: string, file: string): PeerRead {
   checkTop(parsed)?.forEach((resource, i) => readResource(r, resource, i));
   return r.found.finish();
 }
+
+/** An instance address split into its resource and its count/for_each key (`[0]`, `["k"]`; '' when none). */
+function splitInstance(address: string): { resource: string; key: string } {
+  const key = /(?:\[\d+\]|\["(?:[^"\\]|\\.)*"\])$/.exec(address)?.[0] ?? '';
+  return { resource: address.slice(0, address.length - key.length), key };
+}
+
+/**
+ * The Terraform addresses to remove from its state once tenantform manages
+ * what `read` found, in the order read: a resource as a whole when every
+ * instance of it was read, else each instance read by its address with its
+ * count or for_each key, so that an instance tenantform skipped stays with
+ * Terraform.
+ */
+export function terraformAddressesToForget(read: Pick<PeerRead, 'resources' | 'skipped'>): string[] {
+  const partial = new Set(
+    read.skipped.map((s) => splitInstance(s.what.replace(/ \(deposed .*\)$/, '')).resource),
+  );
+  const addresses = read.resources.map((r) => {
+    const { resource } = splitInstance(r.origin);
+    return partial.has(resource) ? r.origin : resource;
+  });
+  return [...new Set(addresses)];
+}

@@ -8,6 +8,8 @@
 export { startEmulator } from './server.js';
 export { LocalAuthority } from './certificates.js';
 export { UNLIMITED_BUCKET } from './rate-limit.js';
+export { DATE_HEADER_MODES, MAX_FRONT_END_OFFSET_MS, type DateHeaderMode } from './date-header.js';
+export type { RateLimitGroup, RateLimitGroupOptions } from './rate-limit-groups.js';
 export {
   MAX_WINDOW_SEC,
   RATE_LIMIT_MODELS,

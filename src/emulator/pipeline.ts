@@ -33,8 +33,12 @@ export interface PipelineContext {
   authority: Authority;
   /** The tenant's buckets; null = no limit (the headers still say how much is left: plenty). */
   limiter: Limiter | null;
-  /** The tenant's clock: the limiter's, the Date header's and the data's. */
+  /** Routes (by label) that draw on a group's bucket instead of the tenant's. */
+  groupLimiters: ReadonlyMap<string, Limiter>;
+  /** The tenant's clock: the limiter's and the data's. */
   now: () => number;
+  /** The Date header's value for an answer now (date-header.ts), or undefined for none. */
+  date: () => string | undefined;
   /** 'tenant': one bucket for all clients with a valid token; 'client': one each. */
   limitScope: 'tenant' | 'client';
   retryAfter: boolean;
@@ -92,13 +96,14 @@ async function handle(ctx: PipelineContext, req: IncomingMessage, res: ServerRes
   const headers: Record<string, string> = {};
   const reply = (r: Reply) => {
     ctx.stats.outcome(r.status);
-    send(res, r.status, r.body, { ...headers, ...r.headers, Date: httpDate(ctx.now()) });
+    send(res, r.status, r.body, { ...headers, ...r.headers, ...dateHeader(ctx) });
   };
 
   const known =
     identification && 'principal' in identification ? identification.principal.clientId : undefined;
-  const decision = ctx.limiter
-    ? ctx.limiter.take(
+  const limiter = (match.kind === 'match' && ctx.groupLimiters.get(match.label)) || ctx.limiter;
+  const decision = limiter
+    ? limiter.take(
         known === undefined ? ANONYMOUS_BUCKET : ctx.limitScope === 'tenant' ? TENANT_BUCKET : known,
       )
     : unlimitedDecision(ctx.now());
@@ -160,16 +165,18 @@ async function handle(ctx: PipelineContext, req: IncomingMessage, res: ServerRes
   reply(result);
 }
 
-/** An HTTP date (whole seconds, GMT) of the tenant's clock. */
-function httpDate(ms: number): string {
-  return new Date(ms).toUTCString();
+function dateHeader(ctx: PipelineContext): Record<string, string> {
+  const date = ctx.date();
+  return date === undefined ? {} : { Date: date };
 }
 
 export function createRequestHandler(ctx: PipelineContext): RequestListener {
   return (req, res) => {
-    // Node would send Date from this machine's clock; the tenant's answers carry its own.
+    // Node would send Date from this machine's clock; the tenant's answers carry its front end's.
     // Set on arrival for every answer (the admin API's too), and again when an API answer is written.
-    res.setHeader('Date', httpDate(ctx.now()));
+    const date = ctx.date();
+    if (date === undefined) res.sendDate = false;
+    else res.setHeader('Date', date);
     handle(ctx, req, res).catch((err: unknown) => {
       ctx.stats.outcome(500);
       send(res, 500, errorReply(err instanceof HttpError ? new Error(err.message) : err).body);

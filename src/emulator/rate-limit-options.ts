@@ -11,6 +11,7 @@
  */
 import { EmulatorOptionError } from './option-error.js';
 import { RateLimiter, WindowBucket, type Limiter } from './rate-limit.js';
+import { resolveGroups, type RateLimitGroup, type RateLimitGroupOptions } from './rate-limit-groups.js';
 
 export const RATE_LIMIT_MODELS = ['window', 'continuous'] as const;
 /** 'window': the service's documented model; 'continuous': the emulator's earlier token bucket. */
@@ -74,6 +75,8 @@ export interface RateLimitOptions {
    * client of the tenant draws on one bucket) or 'client' (one per client).
    */
   scope?: 'tenant' | 'client';
+  /** Routes with buckets of their own (rate-limit-groups.ts); default none: every route in the tenant's. */
+  groups?: RateLimitGroupOptions[];
 }
 
 /** A rate limit with every default filled in and every value checked. */
@@ -86,6 +89,8 @@ export interface RateLimitSettings {
   perWindow: number;
   windowSec: number;
   scope: 'tenant' | 'client';
+  /** Routes with buckets of their own; absent when none. */
+  groups?: RateLimitGroup[];
 }
 
 /** How errors name each option: the `rateLimit` fields, or the CLI's flags. */
@@ -171,7 +176,8 @@ export function resolveRateLimit(
   const scope = o.scope ?? 'tenant';
   if (scope !== 'tenant' && scope !== 'client')
     fail(`${names.scope} must be tenant or client (got ${String(scope)})`);
-  if (o.tier !== undefined) return { ...tierValues(o, names), model, scope };
+  const groups = o.groups && o.groups.length > 0 ? { groups: resolveGroups(o.groups, model) } : {};
+  if (o.tier !== undefined) return { ...tierValues(o, names), model, scope, ...groups };
   if (o.perSecond === undefined && o.perWindow === undefined) {
     fail(`a rate limit needs ${names.perWindow} or ${names.tier}`);
   }
@@ -185,7 +191,7 @@ export function resolveRateLimit(
   }
   const burst = o.burst ?? Math.max(1, Math.ceil(perWindow));
   if (!isWhole(burst, 1)) fail(`${names.burst} must be a whole number of at least 1 (got ${burst})`);
-  return { model, burst, perWindow, windowSec, scope };
+  return { model, burst, perWindow, windowSec, scope, ...groups };
 }
 
 /** "16/s", or "500 per 60 s" for a longer window. */

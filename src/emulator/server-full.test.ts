@@ -172,6 +172,16 @@ describe('update token exchange profile (PATCH)', () => {
   });
 });
 
+describe('delete rate limit policy', () => {
+  it('answers 204 whose Content-Type names JSON all the same, as the service does (observed)', async () => {
+    const made = await createPolicy();
+    const res = await call('DELETE', `/rate-limit-policies/${made.id}`);
+    expect(res.status).toBe(204);
+    expect(res.text).toBe('');
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  });
+});
+
 describe('delete token exchange profile', () => {
   it('answers 204 without a Content-Type, and 204 again for the same id (observed); its subject_token_type is free again', async () => {
     const id = await createProfile();

@@ -199,6 +199,92 @@ describe("the tenant's clock (clockSkewMs)", () => {
   });
 });
 
+describe('endpoint groups (rateLimit.groups)', () => {
+  const PERMISSIONS = 'POST /api/v2/users/{id}/permissions';
+  const assign = (e: EmulatorHandle) =>
+    fetch(`${e.baseUrl}/users/${encodeURIComponent('auth0|u1')}/permissions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${e.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        permissions: [{ resource_server_identifier: 'https://api.example/', permission_name: 'read:x' }],
+      }),
+    });
+
+  it("draws a grouped route on its group's bucket, whose headers its answers carry; the others keep the tenant's", async () => {
+    const e = await start({
+      rateLimit: {
+        perSecond: 2,
+        burst: 3,
+        groups: [{ name: 'users_write', routes: [PERMISSIONS], burst: 2, perWindow: 1 }],
+      },
+    });
+    expect((await assign(e)).headers.get('x-ratelimit-limit')).toBe('2');
+    expect(await answer(create(e))).toBe(`201 2 ${T0 / 1000 + 1}`); // the tenant's bucket: untouched by the other
+    const second = await assign(e);
+    expect([second.status, second.headers.get('x-ratelimit-remaining')]).toEqual([201, '0']);
+    expect((await assign(e)).status).toBe(429);
+    expect(await answer(create(e))).toBe(`201 1 ${T0 / 1000 + 1}`);
+    expect(e.rateLimit?.groups).toEqual([
+      { name: 'users_write', routes: [PERMISSIONS], burst: 2, perWindow: 1, windowSec: 1 },
+    ]);
+  });
+
+  it.each([
+    [
+      { name: 'g', routes: [], burst: 1, perWindow: 1 },
+      'rateLimit.groups[0].routes must list at least one route',
+    ],
+    [{ name: 'g', routes: ['permissions'], burst: 1, perWindow: 1 }, 'is not "METHOD /path"'],
+    [
+      { name: 'g', routes: [PERMISSIONS], burst: 0, perWindow: 1 },
+      'rateLimit.groups[0].burst must be a whole number',
+    ],
+  ])('refuses a group %o', async (group, message) => {
+    await expect(startEmulator({ rateLimit: { perSecond: 1, groups: [group] } })).rejects.toThrow(message);
+  });
+});
+
+describe('the Date header (dateHeader, frontEndOffsetMs)', () => {
+  it('is stamped to the second by default (date-header.test.ts: kept until the next second boundary)', async () => {
+    clock = T0 + 400;
+    const e = await startEmulator({ now: () => clock });
+    emu = e;
+    expect(e.dateHeader).toBe('second');
+    expect((await create(e)).headers.get('date')).toBe(new Date(T0).toUTCString());
+  });
+
+  it("exact: the second of each answer, from a front end's clock 800 ms behind the limiter's", async () => {
+    const e = await start({
+      rateLimit: { perSecond: 1, burst: 2 },
+      dateHeader: 'exact',
+      frontEndOffsetMs: -800,
+    });
+    clock = T0 + 500; // the limiter at T0 + 0.5 s, the front end at T0 − 0.3 s
+    const res = await create(e);
+    expect(res.headers.get('x-ratelimit-reset')).toBe(String(T0 / 1000 + 1));
+    expect(res.headers.get('date')).toBe(new Date(T0 - 1000).toUTCString());
+    clock = T0 + 900;
+    expect((await create(e)).headers.get('date')).toBe(new Date(T0).toUTCString());
+    expect(e.frontEndOffsetMs).toBe(-800);
+  });
+
+  it('absent: no Date header on any answer, not even the one Node would add', async () => {
+    const e = await start({ dateHeader: 'absent' });
+    expect((await create(e)).headers.has('date')).toBe(false);
+    const admin = await fetch(`${e.origin}/__emulator/stats`, {
+      headers: { 'x-emulator-admin-key': e.adminKey },
+    });
+    expect(admin.headers.has('date')).toBe(false);
+  });
+
+  it.each([
+    [{ dateHeader: 'late' }, 'dateHeader must be second, exact, absent (got late)'],
+    [{ frontEndOffsetMs: 61_000 }, 'frontEndOffsetMs must be a number of milliseconds from -60000 to 60000'],
+  ])('refuses %o', async (options, message) => {
+    await expect(startEmulator(options as EmulatorOptions)).rejects.toThrow(message);
+  });
+});
+
 describe('rate limit options', () => {
   it.each([
     [

@@ -16,6 +16,8 @@ import { seededSnapshot } from './seed.js';
 import type { EmulatorKind } from './kinds/kind.js';
 import type { EmulatorSnapshot } from './types.js';
 import { createRequestHandler } from './pipeline.js';
+import { createDateStamp, DATE_HEADER_MODES, MAX_FRONT_END_OFFSET_MS } from './date-header.js';
+import { createGroupLimiters } from './rate-limit-groups.js';
 import { createLimiter, resolveRateLimit } from './rate-limit-options.js';
 import { routesFor } from './router.js';
 import { StatsRecorder } from './stats.js';
@@ -65,6 +67,15 @@ function checkOptions(o: EmulatorOptions): void {
   check(
     skew === undefined || (Number.isFinite(skew) && Math.abs(skew) <= MAX_SKEW_MS),
     `clockSkewMs must be a number of milliseconds from -${MAX_SKEW_MS} to ${MAX_SKEW_MS} (got ${skew})`,
+  );
+  check(
+    o.dateHeader === undefined || DATE_HEADER_MODES.includes(o.dateHeader),
+    `dateHeader must be ${DATE_HEADER_MODES.join(', ')} (got ${String(o.dateHeader)})`,
+  );
+  const front = o.frontEndOffsetMs;
+  check(
+    front === undefined || (Number.isFinite(front) && Math.abs(front) <= MAX_FRONT_END_OFFSET_MS),
+    `frontEndOffsetMs must be a number of milliseconds from -${MAX_FRONT_END_OFFSET_MS} to ${MAX_FRONT_END_OFFSET_MS} (got ${front})`,
   );
   if (o.faults) checkFaults(o.faults);
   check(o.api === undefined || isApiProfile(o.api), `api must be spec or full (got ${String(o.api)})`);
@@ -128,6 +139,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const kinds = [...(options.kinds ?? EMULATOR_KINDS), ...(api === 'full' ? EMULATOR_REFERENCES : [])];
   const clockSkewMs = options.clockSkewMs ?? 0;
   const now = tenantClock(options.now ?? Date.now, clockSkewMs);
+  const dateHeader = options.dateHeader ?? 'second';
+  const frontEndOffsetMs = options.frontEndOffsetMs ?? 0;
+  const date = createDateStamp(dateHeader, tenantClock(now, frontEndOffsetMs));
   const stopping = new AbortController();
   const sleep =
     options.sleep ??
@@ -165,11 +179,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     store.onChange = () => writer!.schedule();
   }
   const limiter = rateLimit ? createLimiter(rateLimit, now) : null;
+  const groupLimiters = createGroupLimiters(rateLimit?.groups ?? [], rateLimit?.model ?? 'window', now);
   const stats = new StatsRecorder();
   const adminKey = randomBytes(24).toString('base64url');
   const reset = () => {
     store.reset();
     limiter?.clear();
+    for (const group of groupLimiters.values()) group.clear();
     stats.clear();
   };
 
@@ -195,6 +211,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     api,
     rateLimit,
     clockSkewMs,
+    dateHeader,
+    frontEndOffsetMs,
     origin,
     port,
     token: authority.issue(demo.clientId, demo.scopes),
@@ -228,7 +246,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       store,
       authority,
       limiter,
+      groupLimiters,
       now,
+      date,
       limitScope: rateLimit?.scope ?? 'tenant',
       retryAfter: options.retryAfter ?? false,
       faults: options.faults,

@@ -6,6 +6,7 @@ import type { ApiProfile } from '../resources/index.js';
 import type { LocalAuthority } from './certificates.js';
 import type { EmulatorKind } from './kinds/kind.js';
 import type { EmulatorSnapshot } from './kinds/index.js';
+import type { DateHeaderMode } from './date-header.js';
 import type { RateLimitOptions, RateLimitSettings } from './rate-limit-options.js';
 
 export type { RateLimitOptions } from './rate-limit-options.js';
@@ -96,6 +97,19 @@ export interface EmulatorOptions {
    * windows and X-RateLimit-Reset, the Date header and timestamps. Default 0.
    */
   clockSkewMs?: number;
+  /**
+   * The Date header (date-header.ts): 'second' (the default, as a front end
+   * stamps it: to the second, refreshed once a second, so up to a second stale
+   * or more under load), 'exact' (the second at the moment of the answer) or
+   * 'absent'.
+   */
+  dateHeader?: DateHeaderMode;
+  /**
+   * How far the clock that stamps Date (a front end's) runs ahead of the
+   * tenant's (the rate limiter's, whose X-RateLimit-Reset it is), in ms;
+   * negative: behind. Default 0.
+   */
+  frontEndOffsetMs?: number;
   /** Sleep used for latency; injectable so tests need not wait. */
   sleep?: (ms: number) => Promise<void>;
   /** Lifetime of issued tokens in seconds. Default 86400. */
@@ -145,6 +159,10 @@ export interface EmulatorHandle {
   rateLimit: RateLimitSettings | null;
   /** How far the tenant's clock runs ahead of this machine's, in ms. */
   clockSkewMs: number;
+  /** How the Date header is stamped. */
+  dateHeader: DateHeaderMode;
+  /** How far the Date header's clock runs ahead of the tenant's, in ms. */
+  frontEndOffsetMs: number;
   /** http://HOST:PORT (https:// with tls) */
   origin: string;
   /** With tls: the PEM file of the CA that signed the server certificate (removed on stop). */

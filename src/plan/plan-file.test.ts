@@ -102,7 +102,9 @@ describe('plan files', () => {
     );
     expect(moved.code).toBe('PLAN_OTHER_STATE');
     expect(moved.message).toBe(
-      'p.json was made from the state at /repo/tenant/.tenantform/state.json, but this apply would use /tmp/sp/.tenantform/state.json; apply it with the state settings plan had (or none), or make the plan again',
+      'p.json was made from the state at /repo/tenant/.tenantform/state.json, but this apply would use /tmp/sp/.tenantform/state.json: ' +
+        'a saved plan is applied only to the state the command names (--state, --backend, --workspace), its --env environment names, ' +
+        'or the default one of the current directory. If that state is the one, name it (--state /repo/tenant/.tenantform/state.json); else make the plan again',
     );
     const pg = { backend: 'pg' as const, server: 'db:5432/tf', schema: 'tenantform', workspace: 'prod' };
     expect(thrown(() => checkPlanLocation(saved, pg, 'p.json')).code).toBe('PLAN_OTHER_STATE');

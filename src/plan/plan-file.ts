@@ -262,6 +262,13 @@ function sameLocation(a: StateLocation, b: StateLocation): boolean {
  * throws PlanError PLAN_OTHER_STATE naming both locations. File paths are
  * compared as given: the caller resolves them to absolute paths.
  */
+/** The flags that name `location` on the command line, for a message. */
+function stateFlagsText(location: StateLocation): string {
+  return location.backend === 'file'
+    ? `--state ${location.path}`
+    : `--backend pg --workspace ${location.workspace} --backend-config schema=${location.schema}`;
+}
+
 export function checkPlanLocation(
   saved: Pick<SavedPlan, 'stateLocation'>,
   location: StateLocation,
@@ -270,7 +277,9 @@ export function checkPlanLocation(
   if (sameLocation(saved.stateLocation, location)) return;
   throw new PlanError(
     `${fileName} was made from the state at ${describeStateLocation(saved.stateLocation)}, but this apply would use ` +
-      `${describeStateLocation(location)}; apply it with the state settings plan had (or none), or make the plan again`,
+      `${describeStateLocation(location)}: a saved plan is applied only to the state the command names (--state, ` +
+      '--backend, --workspace), its --env environment names, or the default one of the current directory. If ' +
+      `that state is the one, name it (${stateFlagsText(saved.stateLocation)}); else make the plan again`,
     'PLAN_OTHER_STATE',
   );
 }

@@ -11,9 +11,16 @@ export { unknownHolder } from './lock-holder.js';
  * - STATE_INVALID: the caller asked to store a document that breaks the state schema (a bug).
  * - STATE_IO: reading or writing the backing storage failed.
  * - STATE_KEY: the state's plan key cannot be used (others can read it, or it is damaged).
+ * - STATE_HARD_LINKED: the state file has another name (a hard link), which its lock cannot cover.
  */
 export type StateErrorCode =
-  'STATE_CORRUPT' | 'STATE_UNKNOWN_VERSION' | 'STATE_CONFLICT' | 'STATE_INVALID' | 'STATE_IO' | 'STATE_KEY';
+  | 'STATE_CORRUPT'
+  | 'STATE_UNKNOWN_VERSION'
+  | 'STATE_CONFLICT'
+  | 'STATE_INVALID'
+  | 'STATE_IO'
+  | 'STATE_KEY'
+  | 'STATE_HARD_LINKED';
 
 export class StateError extends Error {
   override readonly name = 'StateError';

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
+import { stat } from 'node:fs/promises';
 import { checkCompareAndSet } from './document.js';
 import { StateError } from './errors.js';
 import {
@@ -50,6 +51,32 @@ export interface FileStateStoreOptions {
  * Compare-and-set is checked against the file just before the rename, inside
  * one process; across processes it relies on the lock being held.
  */
+/**
+ * Refuses (after `release`) a state file with more than one name. The lock is
+ * keyed on the file's path, and a hard link is another path to the same file
+ * (same device and inode) with a lock of its own: two applies through the two
+ * names would run at once. And each write replaces the file by renaming a new
+ * one onto its name, which leaves the other name holding the old state. Checked
+ * with the lock held, so that of two runs through two names neither proceeds.
+ */
+async function refuseHardLinked(file: string, release: () => Promise<void>): Promise<void> {
+  let links: number;
+  try {
+    links = (await stat(file)).nlink;
+  } catch {
+    return; // no file yet (or unreadable: reading it says so)
+  }
+  if (links <= 1) return;
+  await release();
+  throw new StateError(
+    'STATE_HARD_LINKED',
+    `the state file ${file} has ${links} names (hard links to the same file): its lock is taken through one ` +
+      'name only, so runs through the other names would not wait for it, and every write replaces the file under ' +
+      `this name, leaving the others with an old state. Nothing was done. Remove the other names (find them with ` +
+      `find / -samefile ${file}) and use a symbolic link where a second name is needed.`,
+  );
+}
+
 export function createFileStateStore(path: string, options: FileStateStoreOptions = {}): StateStore {
   // Every file of the state sits beside the real file, and every write goes to it: see realFilePath.
   const file = realFilePath(path);
@@ -160,6 +187,7 @@ export function createFileStateStore(path: string, options: FileStateStoreOption
     async lock(info: Omit<LockInfo, 'id'>, lockOptions?: LockOptions) {
       open();
       const taken = await lock.lock(info, lockOptions);
+      await refuseHardLinked(file, () => lock.unlock(taken.id));
       // Holding the lock, no other writer is active: temp files of a killed write are leftovers.
       await removeStaleTemps(dir, basename(file));
       return taken;
@@ -171,6 +199,10 @@ export function createFileStateStore(path: string, options: FileStateStoreOption
     async forceUnlock() {
       open();
       return lock.forceUnlock();
+    },
+    async lockHolder() {
+      open();
+      return lock.holder();
     },
     async close() {
       if (closed) return;

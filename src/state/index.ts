@@ -32,6 +32,7 @@ export {
 } from './document.js';
 export { checkStateDocument, parseJournalText, parseStateText } from './validate.js';
 export { createFileStateStore, type FileStateStoreOptions } from './file-store.js';
+export { holderStatus } from './lock-holder.js';
 export { realFilePath, type SyncFn, type SyncTarget } from './file-io.js';
 export {
   createMemoryStateStore,

@@ -93,6 +93,10 @@ function handle(backing: Backing): StateStore {
       backing.lock = null;
       return holder ? { ...holder } : null;
     },
+    async lockHolder() {
+      open();
+      return backing.lock ? { ...backing.lock } : null;
+    },
     async close() {
       closed = true;
     },

@@ -123,6 +123,8 @@ export interface StateStore {
   unlock(lockId: string): Promise<void>;
   /** Removes any lock regardless of holder; returns the holder that was removed, if any. */
   forceUnlock(): Promise<LockInfo | null>;
+  /** The lock's current holder, or null when it is free (force-unlock checks it is gone first). */
+  lockHolder?(): Promise<LockInfo | null>;
   /**
    * The plan key of this state: the secret that seals its saved plans (32
    * bytes; see src/plan/plan-seal.ts). With `create`, made on first need and

@@ -168,7 +168,10 @@ suite('apply when the PostgreSQL state store fails mid-apply (private server)', 
       trap.before(TRIGGER_AT, async () => {
         trap.before(1, null);
         // Ends the first apply's lock session; the second apply then takes the lock.
-        const unlocked = await runCli(['force-unlock', work.dir, ...pgArgs], { cwd: work.dir, env });
+        const unlocked = await runCli(['force-unlock', work.dir, ...pgArgs, '--force'], {
+          cwd: work.dir,
+          env,
+        });
         expect(unlocked.stdout).toContain('Removed the lock held by apply');
         atLoss = emulator.snapshot().rateLimitPolicies.length;
         second = runCli([...args, '--lock-timeout', '30s'], { cwd: work.dir, env });

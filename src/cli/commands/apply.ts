@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import type { Plan } from '../../plan/types.js';
 import type { StateDocument, StateStore } from '../../state/types.js';
 import type { ApplyResult } from '../../apply/index.js';
+import type { ApiClient } from '../../api/index.js';
 import type { StateSession } from '../../state/index.js';
 import { ApiConnection } from '../api-connection.js';
 import { CliError, writeChunks, type CommandIO, type OutputStream } from '../io.js';
@@ -220,10 +221,11 @@ async function refresh(
   if (!run.flags.refresh) return { drift: undefined };
   const live = await import('../tenant-read.js');
   const { refreshState } = await import('../../plan/index.js');
-  await bindTarget(run, session);
   const client = await run.connection.open();
   const params = live.listParams(run.desired, session.doc);
   const read = await live.readLive(client, params, run.parallelism, run.desired);
+  // The tenant answered: now the state is its.
+  await bindTarget(run, session);
   if (!(await live.referencesHold(run.desired, read.references, run.io, run.flags.strict))) return null;
   const refreshed = refreshState(session.doc, read, run.desired);
   for (const entry of refreshed.entries) await session.record(entry);
@@ -305,7 +307,10 @@ async function execute(
   connection.reportWaitsTo((ms, reason, kind) =>
     progress.onEvent({ type: 'wait', waitMs: ms, message: reason, waitKind: kind }),
   );
-  const client = needed ? await connection.open() : null;
+  const opened = needed ? await connection.open() : null;
+  // Bound to the target once the tenant first answers (before that answer is recorded): an unreachable
+  // target binds nothing, and the corrected run is not refused as another tenant's.
+  const client = opened ? bindingOnAnswer(opened, () => bindTarget(run, session)) : null;
   try {
     return await apply.applyPlan(plan, {
       // Under the full profile a 409 on create is looked up on the tenant (id and live settings).
@@ -381,13 +386,37 @@ async function commitReported(session: StateSession, code: number, io: CommandIO
 }
 
 /**
- * An apply to a confirmed target binds the state to that tenant (once, with
- * or without requests), before its first request: a run killed after it
- * leaves a state that names its tenant.
+ * An apply to a confirmed target binds the state to that tenant (once): when
+ * it has nothing to send, at once; else when the tenant first answers, before
+ * anything it answered is recorded, so that a state with its ids names it
+ * and a target that never answered (refused, unreachable) binds nothing.
  */
 async function bindTarget(run: ApplyRun, session: StateSession): Promise<void> {
   const target = run.connection.given;
   if (target) await bindTenant(session, target.baseUrl);
+}
+
+/**
+ * `client` whose calls bind the state (`bind`, once) as soon as one is
+ * answered: a success, or an HTTP error (status > 0); a call that reached no
+ * tenant (refused connection, timeout, abort) binds nothing.
+ */
+function bindingOnAnswer(client: ApiClient, bind: () => Promise<void>): ApiClient {
+  let bound: Promise<void> | null = null;
+  const once = () => (bound ??= bind());
+  const call: ApiClient['call'] = async (...args) => {
+    let result;
+    try {
+      result = await client.call(...args);
+    } catch (err) {
+      const status = (err as { status?: unknown }).status;
+      if (typeof status === 'number' && status > 0) await once();
+      throw err;
+    }
+    await once();
+    return result;
+  };
+  return Object.assign(Object.create(client) as ApiClient, { call });
 }
 
 /** Under the lock (step 2): refresh, plan, confirm, execute, report. */
@@ -422,7 +451,6 @@ async function applyLocked(run: ApplyRun, session: StateSession): Promise<number
   }
   const total = plan.changes.filter((c) => c.action !== 'no-op' && c.action !== 'blocked').length;
   const progress = json ?? createProgress(io.stdout, total, { verbose: flags.verbose });
-  await bindTarget(run, session);
   if (!json) io.stdout.write('\n');
   const result = await execute(run, plan, session, progress);
   return report(run, plan, result, session, progress, json);

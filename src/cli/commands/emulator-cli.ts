@@ -21,6 +21,8 @@ export function emulatorAction(flags: EmulatorFlags, _cmd: unknown, io: CommandI
       rateLimitTier: flags.rateLimitTier,
       rateLimitScope: flags.rateLimitScope,
       clockSkew: parseNumber(flags.clockSkew, '--clock-skew'),
+      dateHeader: flags.dateHeader,
+      frontEndOffset: parseNumber(flags.frontEndOffset, '--front-end-offset'),
       latency: flags.latency,
       faults: flags.faults,
       users: flags.users,

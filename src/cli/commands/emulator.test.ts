@@ -126,7 +126,14 @@ describe('tenantform emulator', () => {
   it('names the tier, the model and the clock skew in the banner', async () => {
     const tier = makeIO();
     running = runEmulator(
-      { ...base, json: false, rateLimitTier: 'enterprise-nonprod', clockSkew: -2.5 },
+      {
+        ...base,
+        json: false,
+        rateLimitTier: 'enterprise-nonprod',
+        clockSkew: -2.5,
+        dateHeader: 'exact',
+        frontEndOffset: -0.8,
+      },
       tier.io,
     );
     await Promise.race([tier.ready, running]);
@@ -134,6 +141,9 @@ describe('tenantform emulator', () => {
       'rate limit:     burst 10, 2/s added at the top of each second, per tenant, shared by its clients (tier enterprise-nonprod)\n',
     );
     expect(tier.out.stdout).toContain("tenant clock:   2.5 s behind this machine's");
+    expect(tier.out.stdout).toContain(
+      "Date header:    the second of each answer, from a clock 0.8 s behind the rate limiter's\n",
+    );
     controller.abort();
     expect(await running).toBe(0);
 
@@ -212,6 +222,8 @@ describe('tenantform emulator', () => {
     ],
     [{ rateLimit: 5, rateLimitWindow: 0 }, '--rate-limit-window must be a whole number of seconds from 1'],
     [{ clockSkew: 100_000 }, '--clock-skew must be a number of seconds from -86400 to 86400 (got 100000)'],
+    [{ dateHeader: 'late' }, '--date-header must be second, exact, absent (got late)'],
+    [{ frontEndOffset: 90 }, '--front-end-offset must be a number of seconds from -60 to 60 (got 90)'],
     [{ rateLimit: -1 }, '--rate-limit must be a positive number'],
     [{ port: 70000 }, '--port must be a whole number from 0 to 65535'],
     [{ host: ' ' }, '--host must not be empty'],

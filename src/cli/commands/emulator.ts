@@ -11,6 +11,8 @@ import { readFile } from 'node:fs/promises';
 import { extname, isAbsolute, resolve } from 'node:path';
 import {
   ADMIN_KEY_HEADER,
+  DATE_HEADER_MODES,
+  MAX_FRONT_END_OFFSET_MS,
   EMULATOR_REFERENCES,
   EmulatorOptionError,
   parseFaultSpec,
@@ -51,6 +53,10 @@ export interface EmulatorCommandOptions {
   rateLimitScope?: string;
   /** Seconds the tenant's clock runs ahead of this machine's (negative: behind). */
   clockSkew?: number;
+  /** 'second' (default), 'exact' or 'absent' */
+  dateHeader?: string;
+  /** Seconds the clock that stamps Date runs ahead of the rate limiter's (negative: behind). */
+  frontEndOffset?: number;
   /** "MS" or "MS:JITTER" */
   latency?: string;
   /** "error=0.2,reset=0.1,lost=0.05" */
@@ -176,6 +182,28 @@ function clockSkewMs(seconds: number): number {
   return Math.round(seconds * 1000);
 }
 
+/** --date-header and --front-end-offset SECONDS: how the Date header is stamped. */
+function dateHeaderOptions(
+  opts: EmulatorCommandOptions,
+): Pick<EmulatorOptions, 'dateHeader' | 'frontEndOffsetMs'> {
+  const out: Pick<EmulatorOptions, 'dateHeader' | 'frontEndOffsetMs'> = {};
+  if (opts.dateHeader !== undefined) {
+    const mode = DATE_HEADER_MODES.find((m) => m === opts.dateHeader);
+    if (!mode) fail(`--date-header must be ${DATE_HEADER_MODES.join(', ')} (got ${opts.dateHeader})`);
+    out.dateHeader = mode;
+  }
+  if (opts.frontEndOffset !== undefined) {
+    const max = MAX_FRONT_END_OFFSET_MS / 1000;
+    if (!(Number.isFinite(opts.frontEndOffset) && Math.abs(opts.frontEndOffset) <= max)) {
+      fail(
+        `--front-end-offset must be a number of seconds from -${max} to ${max} (got ${opts.frontEndOffset})`,
+      );
+    }
+    out.frontEndOffsetMs = Math.round(opts.frontEndOffset * 1000);
+  }
+  return out;
+}
+
 /** Turns the command's flags into startEmulator options; throws EmulatorOptionError naming the flag. */
 export async function emulatorOptions(opts: EmulatorCommandOptions, io: CommandIO): Promise<EmulatorOptions> {
   const path = (p: string) => (isAbsolute(p) ? p : resolve(io.cwd, p));
@@ -195,6 +223,7 @@ export async function emulatorOptions(opts: EmulatorCommandOptions, io: CommandI
   const rateLimit = rateLimitFlags(opts);
   if (rateLimit) options.rateLimit = rateLimit;
   if (opts.clockSkew !== undefined) options.clockSkewMs = clockSkewMs(opts.clockSkew);
+  Object.assign(options, dateHeaderOptions(opts));
   if (opts.latency !== undefined) Object.assign(options, parseLatencySpec(opts.latency));
   if (opts.faults !== undefined) options.faults = parseFaultSpec(opts.faults);
   if (opts.users !== undefined) {
@@ -233,6 +262,16 @@ function describeRateLimit(r: RateLimitSettings | null): string {
   return `burst ${r.burst}, ${rateText(r)} ${how}, ${per}${r.tier ? ` (tier ${r.tier})` : ''}`;
 }
 
+/** The banner's words for the Date header. */
+function describeDate(h: EmulatorHandle): string {
+  if (h.dateHeader === 'absent') return 'none';
+  const how =
+    h.dateHeader === 'exact' ? 'the second of each answer' : 'to the second, refreshed once a second';
+  if (h.frontEndOffsetMs === 0) return how;
+  const s = Math.abs(h.frontEndOffsetMs) / 1000;
+  return `${how}, from a clock ${s} s ${h.frontEndOffsetMs > 0 ? 'ahead of' : 'behind'} the rate limiter's`;
+}
+
 function describeSettings(o: EmulatorOptions, h: EmulatorHandle): string[] {
   const lines = [
     row('API profile', o.api === 'full' ? "full (the spec's operations and those beyond it)" : 'spec'),
@@ -247,6 +286,7 @@ function describeSettings(o: EmulatorOptions, h: EmulatorHandle): string[] {
       ),
     );
   }
+  if (h.dateHeader !== 'second' || h.frontEndOffsetMs !== 0) lines.push(row('Date header', describeDate(h)));
   if (o.latencyMs || o.latencyJitterMs) {
     lines.push(row('latency', `${o.latencyMs ?? 0} ms + up to ${o.latencyJitterMs ?? 0} ms`));
   }

@@ -11,6 +11,8 @@ import type { ConfigInput } from '../inputs.js';
 import { reportIssues } from '../config-issues.js';
 import type { ExportFlags } from '../definitions.js';
 import type { PeerRead } from '../../config/peer-source.js';
+import { terraformAddressesToForget } from '../../config/from-terraform.js';
+import { shellQuote } from '../../plan/reasons.js';
 import { readPeerFile, skippedLines, type ExportSource } from './export-source.js';
 import { KINDS, readPer, type LiveResource, type RecordedResource } from '../../resources/index.js';
 import { plural } from '../words.js';
@@ -79,10 +81,10 @@ function usersOf(read: PeerRead): number {
  * manages them, Terraform must stop (without destroying them).
  */
 function stateRmHint(read: PeerRead): string {
-  const resources = [...new Set(read.resources.map((r) => r.origin.replace(/\[[^\]]*\]$/, '')))];
+  const addresses = terraformAddressesToForget(read);
   return (
-    `Terraform still manages them (${plural(resources.length, 'resource')} in its state): remove them from its state, which destroys nothing on the tenant, so that only tenantform changes them:\n` +
-    `  terraform state rm ${resources.map((r) => `'${r}'`).join(' \\\n    ')}\n`
+    `Terraform still manages them (${plural(addresses.length, 'resource')} in its state): remove them from its state, which destroys nothing on the tenant, so that only tenantform changes them:\n` +
+    `  terraform state rm ${addresses.map(shellQuote).join(' \\\n    ')}\n`
   );
 }
 

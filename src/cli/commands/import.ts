@@ -47,10 +47,9 @@ export async function importAction(
 ): Promise<number> {
   const { address, kind, id } = await resolveAddress(first, second, third);
   if (!kind.id) throw new CliError(`${kind.title.many} have no id on the tenant; there is nothing to import`);
-  const { matchesFormat } = await import('../../schemas/index.js');
-  if (id !== null && !matchesFormat(kind.id.format, id))
+  const { isKindId, unverifiedReason } = await import('../../resources/index.js');
+  if (id !== null && !isKindId(kind, id))
     throw new CliError(`"${id}" does not look like a ${kind.name} id (expected ${kind.id.description})`);
-  const { unverifiedReason } = await import('../../resources/index.js');
   const unverified = unverifiedReason(kind);
 
   const input = resolveInputs([flags.config], flags.env, flags.varFile, io, 'one')[0]!;
@@ -176,7 +175,8 @@ async function importFromTenant(
   const store = await openInputStore(flags, input, io);
   try {
     return await withLockedState(store, 'import', { ...flags, io }, async (session) => {
-      await guardTenant(session, { store, input, io, command: 'import' }, flags, true);
+      const guarded = { store, input, io, command: 'import' };
+      await guardTenant(session, guarded, flags, false);
       const client = await live.openClient(flags, input, io);
       let found;
       try {
@@ -184,6 +184,8 @@ async function importFromTenant(
       } finally {
         await client.close();
       }
+      // Bound once the tenant has answered: a target that never answers binds nothing.
+      await guardTenant(session, guarded, flags, true);
       const { parseAddress } = await import('../../resources/index.js');
       await session.record({
         op: 'put',

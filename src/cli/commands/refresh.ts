@@ -40,7 +40,8 @@ export async function refreshAction(
   try {
     return await withLockedState(store, 'refresh', { ...flags, io }, async (session) => {
       io.stdout.write(whereLines(describeState(store, io), (await readTarget(flags, input, io)).baseUrl));
-      await guardTenant(session, { store, input, io, command: 'refresh' }, flags, true);
+      const guarded = { store, input, io, command: 'refresh' };
+      await guardTenant(session, guarded, flags, false);
       const client = await openClient(flags, input, io, { parallelism });
       let read;
       try {
@@ -48,6 +49,8 @@ export async function refreshAction(
       } finally {
         await client.close();
       }
+      // Bound once the tenant has answered: a target that never answers binds nothing.
+      await guardTenant(session, guarded, flags, true);
       if (!(await referencesHold(desired, read.references, io))) return 1;
       const plan = await import('../../plan/index.js');
       const { entries, drift } = plan.refreshState(session.doc, read, desired);

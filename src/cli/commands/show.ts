@@ -33,6 +33,13 @@ export async function showAction(
     const { openSealedPlan, refusedPlanExit } = await import('../saved-plan.js');
     const { saved, store } = await refusedPlanExit(() => openSealedPlan(target, flags, io));
     await store.close();
+    // What apply would act on, for a reviewer: the state the plan was made from and the target it recorded,
+    // on stderr as plan says them, so that stdout is the plan exactly as plan printed it.
+    const { describeStateLocation } = await import('../../state/index.js');
+    const { whereLines } = await import('../where.js');
+    const recorded =
+      saved.target ?? 'none recorded (apply sends to the one its command line or environment names)';
+    io.stderr.write(whereLines(describeStateLocation(saved.stateLocation), recorded));
     await writePlan(saved.plan, flags.format, io, flags.verbose);
     return 0;
   }

@@ -9,7 +9,7 @@ import {
   type StateFlags,
 } from '../context.js';
 import { openInputStore, resolveInputs } from '../inputs.js';
-import type { StateStore } from '../../state/types.js';
+import type { LockInfo, StateStore } from '../../state/types.js';
 import type {
   ForceUnlockFlags,
   StateListFlags,
@@ -202,7 +202,39 @@ function stateFileArgument(path: string, io: CommandIO): string | null {
   return null;
 }
 
-/** tenantform force-unlock: remove a stale lock. */
+/**
+ * Whether force-unlock may remove `holder`'s lock: at once when it is sure
+ * to be gone (same host, its pid no longer runs: holderStatus); otherwise
+ * only with --force, and on a terminal after a "yes". Throws CliError
+ * LOCK_HOLDER_ALIVE without --force; false when the answer is no.
+ */
+async function mayRemove(
+  holder: LockInfo,
+  status: 'running' | 'gone' | 'unknown',
+  flags: ForceUnlockFlags,
+  where: string,
+  io: CommandIO,
+): Promise<boolean> {
+  if (status === 'gone') return true;
+  const who = `${holder.command} (pid ${holder.pid} on host ${holder.host}, since ${holder.since})`;
+  const why =
+    status === 'running'
+      ? 'that process is still running on this host'
+      : 'whether that process still runs cannot be checked from here (another host or container, or a lock record ' +
+        'that cannot be read; a PostgreSQL lock is held by a database session that is still open)';
+  const risk = `the state ${where} is locked by ${who}, and ${why}: removing its lock lets a second apply run beside it, and the two record conflicting state`;
+  if (!flags.force) {
+    throw new CliError(
+      `${risk}. Nothing was removed. Stop that process (or wait for it: --lock-timeout); if you are sure it is gone, run force-unlock again with --force.`,
+      1,
+      'LOCK_HOLDER_ALIVE',
+    );
+  }
+  if (!io.confirm) return true; // --force without a terminal: the flag is the confirmation
+  return io.confirm(`${risk}.\nRemove the lock anyway?`);
+}
+
+/** tenantform force-unlock: remove a stale lock (a live holder's only with --force). */
 export async function forceUnlockAction(
   path: string,
   flags: ForceUnlockFlags,
@@ -213,6 +245,23 @@ export async function forceUnlockAction(
   const stateFile = flags.state || (flags.backend ?? 'file') !== 'file' ? null : stateFileArgument(path, io);
   const located = stateFile ? { ...flags, state: stateFile } : flags;
   return withStore(located, stateFile ? '.' : path, io, async (store) => {
+    const { holderStatus } = await import('../../state/index.js');
+    const current = store.lockHolder ? await store.lockHolder() : undefined;
+    if (current === null) {
+      io.stdout.write(`${store.description} was not locked.\n`);
+      return 0;
+    }
+    if (current !== undefined) {
+      const status = holderStatus(current);
+      if (!(await mayRemove(current, status, flags, store.description, io))) {
+        io.stdout.write('The lock was left in place.\n');
+        return 1;
+      }
+    } else if (!flags.force) {
+      throw new CliError(
+        `cannot tell who holds the lock of ${store.description}: run again with --force to remove it`,
+      );
+    }
     const holder = await store.forceUnlock();
     if (!holder) {
       io.stdout.write(`${store.description} was not locked.\n`);
@@ -220,7 +269,9 @@ export async function forceUnlockAction(
     }
     io.stdout.write(
       `Removed the lock held by ${holder.command} (pid ${holder.pid} on ${holder.host}) since ${holder.since}.\n` +
-        'If that process is still running, stop it: two applies at once can record conflicting state.\n',
+        (holderStatus(holder) === 'gone'
+          ? 'That process is no longer running.\n'
+          : 'If that process is still running, stop it: two applies at once can record conflicting state.\n'),
     );
     return 0;
   });

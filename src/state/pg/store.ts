@@ -214,6 +214,11 @@ class PgStore implements PgStateStore {
     return this.locked('force-unlock', () => this.locker.forceUnlock());
   }
 
+  /** The holder of the advisory lock (a row counts only while its session holds the lock), or null. */
+  lockHolder(): Promise<LockInfo | null> {
+    return this.locked('read the lock holder', () => this.locker.holder(this.db.pool));
+  }
+
   async history(): Promise<PgHistoryItem[]> {
     const rows = await this.db.query<{ serial: string; lineage: string; replaced_at: Date }>(
       'read the history',
