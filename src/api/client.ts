@@ -75,11 +75,11 @@ function rateShare(share: number | undefined): number | undefined {
   return share;
 }
 
-/** A wait's cause in words; the CLI names the flag behind a ceiling (its kind). */
-function describeWait(cause: WaitCause): string {
+/** A wait's cause in words; the CLI names the flag behind a ceiling (its kind). A share of 0.01 % stays 0.01 %. */
+export function describeWait(cause: WaitCause): string {
   if (cause.kind === 'max-rps') return `at most ${cause.rate} requests per second`;
   if (cause.kind === 'max-rate')
-    return `${Math.round(cause.share * 1000) / 10}% of the tenant's sustained rate`;
+    return `${Number((cause.share * 100).toPrecision(6))}% of the tenant's sustained rate`;
   return cause.reason;
 }
 
