@@ -31,6 +31,7 @@ import {
   windowGridFigures,
 } from './window-scenarios.mjs';
 import { planFigures, startupFigures } from './local-scenarios.mjs';
+import { exportFigures } from './export-scenarios.mjs';
 import { configChangeFigures } from './profile-scenarios.mjs';
 import { refreshFigures } from './read-scenarios.mjs';
 import { simulateFileFigures, simulateTenantFigures } from './simulate-scenarios.mjs';
@@ -39,6 +40,7 @@ import { ROOT, rssMethod } from './measure.mjs';
 const SUITES = {
   startup: startupFigures,
   plan: planFigures,
+  export: exportFigures,
   requests: requestFigures,
   latency: latencyBoundFigures,
   rate: rateBoundFigures,

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Kept to syntax that old Node versions parse: the version check below must
 // run before anything that needs a newer runtime is loaded.
+import { statSync } from 'node:fs';
 import * as nodeModule from 'node:module';
+import { tmpdir } from 'node:os';
 import { nodeVersionProblem } from './node-version.js';
 
 var problem = nodeVersionProblem(new URL('../package.json', import.meta.url), process.versions.node);
@@ -13,12 +15,23 @@ if (problem) {
 // Keep V8's compiled code of our modules and dependencies on disk (Node's
 // compile cache, in the system temp directory unless NODE_COMPILE_CACHE says
 // where; NODE_DISABLE_COMPILE_CACHE=1 turns it off): later runs skip most of
-// the parsing and compiling that dominates start-up.
-if (typeof nodeModule.enableCompileCache === 'function') {
+// the parsing and compiling that dominates start-up. Node makes the cache's
+// directory with its parents, so without NODE_COMPILE_CACHE the cache is used
+// only when the temp directory exists (TMPDIR=/nonexistent must not create it).
+if (typeof nodeModule.enableCompileCache === 'function' && compileCacheWanted()) {
   try {
     nodeModule.enableCompileCache();
   } catch {
     // a cache that cannot be set up only costs speed
+  }
+}
+
+function compileCacheWanted() {
+  if (process.env.NODE_COMPILE_CACHE) return true;
+  try {
+    return statSync(tmpdir()).isDirectory();
+  } catch {
+    return false;
   }
 }
 

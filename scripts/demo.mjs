@@ -4,7 +4,7 @@
 // copy of the examples and shows the replace, and last replays the tenant's
 // logs (the emulator plays a day with a retry storm) against the policies. Every step's exit code is
 // checked. The emulator and the temporary state are always removed, also on
-// failure and on Ctrl-C. The emulator's token is passed through the
+// failure, on Ctrl-C and when the output is closed early (| head: exit 141). The emulator's token is passed through the
 // environment (TENANTFORM_TOKEN) and never printed.
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,7 +20,11 @@ const STOP_GRACE_MS = 5_000;
 /** A failure the demo explains in one line and exits 1 for. */
 class DemoError extends Error {}
 
-const out = (text) => process.stdout.write(text);
+/** True once stdout's reader went away (`npm run demo | head -5`): nothing more is written to it. */
+let outputClosed = false;
+const out = (text) => {
+  if (!outputClosed) process.stdout.write(text);
+};
 
 /** Shows a path the way a user in the repository root would type it. */
 function shown(path) {
@@ -243,6 +247,16 @@ async function mainDemo() {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // A reader that stops early (| head) is no crash: the demo stops as on Ctrl-C, cleaning up, and
+  // exits 141 as the CLI does when its output is closed.
+  const onOutputError = (err) => {
+    if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+    if (outputClosed) return;
+    outputClosed = true;
+    interrupted = true;
+    cleanup(tmp).finally(() => process.exit(141));
+  };
+  process.stdout.on('error', onOutputError);
   let code = 0;
   try {
     await demo(tmp);
@@ -255,6 +269,7 @@ async function mainDemo() {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+  if (outputClosed) return 141;
   if (code === 0) out('\nDemo complete. The emulator is stopped and the temporary state removed.\n');
   return code;
 }

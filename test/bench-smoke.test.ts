@@ -27,7 +27,9 @@ import {
   WINDOW_CELLS,
   windowFloorMs,
 } from '../bench/window-scenarios.mjs';
+import { terraformState } from '../bench/export-scenarios.mjs';
 import { loadConfig } from '../src/config/index.js';
+import { readTerraformState } from '../src/config/from-terraform.js';
 import { planChanges } from '../src/plan/index.js';
 import { formatAddress } from '../src/resources/index.js';
 import { checkSchema } from '../src/schemas/index.js';
@@ -196,5 +198,14 @@ describe('the documented-model rows (bench/window-scenarios.mjs)', () => {
     const [row] = maxRateMissing();
     expect(row).toMatchObject({ value: null, pass: null });
     expect(row!.note).toContain('no --max-rate');
+  });
+});
+
+describe('the export benchmark', () => {
+  it('reads its Terraform state as that many rate limit policies, with their ids', () => {
+    const read = readTerraformState(JSON.stringify(terraformState(50)), 'bench.tfstate');
+    expect(read.issues).toEqual([]);
+    expect(read.resources).toHaveLength(50);
+    expect(new Set(read.resources.map((r) => r.address)).size).toBe(50);
   });
 });

@@ -134,3 +134,41 @@ describe.skipIf(!built)(
     });
   },
 );
+
+// Issue 35, item 14: `npm run demo | head -5`.
+describe.skipIf(!built)('npm run demo whose reader stops after five lines', () => {
+  it(
+    'exits 141 without a crash, and leaves no emulator running and no temporary directory',
+    async () => {
+      const tmp = mkdtempSync(join(tmpdir(), 'tenantform-demo-head-'));
+      try {
+        const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: tmp };
+        delete env.TENANTFORM_TOKEN;
+        const child = spawn(process.execPath, [join(root, 'scripts', 'demo.mjs')], {
+          cwd: root,
+          env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let head = '';
+        let stderr = '';
+        child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          head += chunk;
+          if (head.split('\n').length > 5) child.stdout.destroy(); // as head -5 exits
+        });
+        const timer = setTimeout(() => child.kill('SIGKILL'), DEMO_LIMIT_MS);
+        const code = await new Promise<number | null>((done) => child.once('close', (c) => done(c)));
+        clearTimeout(timer);
+        expect(stderr).not.toMatch(/EPIPE|Unhandled|at .*demo\.mjs/);
+        expect(code, stderr).toBe(141);
+        const pid = /Emulator \(pid (\d+)\)/.exec(head)?.[1];
+        expect(pid, head).toBeDefined();
+        expect(isRunning(Number(pid))).toBe(false);
+        expect(readdirSync(tmp).filter((name) => name !== 'node-compile-cache')).toEqual([]);
+      } finally {
+        rmSync(tmp, { recursive: true, force: true });
+      }
+    },
+    DEMO_LIMIT_MS + 30_000,
+  );
+});

@@ -140,7 +140,9 @@ describe('tenantform export', () => {
 
     const again = await cli('export', 'tenant', '--no-state', ...api());
     expect(again.code).toBe(1);
-    expect(again.stderr).toContain('pass --force to overwrite them');
+    expect(again.stderr).toContain(
+      'which export would overwrite; nothing was written. Export into an empty directory, or pass --force',
+    );
     expect((await cli('export', 'tenant', '--no-state', '--force', ...api())).code).toBe(0);
   });
 

@@ -4,7 +4,7 @@
  * tenantform's back: drift in plan --refresh, apply --refresh converging,
  * tenantform refresh, adoption with ids, import by lookup.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ManagementClient } from 'auth0';
 import { describe, expect, it } from 'vitest';
@@ -269,5 +269,48 @@ describe('adoption with ids (API profile full)', () => {
     );
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('the tenant has no rate limit policy');
+  });
+
+  it('imports with an id under full by reading it: a 404 is refused and nothing recorded (issue 35, item 11)', async () => {
+    const created = await sdk().tokenExchangeProfiles.create({
+      name: 'Read by id',
+      subject_token_type: 'urn:partner:by-id',
+      action_id: '6a7d8b1c-0d3e-4f5a-8b9c-0d1e2f3a4b5c',
+      type: 'custom_authentication',
+    });
+    const id = created.id!;
+    const address = 'token_exchange_profile["urn:partner:by-id"]';
+    const unknown = await cli('import', address, 'tep_000000000000000000000', '--config', 'config', ...api());
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toBe(
+      'Error: the tenant has no token exchange profile with id tep_000000000000000000000; nothing was imported\n',
+    );
+    const stateFile = defaultStateFile(join(ws.dir, 'config'), ws.emulator.baseUrl);
+    expect(existsSync(stateFile) && stateResources().some((r) => r.address === address)).toBe(false);
+
+    const other = await cli(
+      'import',
+      'token_exchange_profile["urn:partner:other"]',
+      id,
+      '--config',
+      'config',
+      ...api(),
+    );
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain(
+      `${id} on the tenant is ${address}, not token_exchange_profile["urn:partner:other"]`,
+    );
+
+    const imported = await cli('import', address, id, '--config', 'config', ...api());
+    expect(imported.stderr).toBe('');
+    expect(imported.code).toBe(0);
+    expect(imported.stdout).toBe(
+      `Imported ${address} with id ${id}, read on the tenant by its id; its live settings are recorded.\n`,
+    );
+    expect(imported.stdout).not.toContain('no read operation');
+    expect(stateResources().find((r) => r.address === address)).toMatchObject({
+      id: id,
+      attributes: { name: 'Read by id' },
+    });
   });
 });

@@ -112,4 +112,23 @@ describe('start-up on a Node older than engines.node', () => {
       cleanup();
     }
   });
+
+  it('creates no directory when the temp directory does not exist (TMPDIR=/nonexistent)', () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const missing = join(dir, 'nonexistent');
+      const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: missing };
+      delete env.NODE_COMPILE_CACHE;
+      delete env.NODE_DISABLE_COMPILE_CACHE;
+      const run = spawnSync(process.execPath, [bin, 'validate', join(dir, 'none.yaml')], {
+        encoding: 'utf8',
+        env,
+        cwd: dir,
+      });
+      expect(run.stderr).toContain('none.yaml');
+      expect(existsSync(missing)).toBe(false);
+    } finally {
+      cleanup();
+    }
+  });
 });

@@ -102,4 +102,18 @@ describe.skipIf(!preCommit)(`the pre-commit hooks (${preCommit ?? 'pre-commit no
     expect(passed.output).toMatch(/tenantform validate\.+Passed/);
     expect(readFileSync(path, 'utf8')).toBe(text);
   });
+
+  it("tenantform-fmt leaves another tool's YAML beside the config alone (issue 35, item 7)", () => {
+    const compose = 'services: { web: { image: "nginx:1" } }\n';
+    const manifest = 'apiVersion: v1\nkind: ConfigMap\ndata: { a: "1" }\n';
+    writeFileSync(join(repo, 'docker-compose.yml'), compose);
+    mkdirSync(join(repo, 'k8s'), { recursive: true });
+    writeFileSync(join(repo, 'k8s', 'cm.yaml'), manifest);
+    expect(run('git', ['add', '-A']).code).toBe(0);
+    const fmt = run('pre-commit', ['try-repo', ROOT, 'tenantform-fmt', '--all-files', '--color', 'never']);
+    expect(fmt.code, fmt.output).toBe(0);
+    expect(fmt.output).toMatch(/tenantform fmt\.+Passed/);
+    expect(readFileSync(join(repo, 'docker-compose.yml'), 'utf8')).toBe(compose);
+    expect(readFileSync(join(repo, 'k8s', 'cm.yaml'), 'utf8')).toBe(manifest);
+  });
 });

@@ -165,7 +165,7 @@ describe('the recipe harness', () => {
     expect(run.failed).toEqual([7]);
   });
 
-  it('sees what a recipe leaves in the copy of the checkout, ignored files aside', async () => {
+  it('sees what a recipe leaves in the copy of the checkout, ignored files too but for the tutorial and the build', async () => {
     const base = join(WORK, 'harness-copy');
     copyCheckout(ROOT, base, ['node_modules', 'dist']);
     try {
@@ -174,7 +174,8 @@ describe('the recipe harness', () => {
       mkdirSync(join(base, 'my-tenant'));
       writeFileSync(join(base, 'my-tenant', 'a.yaml'), ''); // the tutorial's directory is git-ignored
       writeFileSync(join(base, 'README.md'), 'changed');
-      expect(checkoutChanges(base)).toBe(' M README.md\n?? tenants.json\n');
+      writeFileSync(join(base, 'hotfix.tfplan'), '{}'); // ignored, but left behind all the same
+      expect(checkoutChanges(base)).toBe(' M README.md\n?? tenants.json\n!! hotfix.tfplan\n');
     } finally {
       rmSync(base, { recursive: true, force: true });
     }

@@ -276,6 +276,33 @@ describe('applyPlan', () => {
     },
   );
 
+  it('counts an operation stopped before its request was sent (API_ABORTED, 0 attempts) as not attempted, not failed (issue 35, item 15)', async () => {
+    let calls = 0;
+    const { client } = fakeClient({
+      createRateLimitPolicy: async () => {
+        const mine = ++calls;
+        await new Promise((r) => setImmediate(r));
+        // The first was in flight when the run stopped; the others were still waiting for their turn.
+        throw Object.assign(
+          new Error('createRateLimitPolicy: POST /rate-limit-policies was stopped before it completed'),
+          {
+            code: 'API_ABORTED',
+            attempts: mine === 1 ? 1 : 0,
+          },
+        );
+      },
+    });
+    const { recorder } = memoryRecorder();
+    const changes = Array.from({ length: 5 }, (_, i) =>
+      change('rate_limit_policy', ['r', 'c', `client_id:${i}`], 'create', {
+        after: policyAttrs(`client_id:${i}`),
+      }),
+    );
+    const result = await applyPlan(plan(changes), { client, recorder, parallelism: 3 });
+    expect(result.failed.map((f) => f.address)).toEqual([changes[0]!.address]);
+    expect(result.notAttempted.map((n) => n.address)).toEqual(changes.slice(1).map((c) => c.address));
+  });
+
   it('never runs more than `parallelism` operations at once', async () => {
     let inFlight = 0;
     let peak = 0;

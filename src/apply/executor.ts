@@ -26,8 +26,12 @@ const FATAL_CODES = new Set([
  * the run's rescue file).
  */
 const RECORDS_AHEAD = 16;
-/** Of those, the codes whose error with 0 attempts means the client sent nothing for the task. */
-const NOT_SENT_CODES = new Set(['API_UNREACHABLE', 'API_RATE_LIMITED']);
+/**
+ * Of the fatal codes, those whose error with 0 attempts means the client sent nothing
+ * for the task: stopped (a signal, a closed output) while it waited for its
+ * turn, it is not attempted, in the text summary and --json alike.
+ */
+const NOT_SENT_CODES = new Set(['API_UNREACHABLE', 'API_RATE_LIMITED', 'API_ABORTED']);
 
 /**
  * The client, noting each answer and its HTTP status (the api client reports

@@ -5,6 +5,7 @@
  */
 import type { ConfigIssue } from '../config/index.js';
 import { isRuleCode } from '../review/index.js';
+import { cutEchoes } from './errors.js';
 import type { CommandIO } from './io.js';
 
 /**
@@ -14,9 +15,9 @@ import type { CommandIO } from './io.js';
  */
 export function formatIssue(issue: ConfigIssue): string {
   const message = isRuleCode(issue.code) ? `${issue.message} [${issue.code}]` : issue.message;
-  if (!issue.file) return message;
-  if (issue.line <= 0) return `${issue.file}: ${message}`;
-  return `${issue.file}:${issue.line}:${issue.col}: ${message}`;
+  if (!issue.file) return cutEchoes(message);
+  if (issue.line <= 0) return cutEchoes(`${issue.file}: ${message}`);
+  return cutEchoes(`${issue.file}:${issue.line}:${issue.col}: ${message}`);
 }
 
 /** "1 error." or "N errors.". */

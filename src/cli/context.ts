@@ -134,11 +134,14 @@ export function parseCount(
   return Number(value);
 }
 
-/** Parses a positive number (fractions allowed), naming the flag when it is not one. */
-export function parseRate(value: string | undefined, flag: string): number | undefined {
+/** Parses a positive number (fractions allowed) up to `max`, naming the flag when it is not one. */
+export function parseRate(value: string | undefined, flag: string, max = Infinity): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new CliError(`${flag} must be a positive number (got "${value}")`);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0 || n > max) {
+    const bound = Number.isFinite(max) ? ` at most ${max}` : '';
+    throw new CliError(`${flag} must be a positive number${bound} (got "${value}")`);
+  }
   return n;
 }
 

@@ -317,7 +317,9 @@ export type SimulateFlags = FlagsOf<typeof simulateCommand>;
 export const fmtCommand = (parent: Command) =>
   parent
     .command('fmt')
-    .description('rewrite config files in the canonical layout (schema key order), keeping comments')
+    .description(
+      'rewrite config files in the canonical layout (schema key order), keeping comments; other YAML (no config key at the top level) is skipped, and named',
+    )
     .argument('[paths...]', 'config files or directories (default: .)')
     .option('--check', 'change nothing; exit 3 when a file is not formatted (for CI)')
     .option('--diff', 'print what changes, as a unified diff')
@@ -444,7 +446,7 @@ export const importCommand = (parent: Command) =>
               parent
                 .command('import')
                 .description(
-                  'attach a server id to a resource, e.g. one adopted through 409; without an id (API profile full) it is looked up on the tenant',
+                  'attach a server id to a resource, e.g. one adopted through 409; under API profile full the id is read on the tenant (a 404 is refused), and without an id the resource is looked up by its identity',
                 )
                 .argument('<kind-or-address>', `${KIND_WORDS.importKinds}, or a full address`)
                 .argument('[identity]', `identity: ${KIND_WORDS.importIdentities}`)
@@ -523,7 +525,10 @@ export const exportCommand = (parent: Command) =>
               'also export the permissions of the users in this file (one id a line)',
             )
             .option('--no-state', 'only write the files; record nothing in the state')
-            .option('--force', 'overwrite config files of the same names in the directory')
+            .option(
+              '--force',
+              'write into a directory that already holds config: overwrite files of the same names, add beside the others',
+            )
             .addOption(new Option('--parallelism <N>', 'lists read at once').default('10', '10')),
         ),
       ),

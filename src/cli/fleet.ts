@@ -10,6 +10,7 @@
 import { CliError, type CommandIO, type RunFigures } from './io.js';
 import { parseCount } from './context.js';
 import { environmentTargetFlags, resolveInputs, type ConfigInput, type EnvSelection } from './inputs.js';
+import { targetGiven } from './where.js';
 import { bufferStream, prefixedStream } from './fleet-streams.js';
 import { printApplyTable, printPlans, type EnvRun } from './fleet-output.js';
 import type { ApplyFlags, PlanFlags } from './definitions.js';
@@ -87,10 +88,22 @@ function serialConfirm(io: CommandIO): ((env: string, q: string) => Promise<bool
   };
 }
 
-/** The target as tenantform.yaml names it, for the plan table (plan resolves no target). */
-function configuredTarget(input: ConfigInput): string {
+/**
+ * The target as tenantform.yaml or else the process environment names it,
+ * for the plan table (plan resolves no target): "not set" when neither does.
+ */
+async function configuredTarget(input: ConfigInput, env: CommandIO['env']): Promise<string> {
   const t = environmentTargetFlags<{ domain?: string; baseUrl?: string }>({}, input);
-  return t.baseUrl ?? (t.domain ? `https://${t.domain}/api/v2` : '(from the environment variables)');
+  if (t.baseUrl !== undefined || t.domain !== undefined) {
+    return t.baseUrl ?? `https://${t.domain}/api/v2`;
+  }
+  if (!targetGiven({}, env)) return 'not set';
+  const { resolveTarget } = await import('../api/target.js');
+  try {
+    return `${resolveTarget({}, env).baseUrl} (from the environment variables)`;
+  } catch {
+    return 'invalid (in the environment variables)';
+  }
 }
 
 /**
@@ -149,7 +162,7 @@ export async function runFleet<F extends FleetFlags>(
       name,
       code,
       figures,
-      target: figures.target ?? configuredTarget(input),
+      target: figures.target ?? (await configuredTarget(input, io.env)),
       ms: performance.now() - started,
       output: out.text(),
       errors: err.text(),

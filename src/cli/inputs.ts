@@ -220,7 +220,13 @@ export async function loadConfigInput(
   io: CommandIO,
 ): Promise<LoadResult> {
   const vars = parseVarArgs(opts.vars);
-  return loadConfig(path, { vars, varFiles: opts.varFiles, env: io.env, cwd: io.cwd });
+  return loadConfig(path, {
+    vars,
+    varFiles: opts.varFiles,
+    env: io.env,
+    cwd: io.cwd,
+    ...(io.signal ? { signal: io.signal } : {}),
+  });
 }
 
 /**

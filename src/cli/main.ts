@@ -7,10 +7,10 @@
  */
 import { Command, CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { createRequire } from 'node:module';
-import { EXIT_OUTPUT_CLOSED, type CommandIO } from './io.js';
+import { EXIT_INTERRUPTED, EXIT_OUTPUT_CLOSED, stopExitCode, stopRequested, type CommandIO } from './io.js';
 import { guardOutput, watchSignals, type GuardedOutput } from './process.js';
 import { releaseLocksOnCrash } from './crash.js';
-import { reportError } from './errors.js';
+import { cutEchoes, reportError } from './errors.js';
 import * as def from './definitions.js';
 import { KIND_WORDS } from './kind-words.js';
 import type { FleetFlags, SingleRun } from './fleet.js';
@@ -24,7 +24,7 @@ const { version } = require('../../package.json') as { version: string };
  * two-dash spelling.
  */
 function commanderMessage(text: string, known: ReadonlySet<string>): string {
-  const message = tokenOptionMessage(text.replace(/^error: /, 'Error: '));
+  const message = cutEchoes(tokenOptionMessage(text.replace(/^error: /, 'Error: ')));
   const single = /unknown option '-([a-z][a-z-]+)'/.exec(message);
   if (!single || !known.has(`--${single[1]}`)) return message;
   return message.replace(/\n?$/, ` (did you mean --${single[1]}? long options take two dashes)\n`);
@@ -165,6 +165,9 @@ export function buildProgram(
     <A extends unknown[]>(load: () => Promise<(...args: [...A, CommandIO]) => Promise<number>>) =>
     async (...args: A) => {
       const fn = await load();
+      // commander passes (...arguments, options, command): the options are next to last.
+      const { checkSharedFlags } = await import('./flag-checks.js');
+      checkSharedFlags(args[args.length - 2] as Record<string, unknown>, io.cwd);
       setExit(await fn(...args, io));
     };
 
@@ -224,13 +227,25 @@ export async function main(argv: string[], io?: CommandIO): Promise<number> {
   }
 }
 
+/**
+ * A command that ran to its end although Ctrl+C or SIGTERM came meanwhile
+ * (synchronous work, such as parsing a large file, holds the signal until it
+ * is done) still ends as interrupted: 130, never a success. The emulator's
+ * clean stop on a signal is its success (0).
+ */
+function honourStop(code: number, io: CommandIO, argv: readonly string[]): number {
+  const stop = stopRequested(io.signal);
+  if (!stop || stop.kind !== 'signal' || namedCommand(argv) === 'emulator') return code;
+  return code === EXIT_INTERRUPTED || code === EXIT_OUTPUT_CLOSED ? code : stopExitCode(stop);
+}
+
 /** Parses and runs one command line with `io`; returns the exit code. */
 async function runProgram(argv: string[], io: CommandIO): Promise<number> {
   let code = 0;
   const program = buildProgram(io, (c) => (code = c), argv);
   try {
     await program.parseAsync(argv);
-    return code;
+    return honourStop(code, io, argv);
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 1;
     return reportError(err, io);

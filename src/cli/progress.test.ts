@@ -24,10 +24,21 @@ describe('progress without a terminal', () => {
     }
     progress.finish();
     expect(lines).toEqual([
-      'rate limit: 1 wait, 0.1s in all; last: pacing to the tenant rate limit\n',
-      'rate limit: 100 waits, 10.0s in all; last: pacing to the tenant rate limit\n',
-      'rate limit: 100 waits, 10.0s in all; last: pacing to the tenant rate limit\n',
-      'rate limit: 99 waits, 9.9s in all; last: pacing to the tenant rate limit\n',
+      'rate limit: 1 wait, 0.1s planned; last: pacing to the tenant rate limit\n',
+      'rate limit: 100 waits, 10.0s waited, 0.1s planned; last: pacing to the tenant rate limit\n',
+      'rate limit: 100 waits, 10.0s waited, 0.1s planned; last: pacing to the tenant rate limit\n',
+      'rate limit: 99 waits, 10.0s waited; last: pacing to the tenant rate limit\n',
+    ]);
+  });
+
+  it('counts as waited only the time that passed: a wait cut short is not reported whole (issue 35, item 12)', () => {
+    const { progress, lines, advance } = plain();
+    progress.onEvent(wait(20_000_000, "0.01% of the tenant's sustained rate", 'max-rate'));
+    advance(3_000);
+    progress.finish();
+    expect(lines).toEqual([
+      "--max-rate: 1 wait, 20000.0s planned; last: 0.01% of the tenant's sustained rate\n",
+      "--max-rate: 3.0s waited, 19997.0s planned but not waited; last: 0.01% of the tenant's sustained rate\n",
     ]);
   });
 
@@ -40,17 +51,18 @@ describe('progress without a terminal', () => {
   });
 
   it('calls server errors and connection failures what they are, not the rate limit', () => {
-    const { progress, lines } = plain();
+    const { progress, lines, advance } = plain();
     progress.onEvent(wait(700, 'server error 503 Service Unavailable; retrying', 'server-error'));
     progress.onEvent(wait(400, 'connection refused, ECONNREFUSED; retrying', 'connection'));
     progress.onEvent(wait(500, 'at most 2 requests per second', 'max-rps'));
     progress.onEvent(wait(300, "30% of the tenant's sustained rate", 'max-rate'));
+    advance(1_000);
     progress.finish();
     expect(lines).toEqual([
-      'server errors: 1 wait, 0.7s in all; last: server error 503 Service Unavailable; retrying\n',
-      'connection failures: 1 wait, 0.4s in all; last: connection refused, ECONNREFUSED; retrying\n',
-      '--max-rps: 1 wait, 0.5s in all; last: at most 2 requests per second\n',
-      "--max-rate: 1 wait, 0.3s in all; last: 30% of the tenant's sustained rate\n",
+      'server errors: 1 wait, 0.7s planned; last: server error 503 Service Unavailable; retrying\n',
+      'connection failures: 1 wait, 0.4s planned; last: connection refused, ECONNREFUSED; retrying\n',
+      '--max-rps: 1 wait, 0.5s planned; last: at most 2 requests per second\n',
+      "--max-rate: 1 wait, 0.3s planned; last: 30% of the tenant's sustained rate\n",
     ]);
     expect(lines.join('')).not.toMatch(/rate limit/);
     expect(lines.join('')).not.toMatch(/\([^)]*\(/); // no nested parentheses

@@ -50,12 +50,62 @@ const WAIT_WORTH_MS = 100;
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
 
+/**
+ * Time spent in waits that are announced when they start, with their planned
+ * length: only what has passed counts as spent, so a wait cut short (the run
+ * interrupted) is never reported whole, and one still running is said to be
+ * planned.
+ */
+export class WaitClock {
+  private closed = 0;
+  private open: { start: number; end: number }[] = [];
+
+  add(start: number, ms: number): void {
+    this.open.push({ start, end: start + ms });
+  }
+
+  /** Time passed in the waits by `t`. */
+  spent(t: number): number {
+    this.open = this.open.filter((w) => {
+      if (w.end > t) return true;
+      this.closed += w.end - w.start;
+      return false;
+    });
+    return this.closed + this.open.reduce((sum, w) => sum + Math.max(0, t - w.start), 0);
+  }
+
+  /** Time the waits still running at `t` are planned to take. */
+  ahead(t: number): number {
+    return this.open.reduce((sum, w) => sum + Math.max(0, w.end - Math.max(t, w.start)), 0);
+  }
+
+  /** Forgets what was spent by `t`; the rest of a running wait stays. */
+  restart(t: number): void {
+    this.open = this.open.filter((w) => w.end > t).map((w) => ({ start: Math.max(t, w.start), end: w.end }));
+    this.closed = 0;
+  }
+}
+
 /** Waits of one kind since its last line. */
 interface WaitTally {
   count: number;
-  ms: number;
+  clock: WaitClock;
   reason: string;
   lastLineAt: number;
+}
+
+/** A line on the waits of a kind: what was waited, and what is still planned (at the end: not waited); null when nothing to say. */
+function waitLine(label: string, tally: WaitTally, at: number, end: boolean): string | null {
+  const spent = tally.clock.spent(at);
+  const ahead = tally.clock.ahead(at);
+  // Nothing new since the last line but the end of waits it announced as planned: nothing to say.
+  if (spent + ahead < WAIT_WORTH_MS || (tally.count === 0 && ahead === 0)) return null;
+  const parts = [
+    ...(tally.count === 0 ? [] : [tally.count === 1 ? '1 wait' : `${tally.count} waits`]),
+    ...(spent >= WAIT_WORTH_MS / 2 || ahead === 0 ? [`${seconds(spent)} waited`] : []),
+    ...(ahead === 0 ? [] : [`${seconds(ahead)} planned${end ? ' but not waited' : ''}`]),
+  ];
+  return `${label}: ${parts.join(', ')}; last: ${tally.reason}\n`;
 }
 
 /** Above this many changes, plain output tells progress in steps, not one line per operation (as the plan). */
@@ -126,7 +176,7 @@ export function createProgress(out: OutputStream, total: number, options: Progre
   const started = now();
   let done = 0;
   let failed = 0;
-  let rateWaitMs = 0;
+  const rateWaits = new WaitClock();
   const live = out.isTTY === true;
   const plain = plainLines(out, total, options, started);
   let lastDraw = 0;
@@ -139,7 +189,8 @@ export function createProgress(out: OutputStream, total: number, options: Progre
     lastDraw = t;
     const secs = Math.max((t - started) / 1000, 0.001);
     const rate = (done / secs).toFixed(1);
-    const wait = rateWaitMs >= WAIT_WORTH_MS ? `, waited ${seconds(rateWaitMs)} for the rate limit` : '';
+    const waited = rateWaits.spent(t);
+    const wait = waited >= WAIT_WORTH_MS ? `, waited ${seconds(waited)} for the rate limit` : '';
     const others = [...tallies]
       .filter(([kind, tally]) => kind !== 'rate-limit' && tally.count > 0)
       .map(([kind, tally]) => `, ${tally.count} retries after ${WAIT_LABEL[kind]}`)
@@ -149,24 +200,24 @@ export function createProgress(out: OutputStream, total: number, options: Progre
     );
   };
 
-  const tell = (kind: WaitKind, tally: WaitTally, at: number): void => {
-    if (tally.count === 0 || tally.ms < WAIT_WORTH_MS) return;
-    const waits = tally.count === 1 ? '1 wait' : `${tally.count} waits`;
-    out.write(`${WAIT_LABEL[kind]}: ${waits}, ${seconds(tally.ms)} in all; last: ${tally.reason}\n`);
+  const tell = (kind: WaitKind, tally: WaitTally, at: number, end = false): void => {
+    const line = waitLine(WAIT_LABEL[kind], tally, at, end);
+    if (line === null) return;
+    out.write(line);
     tally.count = 0;
-    tally.ms = 0;
+    tally.clock.restart(at);
     tally.lastLineAt = at;
   };
 
   const onWait = (kind: WaitKind, ms: number, reason: string): void => {
-    if (kind === 'rate-limit') rateWaitMs += ms;
-    const tally = tallies.get(kind) ?? { count: 0, ms: 0, reason, lastLineAt: -Infinity };
+    const start = now();
+    if (kind === 'rate-limit') rateWaits.add(start, ms);
+    const tally = tallies.get(kind) ?? { count: 0, clock: new WaitClock(), reason, lastLineAt: -Infinity };
     tallies.set(kind, tally);
     tally.count += 1;
-    tally.ms += ms;
+    tally.clock.add(start, ms);
     tally.reason = reason;
-    const t = now();
-    if (!live && t - tally.lastLineAt >= WAIT_LINE_EVERY_MS) tell(kind, tally, t);
+    if (!live && start - tally.lastLineAt >= WAIT_LINE_EVERY_MS) tell(kind, tally, start);
   };
 
   return {
@@ -196,7 +247,7 @@ export function createProgress(out: OutputStream, total: number, options: Progre
         return;
       }
       const t = now();
-      for (const [kind, tally] of tallies) tell(kind, tally, t);
+      for (const [kind, tally] of tallies) tell(kind, tally, t, true);
     },
   };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { liveResource } from '../resources/index.js';
-import { exportConfigFiles } from './export.js';
+import { exportConfigFiles, MAX_EXPORT_FILE_BYTES } from './export.js';
+import { DEFAULT_LIMITS } from './types.js';
 import { parseConfigText } from './parse-text.js';
 import { formatConfigText } from './format.js';
 
@@ -99,5 +100,39 @@ describe('exportConfigFiles', () => {
 
   it('writes nothing for a tenant with nothing', () => {
     expect(exportConfigFiles([], './schemas/config.schema.json')).toEqual([]);
+  });
+
+  it('splits a kind across files under the size limit, each a whole config file (issue 35, item 10)', () => {
+    const many = Array.from({ length: 1200 }, (_, i) =>
+      liveResource(
+        'rate_limit_policy',
+        {
+          resource: 'oauth_authentication_api',
+          consumer: 'client',
+          consumer_selector: `client_id:app${String(i).padStart(4, '0')}`,
+          configuration: { action: 'block', limit: 100 + i },
+        },
+        `rlp_${i}`,
+      ),
+    );
+    const split = exportConfigFiles(many, './schemas/config.schema.json', 40_000);
+    expect(split.length).toBeGreaterThan(3);
+    expect(split.map((f) => f.name).slice(0, 3)).toEqual([
+      'rate-limit-policies.yaml',
+      'rate-limit-policies-2.yaml',
+      'rate-limit-policies-3.yaml',
+    ]);
+    let parsed = 0;
+    for (const f of split) {
+      expect(Buffer.byteLength(f.text)).toBeLessThanOrEqual(40_000);
+      expect(formatConfigText(f.text, f.name).text).toBe(f.text);
+      const result = parseConfigText(f.text, f.name, { vars: {} });
+      expect(result.issues).toEqual([]);
+      expect(result.resources).toHaveLength(f.count);
+      parsed += result.resources.length;
+    }
+    expect(parsed).toBe(1200);
+    // The default leaves room under the limit validate and plan apply to one file.
+    expect(MAX_EXPORT_FILE_BYTES).toBeLessThan(DEFAULT_LIMITS.maxFileBytes);
   });
 });

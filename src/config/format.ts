@@ -110,6 +110,15 @@ function formatDocument(doc: Document): string {
   return doc.toString(TO_STRING);
 }
 
+/**
+ * Config data (what `export` writes) as text in the canonical layout, as
+ * formatConfigText would leave it, without a text to parse: linear in the
+ * data and far cheaper than formatting text. No alias is ever made.
+ */
+export function formatConfigData(value: unknown): string {
+  return formatDocument(new YAML.Document(value, { aliasDuplicateObjects: false }));
+}
+
 function issueAt(file: string, lineCounter: LineCounter, error: YAMLError): ConfigIssue {
   const { line, col } = lineCounter.linePos(error.pos[0]);
   const message = error.message.split('\n')[0] ?? error.message;
@@ -150,6 +159,28 @@ function scalarData(node: Scalar): unknown {
   if (typeof node.value === 'string' && node.value.includes('${'))
     return `${node.type === YAML.Scalar.PLAIN ? 'plain' : 'quoted'} ${node.value}`;
   return node.value;
+}
+
+/**
+ * Whether a YAML file's text is tenantform config, by its top-level keys: a
+ * document that is a mapping with a config key (rate_limit_policies, …), or
+ * nothing at all. Another tool's YAML beside the config (docker-compose.yml,
+ * a Kubernetes manifest) is not, and `fmt` leaves it alone. Text the parser
+ * refuses counts when a line starts with a config key.
+ */
+export function isConfigText(text: string): boolean {
+  const keys = configKeyOrder().keys;
+  const docs = parse(text);
+  if (docs.some((doc) => doc.errors.length > 0)) {
+    return keys.some((key) => new RegExp(`^["']?${key.replace(/[$]/g, '\\$&')}["']?\\s*:`, 'm').test(text));
+  }
+  const contents = docs.map((doc) => doc.contents).filter((node) => node !== null);
+  if (contents.length === 0) return true;
+  return contents.some(
+    (node) =>
+      YAML.isMap(node) &&
+      node.items.some((pair) => YAML.isScalar(pair.key) && keys.includes(String(pair.key.value))),
+  );
 }
 
 /**

@@ -26,5 +26,5 @@ export { coreScalar, createVariableLookup, ENV_PREFIX, interpolate, VARIABLE_NAM
 export { parseVarFileText } from './var-file.js';
 export { displayPath } from './source-files.js';
 export { findConfigFiles, readTextFile } from './source-files.js';
-export { formatConfigText, type FormatResult } from './format.js';
+export { formatConfigText, isConfigText, type FormatResult } from './format.js';
 export { exportConfigFiles, type ExportFile } from './export.js';

@@ -52,12 +52,17 @@ export async function loadConfig(
     env: options.env ?? process.env,
   });
 
-  const found = await findConfigFiles(paths, cwd, new Set(varFiles));
+  const found = await findConfigFiles(paths, cwd, new Set(varFiles), options.signal);
   const parsed = await mapLimit(found.files, READ_CONCURRENCY, async (abs): Promise<ParsedFile> => {
     const file = show(abs);
+    options.signal?.throwIfAborted();
     const read = await readTextFile(abs, file, limits);
     if ('issue' in read) return { file, issues: [read.issue], resources: [] };
-    return parseConfigText(read.text, file, { vars: lookup, limits });
+    const result = parseConfigText(read.text, file, { vars: lookup, limits });
+    // Parsing is synchronous: a Ctrl+C during it is handled on the next turn of the event loop.
+    await new Promise((resolve) => setImmediate(resolve));
+    options.signal?.throwIfAborted();
+    return result;
   });
   const before: ConfigIssue[] = [...varResults.flatMap((r) => r.issues), ...found.issues];
   return combineParsedFiles(parsed, before, found.files.map(show));

@@ -34,6 +34,21 @@ function reason(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/**
+ * Directories one search may list: a config repository has far fewer, and a
+ * path such as `/`, `/proc` or `/sys` far more (it would never end). Past it
+ * the search stops, saying to give the config's own directory.
+ */
+export const MAX_DIRECTORIES = 20_000;
+
+/** What a search may still do: directories left to list, and the signal that stops it (Ctrl+C). */
+interface WalkBudget {
+  dirsLeft: number;
+  signal?: AbortSignal;
+}
+
+class TooManyDirectories extends Error {}
+
 /** A directory's identity on disk (device and inode), the same through every link to it. */
 type DirKey = string;
 
@@ -55,7 +70,10 @@ async function walk(
   out: string[],
   problems: { path: string; message: string }[],
   ancestors: ReadonlySet<DirKey>,
+  budget: WalkBudget,
 ): Promise<void> {
+  budget.signal?.throwIfAborted();
+  if (--budget.dirsLeft < 0) throw new TooManyDirectories();
   let entries;
   try {
     entries = await readdir(dir, { withFileTypes: true });
@@ -68,8 +86,8 @@ async function walk(
     if (entry.name.startsWith('.') || entry.name === 'node_modules' || entry.name === 'tenantform.yaml')
       continue;
     const full = join(dir, entry.name);
-    if (entry.isDirectory()) await walkInto(full, out, problems, ancestors);
-    else if (entry.isSymbolicLink()) await followLink(full, entry.name, out, problems, ancestors);
+    if (entry.isDirectory()) await walkInto(full, out, problems, ancestors, budget);
+    else if (entry.isSymbolicLink()) await followLink(full, entry.name, out, problems, ancestors, budget);
     else if (CONFIG_FILE.test(entry.name) && entry.isFile()) out.push(full);
   }
 }
@@ -80,6 +98,7 @@ async function walkInto(
   out: string[],
   problems: { path: string; message: string }[],
   ancestors: ReadonlySet<DirKey>,
+  budget: WalkBudget,
 ): Promise<void> {
   let key: DirKey;
   try {
@@ -96,7 +115,7 @@ async function walkInto(
     });
     return;
   }
-  await walk(path, out, problems, new Set(ancestors).add(key));
+  await walk(path, out, problems, new Set(ancestors).add(key), budget);
 }
 
 /** A symlink: to a config file, it is one; to a directory, its files are; otherwise why it cannot be followed. */
@@ -106,6 +125,7 @@ async function followLink(
   out: string[],
   problems: { path: string; message: string }[],
   ancestors: ReadonlySet<DirKey>,
+  budget: WalkBudget,
 ): Promise<void> {
   let target;
   try {
@@ -114,7 +134,7 @@ async function followLink(
     problems.push({ path, message: brokenLink(err) });
     return;
   }
-  if (target.isDirectory()) await walkInto(path, out, problems, ancestors);
+  if (target.isDirectory()) await walkInto(path, out, problems, ancestors, budget);
   else if (target.isFile() && CONFIG_FILE.test(name)) out.push(path);
 }
 
@@ -132,10 +152,12 @@ export async function findConfigFiles(
   paths: readonly string[],
   cwd: string,
   exclude: ReadonlySet<string>,
+  signal?: AbortSignal,
 ): Promise<{ files: string[]; issues: ConfigIssue[] }> {
   const files: string[] = [];
   const issues: ConfigIssue[] = [];
   const seen = new Set<string>();
+  const budget: WalkBudget = { dirsLeft: MAX_DIRECTORIES, ...(signal ? { signal } : {}) };
   for (const path of paths) {
     const abs = resolve(cwd, path);
     const shown = displayPath(abs, cwd);
@@ -146,7 +168,19 @@ export async function findConfigFiles(
       else if (info.isDirectory()) {
         found = [];
         const problems: { path: string; message: string }[] = [];
-        await walk(abs, found, problems, new Set([await dirKey(abs)]));
+        try {
+          await walk(abs, found, problems, new Set([await dirKey(abs)]), budget);
+        } catch (err) {
+          if (!(err instanceof TooManyDirectories)) throw err;
+          issues.push(
+            fileIssue(
+              shown,
+              `more than ${MAX_DIRECTORIES} directories below it, so it is not a config directory; give the directory that holds the config files`,
+              'PATH_TOO_LARGE',
+            ),
+          );
+          continue;
+        }
         for (const problem of problems)
           issues.push(fileIssue(displayPath(problem.path, cwd), problem.message, 'PATH_UNREADABLE'));
         found = found.filter((f) => !exclude.has(f)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -157,6 +191,7 @@ export async function findConfigFiles(
         continue;
       }
     } catch (err) {
+      if (signal?.aborted) throw signal.reason; // stopped (Ctrl+C): no issue to report
       issues.push(fileIssue(shown, `cannot read: ${reason(err)}`, 'PATH_NOT_FOUND'));
       continue;
     }
@@ -191,6 +226,8 @@ export async function readTextFile(
   let bytes: Uint8Array;
   try {
     const info = await stat(abs);
+    // A FIFO or a device would be read forever (or wait for a writer): only a regular file is read.
+    if (!info.isFile()) return { issue: fileIssue(shown, 'not a regular file', 'FILE_UNREADABLE') };
     if (info.size > limits.maxFileBytes) return tooLarge(info.size);
     bytes = await readFile(abs);
   } catch (err) {

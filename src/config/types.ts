@@ -71,6 +71,8 @@ export interface ParsedFile {
 }
 
 export interface LoadOptions {
+  /** Stops the load (Ctrl+C): it throws the signal's reason between files and after each parse. */
+  signal?: AbortSignal;
   /** --var NAME=value pairs (highest precedence). */
   vars?: Readonly<Record<string, string>>;
   /** --var-file paths, YAML mappings of NAME: value; a later file wins over an earlier one. */

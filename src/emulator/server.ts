@@ -177,12 +177,22 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     if (loaded) store.load(loaded);
     const file = options.dataFile;
     const log = options.log ?? (() => {});
+    let persisting = false; // the first write's error refuses the start instead
     writer = new DataFileWriter(
       file,
       () => store.snapshot(),
       options.persistDelayMs ?? 25,
-      (err) => log(`cannot write data file ${file}: ${err.message}`),
+      (err) => {
+        if (persisting) log(`cannot write data file ${file}: ${err.message}`);
+      },
     );
+    // Written once at start: a file that cannot be written is refused now, not found out after
+    // answering 201 to writes it would lose.
+    writer.schedule();
+    await writer.flush().catch((err: Error) => {
+      throw new EmulatorOptionError(`cannot write data file ${file}: ${err.message}`);
+    });
+    persisting = true;
     store.onChange = () => writer!.schedule();
   }
   const limiter = rateLimit ? createLimiter(rateLimit, now) : null;

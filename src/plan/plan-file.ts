@@ -1,5 +1,5 @@
 import type { ApiProfile } from '../resources/index.js';
-import { checkSchema } from '../schemas/index.js';
+import { checkSchema, jsonSyntaxProblem } from '../schemas/index.js';
 import { describeStateLocation, type StateDocument, type StateLocation } from '../state/types.js';
 import { PlanError } from './errors.js';
 import { planProblems } from './plan-check.js';
@@ -88,9 +88,10 @@ export interface PlanEnvelope {
 function parseJson(text: string, fileName: string): Record<string, unknown> {
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    // A byte order mark (some editors on Windows add one) is not part of the plan: the seal is over its fields.
+    data = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
   } catch (err) {
-    const detail = err instanceof Error ? err.message : String(err);
+    const detail = jsonSyntaxProblem(text, err);
     throw new PlanError(
       `${fileName} is not a tenantform plan: it is not valid JSON (${detail})`,
       'PLAN_INVALID',
@@ -210,6 +211,7 @@ export function readPlanFile(envelope: PlanEnvelope, key: Uint8Array | null, key
     changes: record.changes as Plan['changes'],
     summary: record.summary as Plan['summary'],
     ...(record.findings ? { findings: record.findings as Plan['findings'] } : {}),
+    ...(record.names ? { names: record.names as Plan['names'] } : {}),
   };
   const problems = planProblems(plan);
   if (problems.length > 0) throw new PlanError(listProblems(fileName, problems), 'PLAN_INVALID');

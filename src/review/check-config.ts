@@ -7,7 +7,8 @@
  * https://okta.com, urn:ietf, urn:auth0, urn:okta): on the URI's parts, as
  * URIs compare them — case-insensitively, since schemes, hosts and URN
  * namespace identifiers all are. An http(s) URI is reserved when its host is
- * auth0.com or okta.com (any port, any path; a subdomain such as
+ * auth0.com or okta.com, compared canonically (`AUTH0.com.`, with its trailing
+ * dot, is auth0.com; any port, any path; a subdomain such as
  * login.okta.com is not in the list and passes); a URN when its namespace
  * identifier (between the first and second colon) is ietf, auth0 or okta
  * (`urn:ietfx:…` passes). The scheme rule asks for `https://` or `urn:`,
@@ -40,7 +41,9 @@ export function reservedNamespace(value: string): string | null {
   if (!scheme) return null;
   let host: string;
   try {
-    host = new URL(value).hostname.toLowerCase();
+    // The URL parser lower-cases, decodes %2E and maps full-width letters; a fully qualified
+    // name's trailing dot (auth0.com.) names the same host, so it goes too.
+    host = new URL(value).hostname.toLowerCase().replace(/\.+$/, '');
   } catch {
     return null;
   }

@@ -63,4 +63,4 @@ export {
   type Risk,
   type SimulatedEvidence,
 } from './effects.js';
-export { changeLabel, changeWords, effectWords } from './change-words.js';
+export { changeDoes, changeLabel, changeWords, effectWords, type NameOf } from './change-words.js';

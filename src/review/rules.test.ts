@@ -37,6 +37,12 @@ describe('subject_token_type: scheme and reserved namespaces', () => {
     ['https://okta.com', true, 'https://okta.com'],
     ['https://login.okta.com/t', true, null],
     ['https://auth0.com.example/t', true, null],
+    // issue 35, item 16: the host compared canonically
+    ['https://auth0.com./x', true, 'https://auth0.com'],
+    ['https://Auth0.Com../x', true, 'https://auth0.com'],
+    ['https://auth0%2Ecom/x', true, 'https://auth0.com'],
+    ['https://user@okta.com./x', true, 'https://okta.com'],
+    ['https://\uFF41uth0.com/x', true, 'https://auth0.com'],
   ])('%s: accepted scheme %s, reserved namespace %s', (value, scheme, namespace) => {
     expect(hasAcceptedScheme(value)).toBe(scheme);
     expect(reservedNamespace(value)).toBe(namespace);

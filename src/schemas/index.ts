@@ -269,3 +269,4 @@ export {
 export type { KeyOrder } from './key-order.js';
 export type { JsonSchema } from './key-order.js';
 export type { ValidateFunction } from '../generated/validate-function.js';
+export { jsonSyntaxProblem } from './json-text.js';

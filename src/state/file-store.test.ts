@@ -172,9 +172,11 @@ describe('file state store: a state file it cannot read', () => {
     expect(await readdir(dirname(statePath))).toEqual(['state.json']);
   });
 
-  it('names the backup file as a way to recover', async () => {
+  it('names the backup file as a way to recover, when there is one', async () => {
     await mkdir(dirname(statePath), { recursive: true });
     await writeFile(statePath, 'garbage');
+    expect((await rejection(open().read())).message).toContain('there is no backup beside it');
+    await writeFile(`${statePath}.backup`, '{}');
     expect((await rejection(open().read())).message).toContain(`${statePath}.backup`);
   });
 });

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { stat } from 'node:fs/promises';
 import { checkCompareAndSet } from './document.js';
@@ -93,7 +94,11 @@ export function createFileStateStore(path: string, options: FileStateStoreOption
     append: options.append ?? defaultAppend,
   });
   const lock = new FileLock(`${file}.lock`, dir, ensureDir, sync, file);
-  const restoreHint = ` Repair it by hand, or restore the previous version from ${file}.backup.`;
+  // Said when the file cannot be read: the backup is offered only when there is one.
+  const restoreHint = (): string =>
+    existsSync(`${file}.backup`)
+      ? ` Repair it by hand, or restore the previous version from ${file}.backup.`
+      : ' Repair it by hand (there is no backup beside it).';
   let writes: Promise<unknown> = Promise.resolve();
   let closed = false;
 
@@ -106,9 +111,9 @@ export function createFileStateStore(path: string, options: FileStateStoreOption
     return bytes === null
       ? null
       : parseStateText(
-          decodeStateBytes(bytes, `state file ${file}`, restoreHint),
+          decodeStateBytes(bytes, `state file ${file}`, restoreHint()),
           `state file ${file}`,
-          restoreHint,
+          restoreHint(),
         );
   }
 
@@ -123,9 +128,9 @@ export function createFileStateStore(path: string, options: FileStateStoreOption
     if (previousBytes !== null) {
       try {
         previous = parseStateText(
-          decodeStateBytes(previousBytes, `state file ${file}`, restoreHint),
+          decodeStateBytes(previousBytes, `state file ${file}`, restoreHint()),
           `state file ${file}`,
-          restoreHint,
+          restoreHint(),
         );
       } catch (err) {
         if (err instanceof StateError)

@@ -1,5 +1,5 @@
 import { formatAddress } from '../resources/index.js';
-import { checkSchema, type SchemaIssue } from '../schemas/index.js';
+import { checkSchema, jsonSyntaxProblem, type SchemaIssue } from '../schemas/index.js';
 import { sortResources } from './document.js';
 import { StateError } from './errors.js';
 import {
@@ -124,7 +124,7 @@ export function parseStateText(text: string, where: string, hint = ''): StateDoc
   try {
     value = JSON.parse(text);
   } catch (err) {
-    const detail = err instanceof Error ? err.message : String(err);
+    const detail = jsonSyntaxProblem(text, err);
     throw new StateError('STATE_CORRUPT', `${where} is not valid JSON (${detail}). ${UNTOUCHED}${hint}`);
   }
   return checkStateDocument(value, where, hint);

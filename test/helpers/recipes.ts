@@ -225,12 +225,28 @@ export function copyCheckout(root: string, dest: string, links: readonly string[
   git(dest, '-c', 'user.name=recipes', '-c', 'user.email=recipes@localhost', 'commit', '-qm', 'checkout');
 }
 
-/** What `git status` says is new, changed or gone in the copy ('' when clean). */
+/**
+ * What a page may leave that .gitignore hides: what installing and building
+ * make, and the tutorial's directory (README's next pages go on from it).
+ * Anything else ignored (a saved plan, a state beside a checked-in config) is
+ * left behind as much as an untracked file is.
+ */
+const LEFT_BY_DESIGN = /^(node_modules|dist|src\/generated|my-tenant)(\/|$)/;
+
+/**
+ * What `git status` says is new, changed or gone in the copy ('' when clean),
+ * then the ignored files and directories left there ("!! path", a directory
+ * once, not file by file: node_modules alone is thousands).
+ */
 export function checkoutChanges(dest: string): string {
-  return execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], {
-    cwd: dest,
-    encoding: 'utf8',
-  });
+  const git = (...args: string[]) =>
+    execFileSync('git', args, { cwd: dest, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const ignored = git('ls-files', '--others', '--ignored', '--exclude-standard', '--directory')
+    .split('\n')
+    .filter((path) => path !== '' && !LEFT_BY_DESIGN.test(path))
+    .map((path) => `!! ${path}\n`)
+    .join('');
+  return git('status', '--porcelain', '--untracked-files=all') + ignored;
 }
 
 /** The page's path as a directory name. */

@@ -34,12 +34,13 @@ import { bindTenant, checkTenant } from '../tenant-binding.js';
 /**
  * A saved plan is a JSON object with format_version and changes. A config
  * written in JSON style (YAML allows it) is not one, and neither is a
- * directory or a .yaml/.yml file. Text that starts with { but is not JSON
- * counts as a damaged plan, so that the plan reader reports it.
+ * directory or a .yaml/.yml file. A .tfplan file, and text that starts with {
+ * but is not JSON, count as a damaged plan, so that the plan reader reports it.
  */
 export function looksLikePlanFile(path: string): boolean {
   try {
     if (!statSync(path).isFile() || /\.ya?ml$/i.test(path)) return false;
+    if (/\.tfplan$/i.test(path)) return true; // named as a plan: the plan reader says what else it is
     const text = readFileSync(path, 'utf8');
     if (!text.trimStart().startsWith('{')) return false;
     let data: unknown;

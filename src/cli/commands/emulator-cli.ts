@@ -4,14 +4,18 @@ import { MAX_WINDOW_SEC } from '../../emulator/index.js';
 import { runEmulator } from './emulator.js';
 import type { EmulatorFlags } from '../definitions.js';
 
+/** The largest bucket the emulator takes (--burst, and --rate-limit, which sets the burst without it). */
+const MAX_BURST = 1_000_000;
+
 /** tenantform emulator: commander adapter for runEmulator. */
 export function emulatorAction(flags: EmulatorFlags, _cmd: unknown, io: CommandIO): Promise<number> {
   return runEmulator(
     {
       host: flags.host,
       port: parseCount(flags.port, '--port', 0, 65535) ?? 0,
-      rateLimit: parseRate(flags.rateLimit, '--rate-limit'),
-      burst: parseCount(flags.burst, '--burst', 1, 1_000_000),
+      // The rate is bounded as the burst is: without --burst, the burst is the rate.
+      rateLimit: parseRate(flags.rateLimit, '--rate-limit', MAX_BURST),
+      burst: parseCount(flags.burst, '--burst', 1, MAX_BURST),
       rateLimitWindow: parseCount(flags.rateLimitWindow, '--rate-limit-window', 1, MAX_WINDOW_SEC),
       rateLimitModel: flags.rateLimitModel,
       rateLimitTier: flags.rateLimitTier,

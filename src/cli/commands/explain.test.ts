@@ -188,3 +188,21 @@ describe('tenantform explain', () => {
     expect(run.stdout).toContain("counter: no policy: only the tenant's own rate limit applies");
   });
 });
+
+describe('explain --client values (issue 35, item 20)', () => {
+  it.each([[''], ['   '], ['client_id:']])('refuses %j, naming the flag', async (value) => {
+    const run = await explain('--client', value);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^Error: --client (needs a client id|client_id:: no client id)/);
+    expect(run.stdout).toBe('');
+  });
+
+  it('reads --client client_id:ID, written as the consumer_selector, as the id ID', async () => {
+    const run = await explain('--client', 'client_id:web', '--format', 'json');
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as {
+      clients: { client_id: string; policy: { selector: string } }[];
+    };
+    expect(report.clients.map((c) => [c.client_id, c.policy.selector])).toEqual([['web', 'client_id:web']]);
+  });
+});

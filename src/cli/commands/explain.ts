@@ -52,6 +52,25 @@ export function findPolicy(text: string, policies: readonly PolicyEntry[]): Poli
 }
 
 /**
+ * The --client values as client ids: an empty one is refused, and one written
+ * as a consumer_selector (`client_id:ID`, as the config names it) is the id
+ * after the prefix.
+ */
+export function clientIdsOf(values: readonly string[]): string[] {
+  return values.map((value) => {
+    const id = value.trim().replace(/^client_id:\s*/, '');
+    if (id === '') {
+      throw new CliError(
+        value.trim() === ''
+          ? '--client needs a client id (got an empty value)'
+          : `--client ${value}: no client id after client_id:`,
+      );
+    }
+    return id;
+  });
+}
+
+/**
  * The report for the policies and the applications given. A client_id:
  * policy always knows its own application, so its reach names it.
  */
@@ -82,7 +101,7 @@ export async function explainAction(
   const desired = await loadDesiredOrReport(input.paths, { vars: flags.var, varFiles: input.varFiles }, io);
   if (!desired) return 1;
   const policies = policiesOf(desired);
-  const given: Application[] = [...new Set(flags.client)].map((client_id) => ({ client_id }));
+  const given: Application[] = [...new Set(clientIdsOf(flags.client))].map((client_id) => ({ client_id }));
   const asked =
     flags.policy.length > 0
       ? flags.policy.map((text) => findPolicy(text, policies))

@@ -3,7 +3,10 @@
  *
  * Rewrites config files into the canonical layout (src/config/format.ts).
  * PATH defaults to "."; a directory means every *.yaml / *.yml below it, as
- * for validate. Prints the files it changed (or, with --check, would change).
+ * for validate, of which only tenantform config is formatted (by its
+ * top-level keys, see isConfigText): the others (docker-compose.yml, a
+ * Kubernetes manifest) are left alone, and named on stderr. Prints the files
+ * it changed (or, with --check, would change).
  *
  * Exit codes: 0 nothing to change (or changes written); 3 with --check when a
  * file would change (Terraform's convention, for CI); 1 a file cannot be read
@@ -16,8 +19,10 @@ import {
   displayPath,
   findConfigFiles,
   formatConfigText,
+  isConfigText,
   readTextFile,
 } from '../../config/index.js';
+import { configKeysAt } from '../../schemas/index.js';
 import type { ConfigIssue } from '../../config/index.js';
 import type { CommandIO } from '../io.js';
 import type { FmtFlags } from '../definitions.js';
@@ -35,6 +40,17 @@ function endLine(text: string): string {
   return text.endsWith('\n') ? text : text + '\n';
 }
 
+/** Says which YAML files fmt left alone because they are another tool's (at most ten named). */
+function skippedLine(skipped: readonly string[]): string {
+  const named =
+    skipped.slice(0, 10).join(', ') + (skipped.length > 10 ? ` and ${skipped.length - 10} more` : '');
+  const keys = configKeysAt([]).filter((k) => !k.startsWith('$'));
+  return (
+    `Skipped ${skipped.length} YAML file${skipped.length === 1 ? '' : 's'} that ${skipped.length === 1 ? 'is' : 'are'} not tenantform config ` +
+    `(no ${keys.join(', ')} at the top level): ${named}\n`
+  );
+}
+
 export async function fmtAction(
   pathArgs: string[],
   flags: FmtFlags,
@@ -45,6 +61,7 @@ export async function fmtAction(
   const found = await findConfigFiles(paths, io.cwd, new Set());
   const issues: ConfigIssue[] = [...found.issues];
   const changed: { abs: string; shown: string; before: string; after: string }[] = [];
+  const skipped: string[] = [];
   for (const abs of found.files) {
     const shown = displayPath(abs, io.cwd);
     const read = await readTextFile(abs, shown, DEFAULT_LIMITS);
@@ -52,11 +69,16 @@ export async function fmtAction(
       issues.push(read.issue);
       continue;
     }
+    if (!isConfigText(read.text)) {
+      skipped.push(shown);
+      continue;
+    }
     const result = formatConfigText(read.text, shown);
     issues.push(...result.issues);
     if (result.issues.length === 0 && result.text !== read.text)
       changed.push({ abs, shown, before: read.text, after: result.text });
   }
+  if (skipped.length > 0) io.stderr.write(skippedLine(skipped));
   if (issues.length > 0) {
     for (const issue of issues) io.stderr.write(issueLine(issue) + '\n');
     io.stderr.write(`fmt changed nothing: ${issues.length} problem${issues.length === 1 ? '' : 's'}.\n`);

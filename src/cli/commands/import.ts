@@ -2,7 +2,8 @@ import { CliError, type CommandIO } from '../io.js';
 import { withLockedState } from '../context.js';
 import { guardTenant } from '../tenant-binding.js';
 import { loadDesiredOrReport, openInputStore, resolveInputs, type ConfigInput } from '../inputs.js';
-import type { Kind } from '../../resources/index.js';
+import type { Kind, LiveResource, OperationDescriptor } from '../../resources/index.js';
+import type { ApiClient } from '../../api/index.js';
 import type { ImportFlags } from '../definitions.js';
 
 async function resolveAddress(
@@ -53,6 +54,10 @@ export async function importAction(
 
   const input = resolveInputs([flags.config], flags.env, flags.varFile, io, 'one')[0]!;
   if (id === null) return importLookedUp(address, kind, input, flags, io);
+  const live = await import('../tenant-read.js');
+  const { operationsFor } = await import('../../resources/index.js');
+  const get = operationsFor(kind, await live.profileOf(flags, input)).get;
+  if (get) return importRead(address, kind, id, get, input, flags, io);
   const desired = await loadDesiredOrReport(input.paths, { vars: flags.var, varFiles: input.varFiles }, io);
   if (!desired) return 1;
   const store = await openInputStore(flags, input, io);
@@ -90,6 +95,36 @@ export async function importAction(
 }
 
 /**
+ * tenantform import ADDRESS ID where the tenant can read a resource by its id
+ * (API profile full): reads it, refuses an id the tenant does not have (404)
+ * or that names another resource, and records its id and live settings.
+ */
+async function importRead(
+  address: string,
+  kind: Kind,
+  id: string,
+  get: OperationDescriptor,
+  input: ConfigInput,
+  flags: ImportFlags,
+  io: CommandIO,
+): Promise<number> {
+  return importFromTenant(address, kind, input, flags, io, 'read on the tenant by its id', async (call) => {
+    const result = await call(get, { id }, undefined, {});
+    if (result.outcome !== 'done') {
+      const why = result.status === 404 ? 'has no' : `did not give (${result.status})`;
+      throw new CliError(`the tenant ${why} ${kind.title.one} with id ${id}; nothing was imported`);
+    }
+    const { liveResource } = await import('../../resources/index.js');
+    const { attributes } = kind.fromLive(result.body, {});
+    const found = liveResource(kind.name, attributes, id);
+    if (found.address !== address) {
+      throw new CliError(`${id} on the tenant is ${found.address}, not ${address}; nothing was imported`);
+    }
+    return found;
+  });
+}
+
+/**
  * tenantform import ADDRESS without an id (API profile full): looks the
  * resource up on the tenant by its identity, as a 409 on create does, and
  * records its id and live settings. A difference from the config shows in
@@ -110,6 +145,33 @@ async function importLookedUp(
   const list = operationsFor(kind, 'full').list;
   if (!list)
     throw new CliError(`${kind.title.many} cannot be listed, so they cannot be looked up; give the id`);
+  return importFromTenant(
+    address,
+    kind,
+    input,
+    flags,
+    io,
+    'found on the tenant by its identity',
+    async (call) => {
+      const api = await import('../../api/index.js');
+      const { found } = await api.findLive(call, kind, list, attributes);
+      if (!found) throw new CliError(`the tenant has no ${kind.title.one} ${address}; nothing was imported`);
+      return found;
+    },
+  );
+}
+
+/** Reads the resource with `find` under the state lock and records its id and live settings. */
+async function importFromTenant(
+  address: string,
+  kind: Kind,
+  input: ConfigInput,
+  flags: ImportFlags,
+  io: CommandIO,
+  how: string,
+  find: (call: ApiClient['call']) => Promise<LiveResource>,
+): Promise<number> {
+  const live = await import('../tenant-read.js');
   const store = await openInputStore(flags, input, io);
   try {
     return await withLockedState(store, 'import', { ...flags, io }, async (session) => {
@@ -118,23 +180,26 @@ async function importLookedUp(
       const client = await live.openClient(flags, input, io);
       let found;
       try {
-        const api = await import('../../api/index.js');
-        found = (await api.findLive(client.call, kind, list, attributes)).found;
+        found = await find(client.call);
       } finally {
         await client.close();
       }
       // Bound once the tenant has answered: a target that never answers binds nothing.
       await guardTenant(session, guarded, flags, true);
-      if (!found) {
-        throw new CliError(`the tenant has no ${kind.title.one} ${address}; nothing was imported`);
-      }
+      const { parseAddress } = await import('../../resources/index.js');
       await session.record({
         op: 'put',
-        resource: { kind: kind.name, address, identity, attributes: found.attributes, id: found.id },
+        resource: {
+          kind: kind.name,
+          address,
+          identity: parseAddress(address).identity,
+          attributes: found.attributes,
+          id: found.id,
+        },
       });
       await session.commit();
       io.stdout.write(
-        `Imported ${address} with id ${found.id ?? '(none)'}, found on the tenant by its identity; its live settings are recorded.\n`,
+        `Imported ${address} with id ${found.id ?? '(none)'}, ${how}; its live settings are recorded.\n`,
       );
       return 0;
     });

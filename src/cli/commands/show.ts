@@ -8,6 +8,7 @@
  * located by PATH (default ".") with every resource's attributes.
  * Reads only; takes no lock and sends no request.
  */
+import { existsSync } from 'node:fs';
 import { CliError, type CommandIO } from '../io.js';
 import { absolute } from '../context.js';
 import { openInputStore, resolveInputs } from '../inputs.js';
@@ -22,6 +23,11 @@ export async function showAction(
   io: CommandIO,
 ): Promise<number> {
   const plan = await import('../../plan/index.js');
+  if (target !== undefined && !existsSync(absolute(target, io))) {
+    throw new CliError(
+      `${target} does not exist: show takes a plan file saved by plan --out, or a config path locating the state`,
+    );
+  }
   if (target !== undefined && looksLikePlanFile(absolute(target, io))) {
     // The seal first, with the plan key of the state the plan names: an edited plan is never shown as the one apply runs.
     const { openSealedPlan, refusedPlanExit } = await import('../saved-plan.js');
@@ -34,7 +40,8 @@ export async function showAction(
     const recorded =
       saved.target ?? 'none recorded (apply sends to the one its command line or environment names)';
     io.stderr.write(whereLines(describeStateLocation(saved.stateLocation), recorded));
-    await writePlan(saved.plan, flags.format, io, flags.verbose);
+    const made = { at: saved.createdAt, toolVersion: saved.toolVersion };
+    await writePlan(saved.plan, flags.format, io, flags.verbose, made);
     return 0;
   }
   if (flags.format === 'terraform-json') {
