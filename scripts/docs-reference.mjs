@@ -328,3 +328,50 @@ export function configurationReference(load) {
     ...lists.flatMap(([name, node]) => listSection(name, node, load)),
   ].join('\n');
 }
+
+// ------------------------------------------------- tables of the kinds
+
+/** The pages with a table of the kinds in a generated region, and the region's name. */
+export const KIND_TABLES = [{ page: 'docs/configuration.md', region: 'kinds' }];
+
+/** The one resource of a kind's example config (the first entry; of a grouped kind its first member). */
+export function exampleAttributes(kind, parseYaml) {
+  const entry = parseYaml(kind.config.example)[kind.config.key][0];
+  const group = kind.config.group;
+  if (!group) return entry;
+  const { [group.by]: owner, [group.list]: members } = entry;
+  return { [group.by]: owner, ...members[0] };
+}
+
+/**
+ * The identity table of docs/configuration.md: per kind (in KINDS order) its
+ * title, identity fields and the address of its example's first resource.
+ * `resources` is src/resources (KINDS, identityOf, formatAddress).
+ */
+export function identityTable({ KINDS, identityOf, formatAddress }, parseYaml) {
+  const rows = KINDS.map((kind) => {
+    const identity = identityOf(kind, exampleAttributes(kind, parseYaml));
+    return [
+      prose(kind.title.one),
+      prose(kind.identityFields.join(' + ')),
+      code(formatAddress(kind.name, identity)),
+    ];
+  });
+  return table(['kind', 'identity', 'address example'], rows).join('\n');
+}
+
+/**
+ * `text` with what stands between `<!-- generated: NAME … -->` and
+ * `<!-- end generated: NAME -->` replaced by `content`; throws when the page
+ * has no such region.
+ */
+export function withRegion(text, name, content) {
+  const start = new RegExp(
+    `(<!-- generated: ${name}\\b[^>]*-->\\n)[\\s\\S]*?(<!-- end generated: ${name} -->)`,
+  );
+  if (!start.test(text)) throw new Error(`no region "${name}" (<!-- generated: ${name} -->) in the page`);
+  return text.replace(
+    start,
+    (_m, open, close) => `${open}${content}${content.endsWith('\n') ? '' : '\n'}${close}`,
+  );
+}

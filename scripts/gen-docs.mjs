@@ -1,16 +1,21 @@
 // Writes the generated references (scripts/docs-reference.mjs):
-// docs/commands.md from the commands of src/cli/definitions.ts and
-// docs/configuration-reference.md from schemas/. Run it after changing a
+// docs/commands.md from the commands of src/cli/definitions.ts,
+// docs/configuration-reference.md from schemas/, and the tables of the kinds
+// in other pages (KIND_TABLES) from the kinds' declarations. Run it after changing a
 // command, a flag or a schema (npm run gen:docs); test/docs-reference.test.ts
 // fails while a page is stale. The CLI is TypeScript: scripts/import-source.mjs
 // bundles src/cli/main.ts for this one run.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
 import {
   COMMANDS_PAGE,
   CONFIGURATION_PAGE,
   commandReference,
   configurationReference,
+  identityTable,
+  KIND_TABLES,
+  withRegion,
 } from './docs-reference.mjs';
 import { importSource } from './import-source.mjs';
 
@@ -19,10 +24,14 @@ const { buildProgram } = await importSource('src/cli/main.ts');
 const quiet = { write: () => true };
 const program = buildProgram({ stdout: quiet, stderr: quiet, env: {}, cwd: root }, () => {});
 const load = (file) => JSON.parse(readFileSync(`${root}schemas/${file}`, 'utf8'));
+const resources = await importSource('src/resources/index.ts');
 const pages = {
   [COMMANDS_PAGE]: commandReference(program),
   [CONFIGURATION_PAGE]: configurationReference(load),
 };
+for (const { page, region } of KIND_TABLES) {
+  pages[page] = withRegion(readFileSync(`${root}${page}`, 'utf8'), region, identityTable(resources, parse));
+}
 for (const [page, text] of Object.entries(pages)) {
   let old = '';
   try {

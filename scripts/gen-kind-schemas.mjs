@@ -1,32 +1,63 @@
-// Rewrites the parts of schemas/config.schema.json, plan.schema.json and
-// state.schema.json that name the kinds, from the kinds' declarations
-// (src/resources, KINDS; see scripts/kind-schemas.mjs). Run it after adding or
-// changing a kind (npm run gen:schemas), then npm run build;
-// test/kind-schemas.test.ts fails while the files are stale. The declarations
-// are TypeScript: scripts/import-source.mjs bundles src/resources for this run.
+// Rewrites what names the kinds, from the kinds' declarations (src/resources,
+// KINDS; see scripts/kind-schemas.mjs): the parts of schemas/config.schema.json,
+// plan.schema.json and state.schema.json that name them, the words the
+// command line uses for them (src/cli/kind-words.ts) and package.json's
+// description. Run it after adding or changing a kind (npm run gen:schemas),
+// then npm run build; test/kind-schemas.test.ts fails while a file is stale.
+// The declarations are TypeScript: scripts/import-source.mjs bundles
+// src/resources for this run.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import prettier from 'prettier';
 import { importSource } from './import-source.mjs';
-import { KIND_SCHEMA_FILES, kindSchemas } from './kind-schemas.mjs';
+import {
+  KIND_SCHEMA_FILES,
+  KIND_WORDS_FILE,
+  kindSchemas,
+  kindWords,
+  kindWordsModule,
+  packageDescription,
+} from './kind-schemas.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { KINDS } = await importSource('src/resources/index.ts');
 
 const path = (file) => `${root}schemas/${file}`;
-const documents = Object.fromEntries(
-  KIND_SCHEMA_FILES.map((file) => [file, JSON.parse(readFileSync(path(file), 'utf8'))]),
-);
-const options = await prettier.resolveConfig(path('config.schema.json'));
+const load = (file) => JSON.parse(readFileSync(path(file), 'utf8'));
+const documents = Object.fromEntries(KIND_SCHEMA_FILES.map((file) => [file, load(file)]));
 const written = [];
-for (const [file, document] of Object.entries(kindSchemas(KINDS, documents))) {
-  if (isDeepStrictEqual(document, documents[file])) continue; // keep the file's layout when nothing changes
-  const text = await prettier.format(JSON.stringify(document), { ...options, parser: 'json' });
-  writeFileSync(path(file), text);
+
+/** Writes `text` (formatted as prettier would) to `file` below the root when it says something else. */
+async function write(file, text, parser) {
+  const options = await prettier.resolveConfig(`${root}${file}`);
+  const formatted = await prettier.format(text, { ...options, parser, filepath: `${root}${file}` });
+  let old = '';
+  try {
+    old = readFileSync(`${root}${file}`, 'utf8');
+  } catch {
+    // not written yet
+  }
+  if (old === formatted) return;
+  writeFileSync(`${root}${file}`, formatted);
   written.push(file);
 }
-const kinds = KINDS.map((k) => k.name).join(', ');
-console.log(
-  written.length > 0 ? `wrote ${written.join(', ')} for ${kinds}` : `schemas/ is up to date for ${kinds}`,
+
+for (const [file, document] of Object.entries(kindSchemas(KINDS, documents))) {
+  if (isDeepStrictEqual(document, documents[file])) continue; // keep the file's layout when nothing changes
+  await write(`schemas/${file}`, JSON.stringify(document), 'json');
+}
+const words = kindWords(KINDS, load);
+await write(KIND_WORDS_FILE, kindWordsModule(words), 'typescript');
+const pkg = readFileSync(`${root}package.json`, 'utf8');
+await write(
+  'package.json',
+  pkg.replace(
+    /^( {2}"description": ).*,$/m,
+    (_m, head) => `${head}${JSON.stringify(packageDescription(words))},`,
+  ),
+  'json-stringify',
 );
+
+const kinds = KINDS.map((k) => k.name).join(', ');
+console.log(written.length > 0 ? `wrote ${written.join(', ')} for ${kinds}` : `up to date for ${kinds}`);

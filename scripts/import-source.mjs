@@ -28,7 +28,7 @@ const noValidators = {
 export async function importSource(entry) {
   const outdir = `${root}src/generated`;
   mkdirSync(outdir, { recursive: true });
-  const outfile = `${outdir}/.import-source-${process.pid}.mjs`;
+  const outfile = `${outdir}/.import-source-${process.pid}-${entry.replace(/\W+/g, '-')}.mjs`;
   try {
     await build({
       entryPoints: [`${root}${entry}`],

@@ -12,7 +12,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { WORKFLOW_YAML } from '../src/cli/commands/init-templates.js';
+import { workflowYaml } from '../src/cli/commands/init-templates.js';
+import { KINDS } from '../src/resources/index.js';
 
 type LintResult = { message: string; line: number; column: number; kind: string };
 const require = createRequire(import.meta.url);
@@ -66,7 +67,7 @@ jobs:
   });
 
   it.each([
-    ['the workflow tenantform init writes', () => WORKFLOW_YAML, '.github/workflows/tenantform.yml'],
+    ['the workflow tenantform init writes', () => workflowYaml(KINDS), '.github/workflows/tenantform.yml'],
     [
       'the examples workflow',
       () => read('examples/.github/workflows/tenantform.yml'),
@@ -94,7 +95,7 @@ describe('action.yml against what refers to it', () => {
   });
 
   it('declares every input the workflow init writes gives it', () => {
-    const workflow = parse(WORKFLOW_YAML) as { jobs: Record<string, { steps: Step[] }> };
+    const workflow = parse(workflowYaml(KINDS)) as { jobs: Record<string, { steps: Step[] }> };
     const uses = Object.values(workflow.jobs).flatMap((job) =>
       job.steps.filter((s) => s.uses === './node_modules/tenantform'),
     );

@@ -13,7 +13,12 @@ import {
   CONFIGURATION_PAGE,
   commandReference,
   configurationReference,
+  identityTable,
+  KIND_TABLES,
+  withRegion,
 } from '../scripts/docs-reference.mjs';
+import * as resources from '../src/resources/index.js';
+import { parse } from 'yaml';
 import { buildProgram } from '../src/cli/main.js';
 import type { CommandIO } from '../src/cli/io.js';
 
@@ -34,6 +39,23 @@ describe('the generated references', () => {
 
   it(`${CONFIGURATION_PAGE} is up to date with schemas/ (else run npm run gen:docs)`, () => {
     expect(read(CONFIGURATION_PAGE)).toBe(configurationReference(schema));
+  });
+
+  it.each(KIND_TABLES.map((t) => [t.page, t.region] as const))(
+    '%s: its table of the kinds (region %s) is up to date with KINDS (else run npm run gen:docs)',
+    (page, region) => {
+      const text = read(page);
+      expect(text).toBe(withRegion(text, region, identityTable(resources, parse)));
+    },
+  );
+
+  it('writes a row per kind, its address from its example', () => {
+    const rows = identityTable(resources, parse).split('\n').slice(2, -1);
+    expect(rows.map((row) => row.split(' | ')[0]!.slice(2))).toEqual(resources.KINDS.map((k) => k.title.one));
+    expect(rows[0]).toBe(
+      '| rate limit policy | resource + consumer + consumer_selector | `rate_limit_policy["oauth_authentication_api","client","default"]` |',
+    );
+    expect(() => withRegion('no region here', 'kinds', 'x')).toThrow('no region "kinds"');
   });
 
   it.each([COMMANDS_PAGE, CONFIGURATION_PAGE])(

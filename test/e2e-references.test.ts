@@ -11,6 +11,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { otherListedKinds } from './helpers/kind-examples.js';
 import { emulatorScopes } from '../src/emulator/index.js';
 import { runCli } from './helpers/cli.js';
 import { defaultStateFile, useEmulatorWorkspace } from './helpers/e2e.js';
@@ -149,8 +150,9 @@ describe('a config whose references all exist', () => {
     const applied = await ws.cli('apply', 'config', ...api(), '--refresh', '--auto-approve');
     expect(applied.stderr).toBe('');
     expect(applied.code).toBe(0);
+    const others = otherListedKinds('rate_limit_policy', 'token_exchange_profile');
     expect(applied.stdout).toContain(
-      "Read 3 lists from the tenant, and its applications, actions and APIs to check the config's references, in 6 requests.",
+      `Read ${3 + others} lists from the tenant, and its applications, actions and APIs to check the config's references, in ${6 + others} requests.`,
     );
     expect(ws.emulator.snapshot().tokenExchangeProfiles).toHaveLength(1);
   });

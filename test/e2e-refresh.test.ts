@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ManagementClient } from 'auth0';
 import { describe, expect, it } from 'vitest';
+import { otherListedKinds } from './helpers/kind-examples.js';
 import {
   defaultStateFile,
   PARTNER_PROFILE,
@@ -97,8 +98,9 @@ describe('drift: plan --refresh and apply --refresh (API profile full)', () => {
     expect(ws.emulator.requestCount()).toBe(before);
 
     const plan = await cli('plan', 'config', '--refresh', '--detailed-exitcode', ...api());
+    const others = otherListedKinds('rate_limit_policy', 'token_exchange_profile');
     expect(plan.stderr).toContain(
-      "Read 3 lists from the tenant, and its actions and APIs to check the config's references, in 5 requests.",
+      `Read ${3 + others} lists from the tenant, and its actions and APIs to check the config's references, in ${5 + others} requests.`,
     );
     expect(plan.code).toBe(2);
     expect(plan.stdout).toContain('Drift, read from the tenant: 1 changed, 1 deleted, 1 not managed.');

@@ -10,6 +10,7 @@ import { ManagementError } from 'auth0';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../src/emulator/index.js';
 import { referenceSeed } from './helpers/reference-seed.js';
+import { emptyTenant } from './helpers/kind-examples.js';
 import { SDK_DOMAIN, sdkClient } from './helpers/sdk.js';
 
 let emu: EmulatorHandle;
@@ -53,6 +54,7 @@ describe('official auth0 SDK', () => {
     expect(tep).toMatchObject({ ...profile, id: expect.stringMatching(/^tep_/) });
     await sdk.rateLimitPolicies.delete(created.id!);
     expect(emu.snapshot()).toEqual({
+      ...emptyTenant(),
       rateLimitPolicies: [],
       userPermissions: { 'auth0|5f7c8ec7c33c6c004bbafe82': permissions },
       tokenExchangeProfiles: [tep],

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../src/cli/main.js';
 import type { CommandIO } from '../src/cli/io.js';
 import { loadConfig } from '../src/config/index.js';
+import { KINDS } from '../src/resources/index.js';
 
 function bufferIO(cwd: string) {
   let stdout = '';
@@ -36,18 +37,14 @@ describe('tenantform init', () => {
 
     const validate = bufferIO(join(work, 'tenant-config'));
     expect(await cli(['validate', '.'], validate.io), validate.err()).toBe(0);
-    expect(validate.out()).toMatch(/^Valid: 3 files/);
+    expect(validate.out()).toMatch(new RegExp(`^Valid: ${KINDS.length} files`));
   });
 
   it('declares one example of each kind and leaves the workflow and schemas out of the config', async () => {
     expect(await cli(['init', 'c'], bufferIO(work).io)).toBe(0);
     const result = await loadConfig(join(work, 'c'), { env: {}, cwd: work });
     expect(result.issues).toEqual([]);
-    expect(result.files).toEqual([
-      'c/rate-limit-policies.yaml',
-      'c/token-exchange-profiles.yaml',
-      'c/user-permissions.yaml',
-    ]);
+    expect(result.files).toEqual(KINDS.map((k) => `c/${k.config.file}`).sort());
     expect(result.counts).toMatchObject({
       rate_limit_policies: 2,
       user_permissions: 1,

@@ -6,9 +6,19 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { KIND_SCHEMA_FILES, kindSchemas } from '../scripts/kind-schemas.mjs';
+import {
+  KIND_SCHEMA_FILES,
+  KIND_WORDS_FILE,
+  kindSchemas,
+  kindWords,
+  packageDescription,
+} from '../scripts/kind-schemas.mjs';
+import { KIND_WORDS } from '../src/cli/kind-words.js';
 import { KINDS, rateLimitPolicy, type KindModule } from '../src/resources/index.js';
 import type { JsonSchema } from '../src/schemas/index.js';
+
+const load = (file: string) =>
+  JSON.parse(readFileSync(new URL(`../schemas/${file}`, import.meta.url), 'utf8')) as JsonSchema;
 
 function documents(): Record<string, JsonSchema> {
   return Object.fromEntries(
@@ -67,5 +77,25 @@ describe('schemas generated from the kind declarations', () => {
       expect(enums(file).length).toBeGreaterThan(0);
       for (const names of enums(file)) expect(names).toEqual([...KINDS.map((k) => k.name), 'widget']);
     }
+  });
+
+  it(`${KIND_WORDS_FILE} and package.json's description name KINDS (else run npm run gen:schemas)`, () => {
+    const words = kindWords(KINDS, load);
+    expect(KIND_WORDS).toEqual(words);
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      description: string;
+    };
+    expect(pkg.description).toBe(packageDescription(words));
+  });
+
+  it('names a new kind in the words of the command line, its ids by their prefix', () => {
+    const words = kindWords([...KINDS, { ...widget, identityFields: ['owner_id'] }], load);
+    const withIds = KINDS.filter((k) => k.id !== null);
+    expect(words.phrase).toBe(`${KINDS.map((k) => k.title.many).join(', ')} and rate limit policies`);
+    expect(words.importKinds).toBe([...withIds.map((k) => k.name), 'widget'].join(', '));
+    expect(words.importIdentities).toMatch(
+      /^resource\/consumer\/consumer_selector, the subject_token_type, .*or the owner_id$/,
+    );
+    expect(words.idPrefixes).toMatch(/^rlp_…, tep_…, .*rlp_…$/);
   });
 });

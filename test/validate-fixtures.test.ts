@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandIO } from '../src/cli/io.js';
 import { runValidate } from '../src/cli/commands/validate.js';
 import type { ConfigIssue } from '../src/config/index.js';
+import { countsWith } from './helpers/kind-examples.js';
 
 /**
  * Every file in fixtures/invalid/ holds one mistake and starts with one or more
@@ -132,7 +133,7 @@ describe('fixtures/valid', () => {
     const { code, body } = await validateJson(path, validDir, vars, varFiles);
     expect(body.errors).toEqual([]);
     expect(code).toBe(0);
-    expect(body.counts).toEqual(counts);
+    expect(body.counts).toEqual(countsWith(counts));
   });
 
   it('with-vars fails naming the variable when a value is missing', async () => {

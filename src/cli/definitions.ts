@@ -9,6 +9,7 @@
  */
 import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import { RATE_LIMIT_MODELS, RATE_LIMIT_TIER_NAMES, tierLines } from '../emulator/rate-limit-options.js';
+import { KIND_WORDS } from './kind-words.js';
 
 /** The options object commander hands a command's action, for a definition below. */
 export type FlagsOf<D extends (parent: Command) => { opts(): OptionValues }> = ReturnType<
@@ -399,14 +400,11 @@ export const importCommand = (parent: Command) =>
                 .description(
                   'attach a server id to a resource, e.g. one adopted through 409; without an id (API profile full) it is looked up on the tenant',
                 )
-                .argument('<kind-or-address>', 'rate_limit_policy, token_exchange_profile, or a full address')
-                .argument(
-                  '[identity]',
-                  'identity: resource/consumer/consumer_selector, or the subject_token_type',
-                )
+                .argument('<kind-or-address>', `${KIND_WORDS.importKinds}, or a full address`)
+                .argument('[identity]', `identity: ${KIND_WORDS.importIdentities}`)
                 .argument(
                   '[id]',
-                  'the id on the tenant (rlp_…, tep_…); omitted: looked up by identity (API profile full)',
+                  `the id on the tenant (${KIND_WORDS.idPrefixes}); omitted: looked up by identity (API profile full)`,
                 )
                 .option('--config <PATH>', 'config to take the attributes from', '.'),
             ),

@@ -12,6 +12,7 @@ import { guardOutput, watchSignals, type GuardedOutput } from './process.js';
 import { releaseLocksOnCrash } from './crash.js';
 import { reportError } from './errors.js';
 import * as def from './definitions.js';
+import { KIND_WORDS } from './kind-words.js';
 import type { FleetFlags, SingleRun } from './fleet.js';
 
 const require = createRequire(import.meta.url);
@@ -166,9 +167,7 @@ export function buildProgram(
     };
 
   program
-    .description(
-      "Manage an identity tenant's rate limit policies, user permissions and token exchange profiles as code.",
-    )
+    .description(`Manage an identity tenant's ${KIND_WORDS.phrase} as code.`)
     .version(version, '-V, --version')
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),

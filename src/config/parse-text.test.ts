@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { configKeys, countsWith } from '../../test/helpers/kind-examples.js';
 import { check, lines, marked } from '../../test/validate-helpers.js';
 import { parseConfigText } from './parse-text.js';
 
@@ -70,13 +71,15 @@ describe('parseConfigText: resources', () => {
         source: { file: 'config.yaml', line: 12, col: 5 },
       },
     ]);
-    expect(result.counts).toEqual({
-      files: 1,
-      rate_limit_policies: 1,
-      user_permissions: 2,
-      users: 1,
-      token_exchange_profiles: 1,
-    });
+    expect(result.counts).toEqual(
+      countsWith({
+        files: 1,
+        rate_limit_policies: 1,
+        user_permissions: 2,
+        users: 1,
+        token_exchange_profiles: 1,
+      }),
+    );
   });
 
   it('writes attributes in the schema order whatever the order in the file', () => {
@@ -107,9 +110,7 @@ describe('parseConfigText: resources', () => {
     const text = `x_shared: &slow { action: block, limit: 10 }
 rate_limit_policies: []
 `;
-    expect(lines(check(text))).toEqual([
-      '1:1: unknown top-level key "x_shared"; allowed: rate_limit_policies, user_permissions, token_exchange_profiles',
-    ]);
+    expect(lines(check(text))).toEqual([`1:1: unknown top-level key "x_shared"; allowed: ${configKeys()}`]);
     const ok = `rate_limit_policies:
   - resource: oauth_authentication_api
     consumer: client
@@ -147,7 +148,7 @@ describe('parseConfigText: bad input', () => {
   it('names the allowed keys for an unknown top-level key', () => {
     expectIssueAt(
       '@@token_exchange_profile: []\n',
-      'unknown top-level key "token_exchange_profile"; allowed: rate_limit_policies, user_permissions, token_exchange_profiles',
+      `unknown top-level key "token_exchange_profile"; allowed: ${configKeys()}`,
     );
   });
 
@@ -156,10 +157,7 @@ describe('parseConfigText: bad input', () => {
     ['a string', '@@rate_limit_policies\n'],
     ['a number', '@@42\n'],
   ])('refuses a top level that is %s', (_title, template) => {
-    expectIssueAt(
-      template,
-      'the file must be a mapping with any of the keys rate_limit_policies, user_permissions, token_exchange_profiles',
-    );
+    expectIssueAt(template, `the file must be a mapping with any of the keys ${configKeys()}`);
   });
 
   it.each(['__proto__', 'constructor', 'prototype'])(
@@ -305,12 +303,8 @@ describe('parseConfigText: variables', () => {
   });
 
   it('does not interpolate mapping keys', () => {
-    expectIssueAt(
-      '@@${KEY}: []\n',
-      'unknown top-level key "${KEY}"; allowed: rate_limit_policies, user_permissions, token_exchange_profiles',
-      {
-        vars: { KEY: 'rate_limit_policies' },
-      },
-    );
+    expectIssueAt('@@${KEY}: []\n', `unknown top-level key "\${KEY}"; allowed: ${configKeys()}`, {
+      vars: { KEY: 'rate_limit_policies' },
+    });
   });
 });

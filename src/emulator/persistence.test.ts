@@ -3,9 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EmulatorOptionError } from './faults.js';
+import { EMULATOR_KINDS } from './kinds/index.js';
 import { DataFileWriter, loadDataFile } from './persistence.js';
 import { startEmulator } from './server.js';
 import type { EmulatorHandle, EmulatorSnapshot } from './types.js';
+
+/** Every kind's part, empty: what a fresh tenant holds. */
+const EMPTY = Object.fromEntries(
+  EMULATOR_KINDS.map((m) => [m.key, m.empty()]),
+) as unknown as EmulatorSnapshot;
 
 let dir: string;
 let file: string;
@@ -87,12 +93,17 @@ describe('--data persistence', () => {
     emu.reset();
     await emu.stop();
     emu = undefined;
-    expect(await loadDataFile(file)).toEqual({
-      rateLimitPolicies: [],
-      userPermissions: {},
-      tokenExchangeProfiles: [],
-    });
+    expect(await loadDataFile(file)).toEqual(EMPTY);
   });
+
+  it.each(EMULATOR_KINDS.map((m) => [m.key] as const))(
+    'loads a file without the %s part (written before its kind was added) with the part empty',
+    async (key) => {
+      const { [key]: _left, ...rest } = EMPTY;
+      await writeFile(file, JSON.stringify({ version: 1, ...rest }));
+      expect(await loadDataFile(file)).toEqual(EMPTY);
+    },
+  );
 
   it.each([
     ['not JSON', '{', 'not valid JSON'],
@@ -118,6 +129,11 @@ describe('--data persistence', () => {
       }),
       'permissions of user "u"',
     ],
+    [
+      'a part of the wrong shape',
+      JSON.stringify({ version: 1, rateLimitPolicies: {} }),
+      'rateLimitPolicies must be a list',
+    ],
   ])('refuses to start from %s', async (_name, text, message) => {
     await writeFile(file, text);
     const started = startEmulator({ dataFile: file });
@@ -129,7 +145,7 @@ describe('--data persistence', () => {
 describe('DataFileWriter', () => {
   it('coalesces many changes into few writes and flushes on demand', async () => {
     let reads = 0;
-    const empty: EmulatorSnapshot = { rateLimitPolicies: [], userPermissions: {}, tokenExchangeProfiles: [] };
+    const empty = EMPTY;
     const writer = new DataFileWriter(file, () => (reads++, empty), 60_000);
     for (let i = 0; i < 100; i++) writer.schedule();
     await writer.flush();
@@ -141,7 +157,7 @@ describe('DataFileWriter', () => {
 
   it('reports a failed write to onError and from flush', async () => {
     const errors: string[] = [];
-    const empty: EmulatorSnapshot = { rateLimitPolicies: [], userPermissions: {}, tokenExchangeProfiles: [] };
+    const empty = EMPTY;
     await writeFile(join(dir, 'blocker'), 'a file, not a folder');
     const writer = new DataFileWriter(
       join(dir, 'blocker', 'x.json'),

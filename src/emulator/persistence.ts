@@ -3,8 +3,8 @@
  * version and one part per kind module (its `key`): {"version": 1,
  * "rateLimitPolicies": [...], "userPermissions": {...},
  * "tokenExchangeProfiles": [...]}, and under API profile full the reference
- * data ("clients", "actions", "resourceServers"; a part left out is the
- * defaults). Loaded (and checked, each part by its module) on start; written
+ * data ("clients", "actions", "resourceServers"). A part left out is empty
+ * (reference data: the defaults). Loaded (and checked, each part by its module) on start; written
  * after changes, coalesced over a short delay, atomically (temporary file in
  * the same folder, fsync, rename) with mode 0600, and flushed on stop.
  * Clients, secrets and tokens are never written.
@@ -19,23 +19,20 @@ import type { EmulatorSnapshot } from './types.js';
 
 export const DATA_FILE_VERSION = 1;
 
-/** "rateLimitPolicies, tokenExchangeProfiles (lists) and userPermissions (mapping) are required". */
-function requiredParts(kinds: readonly EmulatorKind[]): string {
-  const of = (shape: EmulatorKind['shape'], one: string, many: string) => {
-    const keys = kinds.filter((m) => m.shape === shape).map((m) => m.key);
-    return keys.length === 0 ? [] : [`${keys.join(', ')} (${keys.length === 1 ? one : many})`];
-  };
-  return `${[...of('list', 'a list', 'lists'), ...of('mapping', 'mapping', 'mappings')].join(' and ')} are required`;
-}
-
-/** Checks a parsed data file (or a seeded state); returns the reason it is unusable, or undefined. */
+/**
+ * Checks a parsed data file (or a seeded state); returns the reason it is
+ * unusable, or undefined. A part left out is the module's initial part (empty,
+ * or the defaults of reference data), so a file written before a kind was
+ * added still loads.
+ */
 export function snapshotProblem(doc: unknown, kinds: readonly EmulatorKind[]): string | undefined {
   if (!isRecord(doc)) return 'not a JSON object';
   if (doc.version !== DATA_FILE_VERSION) return `unknown version ${JSON.stringify(doc.version)} (expected 1)`;
-  // A part with defaults (reference data) may be left out; any other must be there.
-  const present = kinds.filter((m) => !m.defaults || doc[m.key] !== undefined);
-  const shaped = (m: EmulatorKind) => (m.shape === 'list' ? Array.isArray(doc[m.key]) : isRecord(doc[m.key]));
-  if (!present.every(shaped)) return requiredParts(present);
+  const present = kinds.filter((m) => doc[m.key] !== undefined);
+  const misshaped = present.find((m) =>
+    m.shape === 'list' ? !Array.isArray(doc[m.key]) : !isRecord(doc[m.key]),
+  );
+  if (misshaped) return `${misshaped.key} must be ${misshaped.shape === 'list' ? 'a list' : 'a mapping'}`;
   for (const m of present) {
     const why = m.check(doc[m.key]);
     if (why) return why;

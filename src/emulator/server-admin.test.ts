@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { emptyTenant } from '../../test/helpers/kind-examples.js';
 import { matchesSchema } from '../schemas/index.js';
 import { startEmulator } from './server.js';
 import type { EmulatorHandle } from './types.js';
@@ -57,7 +58,7 @@ describe('admin API', () => {
     await seed();
     const res = await admin('/reset', { method: 'POST', headers: key() });
     expect(res.status).toBe(204);
-    expect(emu.snapshot()).toEqual({ rateLimitPolicies: [], userPermissions: {}, tokenExchangeProfiles: [] });
+    expect(emu.snapshot()).toEqual(emptyTenant());
     expect(emu.requestCount()).toBe(0);
   });
 

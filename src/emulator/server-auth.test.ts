@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { kindScopes } from '../../test/helpers/kind-examples.js';
 import { matchesSchema } from '../schemas/index.js';
 import { signJwt, type AccessClaims } from './jwt.js';
 import { startEmulator } from './server.js';
@@ -83,14 +84,7 @@ describe('token endpoint', () => {
       scope: string;
     };
     expect(json).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
-    expect(json.scope.split(' ').sort()).toEqual(
-      [
-        'create:rate_limit_policies',
-        'create:token_exchange_profiles',
-        'delete:rate_limit_policies',
-        'update:users',
-      ].sort(),
-    );
+    expect(json.scope.split(' ').sort()).toEqual(kindScopes('spec'));
     expect(claimsOf(json.access_token)).toMatchObject({
       iss: `${emu.origin}/`,
       sub: `${emu.clientId}@clients`,

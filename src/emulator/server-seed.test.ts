@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { emptyTenant } from '../../test/helpers/kind-examples.js';
 import { startEmulator } from './server.js';
 import type { EmulatorHandle, RateLimitPolicy } from './types.js';
 
@@ -83,7 +84,7 @@ describe('PUT /__emulator/state (seeding, as someone else)', () => {
     expect((await putState(emu, { rateLimitPolicies: [changed] })).status).toBe(200);
     expect(emu.snapshot().rateLimitPolicies).toEqual([changed]);
     expect((await putState(emu, {})).status).toBe(200);
-    expect(emu.snapshot()).toEqual({ rateLimitPolicies: [], userPermissions: {}, tokenExchangeProfiles: [] });
+    expect(emu.snapshot()).toEqual(emptyTenant());
   });
 
   it('writes the seeded tenant to the data file', async () => {

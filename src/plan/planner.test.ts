@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { DesiredResource, KindName, RecordedResource } from '../resources/index.js';
+import {
+  KINDS,
+  type Attributes,
+  type DesiredResource,
+  type KindName,
+  type RecordedResource,
+} from '../resources/index.js';
+import { kindExample } from '../../test/helpers/kind-examples.js';
 import {
   desired,
   permission,
@@ -21,12 +28,12 @@ function only(want: DesiredResource[], have: RecordedResource[] | null): Change 
   return plan.changes[0]!;
 }
 
-const samples: Record<KindName, () => ReturnType<typeof policy>> = {
-  rate_limit_policy: () => policy('default'),
-  user_permission: () => permission('auth0|u1', 'https://api.example.com', 'read:orders'),
-  token_exchange_profile: () => profile('urn:example:partner-token'),
-};
-const kinds = Object.keys(samples) as KindName[];
+/** A resource of each kind: its example's first. */
+const samples = Object.fromEntries(KINDS.map((k) => [k.name, () => kindExample(k)])) as Record<
+  KindName,
+  () => Attributes
+>;
+const kinds = KINDS.map((k) => k.name);
 
 describe('planChanges: one resource of each kind', () => {
   it.each(kinds)('creates a desired %s that is not in state', (kind) => {

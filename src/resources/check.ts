@@ -1,4 +1,4 @@
-import { checkSchema, matchesFormat, matchesSchema } from '../schemas/index.js';
+import { checkSchema, matchesSchema } from '../schemas/index.js';
 import { identityOf } from './kinds.js';
 import type { Attributes, KindModule } from './kind.js';
 
@@ -82,7 +82,16 @@ export function configSchemaPasses(kind: KindModule, records: readonly Attribute
 export function idProblem(kind: KindModule, id: string | null): string | null {
   if (id === null) return null;
   if (kind.id === null) return `id ${quote(id)} is set, but a ${kind.title.one} has no server id`;
-  return matchesFormat(kind.id.format, id)
-    ? null
-    : `id ${quote(id)} is not a ${kind.title.one} id (${kind.id.description})`;
+  return isKindId(kind, id) ? null : `id ${quote(id)} is not a ${kind.title.one} id (${kind.id.description})`;
+}
+
+/**
+ * Whether `id` has the shape of `kind`'s server ids: the shape the `id`
+ * property of its create operation's response schema gives (schemas/, the
+ * one source of API facts; the validator is the compiled one).
+ */
+export function isKindId(kind: KindModule, id: string): boolean {
+  const response = kind.operations.create.response;
+  if (kind.id === null || !response) return false;
+  return !checkSchema(response, { id }).some((issue) => issue.path[0] === 'id');
 }

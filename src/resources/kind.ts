@@ -19,11 +19,13 @@ export interface Noun {
   many: string;
 }
 
-/** The server id a kind's resources have: how it looks, and how `import` names the resource. */
+/**
+ * The server id a kind's resources have, and how `import` names the
+ * resource. What an id looks like is an API fact: the `id` property of the
+ * create operation's response schema (isKindId, check.ts).
+ */
 export interface KindId {
-  /** Name of the id's format in schemas/formats.cjs. */
-  format: string;
-  /** The format in words, for an error about a wrong id. */
+  /** The id's shape in words, for an error about a wrong id. */
   description: string;
   /** Identity parts from the identity argument of `tenantform import KIND IDENTITY ID`, or the problem with it. */
   parseIdentity(text: string): string[] | { problem: string };

@@ -198,7 +198,6 @@ export const rateLimitPolicy = {
     example: EXAMPLE,
   },
   id: {
-    format: 'rate-limit-policy-id',
     description: 'rlp_ followed by up to 22 letters, digits, _ or -',
     parseIdentity(text) {
       const [resource, consumer, ...rest] = text.split('/');

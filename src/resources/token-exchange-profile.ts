@@ -155,7 +155,6 @@ export const tokenExchangeProfile = {
     example: EXAMPLE,
   },
   id: {
-    format: 'token-exchange-profile-id',
     description: 'tep_ followed by letters, digits, _ or -',
     parseIdentity: (text) => [text],
   },

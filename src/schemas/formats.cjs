@@ -91,10 +91,6 @@ module.exports = {
   uri,
   'date-time': fullFormats['date-time'],
   'strict-https-uri': strictHttpsUri,
-  // Observed ids: "rlp_" followed by 21 characters (length capped at 26 by the schema).
-  'rate-limit-policy-id': /^rlp_[A-Za-z0-9_-]{1,22}$/,
-  // Observed ids: "tep_" followed by characters; the spec shows no length.
-  'token-exchange-profile-id': /^tep_[A-Za-z0-9_-]+$/,
 };
 
 // Not formats (the validators register every enumerable export as one): the

@@ -100,8 +100,6 @@ const FORMAT_WORDS: Record<string, string> = {
   'strict-https-uri': 'an absolute https:// URI with a host (http and other schemes are refused)',
   uri: 'an absolute URI (for example urn:example:token or https://example.com/token)',
   'date-time': 'an ISO 8601 date-time',
-  'rate-limit-policy-id': 'a rate limit policy id (rlp_…)',
-  'token-exchange-profile-id': 'a token exchange profile id (tep_…)',
 };
 
 /** The value at `path` in `data`, or undefined. */
@@ -253,7 +251,7 @@ const formats = require('../schemas/formats.cjs') as Record<string, RegExp | ((v
 };
 const { explain } = formats;
 
-/** True when `value` is in the named format, e.g. matchesFormat('rate-limit-policy-id', 'rlp_…'). */
+/** True when `value` is in the named format, e.g. matchesFormat('strict-https-uri', 'https://…'). */
 export function matchesFormat(name: string, value: string): boolean {
   const format = formats[name];
   if (!format) throw new Error(`unknown format ${name}`);

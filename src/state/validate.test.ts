@@ -23,7 +23,7 @@ describe('state document validation', () => {
       [{ ...profile(1), address: 'token_exchange_profile["x"]' }],
       'but kind and identity say',
     ],
-    ['an unknown resource kind', [{ ...profile(1), kind: 'role' }], 'kind must be one of'],
+    ['an unknown resource kind', [{ ...profile(1), kind: 'no_such_kind' }], 'kind must be one of'],
     ['an unknown resource property', [{ ...profile(1), note: 'x' }], 'unknown property "note"'],
     ['a missing id', [{ ...profile(1), id: undefined }], 'missing required property "id"'],
   ])('refuses a stored document with %s, naming where', (_label, resources, detail) => {

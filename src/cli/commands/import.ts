@@ -46,10 +46,9 @@ export async function importAction(
 ): Promise<number> {
   const { address, kind, id } = await resolveAddress(first, second, third);
   if (!kind.id) throw new CliError(`${kind.title.many} have no id on the tenant; there is nothing to import`);
-  const { matchesFormat } = await import('../../schemas/index.js');
-  if (id !== null && !matchesFormat(kind.id.format, id))
+  const { isKindId, unverifiedReason } = await import('../../resources/index.js');
+  if (id !== null && !isKindId(kind, id))
     throw new CliError(`"${id}" does not look like a ${kind.name} id (expected ${kind.id.description})`);
-  const { unverifiedReason } = await import('../../resources/index.js');
   const unverified = unverifiedReason(kind);
 
   const input = resolveInputs([flags.config], flags.env, flags.varFile, io, 'one')[0]!;

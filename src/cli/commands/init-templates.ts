@@ -3,7 +3,11 @@
  * kind declares it): a .gitignore, a package.json that pins tenantform, the
  * environments file, a GitHub Actions workflow and a README.
  * Every YAML file init writes must pass `tenantform validate` as written (a test checks).
+ * What they say about the kinds (the scopes the workflow's client needs, the
+ * README's table of files) comes from the kinds' declarations.
  */
+import { descriptorsOf, operationsFor, type ApiProfile, type KindModule } from '../../resources/index.js';
+import { listed } from '../words.js';
 
 /** The first line of every config file init and export write: editors find the schema by it. */
 export const SCHEMA_COMMENT = '# yaml-language-server: $schema=./schemas/config.schema.json';
@@ -51,6 +55,34 @@ environments:
     paths: [.]
 `;
 
+/** The scopes of the kinds' operations under `profile`: the reads (GET) or the writes, each once, in KINDS order. */
+function scopesOf(kinds: readonly KindModule[], profile: ApiProfile, reads: boolean): string[] {
+  const ops = kinds.flatMap((kind) => descriptorsOf(operationsFor(kind, profile)));
+  return [...new Set(ops.filter((op) => (op.method === 'GET') === reads).map((op) => op.scope))];
+}
+
+/** Text after `first`, wrapped at 100 columns, each further line led by `next`. */
+function wrapped(first: string, next: string, text: string): string {
+  const lines = [first];
+  for (const word of text.split(' ')) {
+    const line = lines[lines.length - 1]!;
+    if (line.length > next.length && line.length + 1 + word.length > 100) lines.push(`${next}${word}`);
+    else lines[lines.length - 1] = line.endsWith(' ') ? `${line}${word}` : `${line} ${word}`;
+  }
+  return lines.join('\n');
+}
+
+/** The workflow's comment on the scopes its client needs: the spec profile's writes, then what api: full adds. */
+export function scopeComment(kinds: readonly KindModule[]): string {
+  const spec = scopesOf(kinds, 'spec', false);
+  const full = scopesOf(kinds, 'full', false).filter((scope) => !spec.includes(scope));
+  const reads = scopesOf(kinds, 'full', true).sort();
+  const text =
+    `${listed(spec)} scopes (with api: full in tenantform.yaml also ${full.join(', ')} and, ` +
+    `for reads, ${reads.join(', ')})`;
+  return wrapped('#   TENANTFORM_CLIENT_SECRET  ', `#${' '.repeat(29)}`, text);
+}
+
 /**
  * The workflow: a job per environment, from `tenantform envs`. Every job
  * installs tenantform with `npm ci` (the version package-lock.json pins); the
@@ -63,7 +95,8 @@ environments:
  * plan, or plans and applies again when apply refuses it (stale, edited, made
  * for another target), and says so in the job summary.
  */
-export const WORKFLOW_YAML = `# tenantform: validate and plan on pull requests, apply on pushes to main,
+export function workflowYaml(kinds: readonly KindModule[]): string {
+  return `# tenantform: validate and plan on pull requests, apply on pushes to main,
 # one job per environment of tenantform.yaml (a pull request plans only the
 # environments its changed files affect).
 #
@@ -80,12 +113,12 @@ export const WORKFLOW_YAML = `# tenantform: validate and plan on pull requests, 
 # and, in a GitHub environment named like each tenantform environment (Settings → Environments):
 #   TENANTFORM_DOMAIN         the tenant's domain, e.g. acme.eu.auth0.com
 #   TENANTFORM_CLIENT_ID      a machine-to-machine client of the tenant with the
-#   TENANTFORM_CLIENT_SECRET  create:rate_limit_policies, delete:rate_limit_policies,
-#                             update:users and create:token_exchange_profiles scopes
-#                             (with api: full in tenantform.yaml also update:rate_limit_policies,
-#                             update:token_exchange_profiles, delete:token_exchange_profiles and,
-#                             for reads, read:rate_limit_policies, read:token_exchange_profiles, read:users)
-name: tenantform
+${scopeComment(kinds)}
+${WORKFLOW_JOBS}`;
+}
+
+/** The workflow below its comment: the jobs. */
+const WORKFLOW_JOBS = `name: tenantform
 
 on:
   pull_request:
@@ -194,19 +227,23 @@ jobs:
           lock-timeout: 5m
 `;
 
+/** A kind's row in the README's table of files: its file, and the first sentence of its list's description. */
+function fileRow(kind: KindModule): string {
+  const what = kind.config.description.split('. ')[0]!.replace(/\.$/, '');
+  return `| \`${kind.config.file}\` | ${what.charAt(0).toLowerCase()}${what.slice(1)} |`;
+}
+
 /** The config repository's README; `version` names the tarball of the install recipe. */
-export function readmeMd(version: string): string {
+export function readmeMd(version: string, kinds: readonly KindModule[]): string {
   return `# Tenant configuration
 
-The rate limit policies, user permissions and token exchange profiles of our
+${wrapped('The', '', `${listed(kinds.map((k) => k.title.many))} of our`)}
 tenant, managed with [tenantform](https://www.npmjs.com/package/tenantform).
 Change a YAML file, open a pull request, read the plan CI posts, merge: CI applies.
 
 | File | What it declares |
 |---|---|
-| \`rate-limit-policies.yaml\` | rate limit policies of the authentication API |
-| \`user-permissions.yaml\` | permissions assigned to users |
-| \`token-exchange-profiles.yaml\` | token exchange profiles |
+${kinds.map(fileRow).join('\n')}
 | \`schemas/\` | JSON Schemas for editor completion and checks (VS Code: the Red Hat "YAML" extension) |
 | \`package.json\` | pins the tenantform version (\`npm install\` once, then commit \`package-lock.json\`) |
 | \`.github/workflows/tenantform.yml\` | CI: validate and plan on pull requests, apply on \`main\` |

@@ -10,10 +10,13 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { exampleResourceCount, kindScopes } from '../../../test/helpers/kind-examples.js';
 import { parse } from 'yaml';
 import type { CommandIO } from '../io.js';
 import { initAction, PACKAGE_SCHEMAS_DIR, scaffoldFiles } from './init.js';
-import { WORKFLOW_YAML } from './init-templates.js';
+import { readmeMd, workflowYaml } from './init-templates.js';
+import { listed } from '../words.js';
+import { KINDS, rateLimitPolicy, type KindModule } from '../../resources/index.js';
 
 function bufferIO(cwd: string) {
   let stdout = '';
@@ -175,7 +178,7 @@ describe('initAction', () => {
       'Error: . already holds config files; nothing was written:\n  prod/policies.yaml\n',
     );
     expect(err()).toContain(
-      'init would add 4 example resources to that config, which the next apply would create on the tenant:\n' +
+      `init would add ${exampleResourceCount()} example resources to that config, which the next apply would create on the tenant:\n` +
         '  rate_limit_policy["oauth_authentication_api","client","default"]  (rate-limit-policies.yaml)\n',
     );
     expect(err()).toContain('--force');
@@ -206,6 +209,47 @@ describe('initAction', () => {
   });
 });
 
+describe('what the scaffold says about the kinds', () => {
+  /** A kind only this test knows, with scopes of its own. */
+  const widget: KindModule = {
+    ...rateLimitPolicy,
+    name: 'widget',
+    title: { one: 'widget', many: 'widgets' },
+    config: {
+      ...rateLimitPolicy.config,
+      file: 'widgets.yaml',
+      description: 'Widgets of the tenant. Identity: name.',
+    },
+    operations: {
+      create: { ...rateLimitPolicy.operations.create, scope: 'create:widgets' },
+      delete: { ...rateLimitPolicy.operations.delete, profile: 'full', scope: 'delete:widgets' },
+      list: { ...rateLimitPolicy.operations.list, scope: 'read:widgets' },
+    },
+  };
+
+  it('names every scope the kinds’ operations need, under spec and under api: full', () => {
+    const comment = workflowYaml([...KINDS, widget])
+      .split('\n')
+      .filter((line) => line.startsWith('#'))
+      .join(' ')
+      .replace(/[#\s]+/g, ' ');
+    const [spec, full] = comment.split('(with api: full in tenantform.yaml also ');
+    for (const scope of kindScopes('spec')) expect(spec).toContain(scope);
+    for (const scope of kindScopes('full')) expect(comment).toContain(scope);
+    expect(spec).toMatch(/ and create:widgets scopes $/);
+    expect(full).toMatch(/, delete:widgets and, for reads, (read:[a-z_]+, )+read:widgets\)$/);
+  });
+
+  it('lists every kind’s file in the README', () => {
+    const readme = readmeMd('1.0.0', [...KINDS, widget]);
+    expect(readme.replace(/\s+/g, ' ')).toContain(
+      `The ${listed([...KINDS.map((k) => k.title.many), 'widgets'])} of our tenant,`,
+    );
+    for (const kind of KINDS) expect(readme).toContain(`| \`${kind.config.file}\` |`);
+    expect(readme).toContain('| `widgets.yaml` | widgets of the tenant |');
+  });
+});
+
 describe('the scaffold workflow', () => {
   type Step = { run?: string; uses?: string; env?: Record<string, string>; with?: Record<string, unknown> };
   type Job = {
@@ -217,7 +261,7 @@ describe('the scaffold workflow', () => {
     concurrency?: { group: string; 'cancel-in-progress': boolean };
     steps: Step[];
   };
-  const text = WORKFLOW_YAML;
+  const text = workflowYaml(KINDS);
   const workflow = parse(text) as {
     on: { pull_request: unknown; push: { branches: string[] } };
     permissions: Record<string, string>;

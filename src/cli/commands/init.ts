@@ -10,7 +10,7 @@ import {
   packageJson,
   readmeMd,
   SCHEMA_COMMENT,
-  WORKFLOW_YAML,
+  workflowYaml,
 } from './init-templates.js';
 import type { InitFlags } from '../definitions.js';
 
@@ -42,8 +42,8 @@ export function scaffoldFiles(
     })),
     { path: '.gitignore', content: GITIGNORE },
     { path: 'package.json', content: packageJson(version) },
-    { path: '.github/workflows/tenantform.yml', content: WORKFLOW_YAML },
-    { path: 'README.md', content: readmeMd(version) },
+    { path: '.github/workflows/tenantform.yml', content: workflowYaml(KINDS) },
+    { path: 'README.md', content: readmeMd(version, KINDS) },
     ...schemas,
   ];
 }
