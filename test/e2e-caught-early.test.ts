@@ -91,7 +91,9 @@ describe.each([
     const plan = await run('plan', 'config', '--format', 'markdown');
     expect(plan.code, plan.stderr).toBe(0);
     expect(plan.stdout).toContain('#### Review these (1)');
-    expect(plan.stdout).toContain('| `+` create | rate limit policy | `default`: new, block 0/s |');
+    expect(plan.stdout).toContain(
+      '| `+`&nbsp;create | rate&nbsp;limit&nbsp;policy | `default`: new, block 0/s |',
+    );
     expect(plan.stdout).toContain('#### Other changes (1)');
     expect(routes()).toEqual({});
   });

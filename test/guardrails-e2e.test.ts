@@ -82,10 +82,10 @@ describe('guardrails against the emulator', () => {
     const md = plan.stdout;
     expect(md).toContain('#### Review these (2)');
     expect(md).toContain(
-      '| `-/+` replace | rate limit policy | `default`: log → block | from log to enforcing (block at 100/s) |',
+      '| `-/+`&nbsp;replace | rate&nbsp;limit&nbsp;policy | `default`: log → block | from log to enforcing (block at 100/s) |',
     );
     expect(md).toContain(
-      '| `+` create | rate limit policy | `third_party_clients`: new, block 0/s | blocks every sign-in of all third-party applications; its applications leave default (log 100/s); ⚠ `shared-limit-zero`; ⚠ `enforce-without-log` |',
+      '| `+`&nbsp;create | rate&nbsp;limit&nbsp;policy | `third_party_clients`: new, block 0/s | blocks every sign-in of all third-party applications; its applications leave default (log 100/s); ⚠ `shared-limit-zero`; ⚠ `enforce-without-log` |',
     );
     expect(md).toContain('#### Other changes (1)');
     expect(md.indexOf('`client_id:web`: limit 50 → 40')).toBeGreaterThan(md.indexOf('#### Other changes'));

@@ -15,6 +15,8 @@ import {
 import type { StateDocument } from '../src/state/types.js';
 import type { Action, Change, Plan } from '../src/plan/types.js';
 import { planChanges } from '../src/plan/planner.js';
+import { planRefreshed } from '../src/plan/drift.js';
+import { liveResource } from '../src/resources/index.js';
 import { checkChanges, checkConfig, type Finding } from '../src/review/index.js';
 
 export function policy(
@@ -95,6 +97,28 @@ export function shuffled<T>(items: readonly T[], seed: number): T[] {
  */
 export function everyActionPlan() {
   return { desired: everyActionDesired(), state: everyActionState() };
+}
+
+/** Plans that, between them, have every action tenantform has. */
+export function everyKindOfPlan(): Plan[] {
+  const { desired: want, state } = everyActionPlan();
+  const same = policy('default', { action: 'block', limit: 100 });
+  const forced = planChanges(
+    [desired('rate_limit_policy', same)],
+    stateDoc([recorded('rate_limit_policy', same, { id: 'rlp_1' })]),
+    { replace: ['rate_limit_policy["oauth_authentication_api","client","default"]'] },
+  );
+  const live = {
+    reads: [{ kind: 'rate_limit_policy' as const, params: {} }],
+    resources: [liveResource('rate_limit_policy', policy('default', { action: 'log', limit: 3 }), 'rlp_1')],
+  };
+  return [
+    planChanges(want, state),
+    planChanges(want, state, { api: 'full' }),
+    forced,
+    planChanges([], state, { destroy: true }),
+    planRefreshed(want, state, live, { api: 'full' }).plan,
+  ];
 }
 
 function everyActionDesired(): DesiredResource[] {

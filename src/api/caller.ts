@@ -204,7 +204,11 @@ function afterFailure(ctx: CallContext, spec: CallSpec, err: unknown, tries: Att
   if (failure.kind === 'connect') {
     const stopped = ctx.reach.stopped(spec, attempt);
     if (stopped) throw stopped;
-    if (tries.counted >= Math.min(CONNECT_ATTEMPTS, ctx.policy.maxAttempts)) {
+    // A proxy that answered and refused answers the same again: no retry.
+    if (
+      failure.code.startsWith('PROXY_') ||
+      tries.counted >= Math.min(CONNECT_ATTEMPTS, ctx.policy.maxAttempts)
+    ) {
       throw ctx.reach.lost(failure.code, spec, attempt);
     }
     return {

@@ -11,6 +11,7 @@ import { call, type CallContext, type CallSpec } from './caller.js';
 import type { WaitCause } from './ceilings.js';
 import { ApiConfigError, errorInfoFromBody } from './errors.js';
 import { PacerRoutes } from './pacer-routes.js';
+import { proxyFor, proxySecrets } from './proxy.js';
 import { encodeSegment } from './paths.js';
 import { Reachability } from './reach.js';
 import { createRedactor } from './redact.js';
@@ -92,16 +93,20 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
   const ownAgent = options.dispatcher
     ? null
-    : createAgent({
-        parallelism: options.parallelism ?? 10,
-        connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
-        requestTimeoutMs,
-      });
+    : createAgent(
+        {
+          parallelism: options.parallelism ?? 10,
+          connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
+          requestTimeoutMs,
+        },
+        options.proxy,
+      );
   const dispatcher = options.dispatcher ?? ownAgent!;
   let closed = false;
-  const redactor = createRedactor(
-    credentials.kind === 'token' ? [credentials.token] : [credentials.clientSecret],
-  );
+  const redactor = createRedactor([
+    credentials.kind === 'token' ? credentials.token : credentials.clientSecret,
+    ...proxySecrets(options.proxy),
+  ]);
   const stats: ApiStats = { requests: 0, retries: 0, status429: 0, retried429: 0, waitsMs: 0 };
   const logger = options.logger;
   // Without a logger no debug line is even built (the caller's optional calls skip their arguments).
@@ -111,7 +116,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     log?.(`wait ${ms}ms: ${reason}`);
     options.onWait?.(ms, reason, kind);
   };
-  const reach = new Reachability(target.baseUrl, policy.rateLimitTimeoutMs, redactor.redact);
+  const via = options.dispatcher ? undefined : proxyFor(options.proxy, target.origin);
+  const reach = new Reachability(target.baseUrl, policy.rateLimitTimeoutMs, redactor.redact, via);
+  if (via) log?.(`proxy: ${target.origin} through ${via}`);
   const pacer = new PacerRoutes({
     now,
     sleep,

@@ -16,6 +16,8 @@ export { InvalidPathIdError, encodeSegment } from './paths.js';
 export { createRedactor, redact, MASK } from './redact.js';
 export type { Redactor } from './redact.js';
 export { agentOptions } from './transport.js';
+export { proxyFromEnv, displayProxy } from './proxy.js';
+export type { ProxySettings } from './proxy.js';
 export { readList, type ListCall, type ListRead, type ReadListOptions } from './pages.js';
 export {
   findLive,

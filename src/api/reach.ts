@@ -31,6 +31,8 @@ export class Reachability {
     private readonly target: string,
     private readonly rateLimitTimeoutMs: number,
     private readonly redact: (text: string) => string,
+    /** The proxy the target is reached through, as shown ("http://proxy:3128 (HTTPS_PROXY)"); undefined: directly. */
+    private readonly via?: string,
   ) {}
 
   /** Aborted once the run has ended: waits for a turn to send end with it. */
@@ -87,10 +89,11 @@ export class Reachability {
   /** The target cannot be reached: a request gave up (attempts > 0), or a later one was not sent at all. */
   private unreachableError(request: RequestName, code: string, attempts: number): ApiError {
     const tries = attempts > 1 ? `, after ${attempts} attempts` : '';
+    const where = this.where(code);
     const message =
       attempts > 0
-        ? `Cannot reach the tenant at ${this.target}: ${describeFailure(code)}${tries}`
-        : `${request.operation} not sent: the tenant at ${this.target} is unreachable (${describeFailure(code)})`;
+        ? `Cannot reach ${where}: ${describeFailure(code)}${tries}`
+        : `${request.operation} not sent: ${where} is unreachable (${describeFailure(code)})`;
     return new ApiError(this.redact(message), {
       code: 'API_UNREACHABLE',
       status: 0,
@@ -99,6 +102,16 @@ export class Reachability {
       retryable: true,
       attempts,
     });
+  }
+
+  /**
+   * What could not be reached: the tenant, the tenant through its proxy (the
+   * proxy answered, and refused), or the proxy itself (no answer from it).
+   */
+  private where(code: string): string {
+    if (!this.via) return `the tenant at ${this.target}`;
+    if (code.startsWith('PROXY_')) return `the tenant at ${this.target} through the proxy ${this.via}`;
+    return `the proxy ${this.via} for the tenant at ${this.target}`;
   }
 
   /** One message for every call the timeout ends, so that a summary shows it once. */

@@ -169,6 +169,8 @@ const CONNECT_CODES: Record<string, string> = {
   UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'TLS certificate issuer unknown',
   ERR_TLS_CERT_ALTNAME_INVALID: 'TLS certificate does not name this host',
   ERR_SSL_WRONG_VERSION_NUMBER: 'TLS handshake failed, not a TLS server?',
+  UND_ERR_PRX_CONN: 'connection to the proxy closed before it connected',
+  UND_ERR_PRX_TLS: 'TLS handshake with the proxy failed',
 };
 const RETRY_CODES = new Set(['ETIMEDOUT']);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
@@ -181,8 +183,24 @@ const UNTRUSTED_CODES = new Set([
   'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
 ]);
 
+/** A proxy's refusal, as undici reports it: the status of its answer to CONNECT, or a forwarded 407. */
+const PROXY_REFUSAL =
+  /^Proxy (?:response \((\d{3})\) !== 200 when HTTP Tunneling|Authentication Required \((407)\))/;
+
+/** What a proxy's refusal means (PROXY_407, PROXY_502, ...). */
+function describeProxyRefusal(code: string): string | undefined {
+  const status = /^PROXY_(\d{3})$/.exec(code)?.[1];
+  if (status === undefined) return undefined;
+  if (status === '407') {
+    return 'the proxy asks for credentials (407 Proxy Authentication Required): put the user and password in the proxy URL, http://USER:PASSWORD@HOST:PORT';
+  }
+  return `the proxy refused to connect to it (answered ${status})`;
+}
+
 /** "connection refused (ECONNREFUSED)" */
 export function describeFailure(code: string): string {
+  const refusal = describeProxyRefusal(code);
+  if (refusal) return refusal;
   const words = CONNECT_CODES[code];
   const hint = UNTRUSTED_CODES.has(code)
     ? ' (to trust a private CA, such as that of tenantform emulator --tls, put its file in NODE_EXTRA_CA_CERTS)'
@@ -194,6 +212,8 @@ export function describeFailure(code: string): string {
 export function classifyFailure(err: unknown): { kind: FailureKind; code: string } {
   const e = err as { code?: unknown; name?: unknown; cause?: { code?: unknown } };
   const code = typeof e?.code === 'string' ? e.code : typeof e?.cause?.code === 'string' ? e.cause.code : '';
+  const refused = PROXY_REFUSAL.exec((err as { message?: unknown })?.message?.toString() ?? '');
+  if (refused) return { kind: 'connect', code: `PROXY_${refused[1] ?? refused[2]}` };
   if (e?.name === 'AbortError' || code === 'UND_ERR_ABORTED' || code === 'ABORT_ERR')
     return { kind: 'abort', code: 'ABORTED' };
   if (CONNECT_CODES[code] !== undefined || /^(ERR_TLS_|ERR_SSL_|CERT_)/.test(code))

@@ -1,13 +1,16 @@
 /**
  * The wire: an undici Agent with keep-alive, sized connection pools, connect
- * and request timeouts and TLS verification forced on; and one attempt of one
+ * and request timeouts and TLS verification forced on (undici's
+ * EnvHttpProxyAgent with the same settings when the environment names a
+ * proxy, see proxy.ts); and one attempt of one
  * request through any undici Dispatcher (the built-in Agent or an injected
  * one). Requests go through Dispatcher.request with origin and path kept apart,
  * so the encoded path is sent exactly as built.
  */
 import { createRequire } from 'node:module';
-import type { Agent, Dispatcher } from 'undici';
+import type { Agent, Dispatcher, EnvHttpProxyAgent } from 'undici';
 import type * as Undici from 'undici';
+import type { ProxySettings } from './proxy.js';
 import type { Headers } from './retry.js';
 import type { HttpMethod } from '../resources/index.js';
 
@@ -60,8 +63,29 @@ export function agentOptions(settings: TransportSettings): Agent.Options {
   };
 }
 
-export function createAgent(settings: TransportSettings): Agent {
-  const agent = new undici.Agent(agentOptions(settings));
+/**
+ * undici's EnvHttpProxyAgent, loaded only when a proxy is named, from
+ * undici's index: its tunnel (CONNECT) uses the Dispatcher methods the index
+ * adds. Its ProxyAgent connects to the tenant with `requestTls`, not
+ * `connect`, so verification is forced on there too, and on the connection
+ * to an https:// proxy (`proxyTls`).
+ */
+function createProxyAgent(settings: TransportSettings, proxy: ProxySettings): EnvHttpProxyAgent {
+  const Env = (createRequire(import.meta.url)('undici') as typeof Undici).EnvHttpProxyAgent;
+  const tls = { rejectUnauthorized: true, timeout: settings.connectTimeoutMs };
+  return new Env({
+    ...agentOptions(settings),
+    ...(proxy.http ? { httpProxy: proxy.http.url } : {}),
+    ...(proxy.https ? { httpsProxy: proxy.https.url } : {}),
+    noProxy: proxy.noProxy,
+    requestTls: tls,
+    proxyTls: tls,
+  } as EnvHttpProxyAgent.Options);
+}
+
+/** The built-in dispatcher: an Agent, or through the proxies the environment names. */
+export function createAgent(settings: TransportSettings, proxy?: ProxySettings): Dispatcher {
+  const agent = proxy ? createProxyAgent(settings, proxy) : new undici.Agent(agentOptions(settings));
   // The index adds request() to every Dispatcher; loaded without it, the Agent gets its own.
   if (typeof agent.request !== 'function') Object.assign(agent, { request: undici.request });
   return agent;

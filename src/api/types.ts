@@ -72,12 +72,28 @@ export interface RetryOptions {
   rateLimitTimeoutMs?: number;
 }
 
+/** The forward proxies the environment names (proxy.ts reads them). */
+export interface ProxySettings {
+  /** Proxy URL for http:// origins, and the variable it came from. */
+  http?: { url: string; from: string };
+  /** Proxy URL for https:// origins (HTTPS_PROXY, else HTTP_PROXY's), and the variable it came from. */
+  https?: { url: string; from: string };
+  /** NO_PROXY as given ('' when unset). */
+  noProxy: string;
+}
+
 export interface ApiClientOptions {
   target: Target;
   credentials: Credentials;
   /** Connections per origin of the built-in undici Agent. Default 10. */
   parallelism?: number;
-  /** Replaces the built-in Agent (tests, proxies). The client does not close an injected dispatcher. */
+  /**
+   * The forward proxies the environment names (proxyFromEnv): the built-in
+   * dispatcher then goes through them, and their credentials are masked in
+   * every message. Ignored with `dispatcher`.
+   */
+  proxy?: ProxySettings;
+  /** Replaces the built-in Agent (tests). The client does not close an injected dispatcher. */
   dispatcher?: Dispatcher;
   /** Clock in milliseconds since the epoch. Default Date.now. */
   now?: () => number;

@@ -24,7 +24,7 @@ export interface ConnectionSettings {
   pacing: Pick<ApiClientOptions, 'maxRps' | 'share' | 'retry'>;
 }
 
-type Endpoint = Pick<ApiClientOptions, 'target' | 'credentials'> & {
+type Endpoint = Pick<ApiClientOptions, 'target' | 'credentials' | 'proxy'> & {
   create: (options: ApiClientOptions) => ApiClient;
 };
 
@@ -47,18 +47,20 @@ export class ApiConnection {
       { tokenFile: flags.tokenFile ? absolute(flags.tokenFile, io) : undefined },
       environmentCredentials(io.env, input),
     );
-    this.resolved = { target, credentials, create: api.createApiClient };
+    const proxy = api.proxyFromEnv(io.env);
+    this.resolved = { target, credentials, ...(proxy ? { proxy } : {}), create: api.createApiClient };
     return this.resolved;
   }
 
   /** The client, made on the first call. */
   async open(): Promise<ApiClient> {
     if (this.client) return this.client;
-    const { target, credentials, create } = await this.endpoint();
+    const { target, credentials, proxy, create } = await this.endpoint();
     const { io, flags, parallelism, pacing } = this.settings;
     this.client = create({
       target,
       credentials,
+      ...(proxy ? { proxy } : {}),
       parallelism,
       ...pacing,
       signal: io.signal,

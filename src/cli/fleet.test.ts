@@ -69,7 +69,7 @@ describe('printPlans', () => {
   };
 
   it('keeps one Markdown comment within GitHub’s limit, cutting each section short and saying so', () => {
-    const line = '| `+` create | rate limit policy | `x` | not in state |\n';
+    const line = '| `+`&nbsp;create | rate&nbsp;limit&nbsp;policy | `x` | not in state |\n';
     const big = line.repeat(Math.ceil(40_000 / line.length));
     const out = print([run('a', big), run('b', big), run('c', big)]);
     expect(out.length).toBeLessThan(65_536);

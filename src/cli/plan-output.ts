@@ -6,18 +6,26 @@ export type PlanFormat = 'text' | 'json' | 'markdown' | 'terraform-json';
 /**
  * Prints a plan in the chosen format; `plan`, `show PLANFILE` and `destroy`
  * share it, so they print the same. `verbose`: every change's attributes in
- * text however many changes (Markdown and JSON always have them).
+ * text however many changes (Markdown and JSON always have them). `made`:
+ * when and by which version a saved plan was made (terraform-json's
+ * timestamp and terraform_version); a plan made now by default.
  */
 export async function writePlan(
   plan: Plan,
   format: PlanFormat,
   io: CommandIO,
   verbose = false,
+  made?: { at: string | null; toolVersion: string | null },
 ): Promise<void> {
   const render = await import('../plan/index.js');
   if (format === 'json') io.stdout.write(render.renderJson(plan) + '\n');
-  else if (format === 'terraform-json') io.stdout.write(render.renderTerraformJson(plan) + '\n');
-  else if (format === 'markdown') io.stdout.write(render.renderMarkdown(plan));
+  else if (format === 'terraform-json') {
+    const { TOOL_VERSION } = await import('./version.js');
+    const at = made?.at ?? new Date().toISOString();
+    io.stdout.write(
+      render.renderTerraformJson(plan, { at, toolVersion: made?.toolVersion ?? TOOL_VERSION }) + '\n',
+    );
+  } else if (format === 'markdown') io.stdout.write(render.renderMarkdown(plan));
   else
     writeChunks(
       io.stdout,

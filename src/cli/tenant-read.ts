@@ -69,9 +69,11 @@ export async function openClient(
     { tokenFile: flags.tokenFile ? absolute(flags.tokenFile, io) : undefined },
     environmentCredentials(io.env, input),
   );
+  const proxy = api.proxyFromEnv(io.env);
   return api.createApiClient({
     target,
     credentials,
+    ...(proxy ? { proxy } : {}),
     parallelism: options.parallelism ?? 10,
     ...pacing,
     signal: io.signal,

@@ -46,7 +46,11 @@ export {
   renderTerraformJson,
   terraformActions,
   TERRAFORM_JSON_FORMAT_VERSION,
+  TERRAFORM_RELEASE,
+  type TerraformJsonMade,
 } from './render-terraform-json.js';
 export { summaryLine, NO_CHANGES } from './wording.js';
+export { namesOf, namedLabel, labelParts } from './names.js';
+export { tenantText } from './tenant-text.js';
 export { renderStateMarkdown, renderStateText } from './render-state.js';
 export { closestMatch, type PlanOptions } from './selection.js';

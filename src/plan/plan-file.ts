@@ -210,6 +210,7 @@ export function readPlanFile(envelope: PlanEnvelope, key: Uint8Array | null, key
     changes: record.changes as Plan['changes'],
     summary: record.summary as Plan['summary'],
     ...(record.findings ? { findings: record.findings as Plan['findings'] } : {}),
+    ...(record.names ? { names: record.names as Plan['names'] } : {}),
   };
   const problems = planProblems(plan);
   if (problems.length > 0) throw new PlanError(listProblems(fileName, problems), 'PLAN_INVALID');

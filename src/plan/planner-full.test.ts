@@ -199,6 +199,7 @@ describe('rendering a plan under API profile full', () => {
       [
         '  ~ rate limit policy default: limit 100 → 500',
         '      rate_limit_policy["oauth_authentication_api","client","default"]',
+        '      effect: allows five times as many requests: 100 → 500 per second',
         '      effect: each application without a policy of its own is counted apart',
         '      @@ -3,4 +3,4 @@',
         '        consumer_selector: "default"',
@@ -233,7 +234,7 @@ describe('rendering a plan under API profile full', () => {
       '',
       '**Plan: 2 to create, 2 to update, 0 to replace, 2 to delete, 0 to forget, 0 blocked.**',
     ]);
-    expect(md).toContain('| `~` update | token exchange profile |');
+    expect(md).toContain('| `~`&nbsp;update | token&nbsp;exchange&nbsp;profile |');
     expect(md).toContain(
       [
         '```diff',

@@ -72,7 +72,7 @@ describe('renderJson', () => {
         label: 'client_id:web',
         risky: false,
         risks: [],
-        effects: [],
+        effects: [{ code: 'limit-change', from: 1500, to: 1200 }],
         findings: [],
       },
       {

@@ -3,6 +3,7 @@ import { SUMMARY_KEYS } from './actions.js';
 import { canonicalize } from './canonical.js';
 import type { StateLocation } from '../state/types.js';
 import type { Drift } from './drift.js';
+import { namedReferences } from './names.js';
 import type { Change, Plan } from './types.js';
 import { changeLabel, reviewChanges, type ChangeReview, type Effect, type Finding } from '../review/index.js';
 
@@ -81,6 +82,7 @@ export function planToJson(plan: Plan, meta?: PlanJsonMeta): Record<string, unkn
     changes: plan.changes.map(changeJson),
     ...(plan.drift ? { drift: plan.drift.map(driftJson) } : {}),
     ...(plan.findings ? { findings: plan.findings.map(findingJson) } : {}),
+    ...(plan.names ? { names: plan.names } : {}),
   };
 }
 
@@ -94,6 +96,7 @@ function effectJson(effect: Effect): Record<string, unknown> {
     case 'stops-enforcing':
       return { code: effect.code, to: effect.to };
     case 'limit-cut':
+    case 'limit-change':
       return { code: effect.code, from: effect.from, to: effect.to };
     case 'counter':
       return { code: effect.code, counter: effect.scope.level === 'group' ? 'shared' : 'per-application' };
@@ -104,9 +107,11 @@ function effectJson(effect: Effect): Record<string, unknown> {
   }
 }
 
-function reviewJson(change: Change, review: ChangeReview): Record<string, unknown> {
+function reviewJson(change: Change, review: ChangeReview, names: Plan['names']): Record<string, unknown> {
+  const named = namedReferences(change, names);
   return {
     label: changeLabel(change),
+    ...(named.length > 0 ? { names: named } : {}),
     risky: review.risks.length > 0,
     risks: review.risks,
     effects: review.effects.map(effectJson),
@@ -125,7 +130,7 @@ export function renderJson(plan: Plan): string {
   const reviews = reviewChanges(plan);
   const changes = (doc.changes as Record<string, unknown>[]).map((c, i) => ({
     ...c,
-    review: reviewJson(plan.changes[i]!, reviews[i]!),
+    review: reviewJson(plan.changes[i]!, reviews[i]!, plan.names),
   }));
   return JSON.stringify({ ...doc, changes }, null, 2);
 }

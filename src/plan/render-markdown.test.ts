@@ -29,15 +29,15 @@ describe('renderMarkdown', () => {
       '',
       '| Action | Kind | Change | What it does |',
       '| --- | --- | --- | --- |',
-      '| `-` delete | rate limit policy | `cimd_clients`: removed (was block 100/s) | its applications fall back to default: block above 500/s |',
+      '| `-`&nbsp;delete | rate&nbsp;limit&nbsp;policy | `cimd_clients`: removed (was block 100/s) | its applications fall back to default: block above 500/s |',
     ]);
     expect(lines.filter((l) => l.startsWith('| `')).map((l) => l.split(' | ')[0])).toEqual([
-      '| `-` delete',
-      '| `+` create',
-      '| `-/+` replace',
-      '| `+` create',
-      '| `.` forget',
-      '| `!` blocked',
+      '| `-`&nbsp;delete',
+      '| `+`&nbsp;create',
+      '| `-/+`&nbsp;replace',
+      '| `+`&nbsp;create',
+      '| `.`&nbsp;forget',
+      '| `!`&nbsp;blocked',
     ]);
   });
 
@@ -49,7 +49,7 @@ describe('renderMarkdown', () => {
         '',
         'Why: configuration.limit changed; rate limit policies have no update operation; a change deletes the policy and creates it again.<br>',
         'Note: the rate limit policy is absent between the delete and the create.<br>',
-        'Does: each application without a policy of its own is counted apart.',
+        'Does: allows five times as many requests: 100 → 500 per second; each application without a policy of its own is counted apart.',
         '',
         '```diff',
         '@@ -3,4 +3,4 @@',
@@ -120,7 +120,9 @@ describe('renderMarkdown', () => {
     const row = renderMarkdown(plan)
       .split('\n')
       .find((l) => l.startsWith('| `+`'))!;
-    expect(row).toBe('| `+` create | user permission | `auth0\\|u1 a\\|b`: new |  |');
+    expect(row).toBe(
+      '| `+`&nbsp;create | user&nbsp;permission | `auth0\\|u1 a\\|b`: new | grants a\\|b on https://api to auth0\\|u1 |',
+    );
     expect(row.split(/(?<!\\)\|/).length - 2).toBe(4);
   });
 
@@ -193,8 +195,8 @@ describe('renderMarkdown: "Review these" for the pull request', () => {
       '',
       '| Action | Kind | Change | What it does |',
       '| --- | --- | --- | --- |',
-      '| `~` update | rate limit policy | `default`: limit 100 → 0 | blocks every sign-in of every application no other policy names; ⚠ `shared-limit-zero`; ⚠ `limit-cut` |',
-      '| `~` update | rate limit policy | `third_party_clients`: log → block | from log to enforcing (block at 20/s) |',
+      '| `~`&nbsp;update | rate&nbsp;limit&nbsp;policy | `default`: limit 100 → 0 | blocks every sign-in of every application no other policy names; ⚠ `shared-limit-zero`; ⚠ `limit-cut` |',
+      '| `~`&nbsp;update | rate&nbsp;limit&nbsp;policy | `third_party_clients`: log → block | from log to enforcing (block at 20/s) |',
       '',
       "- ⚠ `no-default-policy`: no rate limit policy for default: an application no policy names (and not in a group that has one) has no limit but the tenant's own; add consumer\\_selector: default, in log first",
       '',
@@ -202,7 +204,7 @@ describe('renderMarkdown: "Review these" for the pull request', () => {
       '',
       '| Action | Kind | Change | What it does |',
       '| --- | --- | --- | --- |',
-      '| `~` update | rate limit policy | `client_id:web`: limit 1500 → 1200 |  |',
+      '| `~`&nbsp;update | rate&nbsp;limit&nbsp;policy | `client_id:web`: limit 1500 → 1200 | allows 20% fewer requests: 1500 → 1200 per second |',
     ]);
     // The details blocks follow in the same order, risky first, with the full address and the warnings' sentences.
     const summaries = lines.filter((l) => l.startsWith('<details>'));
@@ -225,7 +227,9 @@ describe('renderMarkdown: "Review these" for the pull request', () => {
       null,
     );
     const md = renderMarkdown(plan);
-    expect(md).toContain('| `+` create | rate limit policy | `client_id:Wq2eR5tY8uI1oP…`: new, log 5/s |');
+    expect(md).toContain(
+      '| `+`&nbsp;create | rate&nbsp;limit&nbsp;policy | `client_id:Wq2eR5tY8uI1oP…`: new, log 5/s |',
+    );
     expect(md).toContain('client_id:Wq2eR5tY8uI1oP4aS7dF0gH3jK6lZ9xC&quot;]</summary>');
   });
 

@@ -64,21 +64,37 @@ function shortLabel(label: string): string {
  * sentences are in its details block); the review table leaves out how
  * requests are counted, to keep its rows short.
  */
-function row({ change, label, words, review }: ShownChange, risky = false): string {
+/** The short name in a cell: the tenant's name as text, the selector as code (`Mobile app (`client_id:Vb4n…`)`). */
+function labelCell({ label, parts }: ShownChange): string {
+  if (parts.lead === undefined && parts.others.length === 0) return codeCell(shortLabel(label));
+  const head =
+    parts.lead === undefined
+      ? codeCell(shortLabel(parts.label))
+      : `${escapeCell(parts.lead)} (${codeCell(shortLabel(parts.label))})`;
+  return parts.others.length > 0 ? `${head} (${escapeCell(parts.others.join(', '))})` : head;
+}
+
+function row(shown: ShownChange, risky = false): string {
+  const { change, words, review } = shown;
   const flag = change.adopted ? ` (${adoptedFlag(change.kind).slice(1, -1)})` : '';
   const effects = risky ? review.effects.filter((e) => e.code !== 'counter') : review.effects;
   const does = [
     ...effects.map((e) => escapeCell(effectWords(e))),
+    ...shown.plain.map(escapeCell),
     ...review.findings.map((f) => `⚠ ${codeCell(f.rule)}`),
   ];
+  // The action and the kind never wrap (a 900 px comment column would break them in two lines each).
   const cells = [
-    `\`${SYMBOLS[change.action]}\` ${change.action}`,
-    escapeCell(kindOf(change.kind).title.one),
-    `${codeCell(shortLabel(label))}: ${escapeCell(words + flag)}`,
+    `\`${SYMBOLS[change.action]}\`${NBSP}${change.action}`,
+    escapeCell(kindOf(change.kind).title.one).replace(/ /g, NBSP),
+    `${labelCell(shown)}: ${escapeCell(words + flag)}`,
     does.join('; '),
   ];
   return `| ${cells.join(' | ')} |`;
 }
+
+/** A space at which a table cell must not wrap. */
+const NBSP = '&nbsp;';
 
 const TABLE = '| Action | Kind | Change | What it does |\n| --- | --- | --- | --- |';
 
@@ -101,14 +117,14 @@ function valueLines(change: Change): string[] {
 }
 
 /** The collapsed block of one change: its full address, why, the guardrails' sentences, its values. */
-function details({ change, review }: ShownChange): string {
+function details({ change, review, plain }: ShownChange): string {
   const diff = valueLines(change).join('\n');
   const fence = fenceFor(diff);
   const notes = [`Why: ${escapeHtml(change.reason)}.`];
   if (change.action === 'replace')
     notes.push(`Note: ${escapeHtml(absenceNote(kindOf(change.kind).title.one))}.`);
-  if (review.effects.length > 0)
-    notes.push(`Does: ${escapeHtml(review.effects.map(effectWords).join('; '))}.`);
+  const does = [...review.effects.map(effectWords), ...plain];
+  if (does.length > 0) notes.push(`Does: ${escapeHtml(does.join('; '))}.`);
   for (const f of review.findings) notes.push(`⚠ ${escapeHtml(findingLine(f))}`);
   return [
     `<details><summary>${escapeHtml(`${SYMBOLS[change.action]} ${change.address}`)}</summary>`,

@@ -4,16 +4,14 @@ import { describe, expect, it } from 'vitest';
 import {
   desired,
   everyActionPlan,
+  everyKindOfPlan,
   permission,
-  policy,
   profile,
   recorded,
   stateDoc,
 } from '../../test/plan-builders.js';
-import { liveResource } from '../resources/index.js';
 import { ACTIONS } from './actions.js';
 import { deepEqual } from './canonical.js';
-import { planRefreshed } from './drift.js';
 import { planChanges } from './planner.js';
 import { renderTerraformJson } from './render-terraform-json.js';
 import type { Plan } from './types.js';
@@ -39,43 +37,109 @@ interface ResourceChange {
 
 interface TerraformPlan {
   format_version: string;
+  terraform_version: string;
+  timestamp: string;
+  applyable: boolean;
+  complete: boolean;
+  prior_state?: {
+    values: { root_module: { resources: { address: string; values: Record<string, unknown> }[] } };
+  };
+  configuration: { provider_config: unknown; root_module: { resources?: { address: string }[] } };
+  relevant_attributes?: { resource: string; attribute: (string | number)[] }[];
   resource_changes: ResourceChange[];
   resource_drift?: ResourceChange[];
   planned_values: { root_module: { resources: { address: string; values: Record<string, unknown> }[] } };
   tenantform: Record<string, unknown>;
 }
 
+const MADE = { at: '2026-03-04T05:06:07.890Z', toolVersion: '0.1.0' };
+
 function rendered(plan: Plan): TerraformPlan {
-  const document: unknown = JSON.parse(renderTerraformJson(plan));
+  const document: unknown = JSON.parse(renderTerraformJson(plan, MADE));
   const valid = validate(document);
   expect(validate.errors ?? [], 'the output matches the schema written from Terraform’s docs').toEqual([]);
   expect(valid).toBe(true);
   return document as TerraformPlan;
 }
 
-/** Plans that, between them, have every action tenantform has. */
-function everyKindOfPlan(): Plan[] {
-  const { desired: want, state } = everyActionPlan();
-  const same = policy('default', { action: 'block', limit: 100 });
-  const forced = planChanges(
-    [desired('rate_limit_policy', same)],
-    stateDoc([recorded('rate_limit_policy', same, { id: 'rlp_1' })]),
-    { replace: ['rate_limit_policy["oauth_authentication_api","client","default"]'] },
+describe('the schema written from Terraform’s docs', () => {
+  it.each(['empty-configuration.plan.json', 'auth0-changes.plan.json'])(
+    'accepts %s, a plan in the shape Terraform writes',
+    (file) => {
+      const plan: unknown = JSON.parse(readFileSync(`test/fixtures/terraform/${file}`, 'utf8'));
+      validate(plan);
+      expect(validate.errors ?? []).toEqual([]);
+    },
   );
-  const live = {
-    reads: [{ kind: 'rate_limit_policy' as const, params: {} }],
-    resources: [liveResource('rate_limit_policy', policy('default', { action: 'log', limit: 3 }), 'rlp_1')],
-  };
-  return [
-    planChanges(want, state),
-    planChanges(want, state, { api: 'full' }),
-    forced,
-    planChanges([], state, { destroy: true }),
-    planRefreshed(want, state, live, { api: 'full' }).plan,
-  ];
-}
+});
 
 describe('renderTerraformJson', () => {
+  it('writes Terraform’s envelope: terraform_version, timestamp to the second, applyable, complete, errored, configuration', () => {
+    const { desired: want, state } = everyActionPlan();
+    const doc = rendered(planChanges(want, state));
+    expect(Object.keys(doc)).toEqual([
+      'format_version',
+      'terraform_version',
+      'planned_values',
+      'resource_changes',
+      'prior_state',
+      'configuration',
+      'timestamp',
+      'applyable',
+      'complete',
+      'errored',
+      'tenantform',
+    ]);
+    expect(doc.terraform_version).toBe('1.7.0+tenantform.0.1.0');
+    expect(doc.timestamp).toBe('2026-03-04T05:06:07Z');
+    expect(doc.applyable).toBe(true);
+    expect(doc.configuration.provider_config).toEqual({
+      auth0: { name: 'auth0', full_name: 'registry.terraform.io/auth0/auth0' },
+    });
+    expect(doc.configuration.root_module.resources?.map((r) => r.address)).toEqual([
+      'auth0_rate_limit_policy.rate_limit_policies',
+      'auth0_user_permission.user_permissions',
+      'auth0_token_exchange_profile.token_exchange_profiles',
+    ]);
+  });
+
+  it('a plan with nothing to apply, or only blocked changes, is not applyable, and has no prior_state without a state', () => {
+    const empty = rendered(planChanges([], null));
+    expect(empty.applyable).toBe(false);
+    expect(empty.prior_state).toBeUndefined();
+    expect(empty.configuration).toEqual({
+      provider_config: { auth0: { name: 'auth0', full_name: 'registry.terraform.io/auth0/auth0' } },
+      root_module: {},
+    });
+    const same = profile('urn:a');
+    const noop = rendered(
+      planChanges(
+        [desired('token_exchange_profile', same)],
+        stateDoc([recorded('token_exchange_profile', same, { id: 'tep_1' })]),
+      ),
+    );
+    expect(noop.applyable).toBe(false);
+  });
+
+  it('prior_state holds every recorded resource with its id, as the state had it before the plan', () => {
+    const { desired: want, state } = everyActionPlan();
+    const doc = rendered(planChanges(want, state));
+    const prior = doc.prior_state!.values.root_module.resources;
+    expect(prior.length).toBe(state.resources.length);
+    const forgotten = doc.resource_changes.find((rc) => rc.tenantform.action === 'forget')!;
+    expect(prior.find((r) => r.address === forgotten.address)?.values).toEqual(forgotten.change.before);
+  });
+
+  it('names the attributes changed outside tenantform in relevant_attributes after --refresh', () => {
+    const refreshed = rendered(everyKindOfPlan()[4]!);
+    expect(refreshed.relevant_attributes).toEqual([
+      {
+        resource: 'auth0_rate_limit_policy.rate_limit_policies["oauth_authentication_api::client::default"]',
+        attribute: ['configuration'],
+      },
+    ]);
+  });
+
   it('matches the schema of Terraform’s JSON plan format for every action tenantform has', () => {
     const seen = new Set<string>();
     for (const plan of everyKindOfPlan()) {
@@ -164,6 +228,8 @@ describe('renderTerraformJson', () => {
     expect(forced?.change.replace_paths).toBeUndefined();
     const deleted = spec.resource_changes.find((rc) => rc.tenantform.action === 'delete')!;
     expect(deleted.action_reason).toBe('delete_because_no_resource_config');
+    const forgotten = spec.resource_changes.find((rc) => rc.tenantform.action === 'forget')!;
+    expect(forgotten.action_reason).toBe('delete_because_no_resource_config');
     const destroy = rendered(plans[3]!);
     expect(destroy.resource_changes.every((rc) => rc.action_reason === undefined)).toBe(true);
     expect(destroy.tenantform.destroy).toBe(true);

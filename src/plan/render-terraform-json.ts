@@ -10,6 +10,15 @@
  * key `tenantform` (at the top and in each resource change), never in
  * Terraform's own keys.
  *
+ * The envelope is Terraform's (`terraform show -json` of Terraform 1.7 and
+ * later): format_version, terraform_version, planned_values,
+ * resource_drift, resource_changes, prior_state, configuration,
+ * relevant_attributes, timestamp, applyable, complete and errored, in that
+ * order. `terraform_version` is the first Terraform release that writes
+ * every action used here (1.7.0, for ["forget"]) with tenantform's own
+ * version as semver build metadata (`1.7.0+tenantform.0.1.0`): tools that
+ * compare versions see the format they know, and a person sees who wrote it.
+ *
  * tenantform's actions become Terraform's: create ["create"], update
  * ["update"], replace ["delete","create"] (tenantform deletes first), delete
  * ["delete"], no-op ["no-op"], forget ["forget"] (Terraform 1.7's action for a
@@ -26,6 +35,17 @@ import type { Action, Change, Plan } from './types.js';
 
 /** The version of Terraform's JSON plan format this follows. */
 export const TERRAFORM_JSON_FORMAT_VERSION = '1.2';
+
+/** The first Terraform release whose `show -json` writes every action this renderer uses (["forget"]: 1.7). */
+export const TERRAFORM_RELEASE = '1.7.0';
+
+/** When and by which tenantform the plan was made: Terraform's `timestamp` and `terraform_version`. */
+export interface TerraformJsonMade {
+  /** When the plan was made (any form Date parses); written as RFC 3339 to the second, as Terraform does. */
+  at: string;
+  /** tenantform's version. */
+  toolVersion: string;
+}
 
 const PROVIDER = 'registry.terraform.io/auth0/auth0';
 
@@ -90,14 +110,21 @@ function valuesOf(kind: KindName, attributes: Attributes | null, id: string | nu
   return id === null ? values : { id, ...values };
 }
 
-/** Why the actions were chosen, in Terraform's reason codes; undefined when there is nothing to say. */
+/**
+ * Why the actions were chosen, in Terraform's reason codes; undefined when
+ * there is nothing to say. A forget, like a delete, is chosen because the
+ * resource left the configuration (Terraform says the same of a resource
+ * that a `removed` block forgets).
+ */
 function actionReason(change: Change, destroy: boolean): string | undefined {
   if (change.action === 'replace') {
     return change.before && change.after && deepEqual(change.before, change.after)
       ? 'replace_by_request'
       : 'replace_because_cannot_update';
   }
-  if (change.action === 'delete' && !destroy) return 'delete_because_no_resource_config';
+  if ((change.action === 'delete' || change.action === 'forget') && !destroy) {
+    return 'delete_because_no_resource_config';
+  }
   return undefined;
 }
 
@@ -174,14 +201,86 @@ function plannedValues(plan: Plan): Record<string, unknown> {
   return { root_module: { resources } };
 }
 
+/** The state the plan was made from (Terraform's prior_state): every resource recorded before it. */
+function priorState(plan: Plan, version: string): Record<string, unknown> | undefined {
+  const resources = plan.changes
+    .filter((change) => change.before !== null && change.action !== 'create')
+    .map((change) => ({
+      ...addressFields(change.kind, change.identity),
+      schema_version: 0,
+      values: valuesOf(change.kind, change.before, change.id),
+      sensitive_values: {},
+    }));
+  if (resources.length === 0) return undefined;
+  return { format_version: '1.0', terraform_version: version, values: { root_module: { resources } } };
+}
+
+/**
+ * The configuration as far as it maps (Terraform's configuration): the
+ * provider, and one resource block per kind the plan has desired resources
+ * of, each a `for_each` over the config's list (Terraform's expressions of
+ * the values are left out: they are YAML here, not HCL).
+ */
+function configuration(plan: Plan): Record<string, unknown> {
+  const kinds = [...new Set(plan.changes.filter((c) => c.after !== null).map((c) => c.kind))];
+  const resources = kinds.map((kind) => {
+    const naming = terraformNaming(kind);
+    return {
+      address: `${naming.type}.${naming.name}`,
+      mode: 'managed',
+      type: naming.type,
+      name: naming.name,
+      provider_config_key: 'auth0',
+      schema_version: 0,
+    };
+  });
+  return {
+    provider_config: { auth0: { name: 'auth0', full_name: PROVIDER } },
+    root_module: resources.length > 0 ? { resources } : {},
+  };
+}
+
+/** The attributes changed outside tenantform that the plan's changes answer (Terraform's relevant_attributes). */
+function relevantAttributes(drift: readonly Drift[] | undefined): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const d of drift ?? []) {
+    if (d.drift !== 'changed' || d.recorded === null || d.live === null) continue;
+    const naming = terraformNaming(d.kind);
+    const before = naming.values(d.recorded);
+    const after = naming.values(d.live);
+    const { address } = addressFields(d.kind, d.identity);
+    for (const key of Object.keys(after)
+      .filter((k) => !deepEqual(before[k], after[k]))
+      .sort()) {
+      out.push({ resource: address, attribute: [key] });
+    }
+  }
+  return out;
+}
+
+/** RFC 3339 to the second, in UTC, as Terraform writes its timestamp. */
+function rfc3339(at: string): string {
+  return new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
 /** The plan as Terraform's JSON plan representation (pretty, no trailing newline). */
-export function renderTerraformJson(plan: Plan): string {
+export function renderTerraformJson(plan: Plan, made: TerraformJsonMade): string {
   const native = planToJson(plan);
+  const version = `${TERRAFORM_RELEASE}+tenantform.${made.toolVersion}`;
+  const prior = priorState(plan, version);
+  const relevant = relevantAttributes(plan.drift);
   const document = {
     format_version: TERRAFORM_JSON_FORMAT_VERSION,
+    terraform_version: version,
     planned_values: plannedValues(plan),
-    resource_changes: plan.changes.map((change) => resourceChange(change, plan.destroy === true)),
     ...(plan.drift ? { resource_drift: resourceDrift(plan.drift) } : {}),
+    resource_changes: plan.changes.map((change) => resourceChange(change, plan.destroy === true)),
+    ...(prior ? { prior_state: prior } : {}),
+    configuration: configuration(plan),
+    ...(relevant.length > 0 ? { relevant_attributes: relevant } : {}),
+    timestamp: rfc3339(made.at),
+    // As Terraform: a plan with nothing to apply is not applyable (a blocked change is never applied).
+    applyable: plan.changes.some((c) => c.action !== 'no-op' && c.action !== 'blocked'),
     complete: plan.targets === undefined,
     errored: false,
     tenantform: {

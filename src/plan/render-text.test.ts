@@ -46,6 +46,7 @@ const EXPECTED = `Symbols: + create, - delete, -/+ replace (delete, then create)
 
 -/+ rate limit policy default: limit 100 → 500
       rate_limit_policy["oauth_authentication_api","client","default"]
+      effect: allows five times as many requests: 100 → 500 per second
       effect: each application without a policy of its own is counted apart
       @@ -3,4 +3,4 @@
         consumer_selector: "default"
@@ -58,6 +59,7 @@ const EXPECTED = `Symbols: + create, - delete, -/+ replace (delete, then create)
 
   + user permission auth0|u1 read: new
       user_permission["auth0|u1","https://api","read"]
+      effect: grants read on https://api to auth0|u1
       + user_id: "auth0|u1"
       + resource_server_identifier: "https://api"
       + permission_name: "read"
@@ -72,6 +74,7 @@ const EXPECTED = `Symbols: + create, - delete, -/+ replace (delete, then create)
 
   ! token exchange profile urn:a: name "partner tokens" → "new name"
       token_exchange_profile["urn:a"]
+      effect: nothing: no operation can make this change
       @@ -1,4 +1,4 @@
         subject_token_type: "urn:a"
         action_id: "act_123"
@@ -240,6 +243,7 @@ describe('renderText: what the changes do, risky ones first', () => {
         '',
         '  ~ rate limit policy client_id:web: limit 1500 → 1200',
         '      rate_limit_policy["oauth_authentication_api","client","client_id:web"]',
+        '      effect: allows 20% fewer requests: 1500 → 1200 per second',
         '      @@ -3,4 +3,4 @@',
         '        consumer_selector: "client_id:web"',
         '        configuration:',

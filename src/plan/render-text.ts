@@ -39,10 +39,11 @@ function header({ change, label, words }: ShownChange, paint: Paint): string {
 }
 
 /** The full address, then what the change does and what the guardrails found about it. */
-function reviewLines({ change, review }: ShownChange, paint: Paint): string[] {
+function reviewLines({ change, review, plain }: ShownChange, paint: Paint): string[] {
   return [
     BODY + paint('dim', printable(change.address)),
     ...review.effects.map((e) => `${BODY}effect: ${effectWords(e)}`),
+    ...plain.map((words) => `${BODY}effect: ${printable(words)}`),
     ...review.findings.map(
       (f) => BODY + paint('yellow', `warning: ${printable(findingMessage(f))} [${f.rule}]`),
     ),

@@ -6,6 +6,7 @@
  * an unchanged resource). Worked out when the plan is shown.
  */
 import {
+  changeDoes,
   changeLabel,
   changeWords,
   findingMessage,
@@ -14,14 +15,20 @@ import {
   type Finding,
   type Risk,
 } from '../review/index.js';
+import { labelParts, namedLabel, type LabelParts } from './names.js';
+import { tenantText } from './tenant-text.js';
 import type { Change, Plan } from './types.js';
 
 export interface ShownChange {
   change: Change;
-  /** The resource's short name: a selector, a user and permission, a token type. */
+  /** The resource's short name: a selector, a user and permission, a token type; with the names the plan knows (`Mobile app (client_id:Vb4n…)`). */
   label: string;
+  /** The short name's parts, for a renderer that shows the name and the id apart. */
+  parts: LabelParts;
   /** The change in words: "block → log", "new, log 50/s". */
   words: string;
+  /** What it does, for a kind without effects: "grants read:reports on Reports API to auth0|bob". */
+  plain: string[];
   review: ChangeReview;
 }
 
@@ -68,11 +75,18 @@ function reviewLookup(plan: Plan): (change: Change) => ChangeReview | undefined 
 /** `shown` (a subset of plan.changes, in order) split into risky and other changes, and the loose findings. */
 export function reviewView(plan: Plan, shown: readonly Change[]): ReviewView {
   const reviewOf = reviewLookup(plan);
+  const names = plan.names;
+  const nameOf = (list: string, key: string): string | undefined => {
+    const name = names?.items[list]?.[key];
+    return name === undefined ? undefined : tenantText(name);
+  };
   const risky: ShownChange[] = [];
   const others: ShownChange[] = [];
   for (const change of shown) {
     const review = reviewOf(change) ?? { effects: [], risks: [], findings: [] };
-    const item = { change, label: changeLabel(change), words: changeWords(change), review };
+    const parts = labelParts(change, changeLabel(change), names);
+    const plain = changeDoes(change, nameOf);
+    const item = { change, label: namedLabel(parts), parts, words: changeWords(change), plain, review };
     (review.risks.length > 0 ? risky : others).push(item);
   }
   risky.sort((a, b) => rank(a.review) - rank(b.review));

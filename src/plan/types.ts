@@ -92,4 +92,18 @@ export interface Plan {
    * prints and apply --strict judges what the reviewer saw.
    */
   findings?: Finding[];
+  /**
+   * What the tenant calls the applications, Actions and APIs the changes
+   * refer to, from the read the plan was made with (plan --refresh): shown
+   * beside their ids. Absent when no name is known.
+   */
+  names?: PlanNames;
+}
+
+/** Names of reference items from a read of the tenant, and when it was read. */
+export interface PlanNames {
+  /** When the tenant was read (ISO 8601). */
+  read_at: string;
+  /** Reference list (client, action, resource_server) → the key the config names it by → its name on the tenant. */
+  items: Record<string, Record<string, string>>;
 }

@@ -89,6 +89,20 @@ export function changeWords(change: ChangeView): string {
   }
 }
 
+const TIMES = ['', '', 'twice', 'three times', 'four times', 'five times'];
+
+/** "allows twice as many requests: 1500 → 3000 per second", "allows 20% fewer requests: 1500 → 1200 per second". */
+function limitChangeWords(from: number, to: number): string {
+  const figures = `${from} → ${to} per second`;
+  if (from === 0) return `allows requests again: ${figures}`;
+  const ratio = to / from;
+  if (to > from && Number.isInteger(ratio)) {
+    return `allows ${TIMES[ratio] ?? `${ratio} times`} as many requests: ${figures}`;
+  }
+  const percent = Math.round(Math.abs(ratio - 1) * 100);
+  return `allows ${percent}% ${to > from ? 'more' : 'fewer'} requests: ${figures}`;
+}
+
 /** An effect as a sentence: "blocks every sign-in of client X", "from log to enforcing (block at 20/s)", … */
 export function effectWords(effect: Effect): string {
   switch (effect.code) {
@@ -105,6 +119,8 @@ export function effectWords(effect: Effect): string {
         : 'stops turning requests away: no limit';
     case 'limit-cut':
       return `cuts the limit to under half (${effect.from} → ${effect.to}/s)`;
+    case 'limit-change':
+      return limitChangeWords(effect.from, effect.to);
     case 'counter':
       return effect.scope.level === 'group'
         ? `shared by all ${GROUP_WORDS[effect.scope.group].members}: one counter`
@@ -124,4 +140,64 @@ export function effectWords(effect: Effect): string {
       return `${one ? 'leaves' : 'its applications leave'} ${effect.from.selector} (${actionShort(effect.from.configuration)})`;
     }
   }
+}
+
+/** The name of a reference item (list, key) when one is known, escaped for output. */
+export type NameOf = (list: string, key: string) => string | undefined;
+
+/** What a permission change does: "grants read:reports on Reports API to auth0|bob". */
+function permissionDoes(change: ChangeView, nameOf: NameOf): string[] {
+  const a = change.after ?? change.before;
+  if (!a) return [];
+  const server = String(a.resource_server_identifier);
+  const on = `${String(a.permission_name)} on ${nameOf('resource_server', server) ?? server}`;
+  const user = String(a.user_id);
+  switch (change.action) {
+    case 'create':
+      return [`grants ${on} to ${user}`];
+    case 'delete':
+      return [`takes ${on} from ${user}`];
+    default:
+      return [];
+  }
+}
+
+/** What a profile change does: "exchanges urn:x tokens through Partner token exchange", "renames it". */
+function profileDoes(change: ChangeView, nameOf: NameOf): string[] {
+  const a = change.after ?? change.before;
+  if (!a) return [];
+  const action = (id: unknown) => nameOf('action', String(id)) ?? `Action ${String(id)}`;
+  switch (change.action) {
+    case 'create':
+      return [`exchanges ${String(a.subject_token_type)} tokens through ${action(a.action_id)}`];
+    case 'delete':
+      return [`stops exchanging ${String(a.subject_token_type)} tokens`];
+    case 'blocked':
+      return ['nothing: no operation can make this change'];
+    case 'update':
+    case 'replace': {
+      const b = change.before ?? {};
+      const out: string[] = [];
+      if (b.action_id !== a.action_id)
+        out.push(`runs ${action(a.action_id)} instead of ${action(b.action_id)}`);
+      if (b.name !== a.name) out.push('renames it');
+      if (b.type !== a.type) out.push(`makes it a ${String(a.type)} profile`);
+      return out;
+    }
+    default:
+      return [];
+  }
+}
+
+/**
+ * What a change of a kind without effects (effects.ts) does, in words, so
+ * that every change says it: a permission granted or kept, a profile's
+ * Action, name or type. Empty for a rate limit policy (its effects say it),
+ * and for a forget (its words say it: it stays on the tenant).
+ */
+export function changeDoes(change: ChangeView, nameOf: NameOf = () => undefined): string[] {
+  if (change.action === 'no-op') return [];
+  if (change.kind === 'user_permission') return permissionDoes(change, nameOf);
+  if (change.kind === 'token_exchange_profile') return profileDoes(change, nameOf);
+  return [];
 }

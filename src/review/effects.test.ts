@@ -60,11 +60,27 @@ describe('what a policy change does', () => {
     });
   });
 
-  it('a small limit change says nothing and is not risky', () => {
+  it('a small limit change says what it allows in words and is not risky', () => {
     expect(first([rlp('client_id:web', 'update', block(1500), block(1200))])).toEqual({
-      says: [],
+      says: ['allows 20% fewer requests: 1500 → 1200 per second'],
       risks: [],
     });
+  });
+
+  it.each([
+    [1500, 3000, 'allows twice as many requests: 1500 → 3000 per second'],
+    [100, 500, 'allows five times as many requests: 100 → 500 per second'],
+    [100, 1200, 'allows 12 times as many requests: 100 → 1200 per second'],
+    [1000, 1250, 'allows 25% more requests: 1000 → 1250 per second'],
+    [0, 10, 'allows requests again: 0 → 10 per second'],
+  ])('a limit change %i → %i says "%s"', (from, to, words) => {
+    expect(first([rlp('client_id:web', 'update', log(from), log(to))]).says).toEqual([words]);
+  });
+
+  it('a change of action says no limit change beside it', () => {
+    expect(first([rlp('client_id:web', 'update', log(100), block(200))]).says).toEqual([
+      'from log to enforcing (block at 200/s)',
+    ]);
   });
 
   it('a client policy removed: its client falls back to the next level, which may start enforcing', () => {

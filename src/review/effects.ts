@@ -33,6 +33,8 @@ export type Effect =
   | { code: 'stops-enforcing'; to: 'log' | 'allow' }
   /** Its limit is cut to under half. */
   | { code: 'limit-cut'; from: number; to: number }
+  /** Its limit changes otherwise, the action staying the same (`from` and `to` in requests per second). */
+  | { code: 'limit-change'; from: number; to: number }
   /** How the requests it governs are counted: one counter for the whole group, or one per application (default). */
   | { code: 'counter'; scope: SelectorScope }
   /** Removed: the applications it governed fall to this policy (null: none, only the tenant's own limit). */
@@ -126,6 +128,9 @@ function enforcingEffects(
   const was = limitOf(before);
   const now = limitOf(after);
   if (was !== null && now !== null && now * 2 < was) out.push({ code: 'limit-cut', from: was, to: now });
+  else if (was !== null && now !== null && was !== now && before?.action === after.action) {
+    out.push({ code: 'limit-change', from: was, to: now });
+  }
   return out;
 }
 
@@ -139,7 +144,11 @@ function removalEffects(
   const to = governingWithout(scope, sides.after);
   const out: Effect[] = [{ code: 'falls-back', scope, to }];
   if (to)
-    out.push(...enforcingEffects(before, to.configuration, scope).filter((e) => e.code !== 'limit-cut'));
+    out.push(
+      ...enforcingEffects(before, to.configuration, scope).filter(
+        (e) => e.code !== 'limit-cut' && e.code !== 'limit-change',
+      ),
+    );
   return out;
 }
 

@@ -62,4 +62,4 @@ export {
   type PlanView,
   type Risk,
 } from './effects.js';
-export { changeLabel, changeWords, effectWords } from './change-words.js';
+export { changeDoes, changeLabel, changeWords, effectWords, type NameOf } from './change-words.js';

@@ -1,6 +1,7 @@
 import { closeSync, fchmodSync, openSync, writeFileSync } from 'node:fs';
 import type { Plan, PlanFileMeta } from '../../plan/index.js';
-import type { DesiredResource } from '../../resources/index.js';
+import type { DesiredResource, ReferenceRead } from '../../resources/index.js';
+import type { namesOf as NamesOf } from '../../plan/index.js';
 import type { StateDocument } from '../../state/index.js';
 import { CliError, type CommandIO } from '../io.js';
 import { writePlan } from '../plan-output.js';
@@ -117,6 +118,12 @@ async function readTenant(
   return (await live.referencesHold(desired, read.references, io, flags.strict)) ? read : null;
 }
 
+/** `made` with the names the read gave of what its changes refer to (applications, Actions, APIs), read now. */
+function named(made: Plan, references: ReferenceRead, namesOf: typeof NamesOf): Plan {
+  const names = namesOf(made.changes, references, new Date().toISOString());
+  return names ? { ...made, names } : made;
+}
+
 /** tenantform plan [PATH]: desired (config) vs recorded (state). Sends no request. */
 export async function planAction(
   pathArgs: string[],
@@ -164,7 +171,7 @@ export async function planAction(
   const read = live ? await readTenant(flags, input, desired, recorded, io) : undefined;
   if (read === null) return 1;
   const made = read
-    ? plan.planRefreshed(desired, recorded, read, options).plan
+    ? named(plan.planRefreshed(desired, recorded, read, options).plan, read.references, plan.namesOf)
     : plan.planChanges(desired, recorded, options);
   // The plan rules need the recorded values: an error stops here, before any output or --out.
   const result = guardrails.reviewPlan(made, configWarnings, settings, io);

@@ -34,7 +34,8 @@ export async function showAction(
     const recorded =
       saved.target ?? 'none recorded (apply sends to the one its command line or environment names)';
     io.stderr.write(whereLines(describeStateLocation(saved.stateLocation), recorded));
-    await writePlan(saved.plan, flags.format, io, flags.verbose);
+    const made = { at: saved.createdAt, toolVersion: saved.toolVersion };
+    await writePlan(saved.plan, flags.format, io, flags.verbose, made);
     return 0;
   }
   if (flags.format === 'terraform-json') {
