@@ -14,6 +14,7 @@ import {
 } from '../review/index.js';
 import { actionWords, counterWords, GROUP_WORDS, LEVEL_WORDS, scopeWords } from '../review/words.js';
 import { listed } from './words.js';
+import { printable } from '../resources/index.js';
 
 /** What one run of explain found. */
 export interface ExplainReport {
@@ -39,9 +40,9 @@ function where(policy: PolicyEntry): string {
 }
 
 function clientTitle(e: ClientExplanation): string {
-  const name = e.application.name ? ` (${e.application.name})` : '';
+  const name = e.application.name ? ` (${printable(e.application.name)})` : '';
   const group = e.group ? `, a ${GROUP_WORDS[e.group].member} (${GROUP_WORDS[e.group].idForm})` : '';
-  return `${e.application.client_id}${name}${group}`;
+  return `${printable(e.application.client_id)}${name}${group}`;
 }
 
 function clientText(e: ClientExplanation): string[] {

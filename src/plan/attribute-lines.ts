@@ -1,6 +1,6 @@
 // Only the module that makes patches: the package index loads every kind of diff (about 20 modules).
 import { structuredPatch } from 'diff/lib/patch/create.js';
-import { kindOf, type Attributes, type KindName } from '../resources/index.js';
+import { kindOf, printable, type Attributes, type KindName } from '../resources/index.js';
 import { canonicalKeys } from './canonical.js';
 
 /**
@@ -15,7 +15,7 @@ const keyText = new Map<string, string>();
 function key(name: string): string {
   let text = keyText.get(name);
   if (text === undefined) {
-    text = /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : JSON.stringify(name);
+    text = /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : printable(JSON.stringify(name));
     keyText.set(name, text);
   }
   return text;
@@ -23,7 +23,8 @@ function key(name: string): string {
 
 function scalar(value: unknown): string {
   if (value === undefined) return 'null';
-  return JSON.stringify(value) ?? String(value);
+  // JSON escapes C0 controls; printable also the C1 and bidi ones it leaves as they are.
+  return printable(JSON.stringify(value) ?? String(value));
 }
 
 type JsonObject = Record<string, unknown>;

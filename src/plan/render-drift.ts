@@ -1,4 +1,4 @@
-import { kindOf } from '../resources/index.js';
+import { kindOf, printable } from '../resources/index.js';
 import { attributeDiff, attributeLines } from './attribute-lines.js';
 import { painter, type Paint, type Style } from './color.js';
 import type { Drift, DriftKind } from './drift.js';
@@ -65,8 +65,8 @@ const BODY = '      ';
 
 /** One drift block for a terminal: label, kind, address, id; the values; the reason. */
 export function driftBlock(d: Drift, paint: Paint): string {
-  const id = d.id ? ` (id ${d.id})` : '';
-  const head = `  ${paint(STYLE[d.drift], LABEL[d.drift].padEnd(9))} ${paint('bold', kindOf(d.kind).title.one)} ${d.address}${id}`;
+  const id = d.id ? ` (id ${printable(d.id)})` : '';
+  const head = `  ${paint(STYLE[d.drift], LABEL[d.drift].padEnd(9))} ${paint('bold', kindOf(d.kind).title.one)} ${printable(d.address)}${id}`;
   const values =
     d.drift === 'changed'
       ? driftValueLines(d).map((line) => {
@@ -76,7 +76,7 @@ export function driftBlock(d: Drift, paint: Paint): string {
           return BODY + (sign === '-' ? paint('red', text) : sign === '+' ? paint('green', text) : text);
         })
       : [];
-  return [head, ...values, BODY + paint('dim', `# ${driftReason(d)}`)].join('\n');
+  return [head, ...values, BODY + paint('dim', `# ${printable(driftReason(d))}`)].join('\n');
 }
 
 /** The whole drift section for a terminal, ending with a blank line. */

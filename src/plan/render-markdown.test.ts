@@ -130,7 +130,9 @@ describe('renderMarkdown', () => {
     ['a|b', 'a\\|b'],
     ['use `x`', 'use \\`x\\`'],
     ['*bold* _em_ <b>', '\\*bold\\* \\_em\\_ \\<b\\>'],
-    ['two\nlines', 'two lines'],
+    // A line break, like any control character, is shown escaped (its backslash escaped for the cell).
+    ['two\nlines', 'two\\\\nlines'],
+    ['bidi \u202e and ESC \u001b[31m', 'bidi \\\\u202e and ESC \\\\u001b\\[31m'],
   ])('escapes %j in a plain cell', (text, cell) => {
     expect(escapeCell(text)).toBe(cell);
   });

@@ -1,4 +1,4 @@
-import { kindOf } from '../resources/index.js';
+import { kindOf, printable } from '../resources/index.js';
 import { attributeDiff, attributeLines } from './attribute-lines.js';
 import type { Drift } from './drift.js';
 import { driftHeading, driftReason, driftValueLines } from './render-drift.js';
@@ -21,7 +21,7 @@ const BUDGET = MARKDOWN_LIMIT - 1_536;
 
 /** Text safe inside a GFM table cell: markdown punctuation escaped, one line. */
 export function escapeCell(text: string): string {
-  return text.replace(/[\\`*_[\]<>|~]/g, (ch) => `\\${ch}`).replace(/\r?\n/g, ' ');
+  return printable(text).replace(/[\\`*_[\]<>|~]/g, (ch) => `\\${ch}`);
 }
 
 /**
@@ -29,7 +29,7 @@ export function escapeCell(text: string): string {
  * them even inside code), the delimiter longer than any backtick run inside.
  */
 export function codeCell(text: string): string {
-  const body = text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
+  const body = printable(text).replace(/\|/g, '\\|');
   const fence = '`'.repeat(longestBacktickRun(body) + 1);
   const pad = body.startsWith('`') || body.endsWith('`') ? ' ' : '';
   return `${fence}${pad}${body}${pad}${fence}`;
@@ -40,7 +40,11 @@ function longestBacktickRun(text: string): number {
 }
 
 function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return printable(text)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
 }
 
 function fenceFor(body: string): string {

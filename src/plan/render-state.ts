@@ -1,4 +1,4 @@
-import { kindOf } from '../resources/index.js';
+import { kindOf, printable } from '../resources/index.js';
 import type { RecordedResource } from '../resources/index.js';
 import type { StateDocument } from '../state/types.js';
 import { attributeLines } from './attribute-lines.js';
@@ -31,7 +31,7 @@ export function renderStateText(doc: StateDocument | null): string {
   if (!doc || doc.resources.length === 0) return `${EMPTY}\n`;
   const blocks = doc.resources.map((r) => {
     const flags = notes(r);
-    const head = `${r.address}${flags.length ? `  (${flags.join('; ')})` : ''}`;
+    const head = printable(`${r.address}${flags.length ? `  (${flags.join('; ')})` : ''}`);
     return [head, ...attributeLines(r.kind, r.attributes).map((line) => `    ${line}`)].join('\n');
   });
   return `${blocks.join('\n\n')}\n\n${describe(doc)}\n`;

@@ -1,4 +1,4 @@
-import { kindOf } from '../resources/index.js';
+import { kindOf, printable } from '../resources/index.js';
 import { effectWords, findingMessage } from '../review/index.js';
 import { assertNever } from './actions.js';
 import { attributeDiff, attributeLines } from './attribute-lines.js';
@@ -35,16 +35,18 @@ function header({ change, label, words }: ShownChange, paint: Paint): string {
   const symbol = paint(ACTION_STYLES[change.action], SYMBOLS[change.action].padStart(3));
   const title = kindOf(change.kind).title.one;
   const flag = change.adopted ? ` ${paint('yellow', adoptedFlag(change.kind))}` : '';
-  return `${symbol} ${paint('bold', `${title} ${label}`)}: ${words}${flag}`;
+  return `${symbol} ${paint('bold', `${title} ${printable(label)}`)}: ${printable(words)}${flag}`;
 }
 
 /** The full address, then what the change does and what the guardrails found about it. */
 function reviewLines({ change, review, plain }: ShownChange, paint: Paint): string[] {
   return [
-    BODY + paint('dim', change.address),
+    BODY + paint('dim', printable(change.address)),
     ...review.effects.map((e) => `${BODY}effect: ${effectWords(e)}`),
-    ...plain.map((words) => `${BODY}effect: ${words}`),
-    ...review.findings.map((f) => BODY + paint('yellow', `warning: ${findingMessage(f)} [${f.rule}]`)),
+    ...plain.map((words) => `${BODY}effect: ${printable(words)}`),
+    ...review.findings.map(
+      (f) => BODY + paint('yellow', `warning: ${printable(findingMessage(f))} [${f.rule}]`),
+    ),
   ];
 }
 
@@ -99,7 +101,7 @@ function body(change: Change, paint: Paint): string[] {
  * change, why (it stops apply).
  */
 function compactLine(item: ShownChange, paint: Paint): string {
-  const why = item.change.action === 'blocked' ? paint('dim', `  # ${item.change.reason}`) : '';
+  const why = item.change.action === 'blocked' ? paint('dim', `  # ${printable(item.change.reason)}`) : '';
   return header(item, paint) + why;
 }
 
@@ -109,7 +111,7 @@ function block(item: ShownChange, paint: Paint): string {
     header(item, paint),
     ...reviewLines(item, paint),
     ...body(change, paint),
-    BODY + paint('dim', `# ${change.reason}`),
+    BODY + paint('dim', `# ${printable(change.reason)}`),
   ];
   if (change.action === 'replace') {
     lines.push(BODY + paint('yellow', `# note: ${absenceNote(kindOf(change.kind).title.one)}`));

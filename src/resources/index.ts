@@ -45,6 +45,7 @@ export {
   profileIncludes,
 } from './operations.js';
 export { attributeProblems, configSchemaPasses, idProblem, isKindId } from './check.js';
+export { printable } from './printable.js';
 export { AddressError, formatAddress, parseAddress } from './address.js';
 export type { ConfigCounts, Kind, KindName } from './kinds.js';
 export {

@@ -10,6 +10,7 @@ import {
 } from '../context.js';
 import { openInputStore, resolveInputs } from '../inputs.js';
 import type { LockInfo, StateStore } from '../../state/types.js';
+import { printable } from '../../resources/index.js';
 import type {
   ForceUnlockFlags,
   StateListFlags,
@@ -67,7 +68,7 @@ export async function stateListAction(
         r.adopted ? 'adopted: settings not verified' : '',
         ...issues.filter((i) => i.address === r.address).map((i) => `BAD: ${i.problem}`),
       ].filter(Boolean);
-      io.stdout.write(`${r.address}${notes.length ? `  (${notes.join('; ')})` : ''}\n`);
+      io.stdout.write(`${printable(`${r.address}${notes.length ? `  (${notes.join('; ')})` : ''}`)}\n`);
     }
     if (issues.length > 0) {
       io.stderr.write(
