@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromiumPath, headlessFlags } from './chromium.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const [input, output, index] = process.argv.slice(2);
@@ -40,18 +41,14 @@ const work = mkdtempSync(join(tmpdir(), 'tf-charts-'));
 try {
   const html = join(work, 'charts.html');
   writeFileSync(html, page);
-  const browser = process.env.CHROMIUM ?? '/usr/bin/chromium';
+  const browser = chromiumPath();
+  if (!browser) {
+    process.stderr.write("no Chromium found: install Debian's chromium package or set CHROMIUM\n");
+    process.exit(1);
+  }
   const common = [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
+    ...headlessFlags(join(work, 'profile')),
     '--allow-file-access-from-files',
-    `--user-data-dir=${join(work, 'profile')}`,
     '--virtual-time-budget=10000',
   ];
   const dom = execFileSync(browser, [...common, '--dump-dom', pathToFileURL(html).href], {
