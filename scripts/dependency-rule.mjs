@@ -8,8 +8,9 @@ import path from 'node:path';
  * precedence, the guardrail rules) sits on them, below config and plan; api sits below apply (apply declares the
  * client interface it needs); the emulator stands apart (it serves the kinds'
  * operation descriptors but shares no code with api, config, plan, apply or
- * state); cli is on top and alone may import everything. Test files are not
- * bound by it.
+ * state); run (a command as a typed request, and what runs it) sits below cli
+ * and above everything else but the emulator; cli is on top and alone may
+ * import everything. Test files are not bound by it.
  *
  * eslint.config.js runs it as the local rule `tenantform/dependency-rule`
  * (dependencyPlugin below, no third-party resolver needed), so an
@@ -30,6 +31,7 @@ export const FOLDERS = [
   'apply',
   'api',
   'emulator',
+  'run',
   'cli',
 ];
 
@@ -51,6 +53,7 @@ export const ALLOWED = {
   apply: [...BASE, 'plan'],
   api: BASE,
   emulator: BASE,
+  run: [...BASE, 'review', 'simulate', 'config', 'state', 'plan', 'apply', 'api'],
   cli: FOLDERS,
 };
 

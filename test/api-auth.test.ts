@@ -16,6 +16,7 @@ import {
   type TestClient,
   failure,
 } from './api-helpers.js';
+import { messageOf } from '../src/cli/run-words.js';
 
 const PATH = '/api/v2/rate-limit-policies';
 const CC = { kind: 'client_credentials', clientId: CLIENT_ID, clientSecret: CANARY_SECRET } as const;
@@ -185,7 +186,7 @@ describe('static token', () => {
       .reply(401, errorBody(401, 'Unauthorized', 'Expired token received for JSON Web Token validation'));
     const err = await failure(t.client.createRateLimitPolicy(POLICY_BODY));
     expect(err).toMatchObject({ code: 'API_UNAUTHORIZED', status: 401, attempts: 1 });
-    expect(err.message).toMatch(/TENANTFORM_TOKEN, AUTH0_ACCESS_TOKEN or --token-file/);
+    expect(messageOf(err)).toMatch(/TENANTFORM_TOKEN, AUTH0_ACCESS_TOKEN or --token-file/);
     expect(t.client.stats()).toMatchObject({ requests: 1, retries: 0 });
   });
 

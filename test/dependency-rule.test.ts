@@ -31,6 +31,7 @@ const MODULE: Record<string, string> = {
   apply: 'apply/index.js',
   api: 'api/index.js',
   emulator: 'emulator/index.js',
+  run: 'run/index.js',
   cli: 'cli/io.js',
 };
 

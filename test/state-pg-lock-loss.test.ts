@@ -262,7 +262,7 @@ describePg('an apply that takes over a PostgreSQL lock', () => {
       cwd: work.dir,
     };
     try {
-      const seen = await withLockedState(waiting, 'apply', { lockTimeout: '30s', io }, async (session) =>
+      const seen = await withLockedState(waiting, 'apply', { lockTimeoutMs: 30_000, io }, async (session) =>
         session.doc.resources.map((r) => [r.address, r.id]),
       );
       expect(seen).toEqual([

@@ -30,6 +30,7 @@ import {
 } from './retry.js';
 import { sendOnce, type WireResponse } from './transport.js';
 import type { ApiStats, WaitKind } from './types.js';
+import { joined, plainText, type Wording } from '../resources/settings.js';
 
 export interface CallContext {
   dispatcher: Dispatcher;
@@ -55,7 +56,7 @@ export interface CallContext {
   stats: ApiStats;
   tokens: TokenSource | null;
   /** What to tell the user when the API answers 401 and no fresh token helps. */
-  unauthorizedHint: string;
+  unauthorizedHint: string | Wording;
 }
 
 export interface CallSpec {
@@ -99,15 +100,20 @@ function httpError(
   spec: CallSpec,
   res: WireResponse,
   attempts: number,
-  hint?: string,
+  given?: string | Wording,
 ): ApiError {
   const info = errorInfoFromBody(res.status, res.body, ctx.redactor.redact);
   const code = codeForStatus(res.status);
   const retryable = res.status === 429 || isRetryableStatus(res.status);
   const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
-  const message = ctx.redactor.redact(
-    `${spec.operation}: ${spec.method} ${spec.path} answered ${describeInfo(info)}${tries}${hint ? `. ${hint}` : ''}`,
-  );
+  const hint = typeof given === 'object' ? plainText(given) : given;
+  const head = `${spec.operation}: ${spec.method} ${spec.path} answered ${describeInfo(info)}${tries}`;
+  const message = ctx.redactor.redact(`${head}${hint ? `. ${hint}` : ''}`);
+  // A hint that names settings keeps them as data, for the caller to word.
+  const worded =
+    typeof given === 'object'
+      ? { wording: joined(ctx.redactor.redact(`${head}. `), given), hintWording: given }
+      : {};
   const fields = { code, status: res.status, error: info.error, method: spec.method, path: spec.path };
   return new ApiError(message, {
     ...fields,
@@ -117,6 +123,7 @@ function httpError(
     retryable,
     attempts,
     ...(hint ? { hint: ctx.redactor.redact(hint) } : {}),
+    ...worded,
   });
 }
 
@@ -147,7 +154,7 @@ function defaultHint(
   spec: CallSpec,
   status: number,
   refreshed: boolean,
-): string | undefined {
+): string | Wording | undefined {
   const custom = spec.hints?.[status];
   if (custom !== undefined) return custom;
   if (status === 401) {

@@ -40,17 +40,25 @@ import type {
   TokenExchangeProfileCreate,
   WaitKind,
 } from './types.js';
+import { joined, setting, words, type Wording } from '../resources/settings.js';
 
 /** What to say when a static token is refused: where it came from, and the client credentials it overrode. */
-function staticTokenHint(credentials: Credentials): string {
-  const head =
-    'The access token was refused (expired, or issued for another tenant or audience): ' +
-    'provide a new one (TENANTFORM_TOKEN, AUTH0_ACCESS_TOKEN or --token-file)';
+function staticTokenHint(credentials: Credentials): Wording {
+  const head = words`The access token was refused (expired, or issued for another tenant or audience): provide a new one (TENANTFORM_TOKEN, AUTH0_ACCESS_TOKEN or ${setting('tokenFile')})`;
   if (credentials.kind === 'token' && credentials.unused) {
-    const drop = credentials.source ? `unset ${credentials.source}` : 'drop --token-file';
-    return `${head}; or, to use the client credentials in ${credentials.unused}, which a token overrides, ${drop}`;
+    const drop = credentials.source
+      ? words`unset ${credentials.source}`
+      : words`drop ${setting('tokenFile')}`;
+    return joined(
+      head,
+      `; or, to use the client credentials in ${credentials.unused}, which a token overrides, `,
+      drop,
+    );
   }
-  return `${head}, or use client credentials (TENANTFORM_CLIENT_ID and TENANTFORM_CLIENT_SECRET, with no token set)`;
+  return joined(
+    head,
+    ', or use client credentials (TENANTFORM_CLIENT_ID and TENANTFORM_CLIENT_SECRET, with no token set)',
+  );
 }
 
 const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>

@@ -77,14 +77,14 @@ describe('resolveCredentials', () => {
   it.each([
     [{ TENANTFORM_CLIENT_ID: 'id' }, /TENANTFORM_CLIENT_ID is set but TENANTFORM_CLIENT_SECRET is not/],
     [{ AUTH0_CLIENT_SECRET: 'secret-value' }, /AUTH0_CLIENT_SECRET is set but AUTH0_CLIENT_ID is not/],
-    [{}, /set TENANTFORM_TOKEN .*--token-file FILE.*TENANTFORM_CLIENT_ID and TENANTFORM_CLIENT_SECRET/],
+    [{}, /set TENANTFORM_TOKEN .*the token file FILE.*TENANTFORM_CLIENT_ID and TENANTFORM_CLIENT_SECRET/],
   ])('refuses incomplete credentials (%o)', (env, message) => {
     expect(() => resolveCredentials({}, env)).toThrow(message);
   });
 
   it('refuses a missing or empty token file without printing its content', () => {
     expect(() => resolveCredentials({ tokenFile: join(dir, 'nope') }, {})).toThrow(
-      /cannot read --token-file .*ENOENT/,
+      /cannot read the token file .*ENOENT/,
     );
     expect(() => resolveCredentials({ tokenFile: file('empty', ' \n') }, {})).toThrow(/is empty/);
     const twoWords = file('two', 'secret-one secret-two');

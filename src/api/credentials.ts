@@ -1,5 +1,5 @@
 /**
- * Which credentials to use, in order: --token-file, TENANTFORM_TOKEN,
+ * Which credentials to use, in order: the token file, TENANTFORM_TOKEN,
  * AUTH0_ACCESS_TOKEN, then client credentials from TENANTFORM_CLIENT_ID and
  * TENANTFORM_CLIENT_SECRET or AUTH0_CLIENT_ID and AUTH0_CLIENT_SECRET. A token
  * wins over client credentials set beside it; the credentials then name those
@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { ApiConfigError } from './errors.js';
+import { joined, setting, words, type Wording } from '../resources/settings.js';
 import type { Env } from './target.js';
 import type { Credentials } from './types.js';
 
@@ -27,7 +28,7 @@ function value(v: string | undefined): string | undefined {
  * came from and the position, never the token: sent, it would fail every
  * request with an error that names neither.
  */
-export function checkTokenCharacters(token: string, source: string): void {
+export function checkTokenCharacters(token: string, source: string | Wording): void {
   const bad = /[^\t\x20-\x7e\x80-\xff]/.exec(token);
   if (!bad) return;
   const code = bad[0].charCodeAt(0);
@@ -38,8 +39,12 @@ export function checkTokenCharacters(token: string, source: string): void {
         ? `a control character (U+${code.toString(16).toUpperCase().padStart(4, '0')})`
         : `a character an HTTP header cannot carry (U+${code.toString(16).toUpperCase().padStart(4, '0')})`;
   throw new ApiConfigError(
-    `${source} holds ${what} at character ${bad.index + 1} of the token; a token is one line of printable ` +
-      `ASCII: set ${source} again without it. Nothing was sent`,
+    joined(
+      source,
+      ` holds ${what} at character ${bad.index + 1} of the token; a token is one line of printable ASCII: set `,
+      source,
+      ' again without it. Nothing was sent',
+    ),
   );
 }
 
@@ -51,14 +56,16 @@ function tokenFromFile(path: string): string {
   } catch (err) {
     const code = (err as { code?: unknown }).code;
     throw new ApiConfigError(
-      `cannot read --token-file ${path}${typeof code === 'string' ? ` (${code})` : ''}`,
+      words`cannot read ${setting('tokenFile')} ${path}${typeof code === 'string' ? ` (${code})` : ''}`,
     );
   }
   const token = content.trim().replace(/^Bearer\s+/i, '');
-  if (token === '') throw new ApiConfigError(`--token-file ${path} is empty`);
+  if (token === '') throw new ApiConfigError(words`${setting('tokenFile')} ${path} is empty`);
   if (/\s/.test(token))
-    throw new ApiConfigError(`--token-file ${path} must hold a single token (found whitespace inside)`);
-  checkTokenCharacters(token, `--token-file ${path}`);
+    throw new ApiConfigError(
+      words`${setting('tokenFile')} ${path} must hold a single token (found whitespace inside)`,
+    );
+  checkTokenCharacters(token, words`${setting('tokenFile')} ${path}`);
   return token;
 }
 
@@ -96,7 +103,6 @@ export function resolveCredentials(flags: CredentialFlags, env: Env): Credential
   const creds = pair(env, 'TENANTFORM') ?? pair(env, 'AUTH0');
   if (creds) return creds;
   throw new ApiConfigError(
-    'no API credentials: set TENANTFORM_TOKEN (or AUTH0_ACCESS_TOKEN), pass --token-file FILE, ' +
-      'or set TENANTFORM_CLIENT_ID and TENANTFORM_CLIENT_SECRET (or AUTH0_CLIENT_ID and AUTH0_CLIENT_SECRET)',
+    words`no API credentials: set TENANTFORM_TOKEN (or AUTH0_ACCESS_TOKEN), pass ${setting('tokenFile')} FILE, or set TENANTFORM_CLIENT_ID and TENANTFORM_CLIENT_SECRET (or AUTH0_CLIENT_ID and AUTH0_CLIENT_SECRET)`,
   );
 }

@@ -5,6 +5,7 @@
  * response body beyond the error fields.
  */
 import type { ApiErrorInfo } from './types.js';
+import { plainText, type Wording } from '../resources/settings.js';
 
 export type ApiErrorCode =
   | 'API_BAD_REQUEST'
@@ -40,6 +41,10 @@ export interface ApiErrorFields {
   attempts: number;
   /** What to do about it (already the message's last sentence), e.g. for 401 and 403. */
   hint?: string;
+  /** The message with the settings it names as data (src/cli words them with flags). */
+  wording?: Wording;
+  /** The hint likewise. */
+  hintWording?: Wording;
 }
 
 /** A failed API call. The message is one sentence a person can act on. */
@@ -55,6 +60,8 @@ export class ApiError extends Error implements ApiErrorFields {
   readonly retryable: boolean;
   readonly attempts: number;
   readonly hint?: string;
+  readonly wording?: Wording;
+  readonly hintWording?: Wording;
 
   constructor(message: string, fields: ApiErrorFields) {
     super(message);
@@ -70,15 +77,20 @@ export class ApiError extends Error implements ApiErrorFields {
     this.retryable = fields.retryable;
     this.attempts = fields.attempts;
     if (fields.hint !== undefined) this.hint = fields.hint;
+    if (fields.wording !== undefined) this.wording = fields.wording;
+    if (fields.hintWording !== undefined) this.hintWording = fields.hintWording;
   }
 }
 
 /** A target or credentials setting that cannot work; raised before any request. */
 export class ApiConfigError extends Error {
   readonly code = 'API_CONFIG';
-  constructor(message: string) {
-    super(message);
+  /** The message with the settings it names as data (src/cli words them with flags). */
+  readonly wording?: Wording;
+  constructor(message: string | Wording) {
+    super(typeof message === 'string' ? message : plainText(message));
     this.name = 'ApiConfigError';
+    if (typeof message !== 'string') this.wording = message;
   }
 }
 

@@ -9,6 +9,7 @@
  */
 import { ApiError } from './errors.js';
 import { describeFailure, formatDuration } from './retry.js';
+import { plainText, setting, words } from '../resources/settings.js';
 
 /** Which request an error is about. */
 export interface RequestName {
@@ -116,11 +117,14 @@ export class Reachability {
 
   /** One message for every call the timeout ends, so that a summary shows it once. */
   private rateLimitError(request: RequestName, attempts: number): ApiError {
-    const message =
+    const head = this.redact(
       `The tenant at ${this.target} answered nothing but 429 (rate limited) for ` +
-      `${formatDuration(this.rateLimitTimeoutMs)}, the rate-limit timeout, so nothing more was sent; ` +
-      'to wait longer, raise --rate-limit-timeout';
-    return new ApiError(this.redact(message), {
+        `${formatDuration(this.rateLimitTimeoutMs)}, the rate-limit timeout, so nothing more was sent; ` +
+        'to wait longer, raise ',
+    );
+    const wording = words`${head}${setting('rateLimitTimeout')}`;
+    return new ApiError(plainText(wording), {
+      wording,
       code: 'API_RATE_LIMITED',
       status: 429,
       error: 'Too Many Requests',

@@ -69,13 +69,16 @@ describe('resolveTarget', () => {
     [{ baseUrl: 'https://tenant.example.com/api/v2?x=1' }, /query or fragment/],
     [{ baseUrl: 'not a url' }, /not a valid URL/],
     [{ domain: 'tenant.example.com/api/v2' }, /without a path/],
-    [{ domain: 'http://localhost:4000' }, /use --base-url/],
-    [{ domain: 'a.example.com', baseUrl: 'https://b.example.com/api/v2' }, /either --domain or --base-url/],
+    [{ domain: 'http://localhost:4000' }, /use the base URL setting/],
+    [
+      { domain: 'a.example.com', baseUrl: 'https://b.example.com/api/v2' },
+      /either the domain setting or the base URL setting/,
+    ],
   ])('refuses %o', (flags, message) => {
     expect(() => resolveTarget(flags, {})).toThrow(message);
   });
 
-  it('names every flag and variable when no target is given', () => {
+  it('names every setting (as data) and variable when no target is given', () => {
     const err = (() => {
       try {
         resolveTarget({}, { TENANTFORM_DOMAIN: '  ' });
@@ -85,13 +88,9 @@ describe('resolveTarget', () => {
     })();
     expect(err).toBeInstanceOf(ApiConfigError);
     expect((err as ApiConfigError).code).toBe('API_CONFIG');
-    for (const name of [
-      '--domain',
-      '--base-url',
-      'TENANTFORM_DOMAIN',
-      'TENANTFORM_BASE_URL',
-      'AUTH0_DOMAIN',
-    ]) {
+    const named = (err as ApiConfigError).wording!.parts.filter((p) => typeof p !== 'string');
+    expect(named).toEqual([{ setting: 'domain' }, { setting: 'baseUrl' }]);
+    for (const name of ['TENANTFORM_DOMAIN', 'TENANTFORM_BASE_URL', 'AUTH0_DOMAIN']) {
       expect((err as Error).message).toContain(name);
     }
   });

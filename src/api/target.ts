@@ -1,10 +1,14 @@
 /**
- * Where the API is: from --base-url / --domain, else TENANTFORM_BASE_URL,
- * TENANTFORM_DOMAIN, AUTH0_DOMAIN. HTTPS only, except plain HTTP to a loopback
+ * Where the API is: from the base URL or domain a run is given, else
+ * TENANTFORM_BASE_URL, TENANTFORM_DOMAIN, AUTH0_DOMAIN. HTTPS only, except plain HTTP to a loopback
  * host (the emulator).
  */
 import { isIP } from 'node:net';
 import { ApiConfigError } from './errors.js';
+import { setting, words, type SettingRef } from '../resources/settings.js';
+
+/** Where a value came from: a setting of the run, or an environment variable by name. */
+type Source = SettingRef | string;
 import type { Target } from './types.js';
 
 export type Env = Record<string, string | undefined>;
@@ -31,54 +35,53 @@ export function isLoopbackHost(hostname: string): boolean {
   return false;
 }
 
-function parseUrl(raw: string, source: string): URL {
+function parseUrl(raw: string, source: Source): URL {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ApiConfigError(`${source} is not a valid URL: "${raw}"`);
+    throw new ApiConfigError(words`${source} is not a valid URL: "${raw}"`);
   }
   if (url.username || url.password) {
     throw new ApiConfigError(
-      `${source} must not contain a user name or password; use the credential variables instead`,
+      words`${source} must not contain a user name or password; use the credential variables instead`,
     );
   }
-  if (url.search || url.hash) throw new ApiConfigError(`${source} must not contain a query or fragment`);
+  if (url.search || url.hash) throw new ApiConfigError(words`${source} must not contain a query or fragment`);
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
     throw new ApiConfigError(
-      `${source} uses plain http:// for ${url.hostname}; only https:// is allowed, except for loopback hosts (127.0.0.1, localhost, ::1)`,
+      words`${source} uses plain http:// for ${url.hostname}; only https:// is allowed, except for loopback hosts (127.0.0.1, localhost, ::1)`,
     );
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new ApiConfigError(`${source} must be an https:// URL (got ${url.protocol}//)`);
+    throw new ApiConfigError(words`${source} must be an https:// URL (got ${url.protocol}//)`);
   }
   return url;
 }
 
-function fromBaseUrl(raw: string, source: string): URL {
+function fromBaseUrl(raw: string, source: Source): URL {
   const url = parseUrl(raw, source);
   const path = url.pathname.replace(/\/+$/, '');
   if (path === '') url.pathname = API_PATH;
   else if (path.endsWith(API_PATH)) url.pathname = path;
   else
     throw new ApiConfigError(
-      `${source} must be the API's base URL: a URL ending in ${API_PATH}, or an origin alone, to which ${API_PATH} is added ` +
-        `(e.g. https://tenant.example.com${API_PATH} or http://127.0.0.1:4000; got "${raw}")`,
+      words`${source} must be the API's base URL: a URL ending in ${API_PATH}, or an origin alone, to which ${API_PATH} is added (e.g. https://tenant.example.com${API_PATH} or http://127.0.0.1:4000; got "${raw}")`,
     );
   return url;
 }
 
-function fromDomain(raw: string, source: string): URL {
+function fromDomain(raw: string, source: Source): URL {
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `https://${raw}`;
   const url = parseUrl(withScheme, source);
   if (url.protocol !== 'https:') {
     throw new ApiConfigError(
-      `${source} always means https://; use --base-url for a plain-http loopback target`,
+      words`${source} always means https://; use ${setting('baseUrl')} for a plain-http loopback target`,
     );
   }
   if (url.pathname.replace(/\/+$/, '') !== '') {
     throw new ApiConfigError(
-      `${source} must be a host name such as tenant.example.com, without a path (got "${raw}")`,
+      words`${source} must be a host name such as tenant.example.com, without a path (got "${raw}")`,
     );
   }
   url.pathname = API_PATH;
@@ -89,17 +92,18 @@ function fromDomain(raw: string, source: string): URL {
 export function resolveTarget(flags: TargetFlags, env: Env): Target {
   const flagBase = value(flags.baseUrl);
   const flagDomain = value(flags.domain);
-  if (flagBase && flagDomain) throw new ApiConfigError('give either --domain or --base-url, not both');
+  if (flagBase && flagDomain)
+    throw new ApiConfigError(words`give either ${setting('domain')} or ${setting('baseUrl')}, not both`);
   let url: URL;
-  if (flagBase) url = fromBaseUrl(flagBase, '--base-url');
-  else if (flagDomain) url = fromDomain(flagDomain, '--domain');
+  if (flagBase) url = fromBaseUrl(flagBase, setting('baseUrl'));
+  else if (flagDomain) url = fromDomain(flagDomain, setting('domain'));
   else if (value(env.TENANTFORM_BASE_URL))
     url = fromBaseUrl(value(env.TENANTFORM_BASE_URL)!, 'TENANTFORM_BASE_URL');
   else if (value(env.TENANTFORM_DOMAIN)) url = fromDomain(value(env.TENANTFORM_DOMAIN)!, 'TENANTFORM_DOMAIN');
   else if (value(env.AUTH0_DOMAIN)) url = fromDomain(value(env.AUTH0_DOMAIN)!, 'AUTH0_DOMAIN');
   else {
     throw new ApiConfigError(
-      'no API target: pass --domain DOMAIN or --base-url URL, or set TENANTFORM_DOMAIN, TENANTFORM_BASE_URL or AUTH0_DOMAIN',
+      words`no API target: pass ${setting('domain')} DOMAIN or ${setting('baseUrl')} URL, or set TENANTFORM_DOMAIN, TENANTFORM_BASE_URL or AUTH0_DOMAIN`,
     );
   }
   const origin = url.origin;

@@ -54,16 +54,20 @@ function statusOf(err: unknown): number | undefined {
   return typeof status === 'number' && status > 0 ? status : undefined;
 }
 
-function errorInfo(err: unknown): { message: string; code?: string; hint?: string; notSent?: boolean } {
+function errorInfo(
+  err: unknown,
+  describe: ApplyOptions['describeError'],
+): { message: string; code?: string; hint?: string; notSent?: boolean } {
   if (err instanceof Error) {
-    const { code, hint, attempts } = err as { code?: unknown; hint?: unknown; attempts?: unknown };
+    const { code, attempts } = err as { code?: unknown; attempts?: unknown };
+    const { message, hint } = describe?.(err) ?? (err as { message: string; hint?: unknown });
     // attempts 0: the client refused to send it (the tenant was already found
     // unreachable, or the rate-limit timeout had passed).
     const notSent = attempts === 0 && typeof code === 'string' && NOT_SENT_CODES.has(code);
     return {
-      message: err.message,
+      message,
       ...(typeof code === 'string' ? { code, notSent } : {}),
-      ...(typeof hint === 'string' && err.message.endsWith(hint) ? { hint } : {}),
+      ...(typeof hint === 'string' && message.endsWith(hint) ? { hint } : {}),
     };
   }
   return { message: String(err) };
@@ -111,7 +115,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     }
     const failure = options.recorder.failure?.() ?? null;
     if (failure) {
-      stop({ ...errorInfo(failure), cause: 'record' });
+      stop({ ...errorInfo(failure, options.describeError), cause: 'record' });
       return true;
     }
     return false;
@@ -164,7 +168,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
         unrecordedTask(task, err);
         return;
       }
-      const { notSent, ...info } = errorInfo(err);
+      const { notSent, ...info } = errorInfo(err, options.describeError);
       if (info.code && FATAL_CODES.has(info.code)) stop({ ...info, cause: 'api' });
       if (notSent) {
         for (const change of task.changes)
@@ -189,7 +193,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
 
   /** A record failure: keep what was acknowledged, stop scheduling. */
   const unrecordedTask = (task: Task, err: UnrecordedError): void => {
-    const info = errorInfo(err.cause);
+    const info = errorInfo(err.cause, options.describeError);
     stop({ ...info, cause: 'record' });
     const lost = new Map(err.entries.map((e) => [entryAddress(e.entry), e]));
     const first = task.changes[0]!;

@@ -132,4 +132,10 @@ export interface ApplyOptions {
   onEvent?: (event: ApplyEvent) => void;
   /** Stop starting new operations when aborted; in-flight ones finish and are recorded. */
   signal?: AbortSignal;
+  /**
+   * How the caller words an error for a person (src/cli: the settings an
+   * error's wording names, by their flags), its hint apart; undefined, or
+   * absent: the error's message and hint as they are.
+   */
+  describeError?: (err: unknown) => { message: string; hint?: string } | undefined;
 }

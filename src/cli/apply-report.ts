@@ -10,6 +10,7 @@ import type { StateSession, StateStore } from '../state/index.js';
 import { stopExitCode, stopRequested, type CommandIO } from './io.js';
 import { withoutHint } from './progress.js';
 import { plural } from './words.js';
+import { messageOf } from './run-words.js';
 
 /** Where the unrecorded operations went: a rescue file, or only the stderr lines. */
 export interface RescueNote {
@@ -37,7 +38,7 @@ export async function keepUnrecorded(
   try {
     return { path: await state.writeRescueFile(store, entries) };
   } catch (err) {
-    return { path: null, problem: err instanceof Error ? err.message : String(err) };
+    return { path: null, problem: messageOf(err) };
   }
 }
 

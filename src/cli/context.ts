@@ -2,12 +2,13 @@
  * Shared command plumbing: where the state lives, durations, numbers.
  * Everything here turns flags into values or a CliError naming the flag.
  */
-import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { CliError, heldLocks, type CommandIO } from './io.js';
-import { locateDefaultState, NO_SCOPE, type StateScope } from './state-location.js';
+import * as run from '../run/state-store.js';
+import { NO_SCOPE, type StateScope } from '../run/state-location.js';
+import type { Pacing, RunIO, StateRequest } from '../run/requests.js';
+import { noticeText } from './run-words.js';
 import type { ApplyFlags } from './definitions.js';
-import type { ApiClientOptions } from '../api/types.js';
 import type { LockInfo, StateLocation, StateStore, TakeoverReason } from '../state/types.js';
 import type { RescueFile, RescueOutcome, StateDocument, StateSession } from '../state/index.js';
 
@@ -24,90 +25,51 @@ export function absolute(path: string, io: CommandIO): string {
   return isAbsolute(path) ? path : resolve(io.cwd, path);
 }
 
-/**
- * Where the state chosen by the flags lives (the file backend by default; its
- * default place per config path and `scope`, see state-location.ts): what a
- * saved plan records and apply compares. No I/O beyond locating a config path
- * and its states; never a credential.
- */
+/** The state the flags name, as a run takes it (state-store.ts in src/run). */
+export function stateRequestOf(flags: StateFlags): StateRequest {
+  return {
+    ...(flags.state !== undefined ? { file: flags.state } : {}),
+    ...(flags.backend !== undefined ? { backend: flags.backend as 'file' | 'pg' } : {}),
+    ...(flags.backendConfig !== undefined ? { backendConfig: flags.backendConfig } : {}),
+    ...(flags.workspace !== undefined ? { workspace: flags.workspace } : {}),
+    ...(flags.debug ? { debug: true } : {}),
+  };
+}
+
+/** The run layer's view of a command's io: its notices worded on stderr (run-words.ts). */
+export function runIO(io: CommandIO): RunIO {
+  return {
+    env: io.env,
+    cwd: io.cwd,
+    ...(io.signal ? { signal: io.signal } : {}),
+    ...(io.openFileStore ? { openFileStore: io.openFileStore } : {}),
+    notice: (notice) => io.stderr.write(noticeText(notice)),
+  };
+}
+
+/** The state location the flags name; see resolveStateLocation in src/run. */
 export async function resolveStateLocation(
   flags: StateFlags,
   configPath: string,
   io: CommandIO,
   scope: StateScope = NO_SCOPE,
 ): Promise<StateLocation> {
-  if ((flags.backend ?? 'file') === 'pg') {
-    const pg = await import('../state/pg/index.js');
-    const config = pg.resolvePgConfig(flags.backendConfig ?? [], io.env, flags.workspace);
-    return {
-      backend: 'pg',
-      server: pg.describeTarget(config.connectionString),
-      schema: config.schema,
-      workspace: config.workspace,
-    };
-  }
-  if (flags.backendConfig && flags.backendConfig.length > 0) {
-    throw new CliError('--backend-config applies to --backend pg only');
-  }
-  const { realFilePath } = await import('../state/index.js');
-  const path = flags.state
-    ? absolute(flags.state, io)
-    : locateDefaultState(absolute(configPath, io), scope).path;
-  return { backend: 'file', path: realFilePath(path) };
+  return run.resolveStateLocation(stateRequestOf(flags), configPath, runIO(io), scope);
 }
 
-/** Where an open store's state lives, as a saved plan records it: its real file, or the pg location of the flags. */
-export async function storeLocation(
-  store: StateStore,
-  flags: StateFlags,
-  configPath: string,
-  io: CommandIO,
-): Promise<StateLocation> {
-  return store.file !== undefined
-    ? { backend: 'file', path: store.file }
-    : resolveStateLocation(flags, configPath, io);
-}
-
-/**
- * Opens the state store chosen by --backend (file by default; its default
- * place per config path and `scope`, see state-location.ts, saying so on
- * stderr when that is a place older versions used).
- */
+/** Opens the state store the flags name; see openStore in src/run. */
 export async function openStore(
   flags: StateFlags,
   configPath: string,
   io: CommandIO,
   scope: StateScope = NO_SCOPE,
 ): Promise<StateStore> {
-  if ((flags.backend ?? 'file') === 'pg') {
-    const pg = await import('../state/pg/index.js');
-    const config = pg.resolvePgConfig(flags.backendConfig ?? [], io.env, flags.workspace);
-    const logger = flags.debug ? (line: string) => io.stderr.write(`[debug] ${line}\n`) : undefined;
-    return pg.createPgStateStore({ ...config, logger });
-  }
-  if (flags.backendConfig && flags.backendConfig.length > 0) {
-    throw new CliError('--backend-config applies to --backend pg only');
-  }
-  if (!flags.state && !existsSync(absolute(configPath, io))) {
-    throw new CliError(
-      `${configPath} does not exist, so it cannot locate the state (in .tenantform/ beside the config); check the path, or pass --state FILE`,
-    );
-  }
-  let path: string;
-  if (flags.state) path = absolute(flags.state, io);
-  else {
-    const located = locateDefaultState(absolute(configPath, io), scope);
-    if (located.note) io.stderr.write(located.note);
-    path = located.path;
-  }
-  if (existsSync(path) && statSync(path).isDirectory()) {
-    throw new CliError(
-      `the state path ${path} is a directory; --state takes a file, e.g. ${join(flags.state ?? path, 'state.json')}`,
-    );
-  }
-  if (io.openFileStore) return io.openFileStore(path);
-  const { createFileStateStore } = await import('../state/index.js');
-  return createFileStateStore(path);
+  return run.openStore(stateRequestOf(flags), configPath, runIO(io), scope);
+}
+
+/** --lock-timeout in ms (0s unless given). */
+export function lockTimeoutOf(flags: Pick<StateFlags, 'lockTimeout'>): number {
+  return parseDuration(flags.lockTimeout ?? '0s', '--lock-timeout');
 }
 
 /** Parses "30s", "2m", "500ms", "1h" or a bare number of seconds. */
@@ -175,7 +137,7 @@ export interface PacingFlags {
 }
 
 /** The API client's pacing options from those flags; throws a CliError naming a bad one. */
-export function pacingOptions(flags: PacingFlags): Pick<ApiClientOptions, 'maxRps' | 'share' | 'retry'> {
+export function pacingOptions(flags: PacingFlags): Pacing {
   const maxRps = parseRate(flags.maxRps, '--max-rps');
   const share = parsePercent(flags.maxRate, '--max-rate');
   const timeout = flags.rateLimitTimeout;
@@ -253,14 +215,16 @@ export async function readStateForPlan(
 }
 
 /**
- * Runs `fn` with the state locked for `command` (waiting up to --lock-timeout),
+ * Runs `fn` with the state locked for `command` (waiting up to `lockTimeoutMs`),
  * leftover journal and rescue files replayed, and the lock released afterwards
  * whatever happens.
  */
 export async function withLockedState<T>(
   store: StateStore,
   command: string,
-  flags: Pick<StateFlags, 'lockTimeout'> & {
+  flags: {
+    /** How long to wait for the lock, in ms (lockTimeoutOf). */
+    lockTimeoutMs: number;
     /** Where to report rescue files replayed or skipped. */
     io?: CommandIO;
     /** A rescue file named on the command line, replayed with those found. */
@@ -270,8 +234,7 @@ export async function withLockedState<T>(
   },
   fn: (session: StateSession) => Promise<T>,
 ): Promise<T> {
-  const { io, rescue: explicitRescue } = flags;
-  const lockTimeoutMs = parseDuration(flags.lockTimeout ?? '0s', '--lock-timeout');
+  const { io, rescue: explicitRescue, lockTimeoutMs } = flags;
   const { openState } = await import('../state/index.js');
   // Looked for once the lock is held: a file written while this waited (by an
   // apply whose lock it took over) is replayed before anything is sent.

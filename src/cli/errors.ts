@@ -1,4 +1,6 @@
 import { CliError, StopRequest, stopExitCode, type CommandIO } from './io.js';
+import { RunError } from '../run/errors.js';
+import { messageOf, runErrorMessage } from './run-words.js';
 
 /**
  * Maps any error that reached the CLI to a message and an exit code. Typed
@@ -15,8 +17,12 @@ export function reportError(err: unknown, io: CommandIO): number {
     io.stderr.write(`Error: ${cutEchoes(err.message)}\n`);
     return err.exitCode;
   }
+  if (err instanceof RunError) {
+    io.stderr.write(`Error: ${cutEchoes(runErrorMessage(err))}\n`);
+    return err.exitCode;
+  }
   if (err instanceof Error && typeof (err as { code?: unknown }).code === 'string') {
-    io.stderr.write(`Error: ${cutEchoes(err.message)}\n`);
+    io.stderr.write(`Error: ${cutEchoes(messageOf(err))}\n`);
     return 1;
   }
   const message = err instanceof Error ? err.message : String(err);

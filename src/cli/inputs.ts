@@ -5,15 +5,15 @@
  * loaded from them (loadConfigInput, loadDesiredOrReport).
  */
 import type { ApiProfile, DesiredResource } from '../resources/index.js';
-import { checkTokenCharacters } from '../api/credentials.js';
 import { loadConfig, VARIABLE_NAME, type LoadResult } from '../config/index.js';
 import { readProject, type Environment, type Project } from '../config/project.js';
-import { absolute, openStore, type StateFlags } from './context.js';
+import { absolute, runIO, stateRequestOf, type StateFlags } from './context.js';
 import type { StateStore } from '../state/types.js';
 import { reportIssues } from './config-issues.js';
 import { CliError, type CommandIO } from './io.js';
-import type { StateScope } from './state-location.js';
-import { targetGiven } from './where.js';
+import type { StateScope } from '../run/state-location.js';
+import type { ConfigInput } from '../run/requests.js';
+import * as run from '../run/state-store.js';
 
 export interface VarFlags {
   /** --var values, each NAME=VALUE. */
@@ -22,15 +22,7 @@ export interface VarFlags {
   varFiles: string[];
 }
 
-/** What one run of the loader reads: config paths and variable files, for one environment or none. */
-export interface ConfigInput {
-  /** Environment name from tenantform.yaml, or null for plain paths. */
-  env: string | null;
-  paths: string[];
-  varFiles: string[];
-  /** The tenantform.yaml entry: target, credentials and state, when it names them. */
-  environment?: Environment;
-}
+export type { ConfigInput };
 
 /** --env as commander hands it: one name, several (plan and apply), or none. */
 export type EnvSelection = string | readonly string[] | undefined;
@@ -98,25 +90,13 @@ export function environmentStateFlags<F extends StateFlags>(flags: F, input: Con
     : { ...flags, backend: 'file', ...(s.path !== undefined ? { state: s.path } : {}) };
 }
 
-/**
- * What the default state of an input depends on besides its paths (see
- * state-location.ts): its environment, and the target that --domain or
- * --base-url, its environment or the process environment name (an invalid
- * one counts as none: it is reported where it is used).
- */
+/** What the default state of an input depends on besides its paths; see stateScopeOf in src/run. */
 export async function stateScopeOf(
   input: ConfigInput,
   flags: { domain?: string; baseUrl?: string },
   io: CommandIO,
 ): Promise<StateScope> {
-  const t = environmentTargetFlags({ domain: flags.domain, baseUrl: flags.baseUrl }, input);
-  if (!targetGiven(t, io.env)) return { env: input.env, target: null };
-  const { resolveTarget } = await import('../api/target.js');
-  try {
-    return { env: input.env, target: resolveTarget(t, io.env).baseUrl };
-  } catch {
-    return { env: input.env, target: null };
-  }
+  return run.stateScopeOf(input, { domain: flags.domain, baseUrl: flags.baseUrl }, runIO(io));
 }
 
 /**
@@ -128,8 +108,8 @@ export async function openInputStore(
   input: ConfigInput,
   io: CommandIO,
 ): Promise<StateStore> {
-  const scope = await stateScopeOf(input, flags, io);
-  return openStore(environmentStateFlags(flags, input), input.paths[input.paths.length - 1]!, io, scope);
+  const target = { domain: flags.domain, baseUrl: flags.baseUrl };
+  return run.openInputStore(stateRequestOf(flags), target, input, runIO(io));
 }
 
 /** The API profile of a run: --api when given, else the environment's `api:`, else spec. */
@@ -145,52 +125,6 @@ export function environmentTargetFlags<F extends { domain?: string; baseUrl?: st
   const t = input.environment?.target;
   if (!t || flags.domain !== undefined || flags.baseUrl !== undefined) return flags;
   return { ...flags, domain: t.domain, baseUrl: t.baseUrl };
-}
-
-const CREDENTIAL_VARIABLES = [
-  'TENANTFORM_TOKEN',
-  'AUTH0_ACCESS_TOKEN',
-  'TENANTFORM_CLIENT_ID',
-  'TENANTFORM_CLIENT_SECRET',
-  'AUTH0_CLIENT_ID',
-  'AUTH0_CLIENT_SECRET',
-];
-
-/**
- * The process environment as one environment's API client must see it: when
- * tenantform.yaml names its credential variables, the standard credential
- * variables are replaced by the named ones, so that one tenant's secret never
- * reaches another tenant. Throws a CliError naming a variable that is not set
- * (never its value).
- */
-export function environmentCredentials(
-  env: Record<string, string | undefined>,
-  input: ConfigInput,
-): Record<string, string | undefined> {
-  const c = input.environment?.credentials;
-  if (!c || (c.token === undefined && c.clientId === undefined)) return env;
-  const out = { ...env };
-  for (const name of CREDENTIAL_VARIABLES) delete out[name];
-  const take = (variable: string, field: string): string => {
-    const value = env[variable];
-    if (value === undefined || value.trim() === '') {
-      throw new CliError(
-        `environment ${input.env}: credentials.${field} names the environment variable ${variable}, which is not set`,
-        1,
-        'ENV_CREDENTIALS_MISSING',
-      );
-    }
-    return value;
-  };
-  if (c.token !== undefined) {
-    out.TENANTFORM_TOKEN = take(c.token, 'token');
-    checkTokenCharacters(out.TENANTFORM_TOKEN.trim().replace(/^Bearer\s+/i, ''), c.token);
-  }
-  if (c.clientId !== undefined && c.clientSecret !== undefined) {
-    out.TENANTFORM_CLIENT_ID = take(c.clientId, 'client_id');
-    out.TENANTFORM_CLIENT_SECRET = take(c.clientSecret, 'client_secret');
-  }
-  return out;
 }
 
 /** Parses repeated --var NAME=VALUE flags (a later one wins). Throws CliError naming the bad flag. */
@@ -219,7 +153,16 @@ export async function loadConfigInput(
   opts: VarFlags,
   io: CommandIO,
 ): Promise<LoadResult> {
-  const vars = parseVarArgs(opts.vars);
+  return loadParsed(path, { vars: parseVarArgs(opts.vars), varFiles: opts.varFiles }, io);
+}
+
+/** Loads the config at `path` with variables already parsed and variable files. */
+function loadParsed(
+  path: string | readonly string[],
+  opts: { vars: Record<string, string>; varFiles: readonly string[] },
+  io: CommandIO,
+): Promise<LoadResult> {
+  const { vars } = opts;
   return loadConfig(path, {
     vars,
     varFiles: opts.varFiles,
@@ -236,10 +179,12 @@ export async function loadConfigInput(
  */
 export async function loadDesiredOrReport(
   path: string | readonly string[],
-  opts: VarFlags,
+  opts: VarFlags | { vars: Record<string, string>; varFiles: readonly string[] },
   io: CommandIO,
 ): Promise<DesiredResource[] | null> {
-  const result = await loadConfigInput(path, opts, io);
+  const result = Array.isArray(opts.vars)
+    ? await loadConfigInput(path, opts as VarFlags, io)
+    : await loadParsed(path, opts as { vars: Record<string, string>; varFiles: readonly string[] }, io);
   if (result.issues.length > 0) {
     reportIssues(result.issues, io);
     return null;

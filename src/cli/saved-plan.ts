@@ -16,72 +16,40 @@ import { readFileSync } from 'node:fs';
 import type { Plan, SavedPlan } from '../plan/index.js';
 import { PlanError } from '../plan/errors.js';
 import type { StateDocument, StateLocation, StateStore } from '../state/index.js';
-import { absolute, openStore, resolveStateLocation, type StateFlags } from './context.js';
-import {
-  environmentStateFlags,
-  environmentTargetFlags,
-  resolveInputs,
-  stateScopeOf,
-  type ConfigInput,
-} from './inputs.js';
+import type { ApplyRequest, ConfigInput, StateRequest, TargetRequest } from '../run/requests.js';
+import { absolute, openStore, resolveStateLocation, stateScopeOf, targetGiven } from '../run/state-store.js';
+import { runIO } from './context.js';
+import { messageOf } from './run-words.js';
 import { CliError, EXIT_PLAN_REFUSED, type CommandIO } from './io.js';
-import { targetGiven } from './where.js';
-import type { ApplyFlags } from './definitions.js';
-
-/** The flags apply was given with a plan file (most are refused: the plan decides). */
-export type SavedPlanFlags = StateFlags &
-  Pick<ApplyFlags, 'var' | 'varFile' | 'allEnvs' | 'domain' | 'baseUrl' | 'api'> & {
-    env?: string | string[];
-  };
 
 export interface SavedPlanApply {
   /** The store of the state the plan was made from. */
   store: StateStore;
   /** The plan to execute against `doc` (the locked state): checked again, ids and `before` from `doc`. */
   planFor(doc: StateDocument): Plan;
-  /** --domain / --base-url, or those of the --env environment: never the plan's own target. */
-  targetFlags: { domain?: string; baseUrl?: string };
+  /** The target the command line or the environment names: never the plan's own. */
+  target: TargetRequest;
   /** The --env environment of ./tenantform.yaml (its target and credential variables), or none. */
   input: ConfigInput;
 }
 
-/** Refuses what a saved plan cannot take: other paths, and flags that only make sense for a config. */
-function refuseConfigInputs(planArg: string, pathArgs: readonly string[], flags: SavedPlanFlags): void {
-  if (pathArgs.length > 1) {
-    const others = pathArgs.filter((p) => p !== planArg).join(', ');
-    throw new CliError(
-      `${planArg} is a saved plan, so apply takes no config path besides it (got ${others}); apply either the plan file or the config`,
-    );
-  }
-  const given: string[] = [];
-  if (flags.var.length > 0) given.push('--var');
-  if (flags.varFile.length > 0) given.push('--var-file');
-  if (flags.allEnvs) given.push('--all-envs');
-  if (typeof flags.env === 'object' && flags.env.length > 1) given.push('several --env');
-  if (given.length > 0) {
-    throw new CliError(
-      `${given.join(' and ')} cannot be used when applying a saved plan: ${planArg} already holds the values it was made with, so make the plan again with them instead`,
-    );
-  }
-}
-
-/** The state flags apply uses: the plan's own location unless the command line names a state. */
-function stateFlagsFor(flags: StateFlags, recorded: StateLocation): StateFlags {
+/** The state show uses: the plan's own location unless the command line names a state. */
+function stateFor(state: StateRequest, recorded: StateLocation): StateRequest {
   const named =
-    flags.state !== undefined ||
-    flags.backend !== undefined ||
-    flags.workspace !== undefined ||
-    (flags.backendConfig?.length ?? 0) > 0;
+    state.file !== undefined ||
+    state.backend !== undefined ||
+    state.workspace !== undefined ||
+    (state.backendConfig?.length ?? 0) > 0;
   if (named) {
-    // --backend file without --state means the plan's file, if it has one.
-    return flags.state === undefined && (flags.backend ?? 'file') === 'file' && recorded.backend === 'file'
-      ? { ...flags, state: recorded.path }
-      : flags;
+    // The file backend without a file means the plan's file, if it has one.
+    return state.file === undefined && (state.backend ?? 'file') === 'file' && recorded.backend === 'file'
+      ? { ...state, file: recorded.path }
+      : state;
   }
   return recorded.backend === 'file'
-    ? { ...flags, state: recorded.path }
+    ? { ...state, file: recorded.path }
     : {
-        ...flags,
+        ...state,
         backend: 'pg',
         workspace: recorded.workspace,
         backendConfig: [`schema=${recorded.schema}`],
@@ -103,7 +71,7 @@ export interface SealedPlan {
  */
 export interface AppliedState {
   input: ConfigInput;
-  targetFlags: { domain?: string; baseUrl?: string };
+  target: TargetRequest;
 }
 
 /**
@@ -117,25 +85,22 @@ export interface AppliedState {
  */
 export async function openSealedPlan(
   planArg: string,
-  flags: StateFlags,
-  io: CommandIO,
+  state: StateRequest,
+  commandIO: CommandIO,
   applied?: AppliedState,
 ): Promise<SealedPlan> {
+  const io = runIO(commandIO);
   const planModule = await import('../plan/index.js');
   const envelope = planModule.openPlanFile(readFileSync(absolute(planArg, io), 'utf8'), planArg);
-  const { stateFlags, configPath, scope } = applied
+  const { located, configPath, scope } = applied
     ? {
-        stateFlags: flags,
+        located: state,
         configPath: applied.input.paths[applied.input.paths.length - 1] ?? '.',
-        scope: await stateScopeOf(applied.input, applied.targetFlags, io),
+        scope: await stateScopeOf(applied.input, applied.target, io),
       }
-    : { stateFlags: stateFlagsFor(flags, envelope.stateLocation), configPath: planArg, scope: undefined };
-  planModule.checkPlanLocation(
-    envelope,
-    await resolveStateLocation(stateFlags, configPath, io, scope),
-    planArg,
-  );
-  const store = await openStore(stateFlags, configPath, io, scope);
+    : { located: stateFor(state, envelope.stateLocation), configPath: planArg, scope: undefined };
+  planModule.checkPlanLocation(envelope, await resolveStateLocation(located, configPath, io, scope), planArg);
+  const store = await openStore(located, configPath, io, scope);
   try {
     const key = await store.planKey({ create: false });
     return { saved: planModule.readPlanFile(envelope, key, store.planKeyWhere), store };
@@ -143,13 +108,6 @@ export async function openSealedPlan(
     await store.close();
     throw err;
   }
-}
-
-/** The --env environment of ./tenantform.yaml a saved plan is applied with (its target, credentials, state), or none. */
-function environmentOf(flags: SavedPlanFlags, io: CommandIO): ConfigInput {
-  const env = typeof flags.env === 'object' ? flags.env[0] : flags.env;
-  if (env === undefined) return { env: null, paths: ['.'], varFiles: [] };
-  return resolveInputs(['.'], env, [], io, 'one')[0]!;
 }
 
 /**
@@ -160,28 +118,22 @@ function environmentOf(flags: SavedPlanFlags, io: CommandIO): ConfigInput {
  */
 export async function openSavedPlan(
   planArg: string,
-  pathArgs: readonly string[],
-  flags: SavedPlanFlags,
+  request: Pick<ApplyRequest, 'state' | 'connection' | 'api'> & { input: ConfigInput },
   io: CommandIO,
 ): Promise<SavedPlanApply> {
-  refuseConfigInputs(planArg, pathArgs, flags);
-  const input = environmentOf(flags, io);
+  const { input } = request;
   // The target comes from the command line, the environment or tenantform.yaml; the plan only confirms it.
-  const targetFlags = environmentTargetFlags({ domain: flags.domain, baseUrl: flags.baseUrl }, input);
-  const { saved, store } = await openSealedPlan(planArg, environmentStateFlags(flags, input), io, {
-    input,
-    targetFlags,
-  });
+  const target = request.connection.target;
+  const { saved, store } = await openSealedPlan(planArg, request.state, io, { input, target });
   try {
     const [planModule, api, { readStateSnapshot }] = await Promise.all([
       import('../plan/index.js'),
       import('../api/index.js'),
       import('../state/index.js'),
     ]);
-    // Without --api the plan's own profile is used; another one is refused before anything else.
-    const profile = flags.api ?? input.environment?.api;
-    if (profile !== undefined) planModule.checkPlanProfile(saved, profile, planArg);
-    const given = targetGiven(targetFlags, io.env) ? api.resolveTarget(targetFlags, io.env).baseUrl : null;
+    // Without a profile named the plan's own is used; another one is refused before anything else.
+    if (request.api !== undefined) planModule.checkPlanProfile(saved, request.api, planArg);
+    const given = targetGiven(target, io.env) ? api.resolveTarget(target, io.env).baseUrl : null;
     planModule.checkPlanTarget(saved, given, planArg);
 
     const check = (doc: StateDocument | null): Plan => {
@@ -193,7 +145,7 @@ export async function openSavedPlan(
       store,
       // A state never written (serial 0) is the same as no state at plan time.
       planFor: (doc) => check(doc.serial === 0 ? null : doc),
-      targetFlags,
+      target,
       input,
     };
   } catch (err) {
@@ -204,7 +156,7 @@ export async function openSavedPlan(
 
 /** A PlanError refusing a saved plan, as a CliError that exits EXIT_PLAN_REFUSED (nothing was sent). */
 function refused(err: unknown): unknown {
-  return err instanceof PlanError ? new CliError(err.message, EXIT_PLAN_REFUSED, err.code) : err;
+  return err instanceof PlanError ? new CliError(messageOf(err), EXIT_PLAN_REFUSED, err.code) : err;
 }
 
 /** Runs `fn` (reading or checking a saved plan), turning its refusal into EXIT_PLAN_REFUSED. */

@@ -11,7 +11,7 @@ import type { Finding, SimulatedEvidence } from '../review/index.js';
 import type { PolicyResult } from '../simulate/index.js';
 import type { ConfigInput } from './inputs.js';
 import type { CommandIO } from './io.js';
-import type { ReadFlags } from './tenant-read.js';
+import type { TenantReader } from './simulate-tenant.js';
 
 /** The tenant's events read for a plan at most. */
 const PLAN_CAP = 1_000_000;
@@ -47,7 +47,7 @@ export async function withEvidence(
   plan: Plan,
   desired: readonly DesiredResource[],
   source: string,
-  context: { flags: ReadFlags; input: ConfigInput; io: CommandIO },
+  context: { reader: TenantReader; input: ConfigInput; io: CommandIO },
 ): Promise<Plan> {
   const sim = await import('../simulate/index.js');
   const { policiesOf } = await import('../review/index.js');

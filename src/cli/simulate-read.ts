@@ -9,7 +9,7 @@ import { absolute } from './context.js';
 import type { ConfigInput } from './inputs.js';
 import { CliError, type CommandIO } from './io.js';
 import type { ReadSummary } from './simulate-output.js';
-import type { ReadFlags } from './tenant-read.js';
+import type { TenantReader } from './simulate-tenant.js';
 
 /** How much of the tenant's logs to read. */
 export interface ReadLimits {
@@ -24,13 +24,13 @@ export async function readLogs(
   flag: string,
   source: string,
   simulation: Simulation,
-  context: { flags: ReadFlags; input: ConfigInput; io: CommandIO; limits: ReadLimits },
+  context: { reader: TenantReader; input: ConfigInput; io: CommandIO; limits: ReadLimits },
 ): Promise<ReadSummary> {
-  const { flags, input, io, limits } = context;
+  const { reader, input, io, limits } = context;
   const sink = (record: Record<string, unknown>) => simulation.add(record);
   if (source === 'tenant') {
     const { readTenantLogs } = await import('./simulate-tenant.js');
-    return readTenantLogs(`${flag} tenant`, flags, input, io, limits, sink);
+    return readTenantLogs(`${flag} tenant`, reader, input, io, limits, sink);
   }
   const sim = await import('../simulate/index.js');
   const full = absolute(source, io);

@@ -9,10 +9,18 @@
  */
 import { logEvent, type OperationDescriptor } from '../resources/index.js';
 import type { ApiClient, Query } from '../api/index.js';
-import type { ConfigInput } from './inputs.js';
+import type { ConfigInput, ConnectionRequest } from '../run/requests.js';
+import type { ApiProfile } from '../resources/index.js';
+import { runIO } from './context.js';
 import { CliError, type CommandIO } from './io.js';
 import type { ReadSummary } from './simulate-output.js';
-import { openClient, profileOf, readTarget, requireFull, type ReadFlags } from './tenant-read.js';
+import { requireFull } from './tenant-read.js';
+
+/** How a command reads the tenant: its connection and the tenant's API profile. */
+export interface TenantReader {
+  connection: ConnectionRequest;
+  api: ApiProfile;
+}
 
 type Event = Record<string, unknown>;
 type Call = ApiClient['call'];
@@ -45,15 +53,16 @@ async function start(call: Call, op: OperationDescriptor, since: number | null) 
 /** Reads the tenant's events (from `since`, ms, when given; at most `cap`) into `sink`; says what it read. */
 export async function readTenantLogs(
   what: string,
-  flags: ReadFlags,
+  reader: TenantReader,
   input: ConfigInput,
   io: CommandIO,
   { since, cap }: { since: number | null; cap: number },
   sink: (record: Event) => void,
 ): Promise<ReadSummary> {
-  requireFull(await profileOf(flags, input), what);
-  const target = await readTarget(flags, input, io);
-  const client = await openClient(flags, input, io, { parallelism: 1 });
+  requireFull(reader.api, what);
+  const run = await import('../run/connection.js');
+  const target = await run.readTarget(reader.connection, input, runIO(io));
+  const client = await run.openClient(reader.connection, input, runIO(io), { parallelism: 1 });
   const op = logEvent.operations.list;
   try {
     const found = await start(client.call, op, since);

@@ -23,8 +23,8 @@ import {
   type ReferenceRead,
 } from '../resources/index.js';
 import type { StateDocument } from '../state/types.js';
-import { absolute, type PacingFlags } from './context.js';
-import { environmentCredentials, environmentTargetFlags, type ConfigInput } from './inputs.js';
+import { runIO, type PacingFlags } from './context.js';
+import type { ConfigInput } from './inputs.js';
 import { CliError, type CommandIO } from './io.js';
 import { listed, plural } from './words.js';
 
@@ -47,9 +47,9 @@ export async function profileOf(flags: { api?: ApiProfile }, input: ConfigInput)
 
 /** The API target of the flags, else the environment's in tenantform.yaml, else the process environment's. */
 export async function readTarget(flags: ReadFlags, input: ConfigInput, io: CommandIO): Promise<Target> {
-  const { resolveTarget } = await import('../api/index.js');
-  const t = environmentTargetFlags(flags, input);
-  return resolveTarget({ domain: t.domain, baseUrl: t.baseUrl, audience: flags.audience }, io.env);
+  const { connectionRequestOf } = await import('./requests.js');
+  const run = await import('../run/connection.js');
+  return run.readTarget(connectionRequestOf(flags, io), input, runIO(io));
 }
 
 /** An API client for the target and credentials of the flags, the environment and the process environment. */
@@ -59,27 +59,9 @@ export async function openClient(
   io: CommandIO,
   options: { parallelism?: number; onWait?: (ms: number, reason: string) => void } = {},
 ): Promise<ApiClient> {
-  const api = await import('../api/index.js');
-  const { pacingOptions } = await import('./context.js');
-  const pacing = pacingOptions(flags);
-  const target = await readTarget(flags, input, io);
-  const { checkTargetConfirmed } = await import('./confirmed-tenant.js');
-  checkTargetConfirmed(target, flags, input, io.env);
-  const credentials = api.resolveCredentials(
-    { tokenFile: flags.tokenFile ? absolute(flags.tokenFile, io) : undefined },
-    environmentCredentials(io.env, input),
-  );
-  const proxy = api.proxyFromEnv(io.env);
-  return api.createApiClient({
-    target,
-    credentials,
-    ...(proxy ? { proxy } : {}),
-    parallelism: options.parallelism ?? 10,
-    ...pacing,
-    signal: io.signal,
-    logger: flags.debug ? (line: string) => io.stderr.write(`[debug] ${line}\n`) : undefined,
-    ...(options.onWait ? { onWait: options.onWait } : {}),
-  });
+  const { connectionRequestOf } = await import('./requests.js');
+  const run = await import('../run/connection.js');
+  return run.openClient(connectionRequestOf(flags, io), input, runIO(io), options);
 }
 
 /** Refuses `what` under the spec profile, which has no read operation. */

@@ -14,14 +14,8 @@ export interface TargetSettings {
   audience?: string;
 }
 
-const TARGET_VARIABLES = ['TENANTFORM_BASE_URL', 'TENANTFORM_DOMAIN', 'AUTH0_DOMAIN'] as const;
-
 /** True when a flag or an environment variable names an API target (valid or not). */
-export function targetGiven(flags: TargetSettings, env: CommandIO['env']): boolean {
-  return [flags.domain, flags.baseUrl, ...TARGET_VARIABLES.map((name) => env[name])].some(
-    (v) => v !== undefined && v.trim() !== '',
-  );
-}
+export { targetGiven } from '../run/state-store.js';
 
 /** The store's description, with a file path shown relative to the working directory when inside it. */
 export function describeState(store: StateStore, io: CommandIO): string {

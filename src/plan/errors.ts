@@ -1,3 +1,5 @@
+import { plainText, type Wording } from '../resources/settings.js';
+
 /** Stable codes of the errors the plan module throws; the CLI maps them to exit code 1. */
 export type PlanErrorCode =
   | 'PLAN_INVALID'
@@ -22,14 +24,19 @@ export type PlanErrorCode =
   /** A saved plan names a target that no flag, environment variable or tenantform.yaml confirms. */
   | 'PLAN_TARGET_UNCONFIRMED';
 
-/** A plan that cannot be made, read or applied, with a message a person can act on. */
+/**
+ * A plan that cannot be made, read or applied, with a message a person can
+ * act on; a message that names settings keeps them as data (`wording`).
+ */
 export class PlanError extends Error {
   override readonly name = 'PlanError';
+  readonly wording?: Wording;
 
   constructor(
-    message: string,
+    message: string | Wording,
     readonly code: PlanErrorCode,
   ) {
-    super(message);
+    super(typeof message === 'string' ? message : plainText(message));
+    if (typeof message !== 'string') this.wording = message;
   }
 }

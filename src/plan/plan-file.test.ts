@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { everyActionPlan, policy, recorded, stateDoc } from '../../test/plan-builders.js';
+import { messageOf } from '../cli/run-words.js';
 import { PlanError } from './errors.js';
 import {
   checkPlanIsCurrent,
@@ -36,11 +37,12 @@ function sample(): Plan {
   return planChanges(desired, state);
 }
 
-function thrown(fn: () => unknown): PlanError {
+/** The PlanError `fn` throws, its message as the command line words it (settings named by their flags). */
+function thrown(fn: () => unknown): Pick<PlanError, 'code' | 'message'> {
   try {
     fn();
   } catch (err) {
-    if (err instanceof PlanError) return err;
+    if (err instanceof PlanError) return { code: err.code, message: messageOf(err) };
     throw err;
   }
   throw new Error('expected a PlanError');

@@ -1,4 +1,5 @@
 import type { ApiProfile } from '../resources/index.js';
+import { joined, setting, words, type Wording } from '../resources/settings.js';
 import { checkSchema, jsonSyntaxProblem } from '../schemas/index.js';
 import { describeStateLocation, type StateDocument, type StateLocation } from '../state/types.js';
 import { PlanError } from './errors.js';
@@ -6,6 +7,10 @@ import { planProblems } from './plan-check.js';
 import { planToJson } from './render-json.js';
 import { checkSeal, readSeal, sealOf, SEAL_ALGORITHM, type PlanSeal } from './plan-seal.js';
 import { PLAN_FORMAT_VERSION, UNSEALED_PLAN_VERSIONS, type Plan } from './types.js';
+
+const OUT = setting('out');
+const FORMAT = setting('format');
+const API = setting('api');
 
 /**
  * Saved plans (`tenantform plan --out FILE`). The file is the JSON plan of
@@ -59,10 +64,10 @@ export function serializePlan(plan: Plan, meta: PlanFileMeta, key: Uint8Array): 
 
 const MAX_LISTED = 10;
 
-function listProblems(fileName: string, problems: readonly string[]): string {
+function listProblems(fileName: string, problems: readonly string[]): Wording {
   const listed = problems.slice(0, MAX_LISTED).map((p) => `  ${p}`);
   if (problems.length > MAX_LISTED) listed.push(`  … and ${problems.length - MAX_LISTED} more`);
-  return `${fileName} is not a valid tenantform plan:\n${listed.join('\n')}\nMake the plan again with tenantform plan --out.`;
+  return words`${fileName} is not a valid tenantform plan:\n${listed.join('\n')}\nMake the plan again with tenantform plan ${OUT}.`;
 }
 
 function formatPath(path: readonly (string | number)[]): string {
@@ -109,9 +114,7 @@ function checkVersion(record: Record<string, unknown>, fileName: string): void {
   const made = typeof record.tool_version === 'string' ? ` (made by tenantform ${record.tool_version})` : '';
   if (UNSEALED_PLAN_VERSIONS.includes(record.format_version as number)) {
     throw new PlanError(
-      `${fileName} has plan format version ${String(record.format_version)}${made}, from before saved plans were ` +
-        `sealed: nothing shows it was not edited since, so apply and show take it no more. Make the plan again ` +
-        'with this tenantform (tenantform plan --out).',
+      words`${fileName} has plan format version ${String(record.format_version)}${made}, from before saved plans were sealed: nothing shows it was not edited since, so apply and show take it no more. Make the plan again with this tenantform (tenantform plan ${OUT}).`,
       'PLAN_UNSEALED',
     );
   }
@@ -127,7 +130,7 @@ function stateLocationOf(record: Record<string, unknown>, fileName: string): Sta
   const location = record.state_location;
   if (location === undefined || location === null) {
     throw new PlanError(
-      `${fileName} does not say which state it was made from (it has no state_location: plan --format json output is not a saved plan); save the plan with tenantform plan --out FILE`,
+      words`${fileName} does not say which state it was made from (it has no state_location: plan ${FORMAT} json output is not a saved plan); save the plan with tenantform plan ${OUT} FILE`,
       'PLAN_INVALID',
     );
   }
@@ -156,8 +159,8 @@ export function openPlanFile(text: string, fileName: string): PlanEnvelope {
   if (seal === null) {
     throw new PlanError(
       record.seal === undefined
-        ? `${fileName} has no seal, so nothing shows it is what tenantform plan --out wrote (plan --format json output is not a saved plan); save the plan with tenantform plan --out FILE`
-        : `${fileName} has a seal that is not one tenantform writes ({algorithm: "${SEAL_ALGORITHM}", key, mac}); make the plan again with tenantform plan --out`,
+        ? words`${fileName} has no seal, so nothing shows it is what tenantform plan ${OUT} wrote (plan ${FORMAT} json output is not a saved plan); save the plan with tenantform plan ${OUT} FILE`
+        : words`${fileName} has a seal that is not one tenantform writes ({algorithm: "${SEAL_ALGORITHM}", key, mac}); make the plan again with tenantform plan ${OUT}`,
       'PLAN_UNSEALED',
     );
   }
@@ -175,9 +178,7 @@ export function readPlanFile(envelope: PlanEnvelope, key: Uint8Array | null, key
   const { fileName, record } = envelope;
   if (key === null) {
     throw new PlanError(
-      `${fileName} cannot be verified: the state it names has no plan key (${keyWhere}). tenantform plan --out ` +
-        'makes one beside the state; deleting it, or moving the state without it, retires every plan saved ' +
-        'before. Nothing was sent; make the plan again with tenantform plan --out.',
+      words`${fileName} cannot be verified: the state it names has no plan key (${keyWhere}). tenantform plan ${OUT} makes one beside the state; deleting it, or moving the state without it, retires every plan saved before. Nothing was sent; make the plan again with tenantform plan ${OUT}.`,
       'PLAN_KEY_MISSING',
     );
   }
@@ -244,13 +245,13 @@ export function checkPlanIsCurrent(plan: Plan, doc: StateDocument | null): void 
   const made = plan.state;
   if (made.lineage === lineage && made.serial === serial) return;
   const from = `the plan was made from ${describeState(made.lineage, made.serial)}`;
-  let now: string;
-  if (lineage === null) now = 'no state exists now (check --state and the backend settings)';
+  let now: string | Wording;
+  if (lineage === null) now = words`no state exists now (check ${setting('state')} and the backend settings)`;
   else if (made.lineage === null) now = `a state exists now (serial ${serial}, lineage ${lineage})`;
   else if (made.lineage !== lineage)
     now = `the state now has lineage ${lineage} (serial ${serial}): it is a different state`;
   else now = `the state is now at serial ${serial}`;
-  throw new PlanError(`${from} but ${now}; run tenantform plan again`, 'PLAN_STALE');
+  throw new PlanError(joined(`${from} but `, now, '; run tenantform plan again'), 'PLAN_STALE');
 }
 
 function sameLocation(a: StateLocation, b: StateLocation): boolean {
@@ -263,11 +264,11 @@ function sameLocation(a: StateLocation, b: StateLocation): boolean {
  * throws PlanError PLAN_OTHER_STATE naming both locations. File paths are
  * compared as given: the caller resolves them to absolute paths.
  */
-/** The flags that name `location` on the command line, for a message. */
-function stateFlagsText(location: StateLocation): string {
+/** The settings that name `location`, for a message. */
+function stateSettings(location: StateLocation): Wording {
   return location.backend === 'file'
-    ? `--state ${location.path}`
-    : `--backend pg --workspace ${location.workspace} --backend-config schema=${location.schema}`;
+    ? words`${setting('state')} ${location.path}`
+    : words`${setting('backend')} pg ${setting('workspace')} ${location.workspace} ${setting('backendConfig')} schema=${location.schema}`;
 }
 
 export function checkPlanLocation(
@@ -277,10 +278,11 @@ export function checkPlanLocation(
 ): void {
   if (sameLocation(saved.stateLocation, location)) return;
   throw new PlanError(
-    `${fileName} was made from the state at ${describeStateLocation(saved.stateLocation)}, but this apply would use ` +
-      `${describeStateLocation(location)}: a saved plan is applied only to the state the command names (--state, ` +
-      '--backend, --workspace), its --env environment names, or the default one of the current directory. If ' +
-      `that state is the one, name it (${stateFlagsText(saved.stateLocation)}); else make the plan again`,
+    joined(
+      words`${fileName} was made from the state at ${describeStateLocation(saved.stateLocation)}, but this apply would use ${describeStateLocation(location)}: a saved plan is applied only to the state the command names (${setting('state')}, ${setting('backend')}, ${setting('workspace')}), its ${setting('env')} environment names, or the default one of the current directory. If that state is the one, name it (`,
+      stateSettings(saved.stateLocation),
+      '); else make the plan again',
+    ),
     'PLAN_OTHER_STATE',
   );
 }
@@ -294,8 +296,7 @@ export function checkPlanLocation(
 export function checkPlanProfile(saved: SavedPlan, api: ApiProfile, fileName: string): void {
   if (saved.plan.api === api) return;
   throw new PlanError(
-    `${fileName} was made for API profile ${saved.plan.api}, but this apply uses API profile ${api}; ` +
-      `apply it with --api ${saved.plan.api} (or without --api), or make the plan again with --api ${api}`,
+    words`${fileName} was made for API profile ${saved.plan.api}, but this apply uses API profile ${api}; apply it with ${API} ${saved.plan.api} (or without ${API}), or make the plan again with ${API} ${api}`,
     'PLAN_OTHER_PROFILE',
   );
 }
@@ -312,10 +313,7 @@ export function checkPlanTarget(saved: SavedPlan, given: string | null, fileName
   if (saved.target === null || saved.target === given) return;
   if (given === null) {
     throw new PlanError(
-      `${fileName} was made for the API at ${saved.target}, but nothing on this command line or in its ` +
-        'environment names that target, and apply sends credentials only to a target you name: pass ' +
-        `--base-url ${saved.target} (or --domain), set TENANTFORM_BASE_URL or TENANTFORM_DOMAIN, or give ` +
-        '--env NAME for an environment of ./tenantform.yaml with that target. Nothing was sent.',
+      words`${fileName} was made for the API at ${saved.target}, but nothing on this command line or in its environment names that target, and apply sends credentials only to a target you name: pass ${setting('baseUrl')} ${saved.target} (or ${setting('domain')}), set TENANTFORM_BASE_URL or TENANTFORM_DOMAIN, or give ${setting('env')} NAME for an environment of ./tenantform.yaml with that target. Nothing was sent.`,
       'PLAN_TARGET_UNCONFIRMED',
     );
   }

@@ -12,6 +12,7 @@
  */
 import type * as Crypto from 'node:crypto';
 import { PlanError } from './errors.js';
+import { setting, words } from '../resources/settings.js';
 
 const crypto = (): typeof Crypto => process.getBuiltinModule('node:crypto');
 
@@ -78,17 +79,14 @@ export function checkSeal(
 ): void {
   if (seal.key !== fingerprint(key)) {
     throw new PlanError(
-      `${fileName} was sealed with another key than the plan key of its state (${keyWhere}): the key was ` +
-        'replaced since the plan was saved, or the file was edited to name another state. Nothing was sent; ' +
-        'make the plan again with tenantform plan --out.',
+      words`${fileName} was sealed with another key than the plan key of its state (${keyWhere}): the key was replaced since the plan was saved, or the file was edited to name another state. Nothing was sent; make the plan again with tenantform plan ${setting('out')}.`,
       'PLAN_TAMPERED',
     );
   }
   const expected = Buffer.from(mac(record, key), 'hex');
   if (!crypto().timingSafeEqual(expected, Buffer.from(seal.mac, 'hex'))) {
     throw new PlanError(
-      `${fileName} was changed after tenantform plan --out sealed it: its seal does not match its content. ` +
-        'Nothing was sent; a saved plan is applied only as it was written. Make the plan again with tenantform plan --out.',
+      words`${fileName} was changed after tenantform plan ${setting('out')} sealed it: its seal does not match its content. Nothing was sent; a saved plan is applied only as it was written. Make the plan again with tenantform plan ${setting('out')}.`,
       'PLAN_TAMPERED',
     );
   }

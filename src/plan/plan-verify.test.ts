@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { desired, permission, policy, profile, recorded, stateDoc } from '../../test/plan-builders.js';
 import type { DesiredResource, RecordedResource } from '../resources/index.js';
+import { messageOf } from '../cli/run-words.js';
 import { PlanError } from './errors.js';
 import { planChanges } from './planner.js';
 import { verifySavedPlan } from './plan-verify.js';
@@ -44,7 +45,7 @@ function mismatch(fn: () => unknown): string {
   } catch (err) {
     if (err instanceof PlanError) {
       expect(err.code).toBe('PLAN_MISMATCH');
-      return err.message;
+      return messageOf(err);
     }
     throw err;
   }

@@ -2,6 +2,7 @@ import { attributeProblems, kindOf, type RecordedResource } from '../resources/i
 import type { StateDocument } from '../state/types.js';
 import { deepEqual } from './canonical.js';
 import { PlanError } from './errors.js';
+import { setting, words } from '../resources/settings.js';
 import { planResource, summarize } from './planner.js';
 import { selectChanges } from './selection.js';
 import type { Change, Plan } from './types.js';
@@ -108,8 +109,7 @@ export function verifySavedPlan(plan: Plan, doc: StateDocument | null, fileName:
     const listed = problems.slice(0, MAX_LISTED).map((p) => `  ${p}`);
     if (problems.length > MAX_LISTED) listed.push(`  … and ${problems.length - MAX_LISTED} more`);
     throw new PlanError(
-      `${fileName} does not match the state it would be applied to; nothing was sent:\n${listed.join('\n')}\n` +
-        'A saved plan must be applied as tenantform plan --out wrote it; make the plan again.',
+      words`${fileName} does not match the state it would be applied to; nothing was sent:\n${listed.join('\n')}\nA saved plan must be applied as tenantform plan ${setting('out')} wrote it; make the plan again.`,
       'PLAN_MISMATCH',
     );
   }

@@ -7,6 +7,7 @@ import { reasons } from './reasons.js';
 import { selectChanges, type PlanOptions } from './selection.js';
 import { ACTION_INFO, emptySummary } from './actions.js';
 import { PLAN_FORMAT_VERSION, type Change, type Plan, type PlanSummary } from './types.js';
+import { setting, words } from '../resources/settings.js';
 
 type Decision = Pick<Change, 'action' | 'reason'>;
 
@@ -241,8 +242,7 @@ export function applicableChanges(plan: Plan, options: { skipBlocked?: boolean }
   if (blocked.length > 0 && !options.skipBlocked) {
     const list = blocked.map((change) => `  ${change.address}: ${change.reason}`).join('\n');
     throw new PlanError(
-      `${blocked.length} change${blocked.length === 1 ? ' is' : 's are'} blocked and cannot be applied:\n${list}\n` +
-        'Resolve them, or pass --skip-blocked to apply everything else.',
+      words`${blocked.length} change${blocked.length === 1 ? ' is' : 's are'} blocked and cannot be applied:\n${list}\nResolve them, or pass ${setting('skipBlocked')} to apply everything else.`,
       'PLAN_BLOCKED',
     );
   }

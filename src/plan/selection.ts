@@ -2,6 +2,10 @@ import { formatAddress, kindOf, needsId, operationsFor, parseAddress } from '../
 import type { ApiProfile, DesiredResource, RecordedResource } from '../resources/index.js';
 import { PlanError } from './errors.js';
 import { shellQuote } from './reasons.js';
+import { setting, words, type SettingRef } from '../resources/settings.js';
+
+const TARGET = setting('target');
+const REPLACE = setting('replace');
 
 /**
  * What a plan covers and forces: --target (only these resources; the plan is
@@ -48,13 +52,16 @@ export function closestMatch(input: string, candidates: Iterable<string>): strin
 }
 
 /** The address in its canonical spelling; PLAN_UNKNOWN_TARGET naming the flag when it does not parse. */
-function canonical(address: string, flag: string, known: ReadonlySet<string>): string {
+function canonical(address: string, flag: SettingRef, known: ReadonlySet<string>): string {
   try {
     const parsed = parseAddress(address);
     return formatAddress(parsed.kind, parsed.identity);
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
-    throw new PlanError(`${flag} ${address}: ${reason}${suggestion(address, known)}`, 'PLAN_UNKNOWN_TARGET');
+    throw new PlanError(
+      words`${flag} ${address}: ${reason}${suggestion(address, known)}`,
+      'PLAN_UNKNOWN_TARGET',
+    );
   }
 }
 
@@ -91,10 +98,10 @@ export function selectChanges(
   const known = new Set([...wanted, ...byAddress.keys()]);
   const targets = new Set<string>();
   for (const raw of options.targets ?? []) {
-    const address = canonical(raw, '--target', known);
+    const address = canonical(raw, TARGET, known);
     if (!known.has(address)) {
       throw new PlanError(
-        `--target ${address}: not in the ${options.destroy ? 'state' : 'configuration or the state'}${suggestion(address, known)}`,
+        words`${TARGET} ${address}: not in the ${options.destroy ? 'state' : 'configuration or the state'}${suggestion(address, known)}`,
         'PLAN_UNKNOWN_TARGET',
       );
     }
@@ -102,22 +109,22 @@ export function selectChanges(
   }
   const replace = new Set<string>();
   for (const raw of options.replace ?? []) {
-    const address = canonical(raw, '--replace', known);
+    const address = canonical(raw, REPLACE, known);
     if (options.destroy) {
       throw new PlanError(
-        `--replace ${address}: a destroy removes everything; there is nothing to replace`,
+        words`${REPLACE} ${address}: a destroy removes everything; there is nothing to replace`,
         'PLAN_REPLACE_REFUSED',
       );
     }
     const record = byAddress.get(address);
     if (!known.has(address)) {
       throw new PlanError(
-        `--replace ${address}: not in the configuration or the state${suggestion(address, known)}`,
+        words`${REPLACE} ${address}: not in the configuration or the state${suggestion(address, known)}`,
         'PLAN_UNKNOWN_TARGET',
       );
     }
     const refuse = (why: string) =>
-      new PlanError(`--replace ${address}: cannot replace it: ${why}`, 'PLAN_REPLACE_REFUSED');
+      new PlanError(words`${REPLACE} ${address}: cannot replace it: ${why}`, 'PLAN_REPLACE_REFUSED');
     if (!record) throw refuse('it is not in the state yet, so the plan creates it');
     if (!wanted.has(address)) throw refuse('it is no longer in the configuration, so the plan removes it');
     const kind = kindOf(record.kind);

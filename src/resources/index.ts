@@ -90,3 +90,13 @@ export { client, CLIENT_FIELDS, selectedClientId } from './client.js';
 export { logEvent } from './log-event.js';
 export { action, TOKEN_EXCHANGE_TRIGGER } from './action.js';
 export { IDENTIFIERS_PER_REQUEST, resourceServer } from './resource-server.js';
+export {
+  joined,
+  plainText,
+  setting,
+  words,
+  wordingOf,
+  type Setting,
+  type SettingRef,
+  type Wording,
+} from './settings.js';

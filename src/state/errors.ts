@@ -1,5 +1,6 @@
 import { holderStatus } from './lock-holder.js';
 import type { LockInfo } from './types.js';
+import { plainText, setting, words, type Wording } from '../resources/settings.js';
 
 export { unknownHolder } from './lock-holder.js';
 
@@ -25,12 +26,16 @@ export type StateErrorCode =
 export class StateError extends Error {
   override readonly name = 'StateError';
 
+  /** The message with the settings it names as data (src/cli words them with flags). */
+  readonly wording?: Wording;
+
   constructor(
     readonly code: StateErrorCode,
-    message: string,
+    message: string | Wording,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(typeof message === 'string' ? message : plainText(message), options);
+    if (typeof message !== 'string') this.wording = message;
   }
 }
 
@@ -38,28 +43,29 @@ export class StateError extends Error {
 export class LockError extends Error {
   override readonly name = 'LockError';
   readonly code = 'STATE_LOCKED';
+  /** The message with the settings it names as data (src/cli words them with flags). */
+  readonly wording: Wording;
 
   constructor(
     readonly holder: LockInfo,
     where: string,
   ) {
-    super(lockMessage(holder, where));
+    const wording = lockMessage(holder, where);
+    super(plainText(wording));
+    this.wording = wording;
   }
 }
 
-function lockMessage(holder: LockInfo, where: string): string {
+function lockMessage(holder: LockInfo, where: string): Wording {
   if (holder.id === 'unknown') {
-    return (
-      `state ${where} is locked by "unknown" (the lock record cannot be read); ` +
-      'wait, or run tenantform force-unlock if no tenantform process is using this state'
-    );
+    return words`state ${where} is locked by "unknown" (the lock record cannot be read); wait, or run tenantform force-unlock if no tenantform process is using this state`;
   }
   const head = `state ${where} is locked by ${holder.command} (pid ${holder.pid} on host ${holder.host}) since ${holder.since}`;
   if (holderStatus(holder) === 'gone') {
     // Only when a takeover could not finish (another one is under way, or one was killed half-way).
-    return `${head}; that process is no longer running on this host (killed?), so the lock is stale: run tenantform force-unlock, then retry`;
+    return words`${head}; that process is no longer running on this host (killed?), so the lock is stale: run tenantform force-unlock, then retry`;
   }
-  return `${head}; wait (--lock-timeout 5m), or run tenantform force-unlock if that process is gone`;
+  return words`${head}; wait (${setting('lockTimeout')} 5m), or run tenantform force-unlock if that process is gone`;
 }
 
 /** Wraps an unexpected I/O failure into STATE_IO, naming what was being done. */

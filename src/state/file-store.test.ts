@@ -8,6 +8,7 @@ import { LockError, StateError } from './errors.js';
 import type { SyncTarget } from './file-io.js';
 import { createFileStateStore, type FileStateStoreOptions } from './file-store.js';
 import type { StateStore } from './types.js';
+import { messageOf } from '../cli/run-words.js';
 
 let root: string;
 let statePath: string;
@@ -333,7 +334,7 @@ describe('file state store: lock file', () => {
     const err = await rejection(
       createFileStateStore(statePath).lock({ pid: 2, host: 'h', command: 'plan', since: 'now' }),
     );
-    expect(err.message).toBe(
+    expect(messageOf(err)).toBe(
       `state ${statePath} is locked by apply (pid 1234 on host ci-7) since 2026-11-21T10:00:00Z; ` +
         'wait (--lock-timeout 5m), or run tenantform force-unlock if that process is gone',
     );

@@ -7,6 +7,7 @@ import { createFileStateStore } from './file-store.js';
 import { processIdentity, processStartTime } from './lock-holder.js';
 import { openState } from './session.js';
 import type { LockInfo } from './types.js';
+import { messageOf } from '../cli/run-words.js';
 
 let dir: string;
 beforeEach(() => {
@@ -66,7 +67,7 @@ describe('a lock left by a process that is gone', () => {
   it('is not taken over while its holder runs: refused, naming it, with the ways out', async () => {
     await leaveLock({ ...me(), ...processIdentity(process.pid), command: 'apply' });
     const err = await lockError(() => createFileStateStore(statePath()).lock(me()));
-    expect(err.message).toMatch(
+    expect(messageOf(err)).toMatch(
       new RegExp(
         `locked by apply \\(pid ${process.pid} on host [^)]+\\) since [^;]+; wait \\(--lock-timeout 5m\\), or run tenantform force-unlock if that process is gone`,
       ),
@@ -78,7 +79,7 @@ describe('a lock left by a process that is gone', () => {
     const err = await lockError(() => createFileStateStore(statePath()).lock(me()));
     expect(err.message).toContain('locked by apply');
     expect(err.message).toContain('on host another-host');
-    expect(err.message).toContain('--lock-timeout');
+    expect(messageOf(err)).toContain('--lock-timeout');
     expect(err.message).toContain('force-unlock');
   });
 

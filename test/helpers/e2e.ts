@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import { startEmulator, type EmulatorHandle, type EmulatorOptions } from '../../src/emulator/index.js';
-import { scopeDirectory } from '../../src/cli/state-location.js';
+import { scopeDirectory } from '../../src/run/state-location.js';
 import { runCli, tempDir, type CliRun } from './cli.js';
 import { referenceSeed } from './reference-seed.js';
 
@@ -26,7 +26,7 @@ export const PARTNER_PROFILE = `token_exchange_profiles:
     type: custom_authentication
 `;
 
-/** The default state file of the config directory `configDir` applied to `baseUrl` (src/cli/state-location.ts). */
+/** The default state file of the config directory `configDir` applied to `baseUrl` (src/run/state-location.ts). */
 /** POSTs a JSON body to the emulator with its demo token; anything but a 2xx throws. */
 export async function postToEmulator(emulator: EmulatorHandle, path: string, body: unknown): Promise<void> {
   const res = await fetch(`${emulator.baseUrl}${path}`, {

@@ -4,31 +4,23 @@ import type { StateDocument, StateStore } from '../../state/types.js';
 import type { ApplyResult } from '../../apply/index.js';
 import type { ApiClient } from '../../api/index.js';
 import type { StateSession } from '../../state/index.js';
-import { ApiConnection } from '../api-connection.js';
+import { ApiConnection } from '../../run/connection.js';
+import type { ApplyRequest, ConfigInput } from '../../run/requests.js';
+import { openInputStore, targetGiven } from '../../run/state-store.js';
 import { CliError, writeChunks, type CommandIO, type OutputStream } from '../io.js';
-import { absolute, withLockedState, parseCount, pacingOptions } from '../context.js';
+import { absolute, runIO, withLockedState } from '../context.js';
 import { createProgress } from '../progress.js';
 import { createJsonProgress } from '../apply-json.js';
 import { applyExitCode, keepUnrecorded, reportApply } from '../apply-report.js';
-import {
-  environmentApi,
-  environmentTargetFlags,
-  loadDesiredOrReport,
-  openInputStore,
-  resolveInputs,
-  type ConfigInput,
-} from '../inputs.js';
-import type { ApplyFlags, DestroyFlags } from '../definitions.js';
-import type { DesiredResource } from '../../resources/index.js';
-import { describeState, noStateWarning, targetGiven, whereLines } from '../where.js';
+import { loadDesiredOrReport } from '../inputs.js';
+import { checkJsonFlags, parseApplyRequest, type ApplyRunFlags } from '../requests.js';
+import { describeError, messageOf } from '../run-words.js';
 
-/** apply's flags as apply and destroy run them: destroy has no --replace and plans the removal of everything. */
-export type ApplyRunFlags = Omit<ApplyFlags, 'replace' | 'env' | 'allEnvs' | 'envParallelism'> &
-  Partial<Pick<ApplyFlags, 'allEnvs' | 'envParallelism'>> & {
-    env?: string | string[];
-    replace?: string[];
-    destroy?: boolean;
-  };
+export type { ApplyRunFlags };
+import type { DestroyFlags } from '../definitions.js';
+import type { DesiredResource } from '../../resources/index.js';
+import { describeState, noStateWarning, whereLines } from '../where.js';
+
 import { bindTenant, checkTenant } from '../tenant-binding.js';
 
 /**
@@ -56,18 +48,15 @@ export function looksLikePlanFile(path: string): boolean {
 }
 
 /**
- * The API target from flags and environment, checked even when the plan turns
- * out to need no request: a mistyped --base-url is an error either way.
- * Null when nothing names a target (a plan without requests needs none).
+ * The API target the request and the environment name, checked even when the
+ * plan turns out to need no request: a mistyped target is an error either
+ * way. Null when nothing names a target (a plan without requests needs none).
  */
-async function resolveGivenTarget(
-  t: { domain?: string; baseUrl?: string },
-  flags: ApplyRunFlags,
-  io: CommandIO,
-) {
+async function resolveGivenTarget(request: ApplyRequest, io: CommandIO) {
+  const { target: t, audience } = request.connection;
   if (!targetGiven(t, io.env)) return null;
   const { resolveTarget } = await import('../../api/target.js');
-  return resolveTarget({ domain: t.domain, baseUrl: t.baseUrl, audience: flags.audience }, io.env);
+  return resolveTarget({ domain: t.domain, baseUrl: t.baseUrl, audience }, io.env);
 }
 
 /** The result of an apply that had nothing to send: only blocked changes, skipped. */
@@ -88,23 +77,13 @@ function destroyNote(result: ApplyResult, io: CommandIO): void {
   );
 }
 
-/** --json needs --auto-approve (the plan is not shown for a question) and one environment (`several`: more were asked for). */
-export function checkJsonFlags(flags: Pick<ApplyRunFlags, 'json' | 'autoApprove'>, several: boolean): void {
-  if (flags.json && !flags.autoApprove) {
-    throw new CliError('--json needs --auto-approve: the plan is printed as JSON, not shown for a question');
-  }
-  if (flags.json && several) {
-    throw new CliError('--json applies one environment at a time: give one --env');
-  }
-}
-
 /** Apply's progress output: a line per operation or a live line (progress.ts), or JSON lines (apply-json.ts). */
 type Progress = Pick<ReturnType<typeof createProgress>, 'failuresListed' | 'onEvent' | 'finish'>;
 type JsonProgress = ReturnType<typeof createJsonProgress>;
 
 /** What an apply needs once its inputs are read, before the lock. */
 interface ApplyRun {
-  flags: ApplyRunFlags;
+  request: ApplyRequest;
   io: CommandIO;
   input: ConfigInput;
   store: StateStore;
@@ -120,86 +99,81 @@ interface ApplyRun {
   connection: ApiConnection;
 }
 
-/** A saved plan's store, planFor and target flags, after every check it needs (saved-plan.ts). */
-async function preparePlanFile(planArg: string, pathArgs: string[], flags: ApplyRunFlags, io: CommandIO) {
-  if (flags.destroy)
-    throw new CliError(
-      'destroy takes config paths, not a plan file; to apply a saved destroy plan use tenantform apply PLANFILE',
-    );
-  if ((flags.target?.length ?? 0) > 0 || (flags.replace?.length ?? 0) > 0) {
-    throw new CliError(
-      'a saved plan is applied exactly as it was made: give --target and --replace to tenantform plan --out instead',
-    );
-  }
-  if (flags.refresh) {
-    throw new CliError(
-      'a saved plan is applied exactly as it was made: --refresh takes config paths (or run tenantform refresh before plan --out)',
-    );
-  }
+/** A saved plan's store and planFor, after every check it needs (saved-plan.ts). */
+async function preparePlanFile(request: ApplyRequest, file: string, input: ConfigInput, io: CommandIO) {
   // Checked in full (seal, paths, flags, state location, target, changes) before any state directory or lock.
   // A refusal, then or under the lock, exits EXIT_PLAN_REFUSED: nothing was sent, planning again is the way on.
   const { openSavedPlan, refusedPlanExit, refusedPlanExitSync } = await import('../saved-plan.js');
-  const opened = await refusedPlanExit(() => openSavedPlan(planArg, pathArgs, flags, io));
+  const opened = await refusedPlanExit(() => openSavedPlan(file, { ...request, input }, io));
   const planFor = (doc: StateDocument) => refusedPlanExitSync(() => opened.planFor(doc));
   const guardrails = await import('../guardrails.js');
   // The plan was reviewed when it was made; --strict refuses it when that review found warnings.
-  const review = (plan: Plan) => guardrails.strictSavedPlan(plan, flags.strict, io);
+  const review = (plan: Plan) => guardrails.strictSavedPlan(plan, request.strict, io);
   return { ...opened, planFor, desired: [], review };
 }
 
-/** The config's store, planFor and target flags; null when the config has problems (reported). */
-async function prepareConfig(pathArgs: string[], flags: ApplyRunFlags, io: CommandIO) {
-  const input = resolveInputs(pathArgs, flags.env, flags.varFile, io, 'one')[0]!;
-  const paths = input.paths;
-  // A destroy plans the removal of everything recorded: the config only locates the state.
-  const desired = flags.destroy
-    ? []
-    : await loadDesiredOrReport(paths, { vars: flags.var, varFiles: input.varFiles }, io);
+/** The config's store and planFor; null when the config has problems (reported). */
+async function prepareConfig(
+  request: ApplyRequest,
+  input: ConfigInput,
+  vars: Record<string, string> | null,
+  io: CommandIO,
+) {
+  const desired =
+    vars === null ? [] : await loadDesiredOrReport(input.paths, { vars, varFiles: input.varFiles }, io);
   if (!desired) return null;
   // The guardrails' config rules: an error stops here, before the state is locked or anything sent.
   const guardrails = await import('../guardrails.js');
-  const settings = guardrails.runSettings(input, flags.strict);
+  const settings = guardrails.runSettings(input, request.strict);
   const configWarnings = guardrails.reviewConfig(desired, settings, io);
   if (!configWarnings) return null;
   const review = (plan: Plan) => guardrails.reviewPlan(plan, configWarnings, settings, io);
   const { planChanges } = await import('../../plan/index.js');
-  const store = await openInputStore(flags, input, io);
-  const options = {
-    targets: flags.target,
-    replace: flags.replace,
-    destroy: flags.destroy,
-    api: environmentApi(flags.api, input),
-  };
+  const store = await openInputStore(request.state, request.connection.named, input, runIO(io));
+  const { targets, replace, destroy } = request.selection;
+  const options = { targets: [...targets], replace: [...replace], destroy, api: request.api ?? 'spec' };
   const planFor = (doc: StateDocument) => planChanges(desired, doc, options);
-  return { input, store, planFor, desired, review, targetFlags: environmentTargetFlags(flags, input) };
+  return { input, store, planFor, desired, review };
 }
 
 /**
- * Step 1, prepare: the flags, the saved plan or the config, the state store
- * and the target (checked even when the plan turns out to need no request: a
- * mistyped --base-url is an error either way). A number is the exit code of
- * a config with problems.
+ * Step 1, prepare: the saved plan or the config, the state store and the
+ * target (checked even when the plan turns out to need no request: a
+ * mistyped target is an error either way). A number is the exit code of a
+ * config with problems.
  */
-async function prepare(pathArgs: string[], flags: ApplyRunFlags, io: CommandIO): Promise<ApplyRun | number> {
-  checkJsonFlags(flags, false);
-  const planArg = pathArgs.find((p) => looksLikePlanFile(absolute(p, io)));
-  const parallelism = parseCount(flags.parallelism, '--parallelism', 1, 256) ?? 10;
-  const formerName = flags.permissionBatchSize !== undefined && flags.permissionBatchSize === flags.batchSize;
-  const batchSize =
-    parseCount(flags.batchSize, formerName ? '--permission-batch-size' : '--batch-size', 1, 1000) ?? 100;
-  const pacing = pacingOptions(flags);
+async function prepare(request: ApplyRequest, io: CommandIO): Promise<ApplyRun | number> {
+  const { source } = request;
   const inputs =
-    planArg !== undefined
-      ? await preparePlanFile(planArg, pathArgs, flags, io)
-      : await prepareConfig(pathArgs, flags, io);
+    source.kind === 'plan-file'
+      ? await preparePlanFile(request, source.file, source.input, io)
+      : await prepareConfig(request, source.input, source.vars, io);
   if (!inputs) return 1;
   const { input, store, planFor, desired, review } = inputs;
   try {
     const live = await import('../tenant-read.js');
-    if (flags.refresh) live.requireFull(await live.profileOf(flags, input), 'apply --refresh');
-    const given = await resolveGivenTarget(inputs.targetFlags, flags, io);
-    const connection = new ApiConnection({ flags, input, given, io, parallelism, pacing });
-    return { flags, io, input, store, planFor, desired, review, parallelism, batchSize, connection };
+    if (request.refresh) live.requireFull(request.api ?? 'spec', 'apply --refresh');
+    const given = await resolveGivenTarget(request, io);
+    const { parallelism } = request;
+    const connection = new ApiConnection({
+      request: request.connection,
+      input,
+      given,
+      io: runIO(io),
+      parallelism,
+    });
+    return {
+      request,
+      io,
+      input,
+      store,
+      planFor,
+      desired,
+      review,
+      parallelism,
+      batchSize: request.batchSize,
+      connection,
+    };
   } catch (err) {
     await store.close();
     throw err;
@@ -218,7 +192,7 @@ async function refresh(
   session: StateSession,
   info: OutputStream,
 ): Promise<{ drift: Plan['drift'] } | null> {
-  if (!run.flags.refresh) return { drift: undefined };
+  if (!run.request.refresh) return { drift: undefined };
   const live = await import('../tenant-read.js');
   const { refreshState } = await import('../../plan/index.js');
   const client = await run.connection.open();
@@ -226,7 +200,7 @@ async function refresh(
   const read = await live.readLive(client, params, run.parallelism, run.desired);
   // The tenant answered: now the state is its.
   await bindTarget(run, session);
-  if (!(await live.referencesHold(run.desired, read.references, run.io, run.flags.strict))) return null;
+  if (!(await live.referencesHold(run.desired, read.references, run.io, run.request.strict))) return null;
   const refreshed = refreshState(session.doc, read, run.desired);
   for (const entry of refreshed.entries) await session.record(entry);
   info.write(`${live.readSummary(read)}\n`);
@@ -239,27 +213,26 @@ async function refresh(
  * when the review stops apply (its errors said).
  */
 async function showPlan(run: ApplyRun, session: StateSession, drift: Plan['drift'], info: OutputStream) {
-  const { io, store, flags } = run;
+  const { io, store } = run;
+  const { output, skipBlocked } = run.request;
   const planModule = await import('../../plan/index.js');
   const plan = run.review(drift ? { ...run.planFor(session.doc), drift } : run.planFor(session.doc));
   if (!plan) return null;
   if (session.doc.serial === 0 && plan.summary.create > 0)
     info.write(noStateWarning(describeState(store, io)));
   io.report?.({ state: store.description, changes: plan.changes.filter((c) => c.action !== 'no-op').length });
-  const json = flags.json ? createJsonProgress(io.stdout) : null;
+  const json = output.json ? createJsonProgress(io.stdout) : null;
   if (!json)
     writeChunks(
       io.stdout,
       planModule.renderTextChunks(plan, {
         color: planModule.shouldUseColor(io.stdout, io.env),
-        verbose: flags.verbose,
+        verbose: output.verbose,
       }),
     );
   const hasChanges = planModule.hasChanges(plan);
   // Refuses blocked changes unless --skip-blocked: before the question, and before any request.
-  const applicable = hasChanges
-    ? planModule.applicableChanges(plan, { skipBlocked: flags.skipBlocked ?? false })
-    : [];
+  const applicable = hasChanges ? planModule.applicableChanges(plan, { skipBlocked }) : [];
   json?.plan(plan, applicable);
   return { plan, applicable, json, hasChanges };
 }
@@ -270,13 +243,13 @@ async function showPlan(run: ApplyRun, session: StateSession, drift: Plan['drift
  * when the answer is no.
  */
 async function confirm(run: ApplyRun, plan: Plan): Promise<boolean> {
-  const { io, flags, connection } = run;
+  const { io, connection } = run;
   const { countRequests } = await import('../../apply/index.js');
   if (countRequests(plan, { batchSize: run.batchSize }) > 0) {
     const { target } = await connection.endpoint();
     io.report?.({ target: target.baseUrl });
   }
-  if (flags.autoApprove) return true;
+  if (run.request.autoApprove) return true;
   if (!io.confirm) {
     throw new CliError(
       'refusing to apply without confirmation: not on a terminal. Review the plan, then re-run with --auto-approve.',
@@ -318,9 +291,10 @@ async function execute(
       recorder: session,
       parallelism: run.parallelism,
       batchSize: run.batchSize,
-      skipBlocked: run.flags.skipBlocked,
+      skipBlocked: run.request.skipBlocked,
       onEvent: progress.onEvent,
       signal: run.io.signal,
+      describeError,
     });
   } finally {
     progress.finish();
@@ -378,7 +352,7 @@ async function commitReported(session: StateSession, code: number, io: CommandIO
     return code;
   } catch (err) {
     io.stderr.write(
-      `Error: ${err instanceof Error ? err.message : String(err)}\n` +
+      `Error: ${messageOf(err)}\n` +
         'Every operation recorded so far is in the journal of the state; the next plan or apply replays it.\n',
     );
     return code === 0 ? 1 : code;
@@ -421,36 +395,37 @@ function bindingOnAnswer(client: ApiClient, bind: () => Promise<void>): ApiClien
 
 /** Under the lock (step 2): refresh, plan, confirm, execute, report. */
 async function applyLocked(run: ApplyRun, session: StateSession): Promise<number> {
-  const { io, flags } = run;
+  const { io, request } = run;
+  const { refresh: refreshing } = request;
   // Said once the lock is held: a run refused by the lock prints only the holder. With --json,
   // stdout carries JSON lines only: the header goes to stderr.
-  const info = flags.json ? io.stderr : io.stdout;
+  const info = request.output.json ? io.stderr : io.stdout;
   const target = run.connection.given?.baseUrl ?? null;
   const state = describeState(run.store, io);
   info.write(whereLines(state, target ?? 'not set (needed only if a request must be sent)'));
-  checkTenant(session.doc, target, flags.reassignTenant, state, 'apply');
+  checkTenant(session.doc, target, request.connection.reassignTenant, state, 'apply');
   const refreshed = await refresh(run, session, info);
   if (!refreshed) return 1;
   const shown = await showPlan(run, session, refreshed.drift, info);
   if (!shown) {
-    if (flags.refresh) await session.commit();
+    if (refreshing) await session.commit();
     return 1;
   }
   const { plan, applicable, json, hasChanges } = shown;
   if (applicable.length === 0) {
     await bindTarget(run, session);
-    if (flags.refresh) await session.commit();
+    if (refreshing) await session.commit();
     if (json) json.summary(nothingApplied(plan), run.connection.stats());
     else if (hasChanges) io.stdout.write('\nOnly blocked changes remain; nothing to apply.\n');
     return 0;
   }
   if (!(await confirm(run, plan))) {
-    if (flags.refresh) await session.commit();
+    if (refreshing) await session.commit();
     io.stdout.write('Apply cancelled; nothing was sent.\n');
     return 1;
   }
   const total = plan.changes.filter((c) => c.action !== 'no-op' && c.action !== 'blocked').length;
-  const progress = json ?? createProgress(io.stdout, total, { verbose: flags.verbose });
+  const progress = json ?? createProgress(io.stdout, total, { verbose: request.output.verbose });
   if (!json) io.stdout.write('\n');
   const result = await execute(run, plan, session, progress);
   return report(run, plan, result, session, progress, json);
@@ -474,10 +449,12 @@ export async function applyAction(
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
-  const run = await prepare(pathArgs, flags, io);
+  const request = parseApplyRequest(pathArgs, flags, io, looksLikePlanFile);
+  const run = await prepare(request, io);
   if (typeof run === 'number') return run;
   try {
-    return await withLockedState(run.store, 'apply', { ...flags, io }, async (session) => {
+    const locking = { lockTimeoutMs: request.lockTimeoutMs, io };
+    return await withLockedState(run.store, 'apply', locking, async (session) => {
       try {
         return await applyLocked(run, session);
       } finally {

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliError, type CommandIO } from '../io.js';
-import { absolute, openStore, withLockedState, type StateFlags } from '../context.js';
+import { absolute, openStore, withLockedState, lockTimeoutOf, type StateFlags } from '../context.js';
 import { stateScopeOf, type ConfigInput } from '../inputs.js';
 import { guardTenant } from '../tenant-binding.js';
 import type { ExportFlags } from '../definitions.js';
@@ -89,18 +89,23 @@ async function record(
   const input: ConfigInput = { env: null, paths: [dirArg], varFiles: [] };
   const store = await openStore(stateFlags, dirArg, io, await stateScopeOf(input, flags, io));
   try {
-    return await withLockedState(store, 'export', { ...stateFlags, io }, async (session) => {
-      await guardTenant(session, { store, input, io, command: 'export' }, flags, true);
-      // One write of the whole document, not a journal entry per resource: an export of
-      // 60,000 resources would otherwise wait for 60,000 fsyncs.
-      const byAddress = new Map(session.doc.resources.map((r) => [r.address, r]));
-      for (const resource of source.records) byAddress.set(resource.address, resource);
-      await session.replace({ ...session.doc, resources: [...byAddress.values()] });
-      io.stdout.write(
-        `Recorded ${plural(source.records.length, 'resource')} in ${store.description}${source.idsFrom}; tenantform plan ${dirArg} has nothing to do.\n${source.after}`,
-      );
-      return 0;
-    });
+    return await withLockedState(
+      store,
+      'export',
+      { lockTimeoutMs: lockTimeoutOf(stateFlags), io },
+      async (session) => {
+        await guardTenant(session, { store, input, io, command: 'export' }, flags, true);
+        // One write of the whole document, not a journal entry per resource: an export of
+        // 60,000 resources would otherwise wait for 60,000 fsyncs.
+        const byAddress = new Map(session.doc.resources.map((r) => [r.address, r]));
+        for (const resource of source.records) byAddress.set(resource.address, resource);
+        await session.replace({ ...session.doc, resources: [...byAddress.values()] });
+        io.stdout.write(
+          `Recorded ${plural(source.records.length, 'resource')} in ${store.description}${source.idsFrom}; tenantform plan ${dirArg} has nothing to do.\n${source.after}`,
+        );
+        return 0;
+      },
+    );
   } finally {
     await store.close();
   }

@@ -1,5 +1,5 @@
 import { CliError, type CommandIO } from '../io.js';
-import { withLockedState } from '../context.js';
+import { lockTimeoutOf, withLockedState } from '../context.js';
 import { guardTenant } from '../tenant-binding.js';
 import { loadDesiredOrReport, openInputStore, resolveInputs, type ConfigInput } from '../inputs.js';
 import type { Kind, LiveResource, OperationDescriptor } from '../../resources/index.js';
@@ -62,33 +62,38 @@ export async function importAction(
   if (!desired) return 1;
   const store = await openInputStore(flags, input, io);
   try {
-    return await withLockedState(store, 'import', { ...flags, io }, async (session) => {
-      await guardTenant(session, { store, input, io, command: 'import' }, flags, false);
-      const recorded = session.doc.resources.find((r) => r.address === address);
-      const wanted = desired.find((d) => d.address === address);
-      if (!recorded && !wanted) {
-        throw new CliError(
-          `${address} is neither in the state nor in the config at ${flags.config}; add it to the config first so that tenantform knows its settings`,
+    return await withLockedState(
+      store,
+      'import',
+      { lockTimeoutMs: lockTimeoutOf(flags), io },
+      async (session) => {
+        await guardTenant(session, { store, input, io, command: 'import' }, flags, false);
+        const recorded = session.doc.resources.find((r) => r.address === address);
+        const wanted = desired.find((d) => d.address === address);
+        if (!recorded && !wanted) {
+          throw new CliError(
+            `${address} is neither in the state nor in the config at ${flags.config}; add it to the config first so that tenantform knows its settings`,
+          );
+        }
+        if (recorded?.id === id) {
+          io.stdout.write(`${address} already has id ${id}; nothing to do.\n`);
+          return 0;
+        }
+        const base = recorded ?? {
+          kind: kind.name,
+          address,
+          identity: wanted!.identity,
+          attributes: wanted!.attributes,
+        };
+        await session.record({ op: 'put', resource: { ...base, id, adopted: true } });
+        await session.commit();
+        io.stdout.write(
+          `Imported ${address} with id ${id}. Its settings on the tenant were not verified${unverified ? ` (${unverified})` : ''};\n` +
+            'tenantform assumes they match the recorded attributes.\n',
         );
-      }
-      if (recorded?.id === id) {
-        io.stdout.write(`${address} already has id ${id}; nothing to do.\n`);
         return 0;
-      }
-      const base = recorded ?? {
-        kind: kind.name,
-        address,
-        identity: wanted!.identity,
-        attributes: wanted!.attributes,
-      };
-      await session.record({ op: 'put', resource: { ...base, id, adopted: true } });
-      await session.commit();
-      io.stdout.write(
-        `Imported ${address} with id ${id}. Its settings on the tenant were not verified${unverified ? ` (${unverified})` : ''};\n` +
-          'tenantform assumes they match the recorded attributes.\n',
-      );
-      return 0;
-    });
+      },
+    );
   } finally {
     await store.close();
   }
@@ -174,35 +179,40 @@ async function importFromTenant(
   const live = await import('../tenant-read.js');
   const store = await openInputStore(flags, input, io);
   try {
-    return await withLockedState(store, 'import', { ...flags, io }, async (session) => {
-      const guarded = { store, input, io, command: 'import' };
-      await guardTenant(session, guarded, flags, false);
-      const client = await live.openClient(flags, input, io);
-      let found;
-      try {
-        found = await find(client.call);
-      } finally {
-        await client.close();
-      }
-      // Bound once the tenant has answered: a target that never answers binds nothing.
-      await guardTenant(session, guarded, flags, true);
-      const { parseAddress } = await import('../../resources/index.js');
-      await session.record({
-        op: 'put',
-        resource: {
-          kind: kind.name,
-          address,
-          identity: parseAddress(address).identity,
-          attributes: found.attributes,
-          id: found.id,
-        },
-      });
-      await session.commit();
-      io.stdout.write(
-        `Imported ${address} with id ${found.id ?? '(none)'}, ${how}; its live settings are recorded.\n`,
-      );
-      return 0;
-    });
+    return await withLockedState(
+      store,
+      'import',
+      { lockTimeoutMs: lockTimeoutOf(flags), io },
+      async (session) => {
+        const guarded = { store, input, io, command: 'import' };
+        await guardTenant(session, guarded, flags, false);
+        const client = await live.openClient(flags, input, io);
+        let found;
+        try {
+          found = await find(client.call);
+        } finally {
+          await client.close();
+        }
+        // Bound once the tenant has answered: a target that never answers binds nothing.
+        await guardTenant(session, guarded, flags, true);
+        const { parseAddress } = await import('../../resources/index.js');
+        await session.record({
+          op: 'put',
+          resource: {
+            kind: kind.name,
+            address,
+            identity: parseAddress(address).identity,
+            attributes: found.attributes,
+            id: found.id,
+          },
+        });
+        await session.commit();
+        io.stdout.write(
+          `Imported ${address} with id ${found.id ?? '(none)'}, ${how}; its live settings are recorded.\n`,
+        );
+        return 0;
+      },
+    );
   } finally {
     await store.close();
   }

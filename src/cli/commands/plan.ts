@@ -5,20 +5,15 @@ import type { namesOf as NamesOf } from '../../plan/index.js';
 import type { StateDocument } from '../../state/index.js';
 import { CliError, type CommandIO } from '../io.js';
 import { writePlan } from '../plan-output.js';
-import { absolute, readStateForPlan, storeLocation } from '../context.js';
-import {
-  environmentApi,
-  environmentStateFlags,
-  environmentTargetFlags,
-  loadDesiredOrReport,
-  openInputStore,
-  resolveInputs,
-  type ConfigInput,
-} from '../inputs.js';
+import { absolute, readStateForPlan, runIO } from '../context.js';
+import { loadDesiredOrReport } from '../inputs.js';
+import type { ConfigInput, PlanRequest, TargetRequest } from '../../run/requests.js';
+import { environmentTarget, openInputStore, storeLocation, targetGiven } from '../../run/state-store.js';
 import { TOOL_VERSION } from '../version.js';
 import type { PlanFlags } from '../definitions.js';
-import { describeState, noStateWarning, targetGiven, whereLines } from '../where.js';
+import { describeState, noStateWarning, whereLines } from '../where.js';
 import { checkTenant } from '../tenant-binding.js';
+import { parsePlanRequest } from '../requests.js';
 
 /**
  * The target apply would use: --domain/--base-url, else the environment's in
@@ -30,9 +25,9 @@ import { checkTenant } from '../tenant-binding.js';
 async function plannedTarget(
   input: ConfigInput,
   io: CommandIO,
-  given: { domain?: string; baseUrl?: string },
+  given: TargetRequest,
 ): Promise<{ baseUrl: string | null; line: string }> {
-  const t = environmentTargetFlags<{ domain?: string; baseUrl?: string }>(given, input);
+  const t = environmentTarget(given, input);
   if (!targetGiven(t, io.env)) {
     return {
       baseUrl: null,
@@ -44,7 +39,8 @@ async function plannedTarget(
     const { baseUrl } = resolveTarget({ domain: t.domain, baseUrl: t.baseUrl }, io.env);
     return { baseUrl, line: baseUrl };
   } catch (err) {
-    return { baseUrl: null, line: `invalid: ${err instanceof Error ? err.message : String(err)}` };
+    const { messageOf } = await import('../run-words.js');
+    return { baseUrl: null, line: `invalid: ${messageOf(err)}` };
   }
 }
 
@@ -57,11 +53,11 @@ async function savePlan(
   result: Plan,
   origin: Omit<PlanFileMeta, 'createdAt' | 'toolVersion'>,
   key: Buffer,
-  flags: Pick<PlanFlags, 'out' | 'format'>,
+  request: Pick<PlanRequest, 'out' | 'output'>,
   io: CommandIO,
 ): Promise<void> {
   const { serializePlan } = await import('../../plan/index.js');
-  const file = flags.out!;
+  const file = request.out!;
   const meta = { createdAt: new Date().toISOString(), toolVersion: TOOL_VERSION, ...origin };
   const text = serializePlan(result, meta, key);
   // The mode given to open applies only to a new file: fchmod an existing one before writing.
@@ -78,16 +74,16 @@ async function savePlan(
   } finally {
     closeSync(fd);
   }
-  if (flags.format === 'text')
+  if (request.output.format === 'text')
     io.stdout.write(`\nSaved the plan to ${file}. Apply exactly this plan with: tenantform apply ${file}\n`);
 }
 
 /** The state the plan is made against, and with --out the state's plan key (made here on first need) that seals it. */
-async function readState(flags: PlanFlags, input: ConfigInput, io: CommandIO) {
-  const store = await openInputStore(flags, input, io);
+async function readState(request: PlanRequest, io: CommandIO) {
+  const store = await openInputStore(request.state, request.connection.named, request.input, runIO(io));
   try {
     const recorded = await readStateForPlan(store, io);
-    const key = flags.out ? await store.planKey({ create: true }) : null;
+    const key = request.out ? await store.planKey({ create: true }) : null;
     return { store, recorded, key };
   } finally {
     await store.close();
@@ -100,14 +96,14 @@ async function readState(flags: PlanFlags, input: ConfigInput, io: CommandIO) {
  * reference the config makes is not on the tenant (said).
  */
 async function readTenant(
-  flags: PlanFlags,
-  input: ConfigInput,
+  request: PlanRequest,
   desired: readonly DesiredResource[],
   recorded: StateDocument | null,
   io: CommandIO,
 ) {
   const live = await import('../tenant-read.js');
-  const client = await live.openClient(flags, input, io);
+  const { openClient } = await import('../../run/connection.js');
+  const client = await openClient(request.connection, request.input, runIO(io));
   let read;
   try {
     read = await live.readLive(client, live.listParams(desired, recorded), 10, desired);
@@ -115,7 +111,7 @@ async function readTenant(
     await client.close();
   }
   io.stderr.write(`${live.readSummary(read)}\n`);
-  return (await live.referencesHold(desired, read.references, io, flags.strict)) ? read : null;
+  return (await live.referencesHold(desired, read.references, io, request.strict)) ? read : null;
 }
 
 /** `made` with the names the read gave of what its changes refer to (applications, Actions, APIs), read now. */
@@ -131,44 +127,43 @@ export async function planAction(
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
-  const input = resolveInputs(pathArgs, flags.env, flags.varFile, io, 'one')[0]!;
-  const paths = input.paths;
-  const live = flags.refresh ? await import('../tenant-read.js') : null;
-  if (live) {
-    live.requireFull(await live.profileOf(flags, input), 'plan --refresh');
-    if (flags.out)
-      throw new CliError(
-        'a saved plan is checked against the stored state, so --refresh cannot be saved with --out: run tenantform refresh first (it records what is live), then plan --out',
-      );
-  }
-  const path = paths[paths.length - 1]!;
-  // A destroy plan removes what the state records: the config only locates the state.
-  const desired = flags.destroy
-    ? []
-    : await loadDesiredOrReport(paths, { vars: flags.var, varFiles: input.varFiles }, io);
-  if (!desired) return 1;
+  const { requireFull } = await import('../tenant-read.js');
+  return runPlan(parsePlanRequest(pathArgs, flags, io, requireFull), io);
+}
+
+/** The config and the guardrails' config rules: the desired resources and the warnings; null when stopped (said). */
+async function loadReviewed(request: PlanRequest, io: CommandIO) {
+  const { input, vars } = request;
+  const desired =
+    vars === null ? [] : await loadDesiredOrReport(input.paths, { vars, varFiles: input.varFiles }, io);
+  if (!desired) return null;
   // The guardrails' config rules: an error stops here, before the state or the tenant is read.
   const guardrails = await import('../guardrails.js');
-  const settings = guardrails.runSettings(input, flags.strict);
+  const settings = guardrails.runSettings(input, request.strict);
   const configWarnings = guardrails.reviewConfig(desired, settings, io);
-  if (!configWarnings) return 1;
+  return configWarnings ? { desired, guardrails, settings, configWarnings } : null;
+}
+
+/** Runs a plan request: the plan shown, saved with --out; the exit code. */
+async function runPlan(request: PlanRequest, io: CommandIO): Promise<number> {
+  const { input } = request;
+  const paths = input.paths;
+  const path = paths[paths.length - 1]!;
+  const loaded = await loadReviewed(request, io);
+  if (!loaded) return 1;
+  const { desired, guardrails, settings, configWarnings } = loaded;
   const plan = await import('../../plan/index.js');
-  const stateFlags = environmentStateFlags(flags, input);
-  const { store, recorded, key } = await readState(flags, input, io);
+  const { store, recorded, key } = await readState(request, io);
   // What the plan is made against comes first, on stderr: stdout stays the
   // plan alone in every format (piped into files, comments and show's output).
   const state = describeState(store, io);
   const where = io.stderr;
-  const target = await plannedTarget(input, io, { domain: flags.domain, baseUrl: flags.baseUrl });
+  const target = await plannedTarget(input, io, request.connection.named);
   where.write(whereLines(state, target.line));
-  checkTenant(recorded, target.baseUrl, flags.reassignTenant, state, 'plan');
-  const options = {
-    targets: flags.target,
-    replace: flags.replace,
-    destroy: flags.destroy,
-    api: environmentApi(flags.api, input),
-  };
-  const read = live ? await readTenant(flags, input, desired, recorded, io) : undefined;
+  checkTenant(recorded, target.baseUrl, request.connection.reassignTenant, state, 'plan');
+  const { targets, replace, destroy } = request.selection;
+  const options = { targets: [...targets], replace: [...replace], destroy, api: request.api };
+  const read = request.refresh ? await readTenant(request, desired, recorded, io) : undefined;
   if (read === null) return 1;
   const made = read
     ? named(plan.planRefreshed(desired, recorded, read, options).plan, read.references, plan.namesOf)
@@ -181,18 +176,19 @@ export async function planAction(
     state: store.description,
     changes: result.changes.filter((c) => c.action !== 'no-op').length,
   });
-  const shown = flags.simulate
+  const reader = { connection: request.connection, api: request.api };
+  const shown = request.simulate
     ? await (
         await import('../simulate-plan.js')
-      ).withEvidence(result, desired, flags.simulate, { flags, input, io })
+      ).withEvidence(result, desired, request.simulate, { reader, input, io })
     : result;
-  await writePlan(shown, flags.format, io, flags.verbose);
+  await writePlan(shown, request.output.format, io, request.output.verbose);
 
-  if (flags.out) {
-    const stateLocation = await storeLocation(store, stateFlags, path, io);
+  if (request.out) {
+    const stateLocation = await storeLocation(store, request.state, path, runIO(io));
     const origin = { configPaths: paths, stateLocation, target: target.baseUrl };
-    await savePlan(result, origin, key!, flags, io);
+    await savePlan(result, origin, key!, request, io);
   }
-  if (flags.detailedExitcode && plan.hasChanges(result)) return 2;
+  if (request.detailedExitcode && plan.hasChanges(result)) return 2;
   return 0;
 }

@@ -1,5 +1,5 @@
 import type { CommandIO } from '../io.js';
-import { parseCount, withLockedState } from '../context.js';
+import { lockTimeoutOf, parseCount, withLockedState } from '../context.js';
 import type { RefreshFlags } from '../definitions.js';
 import { loadDesiredOrReport, openInputStore, resolveInputs } from '../inputs.js';
 import {
@@ -38,34 +38,39 @@ export async function refreshAction(
   if (!desired) return 1;
   const store = await openInputStore(flags, input, io);
   try {
-    return await withLockedState(store, 'refresh', { ...flags, io }, async (session) => {
-      io.stdout.write(whereLines(describeState(store, io), (await readTarget(flags, input, io)).baseUrl));
-      const guarded = { store, input, io, command: 'refresh' };
-      await guardTenant(session, guarded, flags, false);
-      const client = await openClient(flags, input, io, { parallelism });
-      let read;
-      try {
-        read = await readLive(client, listParams(desired, session.doc), parallelism, desired);
-      } finally {
-        await client.close();
-      }
-      // Bound once the tenant has answered: a target that never answers binds nothing.
-      await guardTenant(session, guarded, flags, true);
-      if (!(await referencesHold(desired, read.references, io))) return 1;
-      const plan = await import('../../plan/index.js');
-      const { entries, drift } = plan.refreshState(session.doc, read, desired);
-      for (const entry of entries) await session.record(entry);
-      await session.commit();
-      io.stdout.write(`${readSummary(read)}\n\n`);
-      io.stdout.write(plan.renderDriftText(drift, { color: plan.shouldUseColor(io.stdout, io.env) }));
-      const removed = entries.filter((e) => e.op === 'remove').length;
-      io.stdout.write(
-        entries.length === 0
-          ? 'The state already matches the tenant; nothing was written.\n'
-          : `Refreshed the state: ${plural(entries.length - removed, 'record')} written, ${plural(removed, 'record')} removed. Run plan to see what it takes to match the configuration.\n`,
-      );
-      return 0;
-    });
+    return await withLockedState(
+      store,
+      'refresh',
+      { lockTimeoutMs: lockTimeoutOf(flags), io },
+      async (session) => {
+        io.stdout.write(whereLines(describeState(store, io), (await readTarget(flags, input, io)).baseUrl));
+        const guarded = { store, input, io, command: 'refresh' };
+        await guardTenant(session, guarded, flags, false);
+        const client = await openClient(flags, input, io, { parallelism });
+        let read;
+        try {
+          read = await readLive(client, listParams(desired, session.doc), parallelism, desired);
+        } finally {
+          await client.close();
+        }
+        // Bound once the tenant has answered: a target that never answers binds nothing.
+        await guardTenant(session, guarded, flags, true);
+        if (!(await referencesHold(desired, read.references, io))) return 1;
+        const plan = await import('../../plan/index.js');
+        const { entries, drift } = plan.refreshState(session.doc, read, desired);
+        for (const entry of entries) await session.record(entry);
+        await session.commit();
+        io.stdout.write(`${readSummary(read)}\n\n`);
+        io.stdout.write(plan.renderDriftText(drift, { color: plan.shouldUseColor(io.stdout, io.env) }));
+        const removed = entries.filter((e) => e.op === 'remove').length;
+        io.stdout.write(
+          entries.length === 0
+            ? 'The state already matches the tenant; nothing was written.\n'
+            : `Refreshed the state: ${plural(entries.length - removed, 'record')} written, ${plural(removed, 'record')} removed. Run plan to see what it takes to match the configuration.\n`,
+        );
+        return 0;
+      },
+    );
   } finally {
     await store.close();
   }

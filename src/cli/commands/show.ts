@@ -10,7 +10,7 @@
  */
 import { existsSync } from 'node:fs';
 import { CliError, type CommandIO } from '../io.js';
-import { absolute } from '../context.js';
+import { absolute, stateRequestOf } from '../context.js';
 import { openInputStore, resolveInputs } from '../inputs.js';
 import { writePlan } from '../plan-output.js';
 import { looksLikePlanFile } from './apply.js';
@@ -31,7 +31,7 @@ export async function showAction(
   if (target !== undefined && looksLikePlanFile(absolute(target, io))) {
     // The seal first, with the plan key of the state the plan names: an edited plan is never shown as the one apply runs.
     const { openSealedPlan, refusedPlanExit } = await import('../saved-plan.js');
-    const { saved, store } = await refusedPlanExit(() => openSealedPlan(target, flags, io));
+    const { saved, store } = await refusedPlanExit(() => openSealedPlan(target, stateRequestOf(flags), io));
     await store.close();
     // What apply would act on, for a reviewer: the state the plan was made from and the target it recorded,
     // on stderr as plan says them, so that stdout is the plan exactly as plan printed it.

@@ -49,8 +49,11 @@ export async function simulateAction(
   const sim = await import('../../simulate/index.js');
   const simulation = new sim.Simulation(since);
   const { readLogs } = await import('../simulate-read.js');
+  const { connectionRequestOf } = await import('../requests.js');
+  const { environmentApi } = await import('../inputs.js');
+  const reader = { connection: connectionRequestOf(flags, io, input), api: environmentApi(flags.api, input) };
   const read = await readLogs('simulate --logs', flags.logs, simulation, {
-    flags,
+    reader,
     input,
     io,
     limits: { since, cap },

@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { CliError, type CommandIO } from '../io.js';
 import {
   absolute,
+  lockTimeoutOf,
   openStore,
   parseDuration,
   readStateForPlan,
@@ -111,15 +112,20 @@ export async function stateRmAction(
 ): Promise<number> {
   const canonical = await canonicalAddress(address);
   return withStore(flags, path, io, (store) =>
-    withLockedState(store, 'state rm', { ...flags, io, skipRecordChecks: true }, async (session) => {
-      if (!session.doc.resources.some((r) => r.address === canonical)) throw notInState(canonical, store);
-      await session.record({ op: 'remove', address: canonical });
-      await session.commit();
-      io.stdout.write(
-        `Removed ${canonical} from the state. It stays on the tenant; tenantform no longer tracks it.\n`,
-      );
-      return 0;
-    }),
+    withLockedState(
+      store,
+      'state rm',
+      { lockTimeoutMs: lockTimeoutOf(flags), io, skipRecordChecks: true },
+      async (session) => {
+        if (!session.doc.resources.some((r) => r.address === canonical)) throw notInState(canonical, store);
+        await session.record({ op: 'remove', address: canonical });
+        await session.commit();
+        io.stdout.write(
+          `Removed ${canonical} from the state. It stays on the tenant; tenantform no longer tracks it.\n`,
+        );
+        return 0;
+      },
+    ),
   );
 }
 
@@ -139,15 +145,20 @@ export async function stateRescueAction(
   const state = await import('../../state/index.js');
   const rescue = await state.readRescueFile(absolute(file, io));
   return withStore(flags, path, io, (store) =>
-    withLockedState(store, 'state rescue', { ...flags, io, rescue }, async (session) => {
-      const skipped = session.rescued.skipped.find((s) => s.file.path === rescue.path);
-      if (skipped) throw new CliError(`${rescue.path} was not recorded: ${skipped.reason}`);
-      io.stdout.write(
-        `Recorded ${rescue.entries.length} acknowledged operation(s) from ${rescue.path} into ${store.description}` +
-          `${rescue.kind === 'file' ? ' and removed the file' : ''}.\n`,
-      );
-      return 0;
-    }),
+    withLockedState(
+      store,
+      'state rescue',
+      { lockTimeoutMs: lockTimeoutOf(flags), io, rescue },
+      async (session) => {
+        const skipped = session.rescued.skipped.find((s) => s.file.path === rescue.path);
+        if (skipped) throw new CliError(`${rescue.path} was not recorded: ${skipped.reason}`);
+        io.stdout.write(
+          `Recorded ${rescue.entries.length} acknowledged operation(s) from ${rescue.path} into ${store.description}` +
+            `${rescue.kind === 'file' ? ' and removed the file' : ''}.\n`,
+        );
+        return 0;
+      },
+    ),
   );
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { normalizePgOptions, PgConfigError, resolvePgConfig } from './config.js';
 import { createPgStateStore } from './store.js';
+import { messageOf } from '../../cli/run-words.js';
 
 const CONN = 'postgres://app:s3cret-pw@db.example:6543/tf';
 
@@ -52,8 +53,9 @@ describe('resolvePgConfig', () => {
 
   it('asks for a connection string when there is none, naming both ways to give it', () => {
     const err = configError(() => resolvePgConfig([], {}));
-    expect(err.message).toContain('--backend-config conn=');
-    expect(err.message).toContain('TENANTFORM_PG_URL');
+    // As the command line words it: the settings named by their flags.
+    expect(messageOf(err)).toContain('--backend-config conn=');
+    expect(messageOf(err)).toContain('TENANTFORM_PG_URL');
     expect(err.code).toBe('STATE_CONFIG');
   });
 

@@ -3,6 +3,9 @@
  * --workspace, TENANTFORM_PG_URL), what is allowed, and how the target is
  * described without its password.
  */
+import { plainText, setting, words, type Wording } from '../../resources/settings.js';
+
+const CONFIG = setting('backendConfig');
 
 /** Called with one line of debug output; lines never contain the password. */
 export type PgLogger = (line: string) => void;
@@ -36,6 +39,12 @@ const MAX_HISTORY_LIMIT = 10_000;
 export class PgConfigError extends Error {
   override readonly name = 'PgConfigError';
   readonly code = 'STATE_CONFIG';
+  /** The message with the settings it names as data (src/cli words them with flags). */
+  readonly wording?: Wording;
+  constructor(message: string | Wording) {
+    super(typeof message === 'string' ? message : plainText(message));
+    if (typeof message !== 'string') this.wording = message;
+  }
 }
 
 const WORKSPACE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
@@ -116,28 +125,28 @@ export function resolvePgConfig(
     if (eq < 0 || !(KNOWN_KEYS as readonly string[]).includes(key)) {
       // Never echo the item itself: it may be a connection string with its password.
       throw new PgConfigError(
-        `--backend-config takes KEY=VALUE with KEY one of ${KNOWN_KEYS.join(', ')} (got key "${eq < 0 ? '(none)' : key}")`,
+        words`${CONFIG} takes KEY=VALUE with KEY one of ${KNOWN_KEYS.join(', ')} (got key "${eq < 0 ? '(none)' : key}")`,
       );
     }
-    if (settings.has(key)) throw new PgConfigError(`--backend-config ${key}= is given twice`);
+    if (settings.has(key)) throw new PgConfigError(words`${CONFIG} ${key}= is given twice`);
     settings.set(key, item.slice(eq + 1));
   }
   const conn = settings.get('conn') || env[PG_URL_ENV];
   if (!conn) {
     throw new PgConfigError(
-      `--backend pg needs a connection string: --backend-config conn=postgres://USER:PASSWORD@HOST:PORT/DATABASE or ${PG_URL_ENV}`,
+      words`${setting('backend')} pg needs a connection string: ${CONFIG} conn=postgres://USER:PASSWORD@HOST:PORT/DATABASE or ${PG_URL_ENV}`,
     );
   }
   const fromConfig = settings.get('workspace');
   const fromFlag = workspaceFlag === DEFAULT_WORKSPACE ? undefined : workspaceFlag;
   if (fromConfig !== undefined && fromFlag !== undefined && fromConfig !== fromFlag) {
     throw new PgConfigError(
-      `--workspace ${fromFlag} and --backend-config workspace=${fromConfig} disagree; give one`,
+      words`${setting('workspace')} ${fromFlag} and ${CONFIG} workspace=${fromConfig} disagree; give one`,
     );
   }
   const history = settings.get('history');
   if (history !== undefined && !/^\d+$/.test(history)) {
-    throw new PgConfigError(`--backend-config history= must be a whole number (got "${history}")`);
+    throw new PgConfigError(words`${CONFIG} history= must be a whole number (got "${history}")`);
   }
   return normalizePgOptions({
     connectionString: conn,

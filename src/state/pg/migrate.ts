@@ -9,6 +9,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { applyJournal, emptyState } from '../document.js';
 import { StateError } from '../errors.js';
 import type { LockInfo, StateDocument, StateStore } from '../types.js';
+import { setting, words } from '../../resources/settings.js';
 
 export interface MigrateOptions {
   /** Replace a target that holds another lineage, a newer serial or an uncompacted journal. */
@@ -98,7 +99,7 @@ export async function migrateState(
       if (refused && !options.force) {
         throw new StateError(
           'STATE_CONFLICT',
-          `${refused}; nothing was copied. Migrating ${from.description} (${summary(doc)}) would replace it: pass --force to do so.`,
+          words`${refused}; nothing was copied. Migrating ${from.description} (${summary(doc)}) would replace it: pass ${setting('force')} to do so.`,
         );
       }
       if (!refused && target && target.serial === doc.serial) {

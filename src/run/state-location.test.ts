@@ -46,7 +46,7 @@ describe('the default state location', () => {
     ],
     ['a file, neither', 'a.yaml', NO_SCOPE, ['a.yaml.state.json']],
   ])('is per config path and environment or target: %s', (_what, file, scope, parts) => {
-    expect(locateDefaultState(join(repo(), file), scope)).toEqual({ path: at(...parts), note: null });
+    expect(locateDefaultState(join(repo(), file), scope)).toEqual({ path: at(...parts), moveTo: null });
   });
 
   it('keeps two configs of one directory apart', () => {
@@ -57,17 +57,15 @@ describe('the default state location', () => {
     );
   });
 
-  it('finds a state where earlier versions kept it, with a note while it is not bound', () => {
+  it('finds a state where earlier versions kept it, with where to move it while it is not bound', () => {
     state(at('state.json'));
     const found = locateDefaultState(join(repo(), 'a.yaml'), { env: null, target: TARGET });
     expect(found.path).toBe(at('state.json'));
-    expect(found.note).toContain(
-      `tenantform state migrate --from file:${at('state.json')} --to file:${at('tenant.example.com', 'a.yaml.state.json')}`,
-    );
+    expect(found.moveTo).toBe(at('tenant.example.com', 'a.yaml.state.json'));
     state(at('state.json'), TARGET);
     expect(locateDefaultState(join(repo(), 'a.yaml'), { env: null, target: TARGET })).toEqual({
       path: at('state.json'),
-      note: null,
+      moveTo: null,
     });
   });
 

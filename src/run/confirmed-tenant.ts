@@ -5,8 +5,8 @@
  * (an environment's `domain:` or `base_url:`) must never receive a token or a
  * client secret. A target counts as confirmed when
  *
- * - the command line names it (--domain, --base-url): whoever runs the command
- *   chose it;
+ * - the command line names it (ConnectionRequest.named): whoever runs the
+ *   command chose it;
  * - the process environment names it: TENANTFORM_BASE_URL, TENANTFORM_DOMAIN
  *   or AUTH0_DOMAIN is that host (the domain set beside the secret), or
  *   TENANTFORM_ALLOWED_HOSTS lists it (hosts, host:port or URLs, separated by
@@ -18,8 +18,8 @@
  * Checked before the API client is made, so a refusal sends nothing at all.
  */
 import type { Target } from '../api/types.js';
-import type { ConfigInput } from './inputs.js';
-import { CliError } from './io.js';
+import { RunError } from './errors.js';
+import type { ConfigInput, TargetRequest } from './requests.js';
 
 /** The variable that lists the hosts credentials may be sent to besides the one the environment names. */
 export const ALLOWED_HOSTS_VARIABLE = 'TENANTFORM_ALLOWED_HOSTS';
@@ -76,30 +76,29 @@ function matches(pattern: HostPattern, url: URL): boolean {
 }
 
 /**
- * Throws CliError TARGET_NOT_CONFIRMED when `target` comes from
- * tenantform.yaml alone (no --domain or --base-url in `flags`, and the
+ * Throws RunError TARGET_NOT_CONFIRMED when `target` comes from
+ * tenantform.yaml alone (the command line names none: `named`, and the
  * environment of `input` names a target) and the process environment does not
- * confirm its host; names the target and how to confirm it, never a secret.
+ * confirm its host; says the target and how to confirm it, never a secret.
  */
 export function checkTargetConfirmed(
   target: Target,
-  flags: { domain?: string; baseUrl?: string },
+  named: TargetRequest,
   input: ConfigInput,
   env: Record<string, string | undefined>,
 ): void {
-  if (flags.domain !== undefined || flags.baseUrl !== undefined) return;
-  const named = input.environment?.target;
-  if (!named || (named.domain === undefined && named.baseUrl === undefined)) return;
+  if (named.domain !== undefined || named.baseUrl !== undefined) return;
+  const own = input.environment?.target;
+  if (!own || (own.domain === undefined && own.baseUrl === undefined)) return;
   const url = new URL(target.baseUrl);
   if (confirmedPatterns(env).some((p) => matches(p, url))) return;
-  const key = named.baseUrl !== undefined ? 'base_url' : 'domain';
-  throw new CliError(
+  const key = own.baseUrl !== undefined ? 'base_url' : 'domain';
+  throw new RunError(
+    { code: 'TARGET_NOT_CONFIRMED', env: input.env, baseUrl: target.baseUrl, host: url.host, key },
     `environment ${input.env}: tenantform.yaml names the tenant at ${target.baseUrl} (${key}), and nothing outside ` +
       'the repository confirms it, so no credentials go there (a pull request can edit tenantform.yaml). Nothing was ' +
       `sent. To confirm this tenant, set ${ALLOWED_HOSTS_VARIABLE}=${url.host} where the credentials are set (in CI, ` +
       'beside the secrets; several hosts separated by commas), or name it with TENANTFORM_DOMAIN, ' +
-      'TENANTFORM_BASE_URL, --domain or --base-url.',
-    1,
-    'TARGET_NOT_CONFIRMED',
+      'TENANTFORM_BASE_URL or the command line.',
   );
 }

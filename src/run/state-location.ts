@@ -1,6 +1,6 @@
 /**
- * Where a config's state lives by default (the file backend, no --state and
- * no `state:` in its tenantform.yaml environment): per config path and per
+ * Where a config's state lives by default (the file backend, no state named
+ * by the command and no `state:` in its tenantform.yaml environment): per config path and per
  * environment or target, so that two configs in one directory, or one config
  * applied to two tenants, never share a state by accident.
  *
@@ -19,7 +19,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { CliError } from './io.js';
+import { RunError } from './errors.js';
 
 /** What besides the config path decides the default state: the environment and the target (API base URL). */
 export interface StateScope {
@@ -29,10 +29,14 @@ export interface StateScope {
 
 export const NO_SCOPE: StateScope = { env: null, target: null };
 
-/** The default state file chosen, and a note to show when it is an older location. */
+/**
+ * The default state file chosen; `moveTo` is set when it is where an earlier
+ * tenantform kept states and is bound to no tenant yet: the place this
+ * scope's state goes, to say how to move it there.
+ */
 export interface LocatedState {
   path: string;
-  note: string | null;
+  moveTo: string | null;
 }
 
 const STATE_DIR = '.tenantform';
@@ -74,15 +78,6 @@ function boundTarget(path: string): string | null {
   }
 }
 
-function olderNote(path: string, scoped: string): string {
-  return (
-    `Note: using the state at ${path}, which is bound to no tenant yet (an earlier tenantform kept every ` +
-    `state there, and a command without a target still does); the next apply to a target binds it. To move ` +
-    `it where this target's state goes: tenantform state migrate --from file:${path} --to file:${scoped}, ` +
-    `then delete ${path}\n`
-  );
-}
-
 /** The scoped states of this config (any scope), as [scope directory, path], in name order. */
 function scopedStates(dir: string, name: string): [string, string][] {
   let entries: string[];
@@ -98,8 +93,8 @@ function scopedStates(dir: string, name: string): [string, string][] {
 
 /**
  * The default state file of `configPath` (absolute) for `scope`; see the
- * module comment. Throws CliError when no target is given and the config has
- * states for several.
+ * module comment. Throws RunError STATE_AMBIGUOUS (with the states found)
+ * when no target is given and the config has states for several.
  */
 export function locateDefaultState(configPath: string, scope: StateScope): LocatedState {
   const { dir, file } = configPlace(configPath);
@@ -109,23 +104,23 @@ export function locateDefaultState(configPath: string, scope: StateScope): Locat
   const scopeDir = scopeDirectory(scope);
   if (scopeDir !== null) {
     const scoped = join(dir, STATE_DIR, scopeDir, name);
-    if (hasState(scoped)) return { path: scoped, note: null };
+    if (hasState(scoped)) return { path: scoped, moveTo: null };
     for (const path of older) {
       if (!hasState(path)) continue;
       const bound = boundTarget(path);
       if (bound !== null && scope.target !== null && bound !== scope.target) continue; // another tenant's
-      return { path, note: bound === null ? olderNote(path, scoped) : null };
+      return { path, moveTo: bound === null ? scoped : null };
     }
-    return { path: scoped, note: null };
+    return { path: scoped, moveTo: null };
   }
   const found = [...older.filter(hasState), ...scopedStates(dir, name).map(([, path]) => path)];
-  if (found.length === 1) return { path: found[0]!, note: null };
+  if (found.length === 1) return { path: found[0]!, moveTo: null };
   if (found.length > 1) {
-    throw new CliError(
+    throw new RunError(
+      { code: 'STATE_AMBIGUOUS', configPath, states: found },
       `${configPath} has several states (${found.join(', ')}) and nothing says which to use; ` +
-        'give the target (--base-url or --domain, or TENANTFORM_BASE_URL, TENANTFORM_DOMAIN or ' +
-        'AUTH0_DOMAIN), an environment of tenantform.yaml (--env), or --state FILE',
+        'give the target, an environment of tenantform.yaml, or the state',
     );
   }
-  return { path: unscoped, note: null };
+  return { path: unscoped, moveTo: null };
 }

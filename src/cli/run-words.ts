@@ -1,0 +1,93 @@
+/**
+ * The layers' problems and notices in the command line's words: the run
+ * layer's (src/run: data, no flag names) and the wordings of errors below
+ * (src/resources/settings.ts), each naming the flags that set what went wrong.
+ */
+import { join } from 'node:path';
+import type { RunError, RunNotice, RunProblem } from '../run/index.js';
+import { plainText, wordingOf, type Setting, type Wording } from '../resources/settings.js';
+
+/** The sentence of each problem, naming the flags that set it. */
+const PROBLEM_WORDS: { [C in RunProblem['code']]: (p: Extract<RunProblem, { code: C }>) => string } = {
+  STATE_CONFIG_MISSING: (p) =>
+    `${p.configPath} does not exist, so it cannot locate the state (in .tenantform/ beside the config); check the path, or pass --state FILE`,
+  STATE_IS_DIRECTORY: (p) =>
+    `the state path ${p.path} is a directory; --state takes a file, e.g. ${join(p.named ?? p.path, 'state.json')}`,
+  STATE_SETTINGS_NEED_PG: () => '--backend-config applies to --backend pg only',
+  STATE_AMBIGUOUS: (p) =>
+    `${p.configPath} has several states (${p.states.join(', ')}) and nothing says which to use; ` +
+    'give the target (--base-url or --domain, or TENANTFORM_BASE_URL, TENANTFORM_DOMAIN or ' +
+    'AUTH0_DOMAIN), an environment of tenantform.yaml (--env), or --state FILE',
+  ENV_CREDENTIALS_MISSING: (p) =>
+    `environment ${p.env}: credentials.${p.field} names the environment variable ${p.variable}, which is not set`,
+  TARGET_NOT_CONFIRMED: (p) =>
+    `environment ${p.env}: tenantform.yaml names the tenant at ${p.baseUrl} (${p.key}), and nothing outside ` +
+    'the repository confirms it, so no credentials go there (a pull request can edit tenantform.yaml). Nothing was ' +
+    `sent. To confirm this tenant, set TENANTFORM_ALLOWED_HOSTS=${p.host} where the credentials are set (in CI, ` +
+    'beside the secrets; several hosts separated by commas), or name it with TENANTFORM_DOMAIN, ' +
+    'TENANTFORM_BASE_URL, --domain or --base-url.',
+};
+
+/** A RunError's sentence on the command line. */
+export function runErrorMessage(err: RunError): string {
+  const words = PROBLEM_WORDS[err.problem.code] as (p: RunProblem) => string;
+  return words(err.problem);
+}
+
+/** A notice of a run, as the line(s) written on stderr. */
+export function noticeText(notice: RunNotice): string {
+  if (notice.kind === 'debug') return `[debug] ${notice.line}\n`;
+  const { path, moveTo } = notice;
+  return (
+    `Note: using the state at ${path}, which is bound to no tenant yet (an earlier tenantform kept every ` +
+    `state there, and a command without a target still does); the next apply to a target binds it. To move ` +
+    `it where this target's state goes: tenantform state migrate --from file:${path} --to file:${moveTo}, ` +
+    `then delete ${path}\n`
+  );
+}
+
+/** The flag that sets each setting the layers below refer to (src/resources/settings.ts). */
+const SETTING_FLAGS: Record<Setting, string> = {
+  domain: '--domain',
+  baseUrl: '--base-url',
+  tokenFile: '--token-file',
+  rateLimitTimeout: '--rate-limit-timeout',
+  state: '--state',
+  backend: '--backend',
+  backendConfig: '--backend-config',
+  workspace: '--workspace',
+  env: '--env',
+  api: '--api',
+  out: '--out',
+  format: '--format',
+  target: '--target',
+  replace: '--replace',
+  skipBlocked: '--skip-blocked',
+  force: '--force',
+  lockTimeout: '--lock-timeout',
+};
+
+/** A wording in the command line's words: each setting named by its flag. */
+export function flagWords(wording: Wording): string {
+  return plainText(wording, (s) => SETTING_FLAGS[s]);
+}
+
+/** An error's message in the command line's words: its wording with flags, else its message. */
+export function messageOf(err: unknown): string {
+  const wording = wordingOf(err);
+  if (wording) return flagWords(wording);
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * An error as apply reports it (applyPlan's describeError): its message and
+ * hint in the command line's words when it names settings; undefined when it
+ * names none (its own message and hint serve).
+ */
+export function describeError(err: unknown): { message: string; hint?: string } | undefined {
+  const wording = wordingOf(err);
+  if (!wording) return undefined;
+  const { hintWording, hint } = err as { hintWording?: Wording; hint?: string };
+  const worded = hintWording ? flagWords(hintWording) : hint;
+  return { message: flagWords(wording), ...(worded !== undefined ? { hint: worded } : {}) };
+}

@@ -1,0 +1,45 @@
+/**
+ * What stops a run, as data: a code and the values a sentence needs. The run
+ * layer speaks of settings (the state, the target, the credentials), never of
+ * the command line's flags; its `message` is a plain fallback. src/cli words
+ * each problem with the flags that set it (run-words.ts) and decides the exit
+ * code.
+ */
+
+/** A run's problems, each with the data its sentence needs. */
+export type RunProblem =
+  /** The config path that locates the default state does not exist, and no state is named. */
+  | { code: 'STATE_CONFIG_MISSING'; configPath: string }
+  /** The state named, or located, is a directory. */
+  | { code: 'STATE_IS_DIRECTORY'; path: string; named: string | null }
+  /** Backend settings were given for the file backend. */
+  | { code: 'STATE_SETTINGS_NEED_PG' }
+  /** No target nor environment says which of the config's several states to use. */
+  | { code: 'STATE_AMBIGUOUS'; configPath: string; states: readonly string[] }
+  /** An environment's credential variable is not set. */
+  | { code: 'ENV_CREDENTIALS_MISSING'; env: string | null; field: string; variable: string }
+  /** Only tenantform.yaml names the target: credentials do not go there. */
+  | {
+      code: 'TARGET_NOT_CONFIRMED';
+      env: string | null;
+      baseUrl: string;
+      host: string;
+      key: 'base_url' | 'domain';
+    };
+
+export type RunProblemCode = RunProblem['code'];
+
+/** An error of the run layer: `problem` says what, as data; the message is a fallback without flag names. */
+export class RunError extends Error {
+  readonly code: RunProblemCode;
+
+  constructor(
+    readonly problem: RunProblem,
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+    this.name = 'RunError';
+    this.code = problem.code;
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * The run layer: a command as a typed request (requests.ts), parsed and
+ * checked once by src/cli, and what runs it below the command line: the
+ * state store the request names (state-store.ts, state-location.ts), the one
+ * API client of a run (connection.ts, confirmed-tenant.ts). It speaks of
+ * settings, never of flags: its problems are RunErrors with data
+ * (errors.ts), and its notices data (RunNotice), which src/cli words.
+ * It may import every folder below the CLI; nothing but src/cli imports it.
+ */
+export type {
+  ApplyRequest,
+  ChangeSource,
+  ConfigInput,
+  ConnectionRequest,
+  Pacing,
+  PlanRequest,
+  RunIO,
+  RunNotice,
+  Selection,
+  StateRequest,
+  TargetRequest,
+} from './requests.js';
+export { RunError, type RunProblem, type RunProblemCode } from './errors.js';
+export {
+  absolute,
+  environmentState,
+  environmentTarget,
+  openInputStore,
+  openStore,
+  resolveStateLocation,
+  stateScopeOf,
+  storeLocation,
+  targetGiven,
+} from './state-store.js';
+export { locateDefaultState, NO_SCOPE, scopeDirectory, type StateScope } from './state-location.js';
+export { checkTargetConfirmed, ALLOWED_HOSTS_VARIABLE } from './confirmed-tenant.js';
+export {
+  ApiConnection,
+  environmentCredentials,
+  openClient,
+  readTarget,
+  type ConnectionSettings,
+  type WaitSink,
+} from './connection.js';
