@@ -179,14 +179,13 @@ export function parseApplyRequest(
   const formerName = flags.permissionBatchSize !== undefined && flags.permissionBatchSize === flags.batchSize;
   const batchSize =
     parseCount(flags.batchSize, formerName ? '--permission-batch-size' : '--batch-size', 1, 1000) ?? 100;
-  const pacing = pacingOptions(flags);
   const { source, api } = applySource(pathArgs, flags, io, isPlanFile);
   return {
     command: flags.destroy ? 'destroy' : 'apply',
     source,
     state: environmentState(stateRequestOf(flags), source.input),
     lockTimeoutMs: lockTimeoutOf(flags),
-    connection: { ...connectionRequestOf(flags, io, source.input), pacing },
+    connection: connectionRequestOf(flags, io, source.input),
     api,
     selection: selectionOf(flags),
     refresh: flags.refresh === true,
