@@ -7,6 +7,7 @@ import type { StateError } from '../src/state/errors.js';
 import { createFileStateStore, openState, type StateStore } from '../src/state/index.js';
 import { MigrateError, migrateState, type PgStateStore } from '../src/state/pg/index.js';
 import { describePg, dropWorkspace, pgStore } from './state-pg-support.js';
+import { messageOf } from '../src/cli/run-words.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 
@@ -84,7 +85,7 @@ describePg('migrateState: file → pg', () => {
     expect(err.message).toContain(
       'already holds another state (lineage another-lineage, serial 9, 1 resources)',
     );
-    expect(err.message).toContain('--force');
+    expect(messageOf(err)).toContain('--force');
     expect((await pg.read())?.lineage).toBe('another-lineage');
 
     expect(await migrateState(file, pg, { force: true })).toEqual({ resources: 1, serial: 2 });

@@ -7,6 +7,7 @@
  */
 import type { ApiProfile } from '../resources/index.js';
 import type {
+  RefreshRequest,
   ApplyRequest,
   ChangeSource,
   ConfigInput,
@@ -24,7 +25,7 @@ import {
   stateRequestOf,
   type PacingFlags,
 } from './context.js';
-import type { ApplyFlags, PlanFlags } from './definitions.js';
+import type { ApplyFlags, PlanFlags, RefreshFlags } from './definitions.js';
 import { environmentApi, parseVarArgs, resolveInputs } from './inputs.js';
 import { CliError, type CommandIO } from './io.js';
 
@@ -232,5 +233,29 @@ export function parsePlanRequest(
     detailedExitcode: flags.detailedExitcode === true,
     ...(flags.simulate !== undefined ? { simulate: flags.simulate } : {}),
     output: { format: flags.format, verbose: flags.verbose === true },
+  };
+}
+
+/**
+ * refresh: the flags as one typed request, every flag checked (in the order
+ * refresh always checked them). `requireFull` refuses the spec profile, which
+ * has no read operation.
+ */
+export function parseRefreshRequest(
+  pathArgs: string[],
+  flags: RefreshFlags,
+  io: CommandIO,
+  requireFull: (profile: ApiProfile, what: string) => void,
+): RefreshRequest {
+  const input = resolveInputs(pathArgs, flags.env, flags.varFile, io, 'one')[0]!;
+  requireFull(environmentApi(flags.api, input), 'refresh');
+  const parallelism = parseCount(flags.parallelism, '--parallelism', 1, 256) ?? 10;
+  return {
+    input,
+    vars: parseVarArgs(flags.var),
+    state: environmentState(stateRequestOf(flags), input),
+    lockTimeoutMs: lockTimeoutOf(flags),
+    connection: connectionRequestOf(flags, io, input),
+    parallelism,
   };
 }

@@ -14,6 +14,7 @@ export type {
   ConnectionRequest,
   Pacing,
   PlanRequest,
+  RefreshRequest,
   RunIO,
   RunNotice,
   Selection,

@@ -138,6 +138,19 @@ export interface PlanRequest {
   output: { format: 'text' | 'json' | 'markdown' | 'terraform-json'; verbose: boolean };
 }
 
+/** `refresh`: one environment, read under the lock. */
+export interface RefreshRequest {
+  input: ConfigInput;
+  /** The variables given on the command line (parsed). */
+  vars: Record<string, string>;
+  state: StateRequest;
+  /** How long to wait for the state lock, in ms. */
+  lockTimeoutMs: number;
+  connection: ConnectionRequest;
+  /** Lists read at once (at most 8 of them). */
+  parallelism: number;
+}
+
 /** What a run tells its caller on the way, as data (src/cli words it). */
 export type RunNotice =
   /** The default state used is where an earlier tenantform kept it, bound to no tenant: it may move to `moveTo`. */

@@ -1,17 +1,12 @@
 import type { CommandIO } from '../io.js';
-import { lockTimeoutOf, parseCount, withLockedState } from '../context.js';
+import { runIO, withLockedState } from '../context.js';
 import type { RefreshFlags } from '../definitions.js';
-import { loadDesiredOrReport, openInputStore, resolveInputs } from '../inputs.js';
-import {
-  openClient,
-  profileOf,
-  readLive,
-  readSummary,
-  readTarget,
-  referencesHold,
-  requireFull,
-  listParams,
-} from '../tenant-read.js';
+import { loadDesiredOrReport } from '../inputs.js';
+import { parseRefreshRequest } from '../requests.js';
+import { openInputStore } from '../../run/state-store.js';
+import { openClient, readTarget } from '../../run/connection.js';
+import type { RefreshRequest } from '../../run/requests.js';
+import { readLive, readSummary, referencesHold, requireFull, listParams } from '../tenant-read.js';
 import { describeState, whereLines } from '../where.js';
 import { guardTenant } from '../tenant-binding.js';
 import { plural } from '../words.js';
@@ -31,22 +26,31 @@ export async function refreshAction(
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
-  const input = resolveInputs(pathArgs, flags.env, flags.varFile, io, 'one')[0]!;
-  requireFull(await profileOf(flags, input), 'refresh');
-  const parallelism = parseCount(flags.parallelism, '--parallelism', 1, 256) ?? 10;
-  const desired = await loadDesiredOrReport(input.paths, { vars: flags.var, varFiles: input.varFiles }, io);
+  return runRefresh(parseRefreshRequest(pathArgs, flags, io, requireFull), io);
+}
+
+/** Runs a refresh request: the tenant read, the state brought up to date; the exit code. */
+async function runRefresh(request: RefreshRequest, io: CommandIO): Promise<number> {
+  const { input, parallelism, connection } = request;
+  const desired = await loadDesiredOrReport(
+    input.paths,
+    { vars: request.vars, varFiles: input.varFiles },
+    io,
+  );
   if (!desired) return 1;
-  const store = await openInputStore(flags, input, io);
+  const store = await openInputStore(request.state, connection.named, input, runIO(io));
+  const tenant = { ...connection.named, reassignTenant: connection.reassignTenant };
   try {
     return await withLockedState(
       store,
       'refresh',
-      { lockTimeoutMs: lockTimeoutOf(flags), io },
+      { lockTimeoutMs: request.lockTimeoutMs, io },
       async (session) => {
-        io.stdout.write(whereLines(describeState(store, io), (await readTarget(flags, input, io)).baseUrl));
+        const target = await readTarget(connection, input, runIO(io));
+        io.stdout.write(whereLines(describeState(store, io), target.baseUrl));
         const guarded = { store, input, io, command: 'refresh' };
-        await guardTenant(session, guarded, flags, false);
-        const client = await openClient(flags, input, io, { parallelism });
+        await guardTenant(session, guarded, tenant, false);
+        const client = await openClient(connection, input, runIO(io), { parallelism });
         let read;
         try {
           read = await readLive(client, listParams(desired, session.doc), parallelism, desired);
@@ -54,7 +58,7 @@ export async function refreshAction(
           await client.close();
         }
         // Bound once the tenant has answered: a target that never answers binds nothing.
-        await guardTenant(session, guarded, flags, true);
+        await guardTenant(session, guarded, tenant, true);
         if (!(await referencesHold(desired, read.references, io))) return 1;
         const plan = await import('../../plan/index.js');
         const { entries, drift } = plan.refreshState(session.doc, read, desired);
