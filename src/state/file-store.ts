@@ -18,6 +18,7 @@ import {
 import { FileJournal } from './file-journal.js';
 import { FileLock } from './file-lock.js';
 import { ensurePlanKey, readPlanKey } from './plan-key.js';
+import { readNamesFile, writeNamesFile } from './names-file.js';
 import { checkDocumentToWrite, decodeStateBytes, parseStateText } from './validate.js';
 import type { JournalEntry, LockInfo, LockOptions, StateDocument, StateStore } from './types.js';
 
@@ -40,6 +41,7 @@ export interface FileStateStoreOptions {
  * - `path.journal`  acknowledged operations not yet compacted, JSON lines, group-committed;
  * - `path.lock`     the lock record (LockInfo JSON), created exclusively;
  * - `path.key`      the plan key that seals saved plans (plan-key.ts), made by the first plan --out.
+ * - `path.names`    the names kept from the last reads of the tenant (names-file.ts): display only.
  * Every file is created with mode 0600 and a missing directory with 0700.
  * A corrupt or unknown-version document is never overwritten.
  *
@@ -154,6 +156,14 @@ export function createFileStateStore(path: string, options: FileStateStoreOption
       if (!create) return readPlanKey(keyPath);
       await ensureDir();
       return ensurePlanKey(keyPath, dir, sync);
+    },
+    async readNames() {
+      open();
+      return readNamesFile(`${file}.names`);
+    },
+    async writeNames(known) {
+      open();
+      await writeNamesFile(`${file}.names`, dir, known, sync);
     },
     failure() {
       return journal.failure();

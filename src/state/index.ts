@@ -18,6 +18,7 @@ export type {
   StateTenant,
   TakeoverReason,
   StateStore,
+  NameKeeper,
 } from './types.js';
 export { describeStateLocation, JOURNAL_FORMAT_VERSION, STATE_FORMAT_VERSION } from './types.js';
 export { LockError, StateError, type StateErrorCode } from './errors.js';

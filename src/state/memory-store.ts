@@ -1,3 +1,4 @@
+import { knownNamesDocument, parseKnownNames } from '../resources/index.js';
 import { randomBytes, randomUUID } from './random.js';
 import { checkCompareAndSet } from './document.js';
 import { StateError } from './errors.js';
@@ -11,6 +12,7 @@ interface Backing {
   journal: string[];
   lock: LockInfo | null;
   key: Buffer | null;
+  names: string | null;
 }
 
 const backings = new WeakMap<StateStore, Backing>();
@@ -34,6 +36,14 @@ function handle(backing: Backing): StateStore {
       open();
       if (create) backing.key ??= randomBytes(32);
       return backing.key;
+    },
+    async readNames() {
+      open();
+      return backing.names === null ? null : parseKnownNames(JSON.parse(backing.names));
+    },
+    async writeNames(known) {
+      open();
+      backing.names = JSON.stringify(knownNamesDocument(known));
     },
     async read() {
       open();
@@ -111,7 +121,7 @@ function handle(backing: Backing): StateStore {
  */
 export function createMemoryStateStore(initial?: StateDocument): StateStore {
   const text = initial ? JSON.stringify(checkDocumentToWrite(initial, WHERE)) : null;
-  return handle({ text, journal: [], lock: null, key: null });
+  return handle({ text, journal: [], lock: null, key: null, names: null });
 }
 
 /** Another handle on the same memory storage, like a second process on one file. */

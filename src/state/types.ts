@@ -1,4 +1,4 @@
-import type { RecordedResource } from '../resources/index.js';
+import type { KnownNames, RecordedResource } from '../resources/index.js';
 
 /** 2: the state records the tenant it was applied to (`tenant`). */
 export const STATE_FORMAT_VERSION = 2;
@@ -135,6 +135,18 @@ export interface StateStore {
   planKey(options: { create: boolean }): Promise<Buffer | null>;
   /** Where the plan key is kept, for messages: a path, or the pg table and workspace. */
   readonly planKeyWhere: string;
+  /**
+   * The names kept from the last reads of the tenant (src/resources/known-names.ts),
+   * or null when none are kept. Display only, kept beside the document and
+   * never in it (file: `state.json.names`; pg: the workspace's row of `names`):
+   * read and written without the lock, they never change the serial.
+   */
+  readNames(): Promise<KnownNames | null>;
+  /** Replaces the names kept with this state (made on first need, like the plan key). */
+  writeNames(known: KnownNames): Promise<void>;
   /** Releases resources (connections); the store is unusable afterwards. */
   close(): Promise<void>;
 }
+
+/** The part of a store that keeps names: what the CLI's names helpers use. */
+export type NameKeeper = Pick<StateStore, 'readNames' | 'writeNames'>;
