@@ -53,6 +53,14 @@ describe('plan --refresh names applications, Actions and APIs', () => {
     expect(plan.code).toBe(0);
     expect(plan.stdout).not.toContain('Mobile app');
     expect(plan.stdout).not.toContain('Names of');
+
+    // apply --refresh reads the tenant, and keeps the names it saw for the next plan.
+    ws.write('policies.yaml', NAMED_TENANT.files(3000)['policies.yaml']!);
+    expect((await ws.cli('apply', 'config', '--refresh', '--auto-approve', ...api())).code).toBe(0);
+    expect(existsSync(namesFile())).toBe(true);
+    ws.write('policies.yaml', NAMED_TENANT.files(1500)['policies.yaml']!);
+    const after = await ws.cli('plan', 'config', ...api());
+    expect(after.stdout).toContain(`Mobile app (client_id:${NAMED_TENANT.mobile.slice(0, 4)}…)`);
   });
 });
 
