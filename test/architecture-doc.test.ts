@@ -17,9 +17,12 @@ import { ESLint } from 'eslint';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ALLOWED, FOLDERS } from '../scripts/dependency-rule.mjs';
+import type { ApiClient } from '../src/api/index.js';
+import type { ExecutorClient, Recorder } from '../src/apply/index.js';
 import { EMULATOR_KINDS } from '../src/emulator/kinds/index.js';
 import { EMULATOR_REFERENCES } from '../src/emulator/references/index.js';
 import { KINDS, operationsFor, REFERENCE_LISTS } from '../src/resources/index.js';
+import type { StateSession } from '../src/state/index.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DOC = 'docs/architecture.md';
@@ -183,6 +186,12 @@ function missingToken(token: string): string | undefined {
 }
 
 describe(`${DOC}: the layers`, () => {
+  it('apply declares the client and recorder it needs, and the API client and state session fit them', () => {
+    // Checked by the type-check (npm test runs it over test/): these assignments compile.
+    const fits = (client: ApiClient, session: StateSession): [ExecutorClient, Recorder] => [client, session];
+    expect(fits).toBeTypeOf('function');
+  });
+
   const rows = tableRows(checkedSection(doc, 'folders')).map(([folder, owns, imports]) => ({
     folder: /^`src\/([a-z-]+)`$/.exec(folder!)?.[1] ?? folder!,
     owns: owns!,
@@ -273,14 +282,24 @@ function steps(section: string): { paths: string[]; lists: { name: string; file:
     }));
 }
 
-/** The names in the array literal `name = [ … ]` of `file`. */
-function arrayNames(file: string, name: string): string[] {
-  const m = new RegExp(`\\b${name}\\b[^=]*=\\s*\\[([^\\]]*)\\]`).exec(read(file));
-  if (!m) throw new Error(`${file} has no array ${name}`);
-  return m[1]!
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
+/**
+ * The entries of the list `name` declared at top level in `file`: an array
+ * literal's elements (as written) or an object literal's keys.
+ */
+function listEntries(file: string, name: string): string[] {
+  const source = ts.createSourceFile(file, read(file), ts.ScriptTarget.Latest, true);
+  for (const statement of source.statements) {
+    if (!ts.isVariableStatement(statement)) continue;
+    for (const d of statement.declarationList.declarations) {
+      if (!ts.isIdentifier(d.name) || d.name.text !== name || !d.initializer) continue;
+      let init: ts.Expression = d.initializer;
+      while (ts.isAsExpression(init) || ts.isSatisfiesExpression(init)) init = init.expression;
+      if (ts.isArrayLiteralExpression(init)) return init.elements.map((e) => e.getText(source));
+      if (ts.isObjectLiteralExpression(init))
+        return init.properties.map((p) => (p.name ? p.name.getText(source).replace(/^'|'$/g, '') : ''));
+    }
+  }
+  throw new Error(`${file} declares no list ${name}`);
 }
 
 /** Checks one "where a new X goes" list against the things of that sort that exist. */
@@ -301,7 +320,7 @@ async function checkAdditions(
         }
         const module = (await import(pathToFileURL(join(ROOT, file)).href)) as Record<string, unknown>;
         for (const list of step.lists) {
-          const inList = arrayNames(list.file, list.name);
+          const inList = listEntries(list.file, list.name);
           const entry = Object.keys(module).find((k) => inList.includes(k));
           if (!entry) problems.push(`${file}: exports nothing listed in ${list.name} (${list.file})`);
         }
@@ -312,6 +331,20 @@ async function checkAdditions(
 }
 
 describe(`${DOC}: where new things go`, () => {
+  it('a command: every command of docs/commands.md has its entry in the list the steps name', () => {
+    const lists = steps(checkedSection(doc, 'command')).flatMap((s) => s.lists);
+    expect(lists.length).toBeGreaterThan(0);
+    const commands = [...COMMANDS_DOC.matchAll(/^## tenantform ([a-z-]+)$/gm)].map((m) => m[1]!);
+    for (const list of lists) expect(listEntries(list.file, list.name).sort()).toEqual(commands.sort());
+  });
+
+  it("a command: the commands never read process's streams, environment or working directory", () => {
+    const touching = filesBelow('src/cli/commands', (f) => f.endsWith('.ts') && !f.includes('.test.')).filter(
+      (f) => /\bprocess\.(env|stdout|stderr|stdin|cwd|argv|exit)\b/.test(read(f)),
+    );
+    expect(touching).toEqual([]);
+  });
+
   it('a kind: every shipped kind has the files the list names, each in the list it names', async () => {
     const section = checkedSection(doc, 'kind');
     expect(await checkAdditions(section, 'kind', [...KINDS, ...EMULATOR_KINDS])).toEqual([]);
