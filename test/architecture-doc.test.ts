@@ -202,8 +202,9 @@ describe(`${DOC}: the layers`, () => {
     const present = readdirSync(join(ROOT, 'src'), { withFileTypes: true })
       .filter((d) => d.isDirectory())
       .map((d) => d.name);
-    expect(rows.map((r) => r.folder).sort()).toEqual([...present].sort());
-    expect(rows.map((r) => r.folder).sort()).toEqual([...FOLDERS].sort());
+    const fix = `${DOC}: the table marked "checked: folders" needs one row per folder of src/`;
+    expect(rows.map((r) => r.folder).sort(), fix).toEqual([...present].sort());
+    expect(rows.map((r) => r.folder).sort(), fix).toEqual([...FOLDERS].sort());
   });
 
   it('says what each folder may import exactly as scripts/dependency-rule.mjs does', () => {
@@ -217,7 +218,9 @@ describe(`${DOC}: the layers`, () => {
     const rule = Object.fromEntries(
       FOLDERS.map((f) => [f, (ALLOWED as Record<string, string[]>)[f]!.filter((a) => a !== f).sort()]),
     );
-    expect(table).toEqual(rule);
+    expect(table, `${DOC}: "may import" must say what ALLOWED of scripts/dependency-rule.mjs says`).toEqual(
+      rule,
+    );
   });
 
   it("names in each folder's row only what that folder's modules export", () => {
@@ -412,7 +415,9 @@ describe(`${DOC}: what the checks enforce`, () => {
         if (max && (level === 2 || level === 'error'))
           expect((setting as [unknown, { max: number }])[1].max).toBe(Number(max[1]));
       }
-      expect(on).toEqual(covered(row.where));
+      expect(on, `${DOC}: the lint table's "where" for ${row.rule} must match eslint.config.js`).toEqual(
+        covered(row.where),
+      );
     },
   );
 
