@@ -8,6 +8,7 @@ import {
   defaultSync,
   ensureDirectory,
   readBytes,
+  readStrictText,
   realFilePath,
   removeStaleTemps,
   syncDirectory,
@@ -107,14 +108,8 @@ export function createFileStateStore(path: string, options: FileStateStoreOption
   };
 
   async function readDocument(): Promise<StateDocument | null> {
-    const bytes = await readBytes(file);
-    return bytes === null
-      ? null
-      : parseStateText(
-          decodeStateBytes(bytes, `state file ${file}`, restoreHint()),
-          `state file ${file}`,
-          restoreHint(),
-        );
+    const text = await readStrictText(file, `state file ${file}`, restoreHint);
+    return text === null ? null : parseStateText(text, `state file ${file}`, restoreHint());
   }
 
   async function writeDocument(
