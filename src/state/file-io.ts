@@ -1,9 +1,8 @@
 import { randomBytes } from './random.js';
-import { readFileSync, readlinkSync, realpathSync } from 'node:fs';
+import { readlinkSync, realpathSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ioError } from './errors.js';
-import { decodeStateBytes } from './validate.js';
 
 /** What a sync call makes durable; passed to an injected SyncFn (tests count or fail syncs). */
 export type SyncTarget = 'state' | 'backup' | 'journal' | 'lock' | 'directory';
@@ -31,43 +30,6 @@ export async function readBytes(path: string): Promise<Buffer | null> {
     throw ioError(`read ${path}`, err);
   }
 }
-
-/**
- * The file's text read as UTF-8, or null when it does not exist. Node reads
- * it into a string in one call, with no Buffer beside it: a state of 100,000
- * resources is 26 MB, held twice (bytes and text) while it is parsed when
- * read with readBytes. Bytes that are not UTF-8 come out as U+FFFD, and a
- * byte order mark stays: see readStrictText.
- */
-export function readText(path: string): string | null {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw ioError(`read ${path}`, err);
-  }
-}
-
-/**
- * A state file's text, as decodeStateBytes gives it (a byte order mark
- * dropped, bytes that are not UTF-8 refused), or null when there is no file.
- * Read as text in one go (readText): only a text with U+FFFD in it, which
- * invalid bytes become, is read again as bytes to tell a real U+FFFD from
- * bytes that are not UTF-8.
- */
-export async function readStrictText(
-  path: string,
-  where: string,
-  hint: () => string,
-): Promise<string | null> {
-  const text = readText(path);
-  if (text === null || !text.includes('\uFFFD'))
-    return text !== null && text.charCodeAt(0) === BOM ? text.slice(1) : text;
-  const bytes = await readBytes(path);
-  return bytes === null ? null : decodeStateBytes(bytes, where, hint());
-}
-
-const BOM = 0xfeff;
 
 /** Creates the directory (mode 0700) and its parents when missing; an existing one is left as it is. */
 export async function ensureDirectory(dir: string): Promise<void> {

@@ -8,7 +8,6 @@ import {
   defaultSync,
   ensureDirectory,
   readBytes,
-  readStrictText,
   realFilePath,
   removeStaleTemps,
   syncDirectory,
@@ -19,7 +18,8 @@ import {
 import { FileJournal } from './file-journal.js';
 import { FileLock } from './file-lock.js';
 import { ensurePlanKey, readPlanKey } from './plan-key.js';
-import { checkDocumentToWrite, decodeStateBytes, parseStateText } from './validate.js';
+import { checkDocumentToWrite, checkStateDocument, decodeStateBytes, parseStateText } from './validate.js';
+import { readStateValue } from './file-read.js';
 import type { JournalEntry, LockInfo, LockOptions, StateDocument, StateStore } from './types.js';
 
 export interface FileStateStoreOptions {
@@ -108,8 +108,17 @@ export function createFileStateStore(path: string, options: FileStateStoreOption
   };
 
   async function readDocument(): Promise<StateDocument | null> {
-    const text = await readStrictText(file, `state file ${file}`, restoreHint);
-    return text === null ? null : parseStateText(text, `state file ${file}`, restoreHint());
+    // Read a piece at a time; read whole only when that gives up (file-read.ts), to report why.
+    const value = await readStateValue(file);
+    if (value !== undefined) return checkStateDocument(value, `state file ${file}`, restoreHint());
+    const bytes = await readBytes(file);
+    return bytes === null
+      ? null
+      : parseStateText(
+          decodeStateBytes(bytes, `state file ${file}`, restoreHint()),
+          `state file ${file}`,
+          restoreHint(),
+        );
   }
 
   async function writeDocument(
