@@ -417,6 +417,21 @@ describe('Pacer with a continuous bucket', () => {
 });
 
 describe('Pacer with --max-rate', () => {
+  it('takes 0.01 % of a tenant whose bucket stays full as a share of at least its burst a minute: slow, never hours', async () => {
+    const f = fixture({ share: 0.0001 });
+    // What an unlimited tenant answers: 10,000 a window, always full again by the next second.
+    const full = () => ({
+      'x-ratelimit-limit': '10000',
+      'x-ratelimit-remaining': '9999',
+      'x-ratelimit-reset': String(Math.floor(f.now() / 1000) + 1),
+      date: new Date(f.now()).toUTCString(),
+    });
+    for (let i = 0; i < 6; i++) f.pacer.release(await f.pacer.acquire(), full());
+    // 0.01 % of 10,000 a minute is one request a minute: no wait much longer, none much shorter once known.
+    expect(Math.max(...f.sleeps)).toBeLessThanOrEqual(2 * 60_000);
+    expect(f.sleeps[f.sleeps.length - 1]).toBeGreaterThanOrEqual(60_000);
+  });
+
   it('sends a share of the burst at first, then waits for a window to turn to learn the sustained rate', async () => {
     const f = fixture({ share: 0.3 });
     const dated = (remaining: number, resetInSec: number) => ({

@@ -4,7 +4,9 @@
  * yet answered (the tenant may count them after it), leaves one for it, or the
  * limiter's clock has surely passed that answer's Reset (then one request, the
  * opener, goes alone, and its answer sets the count again); a bucket proven to
- * refill continuously adds what its proven rate refilled since. It assumes of
+ * refill continuously adds what its proven rate refilled since (a bucket of
+ * one, whose answers prove nothing between requests, what the rate it is
+ * trying refilled since the last answer arrived). It assumes of
  * the headers only what the service documents and what cannot be otherwise:
  * within a window Remaining only falls (an answer naming the level's Reset
  * with more left was served before the level's and is counted in it); Reset is
