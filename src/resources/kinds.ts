@@ -1,11 +1,6 @@
 import type { Attributes, KindModule } from './kind.js';
 import { operationsFor, pathParams } from './operations.js';
-import { rateLimitPolicy } from './rate-limit-policy.js';
-import { tokenExchangeProfile } from './token-exchange-profile.js';
-import { userPermission } from './user-permission.js';
-
-/** The kinds this package manages, in the order plans and state list them. */
-const SHIPPED = [rateLimitPolicy, userPermission, tokenExchangeProfile] as const;
+import { SHIPPED } from './shipped.js';
 
 type Shipped = (typeof SHIPPED)[number];
 
