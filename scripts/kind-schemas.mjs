@@ -6,9 +6,7 @@
  * state.schema.json. Everything else of those documents is kept as written.
  *
  * scripts/gen-kind-schemas.mjs writes the result into schemas/ (npm run
- * gen:schemas); test/kind-schemas.test.ts fails when the files are stale; a
- * test that registers a kind of its own compiles the documents this returns
- * for its longer list.
+ * gen:schemas); test/kind-schemas.test.ts fails when the files are stale.
  */
 
 /** The files whose kind-naming parts come from the declarations. */
