@@ -54,11 +54,13 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': 'error',
     },
   },
-  // The CLI wires the stages together; each function stays readable at once
-  // (STYLE.md: find the seam before 80 lines).
+  // Each function of src/ stays readable at once (STYLE.md: find the seam
+  // before 80 lines); a closure that builds a module counts as one function,
+  // so a module is built from named functions or a small class. Tests and
+  // the generated code are exempt.
   {
-    files: ['src/cli/**/*.ts'],
-    ignores: ['src/cli/**/*.test.ts'],
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.test.ts', 'src/generated/**'],
     rules: { 'max-lines-per-function': ['error', { max: 80 }] },
   },
   // The dependency rule of docs/architecture.md: data flows one way and no

@@ -14,7 +14,7 @@ import { PacerRoutes } from './pacer-routes.js';
 import { proxyFor, proxySecrets } from './proxy.js';
 import { encodeSegment } from './paths.js';
 import { Reachability } from './reach.js';
-import { createRedactor } from './redact.js';
+import { createRedactor, type Redactor } from './redact.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import { parseCreated, parseToken } from './responses.js';
 import { createAgent } from './transport.js';
@@ -31,7 +31,6 @@ import type {
   ApiClientOptions,
   ApiErrorInfo,
   ApiStats,
-  CallResult,
   PermissionItem,
   Query,
   RateLimitPolicy,
@@ -83,6 +82,138 @@ export function describeWait(cause: WaitCause): string {
   return cause.reason;
 }
 
+/** The client's own agent, unless the caller hands in a dispatcher (tests: MockAgent). */
+function ownAgentFor(
+  options: ApiClientOptions,
+  requestTimeoutMs: number,
+): ReturnType<typeof createAgent> | null {
+  if (options.dispatcher) return null;
+  return createAgent(
+    {
+      parallelism: options.parallelism ?? 10,
+      connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
+      requestTimeoutMs,
+    },
+    options.proxy,
+  );
+}
+
+/** A token for every call: the static one, or client credentials exchanged at the token endpoint (cached). */
+function tokenSourceFor(
+  ctx: CallContext,
+  options: ApiClientOptions,
+  redactor: Redactor,
+  now: () => number,
+): TokenSource {
+  const { target, credentials } = options;
+  if (credentials.kind === 'token') return staticTokenSource(credentials.token);
+  const tokenCtx: CallContext = { ...ctx, tokens: null };
+  const tokenPath = new URL(target.tokenUrl).pathname;
+  return cachingTokenSource(async () => {
+    const res = await call(tokenCtx, {
+      operation: 'fetchToken',
+      method: 'POST',
+      path: tokenPath,
+      paced: false,
+      body: {
+        grant_type: 'client_credentials',
+        client_id: credentials.clientId,
+        client_secret: credentials.clientSecret,
+        audience: target.audience,
+      },
+      hints: {
+        401: `The token endpoint refused the client credentials; check the client id and secret`,
+        403: `The token endpoint refused the client credentials; check the client may request audience ${target.audience}`,
+      },
+    });
+    const token = parseToken(res.body, tokenPath);
+    redactor.add(token.accessToken);
+    return token;
+  }, now);
+}
+
+/** The request path of an operation: its template with each parameter encoded as one segment, and the query. */
+function operationPath(
+  basePath: string,
+  op: OperationDescriptor,
+  params: Readonly<Record<string, string>>,
+  query?: Query,
+): string {
+  const path = op.path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, name: string) =>
+    encodeSegment(params[name] ?? '', op.params[name] ?? name),
+  );
+  const search = query
+    ? new URLSearchParams(
+        Object.entries(query).flatMap(([k, v]): [string, string][] =>
+          typeof v === 'object' ? v.map((one) => [k, one]) : [[k, String(v)]],
+        ),
+      ).toString()
+    : '';
+  return basePath + path + (search ? `?${search}` : '');
+}
+
+/**
+ * Any operation of any kind: the path from the descriptor's template with
+ * each parameter percent-encoded as one segment, its scope named in a 403,
+ * its expected statuses (409, 404) returned as outcomes, and a success body
+ * checked against its response schema.
+ */
+function operationCaller(ctx: CallContext, basePath: string): ApiClient['call'] {
+  return async (op, params, body, query) => {
+    const spec: CallSpec = {
+      operation: op.name,
+      method: op.method,
+      path: operationPath(basePath, op, params, query),
+      ...(body === undefined ? {} : { body }),
+      accept: Object.keys(op.outcomes).map(Number),
+      scope: op.scope,
+    };
+    const res = await call(ctx, spec);
+    const expected = op.outcomes[res.status];
+    if (expected) {
+      return {
+        outcome: expected,
+        status: res.status,
+        error: errorInfoFromBody(res.status, res.body, ctx.redactor.redact),
+      };
+    }
+    const value = op.response ? parseCreated(op.response, res, spec) : undefined;
+    return { outcome: 'done', status: res.status, body: value };
+  };
+}
+
+/** The named methods: one-line conveniences over `call`. */
+function namedMethods(
+  callOperation: ApiClient['call'],
+): Pick<
+  ApiClient,
+  'createRateLimitPolicy' | 'deleteRateLimitPolicy' | 'assignUserPermissions' | 'createTokenExchangeProfile'
+> {
+  return {
+    async createRateLimitPolicy(body: RateLimitPolicyCreate) {
+      const r = await callOperation(operationsFor(rateLimitPolicy, 'spec').create, {}, body);
+      if (r.outcome === 'done') return { outcome: 'created', policy: r.body as RateLimitPolicy };
+      return { outcome: 'present', error: (r as { error: ApiErrorInfo }).error };
+    },
+
+    async deleteRateLimitPolicy(id: string) {
+      const r = await callOperation(operationsFor(rateLimitPolicy, 'spec').delete!, { id });
+      return r.outcome === 'gone' ? { outcome: 'gone' } : { outcome: 'deleted' };
+    },
+
+    async assignUserPermissions(userId: string, permissions: PermissionItem[]) {
+      await callOperation(operationsFor(userPermission, 'spec').create, { user_id: userId }, { permissions });
+      return { outcome: 'assigned' };
+    },
+
+    async createTokenExchangeProfile(body: TokenExchangeProfileCreate) {
+      const r = await callOperation(operationsFor(tokenExchangeProfile, 'spec').create, {}, body);
+      if (r.outcome === 'done') return { outcome: 'created', profile: r.body as TokenExchangeProfile };
+      return { outcome: 'present', error: (r as { error: ApiErrorInfo }).error };
+    },
+  };
+}
+
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const { target, credentials } = options;
   const now = options.now ?? Date.now;
@@ -91,16 +222,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const policy = retryPolicy(options);
   const share = rateShare(options.share);
   const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
-  const ownAgent = options.dispatcher
-    ? null
-    : createAgent(
-        {
-          parallelism: options.parallelism ?? 10,
-          connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
-          requestTimeoutMs,
-        },
-        options.proxy,
-      );
+  const ownAgent = ownAgentFor(options, requestTimeoutMs);
   const dispatcher = options.dispatcher ?? ownAgent!;
   let closed = false;
   const redactor = createRedactor([
@@ -131,7 +253,6 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     ...(options.maxRps !== undefined ? { maxRps: options.maxRps } : {}),
     ...(share !== undefined ? { share } : {}),
   });
-  const basePath = new URL(target.baseUrl).pathname.replace(/\/+$/, '');
 
   const ctx: CallContext = {
     dispatcher,
@@ -153,105 +274,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     ...(options.signal ? { signal: options.signal } : {}),
     waitSignal: options.signal ? AbortSignal.any([options.signal, reach.halt]) : reach.halt,
   };
-
-  let tokens: TokenSource;
-  if (credentials.kind === 'token') {
-    tokens = staticTokenSource(credentials.token);
-  } else {
-    const tokenCtx: CallContext = { ...ctx, tokens: null };
-    const tokenPath = new URL(target.tokenUrl).pathname;
-    tokens = cachingTokenSource(async () => {
-      const res = await call(tokenCtx, {
-        operation: 'fetchToken',
-        method: 'POST',
-        path: tokenPath,
-        paced: false,
-        body: {
-          grant_type: 'client_credentials',
-          client_id: credentials.clientId,
-          client_secret: credentials.clientSecret,
-          audience: target.audience,
-        },
-        hints: {
-          401: `The token endpoint refused the client credentials; check the client id and secret`,
-          403: `The token endpoint refused the client credentials; check the client may request audience ${target.audience}`,
-        },
-      });
-      const token = parseToken(res.body, tokenPath);
-      redactor.add(token.accessToken);
-      return token;
-    }, now);
-  }
-  ctx.tokens = tokens;
-
-  const send = (spec: CallSpec) => call(ctx, spec);
-  const present = (res: { status: number; body: string }) =>
-    errorInfoFromBody(res.status, res.body, redactor.redact);
-
-  /**
-   * Any operation of any kind: the path from the descriptor's template with
-   * each parameter percent-encoded as one segment, its scope named in a 403,
-   * its expected statuses (409, 404) returned as outcomes, and a success body
-   * checked against its response schema.
-   */
-  const callOperation = async (
-    op: OperationDescriptor,
-    params: Readonly<Record<string, string>>,
-    body?: unknown,
-    query?: Query,
-  ): Promise<CallResult> => {
-    const path = op.path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, name: string) =>
-      encodeSegment(params[name] ?? '', op.params[name] ?? name),
-    );
-    const search = query
-      ? new URLSearchParams(
-          Object.entries(query).flatMap(([k, v]): [string, string][] =>
-            typeof v === 'object' ? v.map((one) => [k, one]) : [[k, String(v)]],
-          ),
-        ).toString()
-      : '';
-    const spec: CallSpec = {
-      operation: op.name,
-      method: op.method,
-      path: basePath + path + (search ? `?${search}` : ''),
-      ...(body === undefined ? {} : { body }),
-      accept: Object.keys(op.outcomes).map(Number),
-      scope: op.scope,
-    };
-    const res = await send(spec);
-    const expected = op.outcomes[res.status];
-    if (expected) return { outcome: expected, status: res.status, error: present(res) };
-    const value = op.response ? parseCreated(op.response, res, spec) : undefined;
-    return { outcome: 'done', status: res.status, body: value };
-  };
+  ctx.tokens = tokenSourceFor(ctx, options, redactor, now);
+  const callOperation = operationCaller(ctx, new URL(target.baseUrl).pathname.replace(/\/+$/, ''));
 
   return {
     call: callOperation,
-
-    async createRateLimitPolicy(body: RateLimitPolicyCreate) {
-      const r = await callOperation(operationsFor(rateLimitPolicy, 'spec').create, {}, body);
-      if (r.outcome === 'done') return { outcome: 'created', policy: r.body as RateLimitPolicy };
-      return { outcome: 'present', error: (r as { error: ApiErrorInfo }).error };
-    },
-
-    async deleteRateLimitPolicy(id: string) {
-      const r = await callOperation(operationsFor(rateLimitPolicy, 'spec').delete!, { id });
-      return r.outcome === 'gone' ? { outcome: 'gone' } : { outcome: 'deleted' };
-    },
-
-    async assignUserPermissions(userId: string, permissions: PermissionItem[]) {
-      await callOperation(operationsFor(userPermission, 'spec').create, { user_id: userId }, { permissions });
-      return { outcome: 'assigned' };
-    },
-
-    async createTokenExchangeProfile(body: TokenExchangeProfileCreate) {
-      const r = await callOperation(operationsFor(tokenExchangeProfile, 'spec').create, {}, body);
-      if (r.outcome === 'done') return { outcome: 'created', profile: r.body as TokenExchangeProfile };
-      return { outcome: 'present', error: (r as { error: ApiErrorInfo }).error };
-    },
-
+    ...namedMethods(callOperation),
     stats: () => ({ ...stats }),
-
     async close() {
       if (!ownAgent || closed) return;
       closed = true;

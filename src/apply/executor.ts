@@ -69,6 +69,220 @@ function errorInfo(err: unknown): { message: string; code?: string; hint?: strin
   return { message: String(err) };
 }
 
+/** One run of applyPlan: its tasks, where scheduling is, and the result being gathered. */
+class ApplyRun {
+  readonly result: ApplyResult;
+  private readonly tasks: Task[];
+  private readonly emit: NonNullable<ApplyOptions['onEvent']>;
+  private next = 0;
+
+  constructor(
+    private readonly plan: Plan,
+    private readonly options: ApplyOptions,
+  ) {
+    const blocked = plan.changes
+      .filter((c) => c.action === 'blocked')
+      .map((c) => ({ address: c.address, reason: c.reason }));
+    this.result = {
+      done: [],
+      failed: [],
+      notAttempted: [],
+      skipped: blocked,
+      unrecorded: [],
+      stoppedBy: null,
+    };
+    this.tasks = buildTasks(plan, options);
+    this.emit = options.onEvent ?? (() => {});
+  }
+
+  /** Runs every task up to `parallelism` at once, then lists the rest as not attempted, in plan order. */
+  async execute(): Promise<ApplyResult> {
+    const parallelism = Math.max(1, this.options.parallelism ?? 10);
+    const workers = Array.from({ length: Math.min(parallelism, this.tasks.length) }, () => this.worker());
+    await Promise.all(workers);
+    for (let i = this.next; i < this.tasks.length; i++) {
+      for (const change of this.tasks[i]!.changes)
+        this.result.notAttempted.push({ address: change.address, action: change.action });
+    }
+    this.sortByPlan();
+    return this.result;
+  }
+
+  private stop(why: NonNullable<ApplyResult['stoppedBy']>): void {
+    this.result.stoppedBy ??= why;
+  }
+
+  /** True when no new task may start; notes why the first time. */
+  private mustStop(): boolean {
+    if (this.result.stoppedBy) return true;
+    if (this.options.signal?.aborted) {
+      this.stop({ message: 'interrupted', cause: 'signal' });
+      return true;
+    }
+    const failure = this.options.recorder.failure?.() ?? null;
+    if (failure) {
+      this.stop({ ...errorInfo(failure), cause: 'record' });
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * A worker sends its next requests while the records of its answered tasks
+   * are being made durable (the journal's fsync), so the disk's latency
+   * overlaps the network's instead of adding to it, and the answers that
+   * arrive during one fsync share the next. At most RECORDS_AHEAD tasks per
+   * worker are in that state: before another starts, the oldest must have
+   * finished recording. Nothing counts as done before it is recorded, and a
+   * record failure still stops scheduling; the requests in flight then
+   * finish like any other.
+   */
+  private async worker(): Promise<void> {
+    const recording: Promise<void>[] = [];
+    while (this.next < this.tasks.length && !this.mustStop()) {
+      const task = this.tasks[this.next++]!;
+      let answered!: () => void;
+      const whenAnswered = new Promise<void>((resolve) => (answered = resolve));
+      const running = this.runTask(task, answered);
+      await Promise.race([running, whenAnswered]);
+      recording.push(running);
+      while (recording.length > RECORDS_AHEAD) await recording.shift();
+    }
+    await Promise.all(recording);
+  }
+
+  /**
+   * Runs one task; `answered` is called when the task starts recording after
+   * its last request (and any lookup) was answered: what is left is the write
+   * to the state.
+   */
+  private async runTask(task: Task, answered: () => void): Promise<void> {
+    const first = task.changes[0]!;
+    this.emit({ type: 'start', address: first.address, action: first.action, count: task.changes.length });
+    let status: number | undefined;
+    let calls = 0;
+    try {
+      const client = observing(this.options.client, (s) => {
+        if (s !== undefined) status = s;
+        calls += 1;
+      });
+      const recorder = this.taskRecorder(() => {
+        if (calls >= task.requests) answered();
+      });
+      this.taskDone(task, await task.run(client, recorder), status);
+    } catch (err) {
+      if (err instanceof UnrecordedError) this.unrecordedTask(task, err);
+      else this.taskFailed(task, err);
+    }
+  }
+
+  /** The run's recorder, telling `recording` before each record. */
+  private taskRecorder(recording: () => void): Recorder {
+    const recorder = this.options.recorder;
+    return {
+      record: (entry) => {
+        recording();
+        return recorder.record(entry);
+      },
+      failure: () => recorder.failure?.() ?? null,
+      recorded: (address) => recorder.recorded?.(address) ?? null,
+    };
+  }
+
+  private taskDone(task: Task, done: Awaited<ReturnType<Task['run']>>, status: number | undefined): void {
+    const first = task.changes[0]!;
+    const outcome = outcomeOf(done);
+    const adoption = typeof done === 'string' ? undefined : done.adoption;
+    for (const change of task.changes) {
+      this.result.done.push({
+        address: change.address,
+        action: change.action,
+        outcome,
+        ...(adoption ? { adoption } : {}),
+      });
+    }
+    this.emit({
+      type: 'done',
+      address: first.address,
+      action: first.action,
+      outcome,
+      count: task.changes.length,
+      ...(status !== undefined ? { status } : {}),
+    });
+  }
+
+  /** A request failure: the task failed (or was not sent); a fatal one stops scheduling. */
+  private taskFailed(task: Task, err: unknown): void {
+    const first = task.changes[0]!;
+    const { notSent, ...info } = errorInfo(err);
+    if (info.code && FATAL_CODES.has(info.code)) this.stop({ ...info, cause: 'api' });
+    if (notSent) {
+      for (const change of task.changes)
+        this.result.notAttempted.push({ address: change.address, action: change.action });
+      return;
+    }
+    for (const change of task.changes) {
+      this.result.failed.push({ address: change.address, action: change.action, ...info });
+    }
+    this.emit({
+      type: 'failed',
+      address: first.address,
+      action: first.action,
+      message: info.message,
+      ...(info.hint ? { hint: info.hint } : {}),
+      count: task.changes.length,
+      ...(statusOf(err) !== undefined ? { status: statusOf(err) } : {}),
+      ...(info.code !== undefined ? { code: info.code } : {}),
+    });
+  }
+
+  /** A record failure: keep what was acknowledged, stop scheduling. */
+  private unrecordedTask(task: Task, err: UnrecordedError): void {
+    const info = errorInfo(err.cause);
+    this.stop({ ...info, cause: 'record' });
+    const lost = new Map(err.entries.map((e) => [entryAddress(e.entry), e]));
+    const first = task.changes[0]!;
+    for (const change of task.changes) {
+      const item = lost.get(change.address);
+      if (item) {
+        this.result.unrecorded.push({
+          address: change.address,
+          action: change.action,
+          outcome: item.outcome,
+          entry: item.entry,
+          message: info.message,
+        });
+      } else if (err.entries.length > 0) {
+        // A batch whose other entries were recorded: this one was acknowledged and recorded.
+        this.result.done.push({
+          address: change.address,
+          action: change.action,
+          outcome: err.entries[0]!.outcome,
+        });
+      } else {
+        this.result.failed.push({ address: change.address, action: change.action, ...info });
+      }
+    }
+    this.emit({
+      type: 'failed',
+      address: first.address,
+      action: first.action,
+      message: `${err.entries.length > 0 ? 'acknowledged by the tenant but not recorded' : 'not recorded'}: ${info.message}`,
+      count: task.changes.length,
+    });
+  }
+
+  private sortByPlan(): void {
+    const order = new Map(this.plan.changes.map((c, i) => [c.address, i]));
+    const byPlan = (a: { address: string }, b: { address: string }) =>
+      (order.get(a.address) ?? 0) - (order.get(b.address) ?? 0);
+    this.result.done.sort(byPlan);
+    this.result.failed.sort(byPlan);
+    this.result.notAttempted.sort(byPlan);
+    this.result.unrecorded.sort(byPlan);
+  }
+}
+
 /**
  * Applies a plan exactly: no re-planning. Every change's operations run as one
  * task; tasks run concurrently up to `parallelism` (the client paces them to
@@ -83,183 +297,7 @@ function errorInfo(err: unknown): { message: string; code?: string; hint?: strin
 export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<ApplyResult> {
   // Refuses blocked changes (PlanError PLAN_BLOCKED) unless skipBlocked, before anything is sent.
   applicableChanges(plan, { skipBlocked: options.skipBlocked ?? false });
-  const blocked = plan.changes
-    .filter((c) => c.action === 'blocked')
-    .map((c) => ({ address: c.address, reason: c.reason }));
-
-  const result: ApplyResult = {
-    done: [],
-    failed: [],
-    notAttempted: [],
-    skipped: blocked,
-    unrecorded: [],
-    stoppedBy: null,
-  };
-  const tasks = buildTasks(plan, options);
-  const parallelism = Math.max(1, options.parallelism ?? 10);
-  const emit = options.onEvent ?? (() => {});
-  let next = 0;
-  const stop = (why: NonNullable<ApplyResult['stoppedBy']>): void => {
-    result.stoppedBy ??= why;
-  };
-  /** True when no new task may start; notes why the first time. */
-  const mustStop = (): boolean => {
-    if (result.stoppedBy) return true;
-    if (options.signal?.aborted) {
-      stop({ message: 'interrupted', cause: 'signal' });
-      return true;
-    }
-    const failure = options.recorder.failure?.() ?? null;
-    if (failure) {
-      stop({ ...errorInfo(failure), cause: 'record' });
-      return true;
-    }
-    return false;
-  };
-
-  /**
-   * Runs one task; `answered` is called when the task starts recording after
-   * its last request (and any lookup) was answered: what is left is the write
-   * to the state.
-   */
-  const runTask = async (task: Task, answered: () => void): Promise<void> => {
-    const first = task.changes[0]!;
-    emit({ type: 'start', address: first.address, action: first.action, count: task.changes.length });
-    let status: number | undefined;
-    let calls = 0;
-    try {
-      const client = observing(options.client, (s) => {
-        if (s !== undefined) status = s;
-        calls += 1;
-      });
-      const recorder: Recorder = {
-        record: (entry) => {
-          if (calls >= task.requests) answered();
-          return options.recorder.record(entry);
-        },
-        failure: () => options.recorder.failure?.() ?? null,
-        recorded: (address) => options.recorder.recorded?.(address) ?? null,
-      };
-      const done = await task.run(client, recorder);
-      const outcome = outcomeOf(done);
-      const adoption = typeof done === 'string' ? undefined : done.adoption;
-      for (const change of task.changes) {
-        result.done.push({
-          address: change.address,
-          action: change.action,
-          outcome,
-          ...(adoption ? { adoption } : {}),
-        });
-      }
-      emit({
-        type: 'done',
-        address: first.address,
-        action: first.action,
-        outcome,
-        count: task.changes.length,
-        ...(status !== undefined ? { status } : {}),
-      });
-    } catch (err) {
-      if (err instanceof UnrecordedError) {
-        unrecordedTask(task, err);
-        return;
-      }
-      const { notSent, ...info } = errorInfo(err);
-      if (info.code && FATAL_CODES.has(info.code)) stop({ ...info, cause: 'api' });
-      if (notSent) {
-        for (const change of task.changes)
-          result.notAttempted.push({ address: change.address, action: change.action });
-        return;
-      }
-      for (const change of task.changes) {
-        result.failed.push({ address: change.address, action: change.action, ...info });
-      }
-      emit({
-        type: 'failed',
-        address: first.address,
-        action: first.action,
-        message: info.message,
-        ...(info.hint ? { hint: info.hint } : {}),
-        count: task.changes.length,
-        ...(statusOf(err) !== undefined ? { status: statusOf(err) } : {}),
-        ...(info.code !== undefined ? { code: info.code } : {}),
-      });
-    }
-  };
-
-  /** A record failure: keep what was acknowledged, stop scheduling. */
-  const unrecordedTask = (task: Task, err: UnrecordedError): void => {
-    const info = errorInfo(err.cause);
-    stop({ ...info, cause: 'record' });
-    const lost = new Map(err.entries.map((e) => [entryAddress(e.entry), e]));
-    const first = task.changes[0]!;
-    for (const change of task.changes) {
-      const item = lost.get(change.address);
-      if (item) {
-        result.unrecorded.push({
-          address: change.address,
-          action: change.action,
-          outcome: item.outcome,
-          entry: item.entry,
-          message: info.message,
-        });
-      } else if (err.entries.length > 0) {
-        // A batch whose other entries were recorded: this one was acknowledged and recorded.
-        result.done.push({
-          address: change.address,
-          action: change.action,
-          outcome: err.entries[0]!.outcome,
-        });
-      } else {
-        result.failed.push({ address: change.address, action: change.action, ...info });
-      }
-    }
-    emit({
-      type: 'failed',
-      address: first.address,
-      action: first.action,
-      message: `${err.entries.length > 0 ? 'acknowledged by the tenant but not recorded' : 'not recorded'}: ${info.message}`,
-      count: task.changes.length,
-    });
-  };
-
-  /**
-   * A worker sends its next requests while the records of its answered tasks
-   * are being made durable (the journal's fsync), so the disk's latency
-   * overlaps the network's instead of adding to it, and the answers that
-   * arrive during one fsync share the next. At most RECORDS_AHEAD tasks per
-   * worker are in that state: before another starts, the oldest must have
-   * finished recording. Nothing counts as done before it is recorded, and a
-   * record failure still stops scheduling; the requests in flight then
-   * finish like any other.
-   */
-  const worker = async (): Promise<void> => {
-    const recording: Promise<void>[] = [];
-    while (next < tasks.length && !mustStop()) {
-      const task = tasks[next++]!;
-      let answered!: () => void;
-      const whenAnswered = new Promise<void>((resolve) => (answered = resolve));
-      const running = runTask(task, answered);
-      await Promise.race([running, whenAnswered]);
-      recording.push(running);
-      while (recording.length > RECORDS_AHEAD) await recording.shift();
-    }
-    await Promise.all(recording);
-  };
-  await Promise.all(Array.from({ length: Math.min(parallelism, tasks.length) }, worker));
-
-  for (let i = next; i < tasks.length; i++) {
-    for (const change of tasks[i]!.changes)
-      result.notAttempted.push({ address: change.address, action: change.action });
-  }
-  const order = new Map(plan.changes.map((c, i) => [c.address, i]));
-  const byPlan = (a: { address: string }, b: { address: string }) =>
-    (order.get(a.address) ?? 0) - (order.get(b.address) ?? 0);
-  result.done.sort(byPlan);
-  result.failed.sort(byPlan);
-  result.notAttempted.sort(byPlan);
-  result.unrecorded.sort(byPlan);
-  return result;
+  return new ApplyRun(plan, options).execute();
 }
 
 /** Requests an apply of this plan would send at most, before retries. */

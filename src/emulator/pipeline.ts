@@ -77,6 +77,66 @@ function drop(req: IncomingMessage, how: 'reset' | 'lost'): void {
   else req.socket.destroy();
 }
 
+type Match = ReturnType<typeof matchRoute>;
+
+/** The rate limit's answer for this request: its group's bucket or the tenant's, keyed by scope and token. */
+function rateDecision(ctx: PipelineContext, match: Match, identification: Identification | undefined) {
+  const known =
+    identification && 'principal' in identification ? identification.principal.clientId : undefined;
+  const limiter = (match.kind === 'match' && ctx.groupLimiters.get(match.label)) || ctx.limiter;
+  return limiter
+    ? limiter.take(
+        known === undefined ? ANONYMOUS_BUCKET : ctx.limitScope === 'tenant' ? TENANT_BUCKET : known,
+      )
+    : unlimitedDecision(ctx.now());
+}
+
+/** What the route answers: a token, or the operation run on the tenant; a thrown HttpError as its reply. */
+function routeReply(
+  ctx: PipelineContext,
+  req: IncomingMessage,
+  match: Match,
+  identification: Identification | undefined,
+  body: Buffer,
+): Reply {
+  try {
+    if (match.kind === 'error') throw match.error;
+    if (match.route === 'token') {
+      const params = tokenParams(req.headers['content-type'], body);
+      const token = ctx.authority.grant(params, req.headers.authorization, ctx.audiences(req.headers.host));
+      return { status: 200, body: token, headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' } };
+    }
+    return runOperation(
+      {
+        route: match.def.operation!,
+        params: match.params,
+        identification: identification ?? ctx.authority.identify(undefined),
+        contentType: req.headers['content-type'],
+        body,
+        query: queryOf(req.url),
+      },
+      ctx.store,
+      ctx.authority,
+      ctx.now(),
+    );
+  } catch (err) {
+    return errorReply(err);
+  }
+}
+
+/** The fault drawn for this request: none, one answered or dropped now, or a lost answer after processing. */
+function drawnFault(ctx: PipelineContext, isToken: boolean): { now?: Reply | 'reset'; lost: boolean } {
+  if (!hasFaults(ctx.faults) || (isToken && !ctx.faultsOnToken)) return { lost: false };
+  const fault = drawFault(ctx.faults!, ctx.random);
+  if (fault.kind === 'reset') return { now: 'reset', lost: false };
+  if (fault.kind === 'error') {
+    const message =
+      fault.status === 500 ? 'Internal error (injected fault)' : 'Service unavailable (injected fault)';
+    return { now: errorReply(new HttpError(fault.status, message, 'injected_fault')), lost: false };
+  }
+  return { lost: fault.kind === 'lost' };
+}
+
 async function handle(ctx: PipelineContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const path = rawPath(req.url);
   if (isAdminPath(path)) return handleAdmin(req, res, path, ctx.admin);
@@ -99,14 +159,7 @@ async function handle(ctx: PipelineContext, req: IncomingMessage, res: ServerRes
     send(res, r.status, r.body, { ...headers, ...r.headers, ...dateHeader(ctx) });
   };
 
-  const known =
-    identification && 'principal' in identification ? identification.principal.clientId : undefined;
-  const limiter = (match.kind === 'match' && ctx.groupLimiters.get(match.label)) || ctx.limiter;
-  const decision = limiter
-    ? limiter.take(
-        known === undefined ? ANONYMOUS_BUCKET : ctx.limitScope === 'tenant' ? TENANT_BUCKET : known,
-      )
-    : unlimitedDecision(ctx.now());
+  const decision = rateDecision(ctx, match, identification);
   if (!isToken) ctx.stats.limited(decision.atMs);
   Object.assign(headers, rateLimitHeaders(decision));
   if (!decision.allowed) {
@@ -118,47 +171,14 @@ async function handle(ctx: PipelineContext, req: IncomingMessage, res: ServerRes
     return reply(errorReply(body));
   }
 
-  let lost = false;
-  if (hasFaults(ctx.faults) && (!isToken || ctx.faultsOnToken)) {
-    const fault = drawFault(ctx.faults!, ctx.random);
-    if (fault.kind === 'reset') {
-      ctx.stats.outcome('reset');
-      return drop(req, 'reset');
-    }
-    if (fault.kind === 'error') {
-      const message =
-        fault.status === 500 ? 'Internal error (injected fault)' : 'Service unavailable (injected fault)';
-      return reply(errorReply(new HttpError(fault.status, message, 'injected_fault')));
-    }
-    lost = fault.kind === 'lost';
+  const fault = drawnFault(ctx, isToken);
+  if (fault.now === 'reset') {
+    ctx.stats.outcome('reset');
+    return drop(req, 'reset');
   }
-
-  let result: Reply;
-  try {
-    if (match.kind === 'error') throw match.error;
-    if (match.route === 'token') {
-      const params = tokenParams(req.headers['content-type'], body);
-      const token = ctx.authority.grant(params, authorization, ctx.audiences(req.headers.host));
-      result = { status: 200, body: token, headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' } };
-    } else {
-      result = runOperation(
-        {
-          route: match.def.operation!,
-          params: match.params,
-          identification: identification ?? ctx.authority.identify(undefined),
-          contentType: req.headers['content-type'],
-          body,
-          query: queryOf(req.url),
-        },
-        ctx.store,
-        ctx.authority,
-        ctx.now(),
-      );
-    }
-  } catch (err) {
-    result = errorReply(err);
-  }
-  if (lost) {
+  if (fault.now) return reply(fault.now);
+  const result = routeReply(ctx, req, match, identification, body);
+  if (fault.lost) {
     ctx.stats.outcome('lost');
     return drop(req, 'lost');
   }

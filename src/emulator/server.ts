@@ -18,7 +18,7 @@ import type { EmulatorSnapshot } from './types.js';
 import { createRequestHandler } from './pipeline.js';
 import { createDateStamp, DATE_HEADER_MODES, MAX_FRONT_END_OFFSET_MS } from './date-header.js';
 import { createGroupLimiters } from './rate-limit-groups.js';
-import { createLimiter, resolveRateLimit } from './rate-limit-options.js';
+import { createLimiter, resolveRateLimit, type RateLimitSettings } from './rate-limit-options.js';
 import { routesFor } from './router.js';
 import { StatsRecorder } from './stats.js';
 import { randomAlphanumeric } from './ids.js';
@@ -28,7 +28,7 @@ import { HttpError } from './errors.js';
 import { TenantStore } from './store.js';
 import { generateTraffic } from './traffic.js';
 import { isRecord } from './kinds/kind.js';
-import { isApiProfile } from '../resources/index.js';
+import { isApiProfile, type ApiProfile } from '../resources/index.js';
 import type { EmulatorClient, EmulatorHandle, EmulatorOptions } from './types.js';
 
 const DEFAULT_LIFETIME_SEC = 86_400;
@@ -146,6 +146,162 @@ function tenantClock(machineNow: () => number, skewMs: number): () => number {
   return skewMs === 0 ? machineNow : () => machineNow() + skewMs;
 }
 
+/** The tenant's data at start: the seed, or the data file (written once now, then after each change). */
+async function openTenant(
+  options: EmulatorOptions,
+  kinds: readonly EmulatorKind[],
+  now: () => number,
+): Promise<{ store: TenantStore; writer: DataFileWriter | undefined }> {
+  const store = new TenantStore(kinds, options.users ? new Set(options.users) : null, now);
+  const seed = withTraffic(options, now());
+  if (seed !== undefined) store.load(seedAtStart(seed, now(), kinds));
+  if (options.dataFile === undefined) return { store, writer: undefined };
+  const loaded = await loadDataFile(options.dataFile, kinds);
+  if (loaded) store.load(loaded);
+  const file = options.dataFile;
+  const log = options.log ?? (() => {});
+  let persisting = false; // the first write's error refuses the start instead
+  const writer = new DataFileWriter(
+    file,
+    () => store.snapshot(),
+    options.persistDelayMs ?? 25,
+    (err) => {
+      if (persisting) log(`cannot write data file ${file}: ${err.message}`);
+    },
+  );
+  // Written once at start: a file that cannot be written is refused now, not found out after
+  // answering 201 to writes it would lose.
+  writer.schedule();
+  await writer.flush().catch((err: Error) => {
+    throw new EmulatorOptionError(`cannot write data file ${file}: ${err.message}`);
+  });
+  persisting = true;
+  store.onChange = () => writer.schedule();
+  return { store, writer };
+}
+
+/** A listening server: plain HTTP, or HTTPS with a certificate from the emulator's own CA (--tls). */
+async function listenOn(options: EmulatorOptions, host: string) {
+  // --tls: a CA of our own (or the one shared by several tenants) and a server certificate it signs.
+  const tls = options.tls === true ? new LocalAuthority([host]) : options.tls || undefined;
+  const server = tls ? createTlsServer(tls.issue(host)) : createServer();
+  server.keepAliveTimeout = 5_000;
+  const port = await listen(server, host, options.port ?? 0);
+  const caFile = tls?.retain();
+  const scheme = tls ? 'https' : 'http';
+  return { server, port, tls, caFile, scheme, origin: `${scheme}://${urlHost(host)}:${port}` };
+}
+
+type Listening = Awaited<ReturnType<typeof listenOn>>;
+
+/** The tenant's rate limiters (its own and its groups'), its request stats, and a reset of all with the data. */
+function tenantCounters(rateLimit: RateLimitSettings | null, store: TenantStore, now: () => number) {
+  const limiter = rateLimit ? createLimiter(rateLimit, now) : null;
+  const groupLimiters = createGroupLimiters(rateLimit?.groups ?? [], rateLimit?.model ?? 'window', now);
+  const stats = new StatsRecorder();
+  const reset = () => {
+    store.reset();
+    limiter?.clear();
+    for (const group of groupLimiters.values()) group.clear();
+    stats.clear();
+  };
+  return { rateLimit, limiter, groupLimiters, stats, reset };
+}
+
+/** What startEmulator has set up, for the handle and the request handler. */
+interface Started {
+  options: EmulatorOptions;
+  api: ApiProfile;
+  kinds: readonly EmulatorKind[];
+  now: () => number;
+  date: () => string | undefined;
+  sleep: (ms: number) => Promise<void>;
+  stopping: AbortController;
+  demo: EmulatorClient;
+  adminKey: string;
+  store: TenantStore;
+  writer: DataFileWriter | undefined;
+  counters: ReturnType<typeof tenantCounters>;
+  listening: Listening;
+  authority: Authority;
+}
+
+function emulatorHandle(started: Started): EmulatorHandle {
+  const { options, store, kinds, now, demo, authority, counters, writer } = started;
+  const { server, tls, caFile, origin, port } = started.listening;
+  let stopped = false;
+  return {
+    baseUrl: `${origin}/api/v2`,
+    api: started.api,
+    rateLimit: counters.rateLimit,
+    clockSkewMs: options.clockSkewMs ?? 0,
+    dateHeader: options.dateHeader ?? 'second',
+    frontEndOffsetMs: options.frontEndOffsetMs ?? 0,
+    origin,
+    port,
+    token: authority.issue(demo.clientId, demo.scopes),
+    clientId: demo.clientId,
+    clientSecret: demo.clientSecret,
+    adminKey: started.adminKey,
+    ...(tls ? { caFile, caPem: tls.caPem } : {}),
+    stop: async () => {
+      started.stopping.abort();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+      if (tls && !stopped) tls.release();
+      stopped = true;
+      await writer?.flush();
+    },
+    snapshot: () => store.snapshot(),
+    replaceState: (doc) => {
+      store.load(seededSnapshot(doc, now(), kinds));
+      store.onChange();
+      return store.snapshot();
+    },
+    reset: counters.reset,
+    issueToken: (opts) => authority.issueFor(demo.clientId, opts),
+    requestCount: () => counters.stats.requestCount(),
+    stats: () => counters.stats.snapshot(),
+  };
+}
+
+function requestHandler(started: Started, handle: EmulatorHandle) {
+  const { options, authority, counters } = started;
+  const scheme = started.listening.scheme;
+  return createRequestHandler({
+    store: started.store,
+    authority,
+    limiter: counters.limiter,
+    groupLimiters: counters.groupLimiters,
+    now: started.now,
+    date: started.date,
+    limitScope: counters.rateLimit?.scope ?? 'tenant',
+    retryAfter: options.retryAfter ?? false,
+    faults: options.faults,
+    faultsOnToken: options.faultsOnToken ?? false,
+    latencyMs: options.latencyMs ?? 0,
+    latencyJitterMs: options.latencyJitterMs ?? 0,
+    random: options.random ?? Math.random,
+    sleep: started.sleep,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY,
+    admin: {
+      adminKey: started.adminKey,
+      snapshot: handle.snapshot,
+      replaceState: handle.replaceState,
+      reset: counters.reset,
+      stats: handle.stats,
+    },
+    stats: counters.stats,
+    routes: routesFor(started.kinds, started.api),
+    audiences: (hostHeader) => {
+      const list = [authority.audience, '/api/v2/'];
+      if (hostHeader) list.push(`${scheme}://${hostHeader}/api/v2/`);
+      return list;
+    },
+  });
+}
+
 export async function startEmulator(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
   checkOptions(options);
   const rateLimit = options.rateLimit ? resolveRateLimit(options.rateLimit) : null;
@@ -153,11 +309,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const host = options.host ?? '127.0.0.1';
   // Under full the tenant also holds its reference data (applications, Actions, APIs).
   const kinds = [...(options.kinds ?? EMULATOR_KINDS), ...(api === 'full' ? EMULATOR_REFERENCES : [])];
-  const clockSkewMs = options.clockSkewMs ?? 0;
-  const now = tenantClock(options.now ?? Date.now, clockSkewMs);
-  const dateHeader = options.dateHeader ?? 'second';
-  const frontEndOffsetMs = options.frontEndOffsetMs ?? 0;
-  const date = createDateStamp(dateHeader, tenantClock(now, frontEndOffsetMs));
+  const now = tenantClock(options.now ?? Date.now, options.clockSkewMs ?? 0);
+  const date = createDateStamp(
+    options.dateHeader ?? 'second',
+    tenantClock(now, options.frontEndOffsetMs ?? 0),
+  );
   const stopping = new AbortController();
   const sleep =
     options.sleep ??
@@ -168,128 +324,34 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     scopes: emulatorScopes(api, kinds),
     global: true,
   };
-  const store = new TenantStore(kinds, options.users ? new Set(options.users) : null, now);
-  let writer: DataFileWriter | undefined;
-  const seed = withTraffic(options, now());
-  if (seed !== undefined) store.load(seedAtStart(seed, now(), kinds));
-  if (options.dataFile !== undefined) {
-    const loaded = await loadDataFile(options.dataFile, kinds);
-    if (loaded) store.load(loaded);
-    const file = options.dataFile;
-    const log = options.log ?? (() => {});
-    let persisting = false; // the first write's error refuses the start instead
-    writer = new DataFileWriter(
-      file,
-      () => store.snapshot(),
-      options.persistDelayMs ?? 25,
-      (err) => {
-        if (persisting) log(`cannot write data file ${file}: ${err.message}`);
-      },
-    );
-    // Written once at start: a file that cannot be written is refused now, not found out after
-    // answering 201 to writes it would lose.
-    writer.schedule();
-    await writer.flush().catch((err: Error) => {
-      throw new EmulatorOptionError(`cannot write data file ${file}: ${err.message}`);
-    });
-    persisting = true;
-    store.onChange = () => writer!.schedule();
-  }
-  const limiter = rateLimit ? createLimiter(rateLimit, now) : null;
-  const groupLimiters = createGroupLimiters(rateLimit?.groups ?? [], rateLimit?.model ?? 'window', now);
-  const stats = new StatsRecorder();
+  const { store, writer } = await openTenant(options, kinds, now);
+  const counters = tenantCounters(rateLimit, store, now);
   const adminKey = randomBytes(24).toString('base64url');
-  const reset = () => {
-    store.reset();
-    limiter?.clear();
-    for (const group of groupLimiters.values()) group.clear();
-    stats.clear();
-  };
-
-  // --tls: a CA of our own (or the one shared by several tenants) and a server certificate it signs.
-  const authorityTls = options.tls === true ? new LocalAuthority([host]) : options.tls || undefined;
-  const server = authorityTls ? createTlsServer(authorityTls.issue(host)) : createServer();
-  server.keepAliveTimeout = 5_000;
-  const port = await listen(server, host, options.port ?? 0);
-  const caFile = authorityTls?.retain();
-  const scheme = authorityTls ? 'https' : 'http';
-  const origin = `${scheme}://${urlHost(host)}:${port}`;
-  const lifetimeSec = options.tokenLifetimeSec ?? DEFAULT_LIFETIME_SEC;
+  const listening = await listenOn(options, host);
   const authority = new Authority({
-    origin,
+    origin: listening.origin,
     secret: options.signingSecret ?? randomBytes(32).toString('base64url'),
     clients: [demo, ...(options.clients ?? [])],
     now,
-    lifetimeSec,
+    lifetimeSec: options.tokenLifetimeSec ?? DEFAULT_LIFETIME_SEC,
   });
-  let stopped = false;
-  const handle: EmulatorHandle = {
-    baseUrl: `${origin}/api/v2`,
+  const started: Started = {
+    options,
     api,
-    rateLimit,
-    clockSkewMs,
-    dateHeader,
-    frontEndOffsetMs,
-    origin,
-    port,
-    token: authority.issue(demo.clientId, demo.scopes),
-    clientId: demo.clientId,
-    clientSecret: demo.clientSecret,
+    kinds,
+    now,
+    date,
+    sleep,
+    stopping,
+    demo,
     adminKey,
-    ...(authorityTls ? { caFile, caPem: authorityTls.caPem } : {}),
-    stop: async () => {
-      stopping.abort();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await closed;
-      if (authorityTls && !stopped) authorityTls.release();
-      stopped = true;
-      await writer?.flush();
-    },
-    snapshot: () => store.snapshot(),
-    replaceState: (doc) => {
-      store.load(seededSnapshot(doc, now(), kinds));
-      store.onChange();
-      return store.snapshot();
-    },
-    reset,
-    issueToken: (opts) => authority.issueFor(demo.clientId, opts),
-    requestCount: () => stats.requestCount(),
-    stats: () => stats.snapshot(),
+    store,
+    writer,
+    counters,
+    listening,
+    authority,
   };
-  server.on(
-    'request',
-    createRequestHandler({
-      store,
-      authority,
-      limiter,
-      groupLimiters,
-      now,
-      date,
-      limitScope: rateLimit?.scope ?? 'tenant',
-      retryAfter: options.retryAfter ?? false,
-      faults: options.faults,
-      faultsOnToken: options.faultsOnToken ?? false,
-      latencyMs: options.latencyMs ?? 0,
-      latencyJitterMs: options.latencyJitterMs ?? 0,
-      random: options.random ?? Math.random,
-      sleep,
-      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY,
-      admin: {
-        adminKey,
-        snapshot: handle.snapshot,
-        replaceState: handle.replaceState,
-        reset,
-        stats: handle.stats,
-      },
-      stats,
-      routes: routesFor(kinds, api),
-      audiences: (hostHeader) => {
-        const list = [authority.audience, '/api/v2/'];
-        if (hostHeader) list.push(`${scheme}://${hostHeader}/api/v2/`);
-        return list;
-      },
-    }),
-  );
+  const handle = emulatorHandle(started);
+  listening.server.on('request', requestHandler(started, handle));
   return handle;
 }

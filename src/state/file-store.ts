@@ -34,24 +34,6 @@ export interface FileStateStoreOptions {
 }
 
 /**
- * State in a file (the default backend). Beside `path`:
- * - `path`          the document, replaced atomically (temp file, fsync, rename, fsync of the directory);
- * - `path.backup`   the previous version, written before each replacement;
- * - `path.journal`  acknowledged operations not yet compacted, JSON lines, group-committed;
- * - `path.lock`     the lock record (LockInfo JSON), created exclusively;
- * - `path.key`      the plan key that seals saved plans (plan-key.ts), made by the first plan --out.
- * Every file is created with mode 0600 and a missing directory with 0700.
- * A corrupt or unknown-version document is never overwritten.
- *
- * `path` is resolved to the file it really names (symbolic links followed,
- * also for a file not created yet): the lock is keyed on that file, so one
- * state reached through two names has one lock, and a write renames onto
- * that file, never over a link.
- *
- * Compare-and-set is checked against the file just before the rename, inside
- * one process; across processes it relies on the lock being held.
- */
-/**
  * Refuses (after `release`) a state file with more than one name. The lock is
  * keyed on the file's path, and a hard link is another path to the same file
  * (same device and inode) with a lock of its own: two applies through the two
@@ -77,138 +59,182 @@ async function refuseHardLinked(file: string, release: () => Promise<void>): Pro
   );
 }
 
-export function createFileStateStore(path: string, options: FileStateStoreOptions = {}): StateStore {
-  // Every file of the state sits beside the real file, and every write goes to it: see realFilePath.
-  const file = realFilePath(path);
-  const dir = dirname(file);
-  const sync = options.sync ?? defaultSync;
-  let dirReady: Promise<void> | null = null;
-  const ensureDir = (): Promise<void> => {
-    dirReady ??= ensureDirectory(dir).catch((err: unknown) => {
-      dirReady = null;
-      throw err;
-    });
-    return dirReady;
-  };
-  const journal = new FileJournal(`${file}.journal`, dir, ensureDir, sync, options.fsyncJournal ?? true, {
-    append: options.append ?? defaultAppend,
-  });
-  const lock = new FileLock(`${file}.lock`, dir, ensureDir, sync, file);
-  // Said when the file cannot be read: the backup is offered only when there is one.
-  const restoreHint = (): string =>
-    existsSync(`${file}.backup`)
-      ? ` Repair it by hand, or restore the previous version from ${file}.backup.`
-      : ' Repair it by hand (there is no backup beside it).';
-  let writes: Promise<unknown> = Promise.resolve();
-  let closed = false;
+type Expected = { lineage: string; serial: number } | null | undefined;
 
-  const open = (): void => {
-    if (closed) throw new StateError('STATE_IO', `state store ${file} was closed`);
-  };
+/** The file backend: see createFileStateStore. */
+class FileStore implements StateStore {
+  readonly description: string;
+  readonly planKeyWhere: string;
+  private readonly dir: string;
+  private readonly sync: SyncFn;
+  private readonly journal: FileJournal;
+  private readonly locker: FileLock;
+  private dirReady: Promise<void> | null = null;
+  private writes: Promise<unknown> = Promise.resolve();
+  private closed = false;
 
-  async function readDocument(): Promise<StateDocument | null> {
-    const bytes = await readBytes(file);
-    return bytes === null
-      ? null
-      : parseStateText(
-          decodeStateBytes(bytes, `state file ${file}`, restoreHint()),
-          `state file ${file}`,
-          restoreHint(),
-        );
+  constructor(
+    readonly file: string,
+    options: FileStateStoreOptions,
+  ) {
+    this.description = file;
+    this.planKeyWhere = `${file}.key`;
+    this.dir = dirname(file);
+    this.sync = options.sync ?? defaultSync;
+    const ensureDir = (): Promise<void> => this.ensureDir();
+    this.journal = new FileJournal(
+      `${file}.journal`,
+      this.dir,
+      ensureDir,
+      this.sync,
+      options.fsyncJournal ?? true,
+      {
+        append: options.append ?? defaultAppend,
+      },
+    );
+    this.locker = new FileLock(`${file}.lock`, this.dir, ensureDir, this.sync, file);
   }
 
-  async function writeDocument(
-    doc: StateDocument,
-    expected: { lineage: string; serial: number } | null | undefined,
-  ): Promise<void> {
-    const next = checkDocumentToWrite(doc, file);
-    await ensureDir();
-    const previousBytes = await readBytes(file);
+  private open(): void {
+    if (this.closed) throw new StateError('STATE_IO', `state store ${this.file} was closed`);
+  }
+
+  private ensureDir(): Promise<void> {
+    this.dirReady ??= ensureDirectory(this.dir).catch((err: unknown) => {
+      this.dirReady = null;
+      throw err;
+    });
+    return this.dirReady;
+  }
+
+  /** Said when the file cannot be read: the backup is offered only when there is one. */
+  private restoreHint(): string {
+    return existsSync(`${this.file}.backup`)
+      ? ` Repair it by hand, or restore the previous version from ${this.file}.backup.`
+      : ' Repair it by hand (there is no backup beside it).';
+  }
+
+  private parse(bytes: Buffer): StateDocument {
+    const where = `state file ${this.file}`;
+    return parseStateText(decodeStateBytes(bytes, where, this.restoreHint()), where, this.restoreHint());
+  }
+
+  async planKey({ create }: { create: boolean }): Promise<Buffer | null> {
+    this.open();
+    if (!create) return readPlanKey(this.planKeyWhere);
+    await this.ensureDir();
+    return ensurePlanKey(this.planKeyWhere, this.dir, this.sync);
+  }
+
+  failure(): Error | null {
+    return this.journal.failure();
+  }
+
+  async read(): Promise<StateDocument | null> {
+    this.open();
+    const bytes = await readBytes(this.file);
+    return bytes === null ? null : this.parse(bytes);
+  }
+
+  async write(doc: StateDocument, expected?: Expected): Promise<void> {
+    this.open();
+    const run = this.writes.then(() => this.writeDocument(doc, expected));
+    this.writes = run.catch(() => undefined);
+    return run;
+  }
+
+  private async writeDocument(doc: StateDocument, expected: Expected): Promise<void> {
+    const next = checkDocumentToWrite(doc, this.file);
+    await this.ensureDir();
+    const previousBytes = await readBytes(this.file);
     let previous: StateDocument | null = null;
     if (previousBytes !== null) {
       try {
-        previous = parseStateText(
-          decodeStateBytes(previousBytes, `state file ${file}`, restoreHint()),
-          `state file ${file}`,
-          restoreHint(),
-        );
+        previous = this.parse(previousBytes);
       } catch (err) {
         if (err instanceof StateError)
           throw new StateError(err.code, `refusing to write the state: ${err.message}`);
         throw err;
       }
     }
-    checkCompareAndSet(previous, expected, next, file);
-    if (previousBytes !== null) await writeFileAtomic(`${file}.backup`, previousBytes, sync, 'backup');
-    await writeFileAtomic(file, JSON.stringify(next, null, 2) + '\n', sync, 'state');
-    await syncDirectory(dir, sync);
+    checkCompareAndSet(previous, expected, next, this.file);
+    if (previousBytes !== null)
+      await writeFileAtomic(`${this.file}.backup`, previousBytes, this.sync, 'backup');
+    await writeFileAtomic(this.file, JSON.stringify(next, null, 2) + '\n', this.sync, 'state');
+    await syncDirectory(this.dir, this.sync);
   }
 
-  const keyPath = `${file}.key`;
-  return {
-    description: file,
-    file,
-    planKeyWhere: keyPath,
-    async planKey({ create }) {
-      open();
-      if (!create) return readPlanKey(keyPath);
-      await ensureDir();
-      return ensurePlanKey(keyPath, dir, sync);
-    },
-    failure() {
-      return journal.failure();
-    },
-    async read() {
-      open();
-      return readDocument();
-    },
-    async write(doc, expected) {
-      open();
-      const run = writes.then(() => writeDocument(doc, expected));
-      writes = run.catch(() => undefined);
-      return run;
-    },
-    async appendJournal(entries: readonly JournalEntry[]) {
-      open();
-      return journal.append(entries);
-    },
-    async readJournal() {
-      open();
-      return journal.read();
-    },
-    async clearJournal() {
-      open();
-      return journal.clear();
-    },
-    async repairJournal() {
-      open();
-      return journal.repair();
-    },
-    async lock(info: Omit<LockInfo, 'id'>, lockOptions?: LockOptions) {
-      open();
-      const taken = await lock.lock(info, lockOptions);
-      await refuseHardLinked(file, () => lock.unlock(taken.id));
-      // Holding the lock, no other writer is active: temp files of a killed write are leftovers.
-      await removeStaleTemps(dir, basename(file));
-      return taken;
-    },
-    async unlock(lockId: string) {
-      open();
-      return lock.unlock(lockId);
-    },
-    async forceUnlock() {
-      open();
-      return lock.forceUnlock();
-    },
-    async lockHolder() {
-      open();
-      return lock.holder();
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      await writes;
-      await journal.close();
-    },
-  };
+  async appendJournal(entries: readonly JournalEntry[]): Promise<void> {
+    this.open();
+    return this.journal.append(entries);
+  }
+
+  async readJournal(): Promise<JournalEntry[]> {
+    this.open();
+    return this.journal.read();
+  }
+
+  async clearJournal(): Promise<void> {
+    this.open();
+    return this.journal.clear();
+  }
+
+  async repairJournal(): Promise<{ kept: number; dropped: number[]; backup: string | null }> {
+    this.open();
+    return this.journal.repair();
+  }
+
+  async lock(info: Omit<LockInfo, 'id'>, lockOptions?: LockOptions): Promise<LockInfo> {
+    this.open();
+    const taken = await this.locker.lock(info, lockOptions);
+    await refuseHardLinked(this.file, () => this.locker.unlock(taken.id));
+    // Holding the lock, no other writer is active: temp files of a killed write are leftovers.
+    await removeStaleTemps(this.dir, basename(this.file));
+    return taken;
+  }
+
+  async unlock(lockId: string): Promise<void> {
+    this.open();
+    return this.locker.unlock(lockId);
+  }
+
+  async forceUnlock(): Promise<LockInfo | null> {
+    this.open();
+    return this.locker.forceUnlock();
+  }
+
+  async lockHolder(): Promise<LockInfo | null> {
+    this.open();
+    return this.locker.holder();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.writes;
+    await this.journal.close();
+  }
+}
+
+/**
+ * State in a file (the default backend). Beside `path`:
+ * - `path`          the document, replaced atomically (temp file, fsync, rename, fsync of the directory);
+ * - `path.backup`   the previous version, written before each replacement;
+ * - `path.journal`  acknowledged operations not yet compacted, JSON lines, group-committed;
+ * - `path.lock`     the lock record (LockInfo JSON), created exclusively;
+ * - `path.key`      the plan key that seals saved plans (plan-key.ts), made by the first plan --out.
+ * Every file is created with mode 0600 and a missing directory with 0700.
+ * A corrupt or unknown-version document is never overwritten.
+ *
+ * `path` is resolved to the file it really names (symbolic links followed,
+ * also for a file not created yet): the lock is keyed on that file, so one
+ * state reached through two names has one lock, and a write renames onto
+ * that file, never over a link.
+ *
+ * Compare-and-set is checked against the file just before the rename, inside
+ * one process; across processes it relies on the lock being held.
+ */
+export function createFileStateStore(path: string, options: FileStateStoreOptions = {}): StateStore {
+  // Every file of the state sits beside the real file, and every write goes to it: see realFilePath.
+  return new FileStore(realFilePath(path), options);
 }

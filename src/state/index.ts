@@ -1,7 +1,9 @@
 /**
  * State: what tenantform last recorded on the tenant, and how it is kept safe.
- * Owns the StateStore interface and its file and memory backends (atomic
- * writes, backup, journal with group commit, lock), the document format and
+ * Owns the StateStore interface (small ones combined: reader, writer,
+ * journal, locker, plan key; each caller takes the part it uses) and its
+ * file and memory backends (atomic writes, backup, journal with group
+ * commit, lock), the document format and
  * its validation, and the session flow commands use (lock, replay, record,
  * commit). Does not own: deciding changes (plan/), calling the API (apply/,
  * api/), or where the state file lives by default (cli/).
@@ -18,6 +20,15 @@ export type {
   StateTenant,
   TakeoverReason,
   StateStore,
+  StatePlace,
+  StateReader,
+  StateWriter,
+  JournalReader,
+  StateJournal,
+  StateLocker,
+  PlanKeyKeeper,
+  SnapshotSource,
+  SessionStore,
 } from './types.js';
 export { describeStateLocation, JOURNAL_FORMAT_VERSION, STATE_FORMAT_VERSION } from './types.js';
 export { LockError, StateError, type StateErrorCode } from './errors.js';

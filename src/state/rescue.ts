@@ -16,7 +16,7 @@ import { StateError } from './errors.js';
 import { readBytes } from './file-io.js';
 import { recordProblems } from './integrity.js';
 import { checkJournalEntry } from './validate.js';
-import type { JournalEntry, StateStore } from './types.js';
+import type { JournalEntry, StatePlace } from './types.js';
 
 export const RESCUE_FORMAT_VERSION = 1;
 /** Starts each machine-readable stderr line; the rest of the line is one journal entry as JSON. */
@@ -66,7 +66,7 @@ async function writeNew(path: string, text: string): Promise<void> {
 }
 
 /** Where a store's rescue files go: beside its file, and the temp directory. */
-function candidateDirs(store: StateStore): { dir: string; prefix: string }[] {
+function candidateDirs(store: StatePlace): { dir: string; prefix: string }[] {
   const places = [];
   if (store.file) places.push({ dir: dirname(store.file), prefix: `${basename(store.file)}.rescue-` });
   places.push({ dir: tmpdir(), prefix: TEMP_PREFIX });
@@ -79,7 +79,7 @@ function candidateDirs(store: StateStore): { dir: string; prefix: string }[] {
  * can take it (the stderr lines are then the only copy).
  */
 export async function writeRescueFile(
-  store: StateStore,
+  store: StatePlace,
   entries: readonly JournalEntry[],
   now: Date = new Date(),
 ): Promise<string> {
@@ -202,7 +202,7 @@ export async function readRescueFile(path: string): Promise<RescueFile> {
  * reported in `problems` and left alone.
  */
 export async function findRescueFiles(
-  store: StateStore,
+  store: StatePlace,
 ): Promise<{ files: RescueFile[]; problems: string[] }> {
   const files: RescueFile[] = [];
   const problems: string[] = [];

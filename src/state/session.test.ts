@@ -3,7 +3,7 @@ import { profile, putEntry, stateDoc } from '../../test/helpers/state-contract.j
 import { StateError } from './errors.js';
 import { createMemoryStateStore, readRawMemoryState } from './memory-store.js';
 import { openState, readStateSnapshot } from './session.js';
-import type { JournalEntry, StateStore } from './types.js';
+import type { JournalEntry, SessionStore, StateStore } from './types.js';
 
 const LINEAGE = 'contract-lineage-a';
 const options = {
@@ -14,15 +14,32 @@ const options = {
   lineage: () => LINEAGE,
 };
 
+/**
+ * `store` as the narrow SessionStore openState is typed against (no plan key,
+ * no close), with some of its methods replaced.
+ */
+function sessionStore(store: StateStore, overrides: Partial<SessionStore>): SessionStore {
+  return {
+    description: store.description,
+    read: () => store.read(),
+    write: (doc, expected) => store.write(doc, expected),
+    readJournal: () => store.readJournal(),
+    appendJournal: (entries) => store.appendJournal(entries),
+    clearJournal: () => store.clearJournal(),
+    lock: (info, lockOptions) => store.lock(info, lockOptions),
+    unlock: (id) => store.unlock(id),
+    forceUnlock: () => store.forceUnlock(),
+    ...overrides,
+  };
+}
+
 /** A memory store whose appends wait until released, or fail when told to. */
 function gatedStore(initial = stateDoc(1)) {
   const store = createMemoryStateStore(initial);
   const gates: (() => void)[] = [];
   let failNext = false;
   let held = false;
-  const gated: StateStore = {
-    ...store,
-    description: store.description,
+  const gated = sessionStore(store, {
     async appendJournal(entries: readonly JournalEntry[]) {
       if (failNext) {
         failNext = false;
@@ -31,7 +48,7 @@ function gatedStore(initial = stateDoc(1)) {
       if (held) await new Promise<void>((resolve) => gates.push(resolve));
       return store.appendJournal(entries);
     },
-  };
+  });
   return {
     store: gated,
     hold: () => (held = true),
@@ -107,13 +124,12 @@ describe('state session', () => {
     const store = createMemoryStateStore(stateDoc(1));
     let releaseWrite!: () => void;
     const writeHeld = new Promise<void>((resolve) => (releaseWrite = resolve));
-    const slow: StateStore = {
-      ...store,
+    const slow = sessionStore(store, {
       async write(doc, expected) {
         await writeHeld;
         return store.write(doc, expected);
       },
-    };
+    });
     const session = await openState(slow, options);
     await session.record({ op: 'put', resource: profile(1) });
     const committing = session.commit();

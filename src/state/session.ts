@@ -22,7 +22,9 @@ import {
   type JournalEntry,
   type LockInfo,
   type StateDocument,
-  type StateStore,
+  type SessionStore,
+  type SnapshotSource,
+  type StatePlace,
   type StateTenant,
   type TakeoverReason,
 } from './types.js';
@@ -121,7 +123,7 @@ type Stored = { lineage: string; serial: number } | null;
  * the session starts an empty one: the journal's lineage if there is one,
  * else a new lineage.
  */
-export async function openState(store: StateStore, options: OpenStateOptions): Promise<StateSession> {
+export async function openState(store: SessionStore, options: OpenStateOptions): Promise<StateSession> {
   const now = options.now ?? (() => new Date());
   const pid = options.pid ?? process.pid;
   const takeover: { stale?: LockInfo; how?: TakeoverReason } = {};
@@ -167,11 +169,7 @@ export async function openState(store: StateStore, options: OpenStateOptions): P
       for (const file of accepted) if (file.kind === 'file') await removeRescueFile(file.path);
     }
     if (takeover.stale) options.onTakeover?.(takeover.stale, journal.length, takeover.how ?? 'process-gone');
-    return createSession(store, doc, stored, lock, slot, {
-      replayed: accepted,
-      skipped,
-      kept: replayed.kept,
-    });
+    return new Session(store, doc, stored, lock, slot, { replayed: accepted, skipped, kept: replayed.kept });
   } catch (err) {
     slot.drop();
     await store.unlock(lock.id).catch(() => undefined);
@@ -179,50 +177,140 @@ export async function openState(store: StateStore, options: OpenStateOptions): P
   }
 }
 
-function createSession(
-  store: StateStore,
-  initial: StateDocument,
-  initialStored: Stored,
-  lock: LockInfo,
-  slot: LockSlot,
-  rescued: RescueOutcome,
-): StateSession {
-  const lineage = initial.lineage;
-  let index = indexByAddress(initial);
-  let serial = initial.serial;
-  let tenant = initial.tenant;
-  let stored = initialStored;
-  let cached: StateDocument | null = initial;
-  let dirty = false;
-  let released = false;
-  let broken: Error | null = null;
-  const inFlight = new Set<Promise<void>>();
-  let barrier: Promise<unknown> | null = null;
+/** The open session openState returns: see StateSession. */
+class Session implements StateSession {
+  private readonly lineage: string;
+  private index: Map<string, RecordedResource>;
+  private serial: number;
+  private tenant: StateTenant | undefined;
+  private cached: StateDocument | null;
+  private dirty = false;
+  private released = false;
+  private broken: Error | null = null;
+  private readonly inFlight = new Set<Promise<void>>();
+  private barrier: Promise<unknown> | null = null;
 
-  const usable = (): void => {
-    if (released) throw new StateError('STATE_IO', `the state session on ${store.description} was released`);
-  };
-  const current = (): StateDocument => {
-    cached ??= {
+  constructor(
+    private readonly store: SessionStore,
+    initial: StateDocument,
+    private stored: Stored,
+    readonly lock: LockInfo,
+    private readonly slot: LockSlot,
+    readonly rescued: RescueOutcome,
+  ) {
+    this.lineage = initial.lineage;
+    this.index = indexByAddress(initial);
+    this.serial = initial.serial;
+    this.tenant = initial.tenant;
+    this.cached = initial;
+  }
+
+  get doc(): StateDocument {
+    this.cached ??= {
       format_version: STATE_FORMAT_VERSION,
-      lineage,
-      serial,
-      ...(tenant ? { tenant } : {}),
-      resources: sortResources(index.values()),
+      lineage: this.lineage,
+      serial: this.serial,
+      ...(this.tenant ? { tenant: this.tenant } : {}),
+      resources: sortResources(this.index.values()),
     };
-    return cached;
-  };
+    return this.cached;
+  }
+
+  failure(): Error | null {
+    return this.broken ?? this.store.failure?.() ?? null;
+  }
+
+  recorded(address: string): RecordedResource | null {
+    return this.index.get(address) ?? null;
+  }
+
+  async record(entry: RecordEntry): Promise<void> {
+    this.usable();
+    const journalEntry = toJournalEntry(this.lineage, entry);
+    checkEntryToRecord(journalEntry);
+    while (this.barrier) await this.barrier.catch(() => undefined);
+    this.usable();
+    const run = this.store.appendJournal([journalEntry]).then(
+      () => {
+        applyEntry(this.index, journalEntry);
+        this.cached = null;
+        this.dirty = true;
+      },
+      (err: unknown) => {
+        this.broken ??= err instanceof Error ? err : new Error(String(err));
+        throw err;
+      },
+    );
+    this.inFlight.add(run);
+    try {
+      await run;
+    } finally {
+      this.inFlight.delete(run);
+    }
+  }
+
+  commit(): Promise<StateDocument> {
+    return this.exclusive(async () => {
+      this.usable();
+      if (this.dirty) await this.persist({ ...this.doc, serial: this.serial + 1 });
+      return this.doc;
+    });
+  }
+
+  replace(doc: StateDocument): Promise<void> {
+    return this.exclusive(async () => {
+      this.usable();
+      if (doc.lineage !== this.lineage) {
+        throw new StateError(
+          'STATE_INVALID',
+          `replace keeps the lineage of ${this.store.description} (${this.lineage}); got ${doc.lineage}`,
+        );
+      }
+      const resources = sortResources(structuredClone(doc.resources));
+      const bound = doc.tenant ? { tenant: { ...doc.tenant } } : {};
+      await this.persist({
+        format_version: STATE_FORMAT_VERSION,
+        lineage: this.lineage,
+        serial: this.serial + 1,
+        ...bound,
+        resources,
+      });
+    });
+  }
+
+  bindTenant(next: StateTenant): Promise<void> {
+    return this.exclusive(async () => {
+      this.usable();
+      if (this.tenant?.api_base === next.api_base && this.tenant.host === next.host) return;
+      // Written at once (with what was recorded so far), before the first request to that tenant.
+      await this.persist({ ...this.doc, tenant: { ...next }, serial: this.serial + 1 });
+    });
+  }
+
+  release(): Promise<void> {
+    return this.exclusive(async () => {
+      if (this.released) return;
+      this.released = true;
+      this.slot.drop();
+      await this.store.unlock(this.lock.id);
+    });
+  }
+
+  private usable(): void {
+    if (this.released)
+      throw new StateError('STATE_IO', `the state session on ${this.store.description} was released`);
+  }
 
   /** Stores `next` (compare-and-set on what this session last saw stored), then clears the journal. */
-  async function persist(next: StateDocument): Promise<void> {
-    await store.write(next, stored);
-    stored = { lineage: next.lineage, serial: next.serial };
-    serial = next.serial;
-    tenant = next.tenant;
-    index = indexByAddress(next);
-    cached = next;
-    dirty = false;
-    await store.clearJournal();
+  private async persist(next: StateDocument): Promise<void> {
+    await this.store.write(next, this.stored);
+    this.stored = { lineage: next.lineage, serial: next.serial };
+    this.serial = next.serial;
+    this.tenant = next.tenant;
+    this.index = indexByAddress(next);
+    this.cached = next;
+    this.dirty = false;
+    await this.store.clearJournal();
   }
 
   /**
@@ -230,100 +318,19 @@ function createSession(
    * settle; records issued meanwhile wait, so clearing the journal can never
    * drop an entry that the written document lacks.
    */
-  async function exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    while (barrier) await barrier.catch(() => undefined);
+  private async exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    while (this.barrier) await this.barrier.catch(() => undefined);
     const run = (async () => {
-      await Promise.allSettled([...inFlight]);
+      await Promise.allSettled([...this.inFlight]);
       return fn();
     })();
-    barrier = run;
+    this.barrier = run;
     try {
       return await run;
     } finally {
-      barrier = null;
+      this.barrier = null;
     }
   }
-
-  return {
-    get doc() {
-      return current();
-    },
-    lock,
-    rescued,
-    failure() {
-      return broken ?? store.failure?.() ?? null;
-    },
-    recorded(address) {
-      return index.get(address) ?? null;
-    },
-    async record(entry) {
-      usable();
-      const journalEntry = toJournalEntry(lineage, entry);
-      checkEntryToRecord(journalEntry);
-      while (barrier) await barrier.catch(() => undefined);
-      usable();
-      const run = store.appendJournal([journalEntry]).then(
-        () => {
-          applyEntry(index, journalEntry);
-          cached = null;
-          dirty = true;
-        },
-        (err: unknown) => {
-          broken ??= err instanceof Error ? err : new Error(String(err));
-          throw err;
-        },
-      );
-      inFlight.add(run);
-      try {
-        await run;
-      } finally {
-        inFlight.delete(run);
-      }
-    },
-    commit() {
-      return exclusive(async () => {
-        usable();
-        if (dirty) await persist({ ...current(), serial: serial + 1 });
-        return current();
-      });
-    },
-    replace(doc) {
-      return exclusive(async () => {
-        usable();
-        if (doc.lineage !== lineage) {
-          throw new StateError(
-            'STATE_INVALID',
-            `replace keeps the lineage of ${store.description} (${lineage}); got ${doc.lineage}`,
-          );
-        }
-        const resources = sortResources(structuredClone(doc.resources));
-        const bound = doc.tenant ? { tenant: { ...doc.tenant } } : {};
-        await persist({
-          format_version: STATE_FORMAT_VERSION,
-          lineage,
-          serial: serial + 1,
-          ...bound,
-          resources,
-        });
-      });
-    },
-    bindTenant(next) {
-      return exclusive(async () => {
-        usable();
-        if (tenant?.api_base === next.api_base && tenant.host === next.host) return;
-        // Written at once (with what was recorded so far), before the first request to that tenant.
-        await persist({ ...current(), tenant: { ...next }, serial: serial + 1 });
-      });
-    },
-    release() {
-      return exclusive(async () => {
-        if (released) return;
-        released = true;
-        slot.drop();
-        await store.unlock(lock.id);
-      });
-    },
-  };
 }
 
 export interface SnapshotOptions {
@@ -341,7 +348,7 @@ export interface SnapshotOptions {
  * null when nothing was ever recorded.
  */
 export async function readStateSnapshot(
-  store: StateStore,
+  store: SnapshotSource,
   options: SnapshotOptions = {},
 ): Promise<StateDocument | null> {
   return (await readStateSnapshotWithRescue(store, options)).doc;
@@ -352,7 +359,7 @@ export async function readStateSnapshot(
  * the next openState replays and removes them, with the same serial).
  */
 export async function readStateSnapshotWithRescue(
-  store: StateStore,
+  store: SnapshotSource,
   options: SnapshotOptions = {},
 ): Promise<{ doc: StateDocument | null; rescued: RescueOutcome }> {
   const doc = await store.read();
@@ -381,7 +388,7 @@ export async function readStateSnapshotWithRescue(
  * records came from.
  */
 function replay(
-  store: StateStore,
+  store: StatePlace,
   stored: StateDocument,
   journal: readonly JournalEntry[],
   rescue: readonly RescueFile[],

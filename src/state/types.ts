@@ -84,39 +84,59 @@ export interface LockOptions {
 }
 
 /**
- * A place where state lives. Implementations: file (default), memory, pg.
- * Every implementation must pass test/helpers/state-contract.ts.
+ * The state store in small interfaces, as Terraform's `statemgr` has them:
+ * each caller is typed against the part it uses (a snapshot reads, a session
+ * reads, writes, journals and locks, `state migrate` copies between two), and
+ * `StateStore` is the whole of it, which every backend (file, memory, pg)
+ * implements. Every implementation must pass test/helpers/state-contract.ts.
  */
-export interface StateStore {
+
+/** Where a state lives, in words. */
+export interface StatePlace {
   /** Human description for messages, e.g. the file path or "pg workspace prod". Never contains secrets. */
   readonly description: string;
   /** The state file, for backends that keep the state in one (rescue files go beside it). */
   readonly file?: string;
-  /**
-   * Why this store can no longer record for the lock it holds (e.g. the pg
-   * lock was lost, or the journal could not be restored), or null. Cheap: no I/O.
-   */
-  failure?(): Error | null;
-  /**
-   * Rewrites a damaged journal keeping every complete, valid entry, after
-   * saving the damaged one as `backup`; `dropped` lists the line numbers left
-   * out. Backends whose journal cannot be damaged this way omit it. Needs the lock.
-   */
-  repairJournal?(): Promise<{ kept: number; dropped: number[]; backup: string | null }>;
+}
+
+/** Reads the stored document. */
+export interface StateReader extends StatePlace {
   /** The stored document, or null when none exists yet. Throws StateError on a corrupt or unknown-version document. */
   read(): Promise<StateDocument | null>;
+}
+
+/** Replaces the stored document. */
+export interface StateWriter extends StatePlace {
   /**
    * Writes the document atomically. When `expected` is given, the write must fail with
    * StateError code STATE_CONFLICT unless the stored document still has that lineage and serial
    * (null = nothing stored yet).
    */
   write(doc: StateDocument, expected?: { lineage: string; serial: number } | null): Promise<void>;
-  /** Appends entries durably (fsync or commit) before resolving. */
-  appendJournal(entries: readonly JournalEntry[]): Promise<void>;
+}
+
+/** Reads the journal: acknowledged operations not yet compacted into the document. */
+export interface JournalReader extends StatePlace {
   /** Every journal entry not yet compacted, in append order. Tolerates a torn last entry. */
   readJournal(): Promise<JournalEntry[]>;
+}
+
+/** The journal: appended before an operation counts as done, cleared once compacted. */
+export interface StateJournal extends JournalReader {
+  /** Appends entries durably (fsync or commit) before resolving. */
+  appendJournal(entries: readonly JournalEntry[]): Promise<void>;
   /** Drops the journal after its entries were compacted into a written document. */
   clearJournal(): Promise<void>;
+  /**
+   * Rewrites a damaged journal keeping every complete, valid entry, after
+   * saving the damaged one as `backup`; `dropped` lists the line numbers left
+   * out. Backends whose journal cannot be damaged this way omit it. Needs the lock.
+   */
+  repairJournal?(): Promise<{ kept: number; dropped: number[]; backup: string | null }>;
+}
+
+/** The lock: one writer at a time. */
+export interface StateLocker extends StatePlace {
   /** Takes the lock or throws LockError carrying the holder's LockInfo. */
   lock(info: Omit<LockInfo, 'id'>, options?: LockOptions): Promise<LockInfo>;
   /** Releases a lock taken by this holder. */
@@ -125,6 +145,10 @@ export interface StateStore {
   forceUnlock(): Promise<LockInfo | null>;
   /** The lock's current holder, or null when it is free (force-unlock checks it is gone first). */
   lockHolder?(): Promise<LockInfo | null>;
+}
+
+/** The plan key kept with the state. */
+export interface PlanKeyKeeper {
   /**
    * The plan key of this state: the secret that seals its saved plans (32
    * bytes; see src/plan/plan-seal.ts). With `create`, made on first need and
@@ -135,6 +159,22 @@ export interface StateStore {
   planKey(options: { create: boolean }): Promise<Buffer | null>;
   /** Where the plan key is kept, for messages: a path, or the pg table and workspace. */
   readonly planKeyWhere: string;
+}
+
+/** The document and its pending journal: what a snapshot reads (no lock, no write). */
+export interface SnapshotSource extends StateReader, JournalReader {}
+
+/** Document, journal and lock: what a session (`openState`) works on. */
+export interface SessionStore extends StateReader, StateWriter, StateJournal, StateLocker {
+  /**
+   * Why this store can no longer record for the lock it holds (e.g. the pg
+   * lock was lost, or the journal could not be restored), or null. Cheap: no I/O.
+   */
+  failure?(): Error | null;
+}
+
+/** A place where state lives, whole. Implementations: file (default), memory, pg. */
+export interface StateStore extends SessionStore, PlanKeyKeeper {
   /** Releases resources (connections); the store is unusable afterwards. */
   close(): Promise<void>;
 }

@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import { applyJournal, emptyState } from '../document.js';
 import { StateError } from '../errors.js';
-import type { LockInfo, StateDocument, StateStore } from '../types.js';
+import type { LockInfo, SessionStore, SnapshotSource, StateDocument, StateLocker } from '../types.js';
 
 export interface MigrateOptions {
   /** Replace a target that holds another lineage, a newer serial or an uncompacted journal. */
@@ -37,7 +37,7 @@ function summary(doc: StateDocument): string {
 }
 
 /** The source as one document: its stored state with its leftover journal replayed. */
-async function sourceDocument(from: StateStore): Promise<StateDocument> {
+async function sourceDocument(from: SnapshotSource): Promise<StateDocument> {
   const stored = await from.read();
   const journal = await from.readJournal();
   if (!stored && journal.length === 0) {
@@ -73,15 +73,15 @@ function refusal(
  * target now holds. Running it again after success changes nothing.
  */
 export async function migrateState(
-  from: StateStore,
-  to: StateStore,
+  from: SnapshotSource & StateLocker,
+  to: SessionStore,
   options: MigrateOptions = {},
 ): Promise<MigrateResult> {
   if (from.description === to.description) {
     throw new MigrateError(`source and target are the same state (${from.description})`);
   }
   const now = options.now ?? (() => new Date());
-  const lockAs = (store: StateStore): Promise<LockInfo> =>
+  const lockAs = (store: StateLocker): Promise<LockInfo> =>
     store.lock(
       { pid: process.pid, host: hostname(), command: 'state migrate', since: now().toISOString() },
       { timeoutMs: options.lockTimeoutMs ?? 0, sleep: options.sleep },
