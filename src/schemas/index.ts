@@ -9,7 +9,6 @@
 import { createRequire } from 'node:module';
 import * as generated from '../generated/validators.js';
 import { configurationKeysByAction } from './facts.js';
-import { addSchemaDocuments, type JsonSchema } from './key-order.js';
 import type { AjvError, ValidateFunction } from '../generated/validate-function.js';
 
 export type SchemaName = keyof typeof generated;
@@ -26,7 +25,7 @@ export interface SchemaIssue {
   atKey?: boolean;
 }
 
-const validators: Record<string, ValidateFunction> = { ...generated };
+const validators: Readonly<Record<string, ValidateFunction>> = generated;
 
 function validator(name: SchemaName): ValidateFunction {
   const validate = validators[name];
@@ -60,22 +59,6 @@ export function checkSchemaAt(name: SchemaName, data: unknown, key: string): Sch
 /** True when `data` matches the named schema. */
 export function matchesSchema(name: SchemaName, data: unknown): boolean {
   return validator(name)(data);
-}
-
-/**
- * Adds compiled validators (by name, as checkSchema names them) and schema
- * documents (by file name, as the config's key order reads them), in place
- * of or beside the generated ones. Only for a kind declared outside this
- * package (a test's fourth kind): it brings its API schemas, and the config,
- * plan and state schemas regenerated to name it (scripts/kind-schemas.mjs).
- * The package's own schemas are compiled at build time; nothing here compiles.
- */
-export function addSchemas(set: {
-  validators?: Readonly<Record<string, ValidateFunction>>;
-  documents?: Readonly<Record<string, JsonSchema>>;
-}): void {
-  Object.assign(validators, set.validators ?? {});
-  addSchemaDocuments(set.documents ?? {});
 }
 
 export function parsePointer(pointer: string): (string | number)[] {
