@@ -2,6 +2,7 @@ import { kindOf, printable } from '../resources/index.js';
 import { attributeDiff, attributeLines } from './attribute-lines.js';
 import type { Drift } from './drift.js';
 import { driftHeading, driftReason, driftValueLines } from './render-drift.js';
+import { reasonText } from './reasons.js';
 import type { Change, Plan } from './types.js';
 import { effectWords, findingMessage, type Finding } from '../review/index.js';
 import { findingLine, findingWhere, reviewView, type ShownChange } from './review-view.js';
@@ -120,7 +121,7 @@ function valueLines(change: Change): string[] {
 function details({ change, review, plain }: ShownChange): string {
   const diff = valueLines(change).join('\n');
   const fence = fenceFor(diff);
-  const notes = [`Why: ${escapeHtml(change.reason)}.`];
+  const notes = [`Why: ${escapeHtml(reasonText(change))}.`];
   if (change.action === 'replace')
     notes.push(`Note: ${escapeHtml(absenceNote(kindOf(change.kind).title.one))}.`);
   const does = [...review.effects.map(effectWords), ...plain];

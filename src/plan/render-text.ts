@@ -6,6 +6,7 @@ import { painter, type Paint, type Style } from './color.js';
 import { compactNote, isCompact } from './render-compact.js';
 import { driftText } from './render-drift.js';
 import { findingLine, reviewView, type ShownChange } from './review-view.js';
+import { reasonText } from './reasons.js';
 import type { Change, Plan } from './types.js';
 import {
   absenceNote,
@@ -101,7 +102,8 @@ function body(change: Change, paint: Paint): string[] {
  * change, why (it stops apply).
  */
 function compactLine(item: ShownChange, paint: Paint): string {
-  const why = item.change.action === 'blocked' ? paint('dim', `  # ${printable(item.change.reason)}`) : '';
+  const why =
+    item.change.action === 'blocked' ? paint('dim', `  # ${printable(reasonText(item.change))}`) : '';
   return header(item, paint) + why;
 }
 
@@ -111,7 +113,7 @@ function block(item: ShownChange, paint: Paint): string {
     header(item, paint),
     ...reviewLines(item, paint),
     ...body(change, paint),
-    BODY + paint('dim', `# ${printable(change.reason)}`),
+    BODY + paint('dim', `# ${printable(reasonText(change))}`),
   ];
   if (change.action === 'replace') {
     lines.push(BODY + paint('yellow', `# note: ${absenceNote(kindOf(change.kind).title.one)}`));
