@@ -50,7 +50,7 @@ export {
   type TerraformJsonMade,
 } from './render-terraform-json.js';
 export { summaryLine, NO_CHANGES } from './wording.js';
-export { namesOf, namedLabel, labelParts } from './names.js';
+export { namesOf, namesNote, namedLabel, labelParts } from './names.js';
 export { tenantText } from './tenant-text.js';
 export { renderStateMarkdown, renderStateText } from './render-state.js';
 export { closestMatch, type PlanOptions } from './selection.js';

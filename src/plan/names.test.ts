@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkSchema } from '../schemas/index.js';
 import { changeLabel } from '../review/index.js';
 import { desired, permission, policy, profile, recorded, stateDoc } from '../../test/plan-builders.js';
+import { knownNamesOf, mergeKnownNames } from '../resources/index.js';
 import { labelParts, namedLabel, namesOf } from './names.js';
 import { planChanges } from './planner.js';
 import { renderJson } from './render-json.js';
@@ -35,7 +36,7 @@ function namedPlan(): Plan {
     stateDoc([recorded('rate_limit_policy', before, { id: 'rlp_1' })]),
     { api: 'full' },
   );
-  return { ...plan, names: namesOf(plan.changes, READ, AT)! };
+  return { ...plan, names: namesOf(plan.changes, knownNamesOf(READ, AT))! };
 }
 
 describe('namesOf', () => {
@@ -52,8 +53,23 @@ describe('namesOf', () => {
 
   it('is undefined when the read names nothing the changes refer to, so the plan carries no names', () => {
     const plan = planChanges([desired('rate_limit_policy', policy('default'))], null);
-    expect(namesOf(plan.changes, READ, AT)).toBeUndefined();
-    expect(namesOf(plan.changes, { items: {} }, AT)).toBeUndefined();
+    expect(namesOf(plan.changes, knownNamesOf(READ, AT))).toBeUndefined();
+    expect(namesOf(plan.changes, knownNamesOf({ items: {} }, AT))).toBeUndefined();
+    expect(namesOf(namedPlan().changes, null)).toBeUndefined();
+  });
+
+  it('names kept from several reads: the newest name of each item, and the oldest time of those shown', () => {
+    const older = knownNamesOf(
+      { items: { client: [{ key: MOBILE, name: 'Old mobile', attributes: {} }], action: READ.items.action } },
+      '2026-01-01T00:00:00.000Z',
+    );
+    const newer = knownNamesOf({ items: { client: READ.items.client } }, AT);
+    const known = mergeKnownNames(older, newer);
+    expect(known.lists.client![MOBILE]).toEqual({ name: 'Mobile app', read_at: AT });
+    expect(namesOf(namedPlan().changes, known)).toEqual({
+      read_at: '2026-01-01T00:00:00.000Z',
+      items: { action: { act_2: 'Partner exchange' }, client: { [MOBILE]: 'Mobile app' } },
+    });
   });
 });
 
@@ -72,7 +88,7 @@ describe('labels with names', () => {
   it('escapes control characters in a name, which is tenant data', () => {
     const read = { items: { client: [{ key: MOBILE, name: 'Evil\u001b[2J\nApp\u202e', attributes: {} }] } };
     const plan = namedPlan();
-    const names = namesOf(plan.changes, read, AT);
+    const names = namesOf(plan.changes, knownNamesOf(read, AT));
     const text = renderText({ ...plan, ...(names ? { names } : {}) }, { color: false });
     expect(text).toContain('Evil\\x1b[2J\\nApp\\u202e (client_id:Vb4n…)');
     expect(text).not.toContain('\u001b');
@@ -87,6 +103,10 @@ describe('plans that know names', () => {
     expect(text).toContain('effect: allows twice as many requests: 1500 → 3000 per second');
     expect(text).toContain('+ token exchange profile urn:partner:token (Action: Partner exchange): new');
     expect(text).toContain('+ user permission auth0|alice read:reports (API: Reports API): new');
+    expect(text).toContain(
+      'Names of applications, Actions and APIs as the tenant gave them on 2026-03-04 at 05:06 UTC.',
+    );
+    expect(renderText({ ...namedPlan(), names: undefined }, { color: false })).not.toContain('Names of');
   });
 
   it('Markdown shows the name as text and the selector as code', () => {
@@ -95,6 +115,9 @@ describe('plans that know names', () => {
       '| `~`&nbsp;update | rate&nbsp;limit&nbsp;policy | Mobile app (`client_id:Vb4n…`): limit 1500 → 3000 | allows twice as many requests: 1500 → 3000 per second |',
     );
     expect(md).toContain('`urn:partner:token` (Action: Partner exchange): new');
+    expect(md).toContain(
+      '<sub>Names of applications, Actions and APIs as the tenant gave them on 2026-03-04 at 05:06 UTC.</sub>',
+    );
   });
 
   it('JSON lists the names with each change and the read they came from, and matches the plan schema', () => {

@@ -1,7 +1,9 @@
 /**
  * Names beside ids: what the tenant calls the applications, Actions and APIs
  * a plan's changes refer to, taken from a read of the tenant's reference
- * lists, and a change's label with them (`Mobile app (client_id:Vb4n…)`).
+ * lists (now, or kept beside the state from the last reads: KnownNames), and
+ * a change's label with them (`Mobile app (client_id:Vb4n…)`). Display
+ * only: a plan's changes never depend on them.
  * Names are tenant data: every name shown passes through tenantText.
  */
 import {
@@ -9,10 +11,10 @@ import {
   type Attributes,
   type DesiredResource,
   type KindName,
-  type ReferenceRead,
+  type KnownNames,
 } from '../resources/index.js';
 import { tenantText } from './tenant-text.js';
-import type { PlanNames } from './types.js';
+import type { Plan, PlanNames } from './types.js';
 
 interface Referring {
   kind: KindName;
@@ -32,28 +34,23 @@ function referencesOf(change: Referring): { list: string; title: string; key: st
 }
 
 /**
- * The names, from `read`, of the items `changes` refer to; undefined when
- * none is known (then a plan carries no names at all).
+ * The names, from `known` (a read of the tenant now, or kept from the last
+ * ones), of the items `changes` refer to, with when the oldest of them was
+ * read; undefined when none is known (then a plan carries no names at all).
  */
-export function namesOf(
-  changes: readonly Referring[],
-  read: ReferenceRead,
-  readAt: string,
-): PlanNames | undefined {
-  const known = new Map<string, Map<string, string>>();
-  for (const [list, items] of Object.entries(read.items)) {
-    const named = new Map(items.flatMap((i) => (i.name ? [[i.key, i.name] as const] : [])));
-    if (named.size > 0) known.set(list, named);
-  }
-  if (known.size === 0) return undefined;
+export function namesOf(changes: readonly Referring[], known: KnownNames | null): PlanNames | undefined {
+  if (!known) return undefined;
   const items: Record<string, Record<string, string>> = {};
+  let readAt: string | undefined;
   for (const change of changes) {
     for (const ref of referencesOf(change)) {
-      const name = known.get(ref.list)?.get(ref.key);
-      if (name !== undefined) (items[ref.list] ??= {})[ref.key] = name;
+      const name = known.lists[ref.list]?.[ref.key];
+      if (name === undefined) continue;
+      (items[ref.list] ??= {})[ref.key] = name.name;
+      if (readAt === undefined || Date.parse(name.read_at) < Date.parse(readAt)) readAt = name.read_at;
     }
   }
-  if (Object.keys(items).length === 0) return undefined;
+  if (readAt === undefined) return undefined;
   const sorted = Object.fromEntries(
     Object.keys(items)
       .sort()
@@ -63,6 +60,19 @@ export function namesOf(
       ]),
   );
   return { read_at: readAt, items: sorted };
+}
+
+/**
+ * The line that says where the names shown come from: "Names as the tenant
+ * gave them on 2026-03-04 at 05:06 UTC." (the oldest of them), or null for a
+ * plan without names.
+ */
+export function namesNote(plan: Pick<Plan, 'names'>): string | null {
+  if (!plan.names) return null;
+  const at = new Date(plan.names.read_at);
+  if (Number.isNaN(at.getTime())) return null;
+  const iso = at.toISOString();
+  return `Names of applications, Actions and APIs as the tenant gave them on ${iso.slice(0, 10)} at ${iso.slice(11, 16)} UTC.`;
 }
 
 /** One named item a change refers to, as plan JSON lists it. */

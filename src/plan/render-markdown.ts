@@ -1,6 +1,7 @@
 import { kindOf, printable } from '../resources/index.js';
 import { attributeDiff, attributeLines } from './attribute-lines.js';
 import type { Drift } from './drift.js';
+import { namesNote } from './names.js';
 import { driftHeading, driftReason, driftValueLines } from './render-drift.js';
 import { reasonText } from './reasons.js';
 import type { Change, Plan } from './types.js';
@@ -211,6 +212,8 @@ function headLines(plan: Plan, changed: boolean): string[] {
   if (plan.drift) head.push(...driftMarkdown(plan.drift));
   head.push(changed ? `**${summaryLine(plan)}**` : summaryLine(plan));
   if (adopted) head.push('', adopted);
+  const names = namesNote(plan);
+  if (names) head.push('', `<sub>${escapeHtml(names)}</sub>`);
   return head;
 }
 

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import {
@@ -62,14 +63,56 @@ function rendered(plan: Plan): TerraformPlan {
   return document as TerraformPlan;
 }
 
+/**
+ * HashiCorp's terraform-json testdata as Debian installs it (package
+ * golang-github-hashicorp-terraform-json-dev, which .ci/run installs): plan.json
+ * files the terraform CLI made (terraform 0.12.6, `terraform show -json`).
+ * Read where the package puts them, never copied into this repository.
+ */
+const TERRAFORM_JSON_TESTDATA = '/usr/share/gocode/src/github.com/hashicorp/terraform-json/testdata';
+
+function installedPlans(): string[] {
+  if (!existsSync(TERRAFORM_JSON_TESTDATA)) return [];
+  return readdirSync(TERRAFORM_JSON_TESTDATA)
+    .map((dir) => join(TERRAFORM_JSON_TESTDATA, dir, 'plan.json'))
+    .filter((file) => existsSync(file));
+}
+
+const INSTALLED = installedPlans();
+// Without the package a local run skips these (and says so); CI (CI set) fails instead.
+const withPackage = INSTALLED.length === 0 && !process.env.CI ? describe.skip : describe;
+if (INSTALLED.length === 0 && !process.env.CI)
+  console.warn(
+    'skipping the real Terraform plans: apt-get install golang-github-hashicorp-terraform-json-dev',
+  );
+
+function expectAccepted(file: string): void {
+  const plan: unknown = JSON.parse(readFileSync(file, 'utf8'));
+  validate(plan);
+  expect(validate.errors ?? [], file).toEqual([]);
+}
+
 describe('the schema written from Terraform’s docs', () => {
-  it.each(['empty-configuration.plan.json', 'auth0-changes.plan.json'])(
-    'accepts %s, a plan in the shape Terraform writes',
-    (file) => {
-      const plan: unknown = JSON.parse(readFileSync(`test/fixtures/terraform/${file}`, 'utf8'));
-      validate(plan);
-      expect(validate.errors ?? []).toEqual([]);
-    },
+  it.each(['cli/moved-block.terraform-1.5.3.plan.json', 'cli/has-checks.terraform-1.5.4.plan.json'])(
+    'accepts %s, made by the terraform CLI (format 1.2)',
+    (file) => expectAccepted(`test/fixtures/terraform/${file}`),
+  );
+
+  it('accepts auth0-changes.plan.json, written by hand for the actions no real plan here has (forget, replace)', () => {
+    expectAccepted('test/fixtures/terraform/auth0-changes.plan.json');
+  });
+});
+
+withPackage('the schema and the plans terraform 0.12 made (Debian’s terraform-json testdata)', () => {
+  it('finds them installed', () => {
+    expect(
+      INSTALLED.length,
+      `plan.json files under ${TERRAFORM_JSON_TESTDATA}: install golang-github-hashicorp-terraform-json-dev`,
+    ).toBeGreaterThanOrEqual(10);
+  });
+
+  it.each(INSTALLED.length > 0 ? INSTALLED : ['(none installed)'])('accepts %s', (file) =>
+    expectAccepted(file),
   );
 });
 

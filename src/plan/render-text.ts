@@ -3,6 +3,7 @@ import { effectWords, findingMessage } from '../review/index.js';
 import { assertNever } from './actions.js';
 import { attributeDiff, attributeLines } from './attribute-lines.js';
 import { painter, type Paint, type Style } from './color.js';
+import { namesNote } from './names.js';
 import { compactNote, isCompact } from './render-compact.js';
 import { driftText } from './render-drift.js';
 import { findingLine, reviewView, type ShownChange } from './review-view.js';
@@ -184,9 +185,11 @@ export function* renderTextChunks(plan: Plan, options: TextOptions): Generator<s
     : plan.changes.filter((c) => c.action === 'no-op' && c.adopted).map((c) => c.kind);
   const note = adoptedNote(hiddenAdopted);
   const scope = scopeNote(plan);
+  const names = namesNote(plan);
   const tail = [
     note ? paint('yellow', note) : null,
     scope ? paint('yellow', scope) : null,
+    names ? paint('dim', names) : null,
     paint('bold', summaryLine(plan)),
   ].filter((line): line is string => line !== null);
   yield tail.join('\n') + '\n';

@@ -85,6 +85,14 @@ export type {
   ReferenceRule,
 } from './references.js';
 export { referencedKeys } from './references.js';
+export type { KnownName, KnownNames } from './known-names.js';
+export {
+  knownNamesDocument,
+  knownNamesOf,
+  mergeKnownNames,
+  noKnownNames,
+  parseKnownNames,
+} from './known-names.js';
 export { REFERENCE_LISTS } from './reference-lists.js';
 export { client, CLIENT_FIELDS, selectedClientId } from './client.js';
 export { logEvent } from './log-event.js';

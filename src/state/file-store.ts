@@ -18,6 +18,8 @@ import {
 import { FileJournal } from './file-journal.js';
 import { FileLock } from './file-lock.js';
 import { ensurePlanKey, readPlanKey } from './plan-key.js';
+import { readNamesFile, writeNamesFile } from './names-file.js';
+import type { KnownNames } from '../resources/index.js';
 import { checkDocumentToWrite, decodeStateBytes, parseStateText } from './validate.js';
 import type { JournalEntry, LockInfo, LockOptions, StateDocument, StateStore } from './types.js';
 
@@ -126,6 +128,16 @@ class FileStore implements StateStore {
     return ensurePlanKey(this.planKeyWhere, this.dir, this.sync);
   }
 
+  async readNames(): Promise<KnownNames | null> {
+    this.open();
+    return readNamesFile(`${this.file}.names`);
+  }
+
+  async writeNames(known: KnownNames): Promise<void> {
+    this.open();
+    await writeNamesFile(`${this.file}.names`, this.dir, known, this.sync);
+  }
+
   failure(): Error | null {
     return this.journal.failure();
   }
@@ -223,6 +235,7 @@ class FileStore implements StateStore {
  * - `path.journal`  acknowledged operations not yet compacted, JSON lines, group-committed;
  * - `path.lock`     the lock record (LockInfo JSON), created exclusively;
  * - `path.key`      the plan key that seals saved plans (plan-key.ts), made by the first plan --out.
+ * - `path.names`    the names kept from the last reads of the tenant (names-file.ts): display only.
  * Every file is created with mode 0600 and a missing directory with 0700.
  * A corrupt or unknown-version document is never overwritten.
  *

@@ -29,6 +29,7 @@ export type {
   PlanKeyKeeper,
   SnapshotSource,
   SessionStore,
+  NameKeeper,
 } from './types.js';
 export { describeStateLocation, JOURNAL_FORMAT_VERSION, STATE_FORMAT_VERSION } from './types.js';
 export { LockError, StateError, type StateErrorCode } from './errors.js';

@@ -1,3 +1,4 @@
+import { knownNamesDocument, parseKnownNames, type KnownNames } from '../resources/index.js';
 import { randomBytes, randomUUID } from './random.js';
 import { checkCompareAndSet } from './document.js';
 import { StateError } from './errors.js';
@@ -11,6 +12,7 @@ interface Backing {
   journal: string[];
   lock: LockInfo | null;
   key: Buffer | null;
+  names: string | null;
 }
 
 const WHERE = 'in memory';
@@ -31,6 +33,16 @@ class MemoryStore implements StateStore {
     this.open();
     if (create) this.backing.key ??= randomBytes(32);
     return this.backing.key;
+  }
+
+  async readNames(): Promise<KnownNames | null> {
+    this.open();
+    return this.backing.names === null ? null : parseKnownNames(JSON.parse(this.backing.names));
+  }
+
+  async writeNames(known: KnownNames): Promise<void> {
+    this.open();
+    this.backing.names = JSON.stringify(knownNamesDocument(known));
   }
 
   async read(): Promise<StateDocument | null> {
@@ -123,7 +135,7 @@ function backingOf(store: StateStore): Backing {
  */
 export function createMemoryStateStore(initial?: StateDocument): StateStore {
   const text = initial ? JSON.stringify(checkDocumentToWrite(initial, WHERE)) : null;
-  return new MemoryStore({ text, journal: [], lock: null, key: null });
+  return new MemoryStore({ text, journal: [], lock: null, key: null, names: null });
 }
 
 /** Another handle on the same memory storage, like a second process on one file. */

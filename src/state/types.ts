@@ -1,4 +1,4 @@
-import type { RecordedResource } from '../resources/index.js';
+import type { KnownNames, RecordedResource } from '../resources/index.js';
 
 /** 2: the state records the tenant it was applied to (`tenant`). */
 export const STATE_FORMAT_VERSION = 2;
@@ -161,6 +161,19 @@ export interface PlanKeyKeeper {
   readonly planKeyWhere: string;
 }
 
+/** The names kept beside the state: display only. */
+export interface NameKeeper {
+  /**
+   * The names kept from the last reads of the tenant (src/resources/known-names.ts),
+   * or null when none are kept. Display only, kept beside the document and
+   * never in it (file: `state.json.names`; pg: the workspace's row of `names`):
+   * read and written without the lock, they never change the serial.
+   */
+  readNames(): Promise<KnownNames | null>;
+  /** Replaces the names kept with this state (made on first need, like the plan key). */
+  writeNames(known: KnownNames): Promise<void>;
+}
+
 /** The document and its pending journal: what a snapshot reads (no lock, no write). */
 export interface SnapshotSource extends StateReader, JournalReader {}
 
@@ -174,7 +187,7 @@ export interface SessionStore extends StateReader, StateWriter, StateJournal, St
 }
 
 /** A place where state lives, whole. Implementations: file (default), memory, pg. */
-export interface StateStore extends SessionStore, PlanKeyKeeper {
+export interface StateStore extends SessionStore, PlanKeyKeeper, NameKeeper {
   /** Releases resources (connections); the store is unusable afterwards. */
   close(): Promise<void>;
 }

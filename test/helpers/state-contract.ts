@@ -4,7 +4,7 @@
  * Not exported from index.ts, since it imports vitest.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LINEAGE, profile, putEntry, stateCode, stateDoc } from './state-contract-fixtures.js';
+import { holderInfo, LINEAGE, profile, putEntry, stateCode, stateDoc } from './state-contract-fixtures.js';
 import { defineLockAndSessionCases, type ContractContext } from './state-contract-session.js';
 import type { StateDocument, StateStore } from '../../src/state/types.js';
 
@@ -56,6 +56,38 @@ export function runStateStoreContract(
         const other = await second();
         const [a, b] = await Promise.all([store.planKey({ create: true }), other.planKey({ create: true })]);
         expect(a).toEqual(b);
+      });
+    });
+
+    describe('names kept from reads of the tenant', () => {
+      const known = {
+        lists: {
+          client: { Vb4nM7qW0eR3tYuI: { name: 'Mobile app', read_at: '2026-03-04T05:06:07.000Z' } },
+          resource_server: {
+            'https://api.example.com/': { name: 'Reports API', read_at: '2026-03-04T05:06:07.000Z' },
+          },
+        },
+      };
+
+      it('has none at first, then the last ones written, for every handle', async () => {
+        expect(await store.readNames()).toBeNull();
+        await store.writeNames(known);
+        expect(await store.readNames()).toEqual(known);
+        const renamed = {
+          lists: { client: { Vb4nM7qW0eR3tYuI: { name: 'Phone app', read_at: '2026-03-05T00:00:00.000Z' } } },
+        };
+        await (await second()).writeNames(renamed);
+        expect(await store.readNames()).toEqual(renamed);
+      });
+
+      it('are kept beside the document, never in it: no serial moves, no lock is needed', async () => {
+        await store.write(stateDoc(3), null);
+        await store.writeNames(known);
+        expect(await store.read()).toEqual(stateDoc(3));
+        const other = await second();
+        await other.lock(holderInfo('apply'));
+        await store.writeNames(known);
+        expect(await store.readNames()).toEqual(known);
       });
     });
 

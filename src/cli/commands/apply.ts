@@ -19,7 +19,7 @@ import {
   type ConfigInput,
 } from '../inputs.js';
 import type { ApplyFlags, DestroyFlags } from '../definitions.js';
-import type { DesiredResource } from '../../resources/index.js';
+import type { DesiredResource, KnownNames } from '../../resources/index.js';
 import { describeState, noStateWarning, targetGiven, whereLines } from '../where.js';
 
 /** apply's flags as apply and destroy run them: destroy has no --replace and plans the removal of everything. */
@@ -217,8 +217,9 @@ async function refresh(
   run: ApplyRun,
   session: StateSession,
   info: OutputStream,
-): Promise<{ drift: Plan['drift'] } | null> {
-  if (!run.flags.refresh) return { drift: undefined };
+): Promise<{ drift: Plan['drift']; names: KnownNames | null } | null> {
+  const { keepNames, storedNames } = await import('../known-names.js');
+  if (!run.flags.refresh) return { drift: undefined, names: await storedNames(run.store, run.io) };
   const live = await import('../tenant-read.js');
   const { refreshState } = await import('../../plan/index.js');
   const client = await run.connection.open();
@@ -230,7 +231,7 @@ async function refresh(
   const refreshed = refreshState(session.doc, read, run.desired);
   for (const entry of refreshed.entries) await session.record(entry);
   info.write(`${live.readSummary(read)}\n`);
-  return { drift: refreshed.drift };
+  return { drift: refreshed.drift, names: await keepNames(run.store, read.references, run.io) };
 }
 
 /**
@@ -238,10 +239,18 @@ async function refresh(
  * text, or JSON lines with --json), and the changes apply may make; null
  * when the review stops apply (its errors said).
  */
-async function showPlan(run: ApplyRun, session: StateSession, drift: Plan['drift'], info: OutputStream) {
+async function showPlan(
+  run: ApplyRun,
+  session: StateSession,
+  refreshed: { drift: Plan['drift']; names: KnownNames | null },
+  info: OutputStream,
+) {
   const { io, store, flags } = run;
   const planModule = await import('../../plan/index.js');
-  const plan = run.review(drift ? { ...run.planFor(session.doc), drift } : run.planFor(session.doc));
+  const { drift } = refreshed;
+  const made = drift ? { ...run.planFor(session.doc), drift } : run.planFor(session.doc);
+  // Names are display only: a saved plan keeps those it was made with.
+  const plan = run.review(await (await import('../known-names.js')).withNames(made, refreshed.names));
   if (!plan) return null;
   if (session.doc.serial === 0 && plan.summary.create > 0)
     info.write(noStateWarning(describeState(store, io)));
@@ -431,7 +440,7 @@ async function applyLocked(run: ApplyRun, session: StateSession): Promise<number
   checkTenant(session.doc, target, flags.reassignTenant, state, 'apply');
   const refreshed = await refresh(run, session, info);
   if (!refreshed) return 1;
-  const shown = await showPlan(run, session, refreshed.drift, info);
+  const shown = await showPlan(run, session, refreshed, info);
   if (!shown) {
     if (flags.refresh) await session.commit();
     return 1;

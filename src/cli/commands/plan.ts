@@ -1,7 +1,6 @@
 import { closeSync, fchmodSync, openSync, writeFileSync } from 'node:fs';
 import type { Plan, PlanFileMeta } from '../../plan/index.js';
 import type { DesiredResource, ReferenceRead } from '../../resources/index.js';
-import type { namesOf as NamesOf } from '../../plan/index.js';
 import type { StateDocument } from '../../state/index.js';
 import { CliError, type CommandIO } from '../io.js';
 import { writePlan } from '../plan-output.js';
@@ -82,13 +81,17 @@ async function savePlan(
     io.stdout.write(`\nSaved the plan to ${file}. Apply exactly this plan with: tenantform apply ${file}\n`);
 }
 
-/** The state the plan is made against, and with --out the state's plan key (made here on first need) that seals it. */
+/**
+ * The state the plan is made against, the names kept with it, and with --out
+ * the state's plan key (made here on first need) that seals it.
+ */
 async function readState(flags: PlanFlags, input: ConfigInput, io: CommandIO) {
   const store = await openInputStore(flags, input, io);
   try {
     const recorded = await readStateForPlan(store, io);
     const key = flags.out ? await store.planKey({ create: true }) : null;
-    return { store, recorded, key };
+    const { storedNames } = await import('../known-names.js');
+    return { store, recorded, key, names: await storedNames(store, io) };
   } finally {
     await store.close();
   }
@@ -118,10 +121,19 @@ async function readTenant(
   return (await live.referencesHold(desired, read.references, io, flags.strict)) ? read : null;
 }
 
-/** `made` with the names the read gave of what its changes refer to (applications, Actions, APIs), read now. */
-function named(made: Plan, references: ReferenceRead, namesOf: typeof NamesOf): Plan {
-  const names = namesOf(made.changes, references, new Date().toISOString());
-  return names ? { ...made, names } : made;
+/** The names the read gave, put over those kept with the state, and kept again (the store opened for it). */
+async function keepReadNames(
+  flags: PlanFlags,
+  input: ConfigInput,
+  read: { references: ReferenceRead },
+  io: CommandIO,
+) {
+  const store = await openInputStore(flags, input, io);
+  try {
+    return await (await import('../known-names.js')).keepNames(store, read.references, io);
+  } finally {
+    await store.close();
+  }
 }
 
 /** tenantform plan [PATH]: desired (config) vs recorded (state). Sends no request. */
@@ -154,7 +166,7 @@ export async function planAction(
   if (!configWarnings) return 1;
   const plan = await import('../../plan/index.js');
   const stateFlags = environmentStateFlags(flags, input);
-  const { store, recorded, key } = await readState(flags, input, io);
+  const { store, recorded, key, names: kept } = await readState(flags, input, io);
   // What the plan is made against comes first, on stderr: stdout stays the
   // plan alone in every format (piped into files, comments and show's output).
   const state = describeState(store, io);
@@ -170,9 +182,16 @@ export async function planAction(
   };
   const read = live ? await readTenant(flags, input, desired, recorded, io) : undefined;
   if (read === null) return 1;
-  const made = read
-    ? named(plan.planRefreshed(desired, recorded, read, options).plan, read.references, plan.namesOf)
-    : plan.planChanges(desired, recorded, options);
+  // Names are display only: added once the plan is made, from this read or kept from the last ones.
+  const names = read ? await keepReadNames(flags, input, read, io) : kept;
+  const made = await (
+    await import('../known-names.js')
+  ).withNames(
+    read
+      ? plan.planRefreshed(desired, recorded, read, options).plan
+      : plan.planChanges(desired, recorded, options),
+    names,
+  );
   // The plan rules need the recorded values: an error stops here, before any output or --out.
   const result = guardrails.reviewPlan(made, configWarnings, settings, io);
   if (!result) return 1;

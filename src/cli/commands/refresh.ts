@@ -56,6 +56,7 @@ export async function refreshAction(
       const { entries, drift } = plan.refreshState(session.doc, read, desired);
       for (const entry of entries) await session.record(entry);
       await session.commit();
+      await (await import('../known-names.js')).keepNames(store, read.references, io);
       io.stdout.write(`${readSummary(read)}\n\n`);
       io.stdout.write(plan.renderDriftText(drift, { color: plan.shouldUseColor(io.stdout, io.env) }));
       const removed = entries.filter((e) => e.op === 'remove').length;

@@ -19,6 +19,7 @@ export interface Tables {
   history: string;
   locks: string;
   planKeys: string;
+  names: string;
 }
 
 /** Qualified, quoted table names. `schema` must already be checked (see checkSchemaName). */
@@ -32,6 +33,7 @@ export function tablesOf(schema: string): Tables {
     history: `${s}.state_history`,
     locks: `${s}.locks`,
     planKeys: `${s}.plan_keys`,
+    names: `${s}.names`,
   };
 }
 
@@ -139,6 +141,20 @@ export async function ensureSchema(client: ClientBase, schema: string, where: st
   }
 }
 
+/** Runs `create` (a CREATE TABLE IF NOT EXISTS) in one transaction under the schema's advisory transaction lock. */
+async function ensureTable(client: ClientBase, schema: string, create: string): Promise<void> {
+  const [k1, k2] = advisoryKeys(`schema:${schema}`);
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1, $2)', [k1, k2]);
+    await client.query(create);
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+}
+
 /**
  * Creates the plan_keys table (one plan key per workspace, see
  * src/state/plan-key.ts for the file backend's) when missing, under the
@@ -148,22 +164,31 @@ export async function ensureSchema(client: ClientBase, schema: string, where: st
  * `plan --out`, which then needs the privilege to create a table.
  */
 export async function ensurePlanKeysTable(client: ClientBase, schema: string): Promise<void> {
-  const t = tablesOf(schema);
-  const [k1, k2] = advisoryKeys(`schema:${schema}`);
-  await client.query('BEGIN');
-  try {
-    await client.query('SELECT pg_advisory_xact_lock($1, $2)', [k1, k2]);
-    await client.query(
-      `CREATE TABLE IF NOT EXISTS ${t.planKeys} (
-         workspace text PRIMARY KEY,
-         key bytea NOT NULL,
-         created_at timestamptz NOT NULL DEFAULT now())`,
-    );
-    await client.query('COMMIT');
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  }
+  await ensureTable(
+    client,
+    schema,
+    `CREATE TABLE IF NOT EXISTS ${tablesOf(schema).planKeys} (
+       workspace text PRIMARY KEY,
+       key bytea NOT NULL,
+       created_at timestamptz NOT NULL DEFAULT now())`,
+  );
+}
+
+/**
+ * Creates the names table (the names kept from the last reads of the tenant,
+ * one row per workspace: src/resources/known-names.ts) when missing. Like
+ * plan_keys, an addition to layout version 1 that older builds never touch;
+ * made by the first read of the tenant that finds names.
+ */
+export async function ensureNamesTable(client: ClientBase, schema: string): Promise<void> {
+  await ensureTable(
+    client,
+    schema,
+    `CREATE TABLE IF NOT EXISTS ${tablesOf(schema).names} (
+       workspace text PRIMARY KEY,
+       names jsonb NOT NULL,
+       updated_at timestamptz NOT NULL DEFAULT now())`,
+  );
 }
 
 /** True for the error of a statement on a table that does not exist (yet). */

@@ -18,8 +18,16 @@ import {
 import { CONNECT_TIMEOUT_MS, PgConnection } from './connection.js';
 import { PgLock } from './lock.js';
 import { describeTarget, scrub } from './redact.js';
-import { advisoryKeys, ensurePlanKeysTable, isMissingTable, tablesOf, type Tables } from './schema.js';
+import {
+  advisoryKeys,
+  ensureNamesTable,
+  ensurePlanKeysTable,
+  isMissingTable,
+  tablesOf,
+  type Tables,
+} from './schema.js';
 import { randomBytes } from '../random.js';
+import { knownNamesDocument, parseKnownNames, type KnownNames } from '../../resources/index.js';
 
 /** One replaced document kept for audit. */
 export interface PgHistoryItem {
@@ -199,6 +207,34 @@ class PgStore implements PgStateStore {
         [this.workspace, randomBytes(32)],
       );
       return read();
+    });
+  }
+
+  /** The names kept from the last reads of the tenant: the workspace's row of the names table (none before it exists). */
+  async readNames(): Promise<KnownNames | null> {
+    return this.db.withClient('read the names', async (client) => {
+      try {
+        const res = await client.query<{ names: unknown }>(
+          `SELECT names FROM ${this.tables.names} WHERE workspace = $1`,
+          [this.workspace],
+        );
+        return res.rows[0] ? parseKnownNames(res.rows[0].names) : null;
+      } catch (err) {
+        if (isMissingTable(err)) return null;
+        throw err;
+      }
+    });
+  }
+
+  /** Replaces the workspace's names (no lock: the last read's names win; the state document is untouched). */
+  async writeNames(known: KnownNames): Promise<void> {
+    await this.db.withClient('keep the names', async (client) => {
+      await ensureNamesTable(client, this.options.schema);
+      await client.query(
+        `INSERT INTO ${this.tables.names} (workspace, names) VALUES ($1, $2)
+         ON CONFLICT (workspace) DO UPDATE SET names = EXCLUDED.names, updated_at = now()`,
+        [this.workspace, JSON.stringify(knownNamesDocument(known))],
+      );
     });
   }
 
