@@ -25,13 +25,27 @@ const noValidators = {
 };
 
 /** The exports of `entry` (a path below the root: 'src/resources/index.ts'). */
-export async function importSource(entry) {
+export function importSource(entry) {
+  return bundled(entry, { entryPoints: [`${root}${entry}`] });
+}
+
+let bundles = 0;
+
+/** The exports of each of `entries` (paths below the root), in one bundle: an array in their order. */
+export async function importSources(entries) {
+  const contents = entries.map((e, i) => `export * as m${i} from './${e}';`).join('\n');
+  bundles += 1; // a file name of its own: import() caches by URL
+  const all = await bundled(`sources-${bundles}`, { stdin: { contents, resolveDir: root, loader: 'js' } });
+  return entries.map((_e, i) => all[`m${i}`]);
+}
+
+async function bundled(name, input) {
   const outdir = `${root}src/generated`;
   mkdirSync(outdir, { recursive: true });
-  const outfile = `${outdir}/.import-source-${process.pid}-${entry.replace(/\W+/g, '-')}.mjs`;
+  const outfile = `${outdir}/.import-source-${process.pid}-${name.replace(/\W+/g, '-')}.mjs`;
   try {
     await build({
-      entryPoints: [`${root}${entry}`],
+      ...input,
       outfile,
       bundle: true,
       format: 'esm',

@@ -36,6 +36,12 @@ import {
 } from '../src/resources/index.js';
 
 interface Fixture {
+  /**
+   * What the case needs the tenant to hold first: the fixtures whose requests
+   * make it, in order (":write": see givenRequest). A `{…}` placeholder in
+   * the request's path is the id the last of them got.
+   */
+  given?: string[];
   request: { method: string; path: string; body?: unknown };
   status: number;
   /** Headers that must match; null: the header must be absent. */
@@ -53,29 +59,7 @@ const FIXTURES: Record<string, Fixture> = Object.fromEntries(
 
 const USER = 'auth0|65f0c2a1b3d4e5f6a7b8c9d0';
 
-/** What a case needs the tenant to hold first: the fixtures whose requests make it, in order. */
-const GIVEN: Record<string, string[]> = {
-  'create-rate-limit-policy-conflict': ['create-rate-limit-policy'],
-  'list-rate-limit-policies': ['create-rate-limit-policy'],
-  'get-rate-limit-policy': ['create-rate-limit-policy'],
-  'update-rate-limit-policy': ['create-rate-limit-policy'],
-  'delete-rate-limit-policy': ['create-rate-limit-policy'],
-  'list-user-permissions': ['assign-user-permissions', 'assign-user-permissions:write'],
-  'list-user-permissions-totals': ['assign-user-permissions', 'assign-user-permissions:write'],
-  'remove-user-permissions': ['assign-user-permissions'],
-  'list-token-exchange-profiles': ['create-token-exchange-profile'],
-  'get-token-exchange-profile': ['create-token-exchange-profile'],
-  'update-token-exchange-profile': ['create-token-exchange-profile'],
-  'delete-token-exchange-profile': ['create-token-exchange-profile'],
-};
-
-/** Path placeholders: the id the named fixture's request got from the emulator. */
-const PLACEHOLDERS: Record<string, string> = {
-  '{policy}': 'create-rate-limit-policy',
-  '{profile}': 'create-token-exchange-profile',
-};
-
-/** A request of the GIVEN list: a fixture's, or one derived from it (":write": the second permission). */
+/** A request of a `given` list: a fixture's, or one derived from it (":write": the second permission). */
 function givenRequest(name: string): Fixture['request'] {
   if (name === 'assign-user-permissions:write') {
     const base = FIXTURES['assign-user-permissions']!.request;
@@ -158,11 +142,13 @@ function descriptorOf(method: string, path: string) {
   throw new Error(`no descriptor for ${method} ${path}`);
 }
 
+/** A path with its `{…}` placeholder replaced by `id`. */
+const withId = (path: string, id: string | undefined) => (id ? path.replace(/\{[a-z]+\}/, id) : path);
+
 /** What tenantform's client makes of the fixture's answer to its request. */
 async function read(fixture: Fixture) {
-  const path = fixture.request.path
-    .replace('{policy}', 'rlp_3kT9vQm2LxW8pZr4NcY6b')
-    .replace('{profile}', 'tep_Hq7Zr2Mx9Lp4Vt1N');
+  const made = FIXTURES[fixture.given?.at(-1) ?? '']?.body as { id?: string } | undefined;
+  const path = withId(fixture.request.path, made?.id);
   const { op, owner, params } = descriptorOf(fixture.request.method, path);
   expect(Object.keys(params).sort()).toEqual(pathParams(op.path).sort());
   const agent = new MockAgent();
@@ -195,9 +181,8 @@ async function read(fixture: Fixture) {
 
 let emulator: EmulatorHandle;
 
-async function send(request: Fixture['request'], ids: Record<string, string>) {
-  let path = request.path;
-  for (const [placeholder, id] of Object.entries(ids)) path = path.replace(placeholder, id);
+async function send(request: Fixture['request'], id?: string) {
+  const path = withId(request.path, id);
   const res = await fetch(`${emulator.baseUrl}${path}`, {
     method: request.method,
     headers: {
@@ -219,15 +204,13 @@ async function send(request: Fixture['request'], ids: Record<string, string>) {
 async function answer(name: string) {
   emulator.reset();
   emulator.replaceState(seed());
-  const ids: Record<string, string> = {};
-  for (const given of GIVEN[name] ?? []) {
-    const made = await send(givenRequest(given), ids);
+  let id: string | undefined;
+  for (const given of FIXTURES[name]!.given ?? []) {
+    const made = await send(givenRequest(given), id);
     expect(made.status, `${given}: ${made.text}`).toBeLessThan(300);
-    const id = (made.body as { id?: string } | undefined)?.id;
-    for (const [placeholder, source] of Object.entries(PLACEHOLDERS))
-      if (source === given && id) ids[placeholder] = id;
+    id = (made.body as { id?: string } | undefined)?.id ?? id;
   }
-  return send(FIXTURES[name]!.request, ids);
+  return send(FIXTURES[name]!.request, id);
 }
 
 beforeAll(async () => {

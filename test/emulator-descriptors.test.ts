@@ -25,6 +25,7 @@ import {
   profileIncludes,
   rateLimitPolicy,
   REFERENCE_LISTS,
+  updateBody,
   logEvent,
   tokenExchangeProfile,
   userPermission,
@@ -32,6 +33,7 @@ import {
   type OperationDescriptor,
 } from '../src/resources/index.js';
 import { POLICY_BODY, PROFILE_BODY } from './api-helpers.js';
+import { kindExample } from './helpers/kind-examples.js';
 import { referenceSeed } from './helpers/reference-seed.js';
 
 const SERVED = {
@@ -55,29 +57,21 @@ const SAMPLE_REFERENCES = referenceSeed({
   permissions: [['https://api.example', 'read:x']],
 });
 
-/** A request each descriptor can succeed with on an empty tenant (`setup` may create what it needs). */
-const SAMPLES: Record<
-  string,
-  (client: ReturnType<typeof createApiClient>) => Promise<{ params: Record<string, string>; body?: unknown }>
-> = {
-  createRateLimitPolicy: async () => ({ params: {}, body: POLICY_BODY }),
-  deleteRateLimitPolicy: async (client) => {
-    const body = { ...POLICY_BODY, consumer_selector: 'third_party_clients' };
-    const made = await client.call(SERVED.createPolicy, {}, body);
-    return { params: { id: (made as { body: { id: string } }).body.id } };
-  },
+type Sample = (
+  client: ReturnType<typeof createApiClient>,
+) => Promise<{ params: Record<string, string>; body?: unknown }>;
+
+/**
+ * A request each descriptor can succeed with on an empty tenant (`setup` may
+ * create what it needs); a kind's descriptor without one here (the rate limit
+ * policies', a new kind's) gets exampleSample's.
+ */
+const SAMPLES: Record<string, Sample> = {
   assignUserPermissions: async () => ({
     params: { user_id: 'auth0|descriptor-test' },
     body: { permissions: [{ resource_server_identifier: 'https://api.example', permission_name: 'read:x' }] },
   }),
   createTokenExchangeProfile: async () => ({ params: {}, body: PROFILE_BODY }),
-  updateRateLimitPolicy: async (client) => {
-    const made = await client.call(SERVED.createPolicy, {}, POLICY_BODY);
-    return {
-      params: { id: (made as { body: { id: string } }).body.id },
-      body: { configuration: { action: 'block', limit: 5 } },
-    };
-  },
   removeUserPermissions: async () => ({
     params: { user_id: 'auth0|descriptor-test' },
     body: { permissions: [{ resource_server_identifier: 'https://api.example', permission_name: 'read:x' }] },
@@ -88,14 +82,6 @@ const SAMPLES: Record<
   },
   deleteTokenExchangeProfile: async (client) => {
     const made = await client.call(SERVED.createProfile, {}, PROFILE_BODY);
-    return { params: { id: (made as { body: { id: string } }).body.id } };
-  },
-  listRateLimitPolicies: async (client) => {
-    await client.call(SERVED.createPolicy, {}, POLICY_BODY);
-    return { params: {} };
-  },
-  getRateLimitPolicy: async (client) => {
-    const made = await client.call(SERVED.createPolicy, {}, POLICY_BODY);
     return { params: { id: (made as { body: { id: string } }).body.id } };
   },
   listUserPermissions: async (client) => {
@@ -121,6 +107,31 @@ const SAMPLES: Record<
   getAction: async () => ({ params: { id: PROFILE_BODY.action_id } }),
   getResourceServer: async () => ({ params: { id: 'https://api.example' } }),
 };
+
+/**
+ * A request for a descriptor of a kind, made from the first resource of the
+ * kind's example config: its create, or after that create (an `id` path
+ * parameter is the id it got) the descriptor with the example's body (an
+ * update's: every attribute it can change).
+ */
+function exampleSample(op: OperationDescriptor): Sample {
+  const kind = KINDS.find((k) => descriptorsOf(operationsFor(k, 'full')).includes(op));
+  if (!kind) throw new Error(`no sample for ${op.name}: write one in SAMPLES`);
+  const example = kindExample(kind);
+  const create = operationsFor(kind, 'spec').create;
+  const params = (d: OperationDescriptor, id?: string) =>
+    Object.fromEntries(pathParams(d.path).map((p) => [p, p === 'id' && id ? id : String(example[p])]));
+  const body = kind.requestBody([example]);
+  return async (client) => {
+    if (op === create) return { params: params(op), body };
+    const made = (await client.call(create, params(create), body)) as { body?: { id?: string } };
+    const sent =
+      op === operationsFor(kind, 'full').update ? updateBody(kind, example, kind.updatable ?? []) : body;
+    return { params: params(op, made.body?.id), ...(op.request ? { body: sent } : {}) };
+  };
+}
+
+const sampleOf = (op: OperationDescriptor): Sample => SAMPLES[op.name] ?? exampleSample(op);
 
 /** The emulator's pattern for a descriptor path: "/users/{user_id}/permissions" → api/v2/users/:/permissions. */
 function routePattern(path: string): string {
@@ -195,11 +206,11 @@ describe.each(API_PROFILES.map((p) => [p] as const))('the emulator with API prof
 
   it.each(served.map((op) => [op.name, op] as const))(
     '%s: answers one of the descriptor’s success statuses',
-    async (name, op) => {
+    async (_name, op) => {
       fresh();
       const client = clientWith(emulator, emulator.token);
       try {
-        const sample = await SAMPLES[name]!(client);
+        const sample = await sampleOf(op)(client);
         const result = await client.call(op, sample.params, sample.body);
         expect(result.outcome).toBe('done');
         expect(op.success).toContain(result.status);
@@ -211,10 +222,10 @@ describe.each(API_PROFILES.map((p) => [p] as const))('the emulator with API prof
 
   it.each(served.map((op) => [op.name, op] as const))(
     '%s: is refused with 403 naming the descriptor’s scope when the token lacks it',
-    async (name, op) => {
+    async (_name, op) => {
       fresh();
       const setup = clientWith(emulator, emulator.token);
-      const sample = await SAMPLES[name]!(setup);
+      const sample = await sampleOf(op)(setup);
       await setup.close();
       const client = clientWith(
         emulator,

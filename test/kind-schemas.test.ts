@@ -7,12 +7,18 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
+  emulatorModulesFor,
+  KIND_REGISTRIES,
   KIND_SCHEMA_FILES,
   KIND_WORDS_FILE,
   kindSchemas,
   kindWords,
+  listedNames,
+  orderKinds,
   packageDescription,
+  registryModule,
 } from '../scripts/kind-schemas.mjs';
+import { EMULATOR_KINDS } from '../src/emulator/index.js';
 import { KIND_WORDS } from '../src/cli/kind-words.js';
 import { KINDS, rateLimitPolicy, type KindModule } from '../src/resources/index.js';
 import type { JsonSchema } from '../src/schemas/index.js';
@@ -97,5 +103,53 @@ describe('schemas generated from the kind declarations', () => {
       /^resource\/consumer\/consumer_selector, the subject_token_type, .*or the owner_id$/,
     );
     expect(words.idPrefixes).toMatch(/^rlp_…, tep_…, .*rlp_…$/);
+  });
+});
+
+describe('the lists of kinds generated from the files that declare them', () => {
+  const found = (value: KindModule, file = `${value.name}.ts`) => ({ file, exportName: value.name, value });
+  const listed = (registry: keyof typeof KIND_REGISTRIES) =>
+    listedNames(readFileSync(new URL(`../${KIND_REGISTRIES[registry].file}`, import.meta.url), 'utf8'));
+
+  it('hold KINDS and EMULATOR_KINDS in the order they are listed', () => {
+    expect(listed('kinds')).toHaveLength(KINDS.length);
+    expect(EMULATOR_KINDS.map((m) => m.kind.name)).toEqual(KINDS.map((k) => k.name));
+    expect(listed('emulator')).toHaveLength(KINDS.length);
+  });
+
+  it('keep the listed order and put a new kind after the others', () => {
+    const kinds = KINDS.map((k) => found(k));
+    const ordered = orderKinds(
+      [found(widget), ...[...kinds].reverse()],
+      KINDS.map((k) => k.name),
+    );
+    expect(ordered.map((e) => e.value.name)).toEqual([...KINDS.map((k) => k.name), 'widget']);
+  });
+
+  it('refuse two declarations of one name, config key or file', () => {
+    expect(() => orderKinds([found(widget), found({ ...widget, name: 'gadget' }, 'gadget.ts')], [])).toThrow(
+      'kinds widget (widget.ts) and gadget (gadget.ts) clash',
+    );
+  });
+
+  it('name a kind that has no emulator module', () => {
+    const modules = EMULATOR_KINDS.map((m) => ({ file: `${m.key}.ts`, exportName: m.key, value: m }));
+    expect(emulatorModulesFor(KINDS, modules).map((m) => m.value)).toEqual([...EMULATOR_KINDS]);
+    expect(() => emulatorModulesFor([...KINDS, widget], modules)).toThrow(
+      /^kind widget has no emulator module/,
+    );
+  });
+
+  it('import each file once and list the exports in order', () => {
+    const text = registryModule(
+      KIND_REGISTRIES.kinds,
+      [found(widget, 'widget.ts'), found(rateLimitPolicy, 'rate-limit-policy.ts')],
+      'The kinds.',
+    );
+    expect(text).toContain(
+      "import { rate_limit_policy } from './rate-limit-policy.js';\nimport { widget } from './widget.js';",
+    );
+    expect(text).toContain('export const SHIPPED = [widget, rate_limit_policy] as const;');
+    expect(listedNames(text)).toEqual(['widget', 'rate_limit_policy']);
   });
 });

@@ -57,7 +57,6 @@ export {
   kindOrder,
   KINDS,
   readPer,
-  registerKind,
   sharedUnverifiedReason,
   unverifiedReason,
   updateBody,

@@ -1,11 +1,6 @@
 import type { Attributes, KindModule } from './kind.js';
 import { operationsFor, pathParams } from './operations.js';
-import { rateLimitPolicy } from './rate-limit-policy.js';
-import { tokenExchangeProfile } from './token-exchange-profile.js';
-import { userPermission } from './user-permission.js';
-
-/** The kinds this package manages, in the order plans and state list them. */
-const SHIPPED = [rateLimitPolicy, userPermission, tokenExchangeProfile] as const;
+import { SHIPPED } from './shipped.js';
 
 type Shipped = (typeof SHIPPED)[number];
 
@@ -25,31 +20,15 @@ export type ConfigCounts = { files: number } & {
 /** A kind module as the code that makes resources of it sees it. */
 export type Kind = KindModule<KindName>;
 
-const kinds: Kind[] = [...SHIPPED];
+const kinds: readonly Kind[] = SHIPPED;
 const byName = new Map<string, Kind>(kinds.map((k) => [k.name, k]));
 
 /**
- * Every kind, in the order plans and state list them: the only list of kinds.
- * Read it when it is needed, not once at load: registerKind may add to it.
+ * Every kind, in the order plans and state list them: the only list of kinds,
+ * generated (shipped.ts, npm run gen:schemas) from the files of src/resources
+ * that declare one.
  */
 export const KINDS: readonly Kind[] = kinds;
-
-/**
- * Adds a kind declared outside this package (a test's fourth kind) after the
- * others. Its name and config key and file must be new; its API schemas and
- * the config, plan and state schemas that name it must be added to the
- * schema checks first (src/schemas addSchemas). Its name is not a KindName to
- * the compiler: the type lists the kinds this package declares.
- */
-export function registerKind(kind: KindModule): void {
-  const clash = kinds.find(
-    (k) => k.name === kind.name || k.config.key === kind.config.key || k.config.file === kind.config.file,
-  );
-  if (clash) throw new Error(`kind ${kind.name} clashes with ${clash.name}`);
-  const added = kind as Kind;
-  kinds.push(added);
-  byName.set(added.name, added);
-}
 
 export function kindOf(name: KindName): Kind {
   const kind = byName.get(name);

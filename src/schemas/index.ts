@@ -9,7 +9,6 @@
 import { createRequire } from 'node:module';
 import * as generated from '../generated/validators.js';
 import { configurationKeysByAction } from './facts.js';
-import { addSchemaDocuments, type JsonSchema } from './key-order.js';
 import type { AjvError, ValidateFunction } from '../generated/validate-function.js';
 
 export type SchemaName = keyof typeof generated;
@@ -26,7 +25,7 @@ export interface SchemaIssue {
   atKey?: boolean;
 }
 
-const validators: Record<string, ValidateFunction> = { ...generated };
+const validators: Readonly<Record<string, ValidateFunction>> = generated;
 
 function validator(name: SchemaName): ValidateFunction {
   const validate = validators[name];
@@ -41,25 +40,25 @@ export function checkSchema(name: SchemaName, data: unknown): SchemaIssue[] {
   return describeErrors(validate.errors ?? [], data);
 }
 
+/**
+ * The issues checkSchema gives at or below `data`'s top-level property
+ * `key`, the errors elsewhere left undescribed: for checking one field
+ * through a whole body's schema (an id through a create response's, whose
+ * other required fields are absent), once per record of a large state.
+ */
+export function checkSchemaAt(name: SchemaName, data: unknown, key: string): SchemaIssue[] {
+  const validate = validator(name);
+  if (validate(data)) return [];
+  const at = `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  const errors = (validate.errors ?? []).filter(
+    (e) => e.instancePath === at || e.instancePath.startsWith(`${at}/`),
+  );
+  return describeErrors(errors, data).filter((issue) => issue.path[0] === key);
+}
+
 /** True when `data` matches the named schema. */
 export function matchesSchema(name: SchemaName, data: unknown): boolean {
   return validator(name)(data);
-}
-
-/**
- * Adds compiled validators (by name, as checkSchema names them) and schema
- * documents (by file name, as the config's key order reads them), in place
- * of or beside the generated ones. Only for a kind declared outside this
- * package (a test's fourth kind): it brings its API schemas, and the config,
- * plan and state schemas regenerated to name it (scripts/kind-schemas.mjs).
- * The package's own schemas are compiled at build time; nothing here compiles.
- */
-export function addSchemas(set: {
-  validators?: Readonly<Record<string, ValidateFunction>>;
-  documents?: Readonly<Record<string, JsonSchema>>;
-}): void {
-  Object.assign(validators, set.validators ?? {});
-  addSchemaDocuments(set.documents ?? {});
 }
 
 export function parsePointer(pointer: string): (string | number)[] {

@@ -24,13 +24,10 @@ export type JsonSchema = { [key: string]: unknown };
 /** The package's schemas/ directory: src/schemas and dist/schemas both sit two levels below the root. */
 const SCHEMAS_DIR = new URL('../../schemas/', import.meta.url);
 
-/** Documents added at run time (addSchemas), by file name; they take the place of files of schemas/. */
-const added = new Map<string, JsonSchema>();
-
 function load(file: string, cache: Map<string, JsonSchema>): JsonSchema {
   let schema = cache.get(file);
   if (!schema) {
-    schema = added.get(file) ?? (JSON.parse(readFileSync(new URL(file, SCHEMAS_DIR), 'utf8')) as JsonSchema);
+    schema = JSON.parse(readFileSync(new URL(file, SCHEMAS_DIR), 'utf8')) as JsonSchema;
     cache.set(file, schema);
   }
   return schema;
@@ -38,17 +35,6 @@ function load(file: string, cache: Map<string, JsonSchema>): JsonSchema {
 
 const shared = new Map<string, JsonSchema>();
 let configOrder: KeyOrder | null = null;
-
-/**
- * Adds schema documents (file name → document) that take the place of, or
- * join, the files of schemas/: a kind declared outside the package (a test's)
- * brings its API schemas and the config schema that lists it.
- */
-export function addSchemaDocuments(documents: Readonly<Record<string, JsonSchema>>): void {
-  for (const [file, document] of Object.entries(documents)) added.set(file, document);
-  shared.clear();
-  configOrder = null;
-}
 
 /** One schema document of schemas/ by file name, parsed once. */
 export function loadSchema(file: string): JsonSchema {
