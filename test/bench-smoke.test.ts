@@ -138,22 +138,25 @@ describe('the documented-model rows (bench/window-scenarios.mjs)', () => {
     [{ burst: 10, perWindow: 25, windowSec: 1 }, 260, T + 999, 24_001],
     // 5 s windows aligned on the tenant clock: T is 20 s into a minute, so on a 5 s boundary.
     [{ burst: 40, perWindow: 500, windowSec: 5 }, 280, T + 3_000, 27_000],
+    // A true 60 s window: 80 more at 40 a minute, the first request 23 s into a minute.
+    [{ burst: 40, perWindow: 500, windowSec: 60 }, 120, T + 3_000, 97_000],
     // Everything fits in the burst: no wait at all.
     [{ burst: 50, perWindow: 16, windowSec: 1 }, 50, T + 123, 0],
   ])('floors %j, N=%i, first request at %i: %i ms', (shape, n, first, floor) => {
     expect(windowFloorMs(shape, n, first)).toBe(floor);
   });
 
-  it('covers the published tiers, a rate above the burst, a 3-second and a scaled per-minute window, each 20–60 s with N ≥ 100', () => {
+  it('covers the published tiers, a rate above the burst, a 3-second, a scaled and a true 60-second window, each 20–60 s (120 s for a minute) with N ≥ 100', () => {
     const tiers = WINDOW_CELLS.map((c) => c.limit.tier).filter(Boolean);
     expect(tiers).toEqual(['free', 'enterprise-nonprod', 'enterprise-prod', 'private-cloud-20']);
     expect(WINDOW_CELLS.some((c) => (c.limit.perSecond ?? 0) > (c.limit.burst ?? Infinity))).toBe(true);
     expect(WINDOW_CELLS.some((c) => c.limit.windowSec === 60 / MINUTE_SCALE)).toBe(true);
     expect(WINDOW_CELLS.some((c) => c.limit.windowSec === 3)).toBe(true);
+    expect(WINDOW_CELLS.some((c) => c.limit.windowSec === 60)).toBe(true);
     for (const cell of WINDOW_CELLS) {
       expect(cell.n).toBeGreaterThanOrEqual(100);
       expect(nominalFloorS(cell)).toBeGreaterThanOrEqual(20);
-      expect(nominalFloorS(cell)).toBeLessThanOrEqual(60);
+      expect(nominalFloorS(cell)).toBeLessThanOrEqual(cell.limit.windowSec === 60 ? 120 : 60);
     }
   });
 

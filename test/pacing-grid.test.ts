@@ -186,6 +186,21 @@ describe('pacing a continuous token bucket', () => {
     expect(r.status429 / r.sent).toBeLessThan(0.01);
   });
 
+  // Issue 34 item 7: the B=1 row over N ≥ 60, ≤ 1.30 × floor and ≤ 5 % 429. A bucket of one
+  // says 0 left after every request: its rate is found by doubling until the first 429, then
+  // a tenth at a time below the rate refused, each token counted from the last answer's arrival.
+  it.each([10, 16, 50])(
+    'R=%i/s B=1, N ≥ 60: within 1.30 × (N − B)/R and 5 percent 429s, wherever in the second it starts',
+    async (rate) => {
+      const requests = Math.max(60, 1 + 6 * rate);
+      for (const start of STARTS) {
+        const r = await simulate({ rate, burst: 1, requests, latencyMs: 3, jitterMs: 4, start });
+        expect(r.ratio).toBeLessThanOrEqual(1.3);
+        expect(r.status429 / r.sent).toBeLessThanOrEqual(0.05);
+      }
+    },
+  );
+
   // A bucket of one refills unseen between requests: its rate is found by probing upward.
   it('R=2/s B=1: a 429 to its own probe above the proven rate costs a tenth of the rate, not half', async () => {
     const r = await simulate({ rate: 2, burst: 1, requests: 13, latencyMs: 3, jitterMs: 4 });

@@ -4,7 +4,8 @@
  * sustained rate the pacer learned: a bucket holding that share of the burst,
  * refilled at that share of the sustained rate, so that from the first
  * request tenantform leaves the rest of the tenant's budget to its other
- * clients).
+ * clients). The sustained rate is what the answers prove, from below, but at
+ * least the burst a minute (BURST_REFILL_MS).
  */
 
 /**
@@ -35,6 +36,14 @@ export interface CeilingOptions {
   rpsState?: RpsState;
 }
 
+/**
+ * The longest the share assumes a tenant takes to refill its burst: the
+ * service's longest documented window (a minute). A share of a tenant whose
+ * bucket stays full (an unlimited one, or a tiny share of a large one) is a
+ * share of at least its burst a minute: slow, but never a wait of hours.
+ */
+const BURST_REFILL_MS = 60_000;
+
 export class UserCeilings {
   private readonly rps: RpsState;
   /** The share's bucket: requests we may send; undefined until the burst is known. */
@@ -62,7 +71,11 @@ export class UserCeilings {
     this.shareCap = Math.max(1, share * limit);
     // The first answer: the share of the burst, less the request that brought it.
     if (this.shareTokens === undefined) this.shareTokens = this.shareCap - 1;
-    if (sustained !== undefined) this.shareRate = Math.max(this.shareRate ?? 0, share * sustained);
+    if (sustained === undefined) return;
+    // The answers prove a sustained rate from below only (a bucket that refilled all we took);
+    // a share of it alone would shrink with the share. Take the tenant to refill its burst in a minute at least.
+    const known = Math.max(sustained, limit / BURST_REFILL_MS);
+    this.shareRate = Math.max(this.shareRate ?? 0, share * known);
   }
 
   private refillShare(now: number): void {

@@ -331,6 +331,41 @@ describe('Pacer with a bucket of one request', () => {
   });
 });
 
+describe('Pacer with a bucket of one request (continuous)', () => {
+  // Full again within the next second, a second or more away: the Reset proves about 1/s only.
+  const one = (t: number) => ({
+    'x-ratelimit-limit': '1',
+    'x-ratelimit-remaining': '0',
+    'x-ratelimit-reset': String(Math.floor(t / 1000) + 1),
+  });
+  /** clockedPacer whose sleep gives up after a few rounds (a loop on the virtual clock never ends). */
+  function bounded() {
+    const f = clockedPacer();
+    const sleep = f.pacer['options'].sleep;
+    f.pacer['options'].sleep = async (ms: number) => {
+      if (f.sleeps.length >= 12) throw new Error(`still sleeping after ${f.sleeps.join(', ')} ms`);
+      await sleep(ms);
+    };
+    return f;
+  }
+
+  it('waits for the answer in flight, then counts the next token from its arrival, not from the sending', async () => {
+    const { pacer, sleeps, advance, now } = bounded();
+    pacer.release(await pacer.acquire(), one(now()));
+    const second = await pacer.acquire();
+    expect(sleeps).toHaveLength(1);
+    const third = pacer.acquire();
+    // Its token is counted from the answer still to come: no sleep planned on the old rate.
+    expect(await granted([third])).toEqual([false]);
+    expect(sleeps).toHaveLength(1);
+    advance(400); // a slow answer: the tenant may have served it just before it arrived
+    const arrival = now();
+    pacer.release(second, one(now()));
+    await third;
+    expect(((now() - arrival) * pacer.ratePerSecond!) / 1000).toBeGreaterThanOrEqual(1 - 1e-9);
+  });
+});
+
 describe('Pacer with a continuous bucket', () => {
   const dated = (t: number, remaining: number, resetAt: number) => ({
     'x-ratelimit-limit': '10',
@@ -382,6 +417,21 @@ describe('Pacer with a continuous bucket', () => {
 });
 
 describe('Pacer with --max-rate', () => {
+  it('takes 0.01 % of a tenant whose bucket stays full as a share of at least its burst a minute: slow, never hours', async () => {
+    const f = fixture({ share: 0.0001 });
+    // What an unlimited tenant answers: 10,000 a window, always full again by the next second.
+    const full = () => ({
+      'x-ratelimit-limit': '10000',
+      'x-ratelimit-remaining': '9999',
+      'x-ratelimit-reset': String(Math.floor(f.now() / 1000) + 1),
+      date: new Date(f.now()).toUTCString(),
+    });
+    for (let i = 0; i < 6; i++) f.pacer.release(await f.pacer.acquire(), full());
+    // 0.01 % of 10,000 a minute is one request a minute: no wait much longer, none much shorter once known.
+    expect(Math.max(...f.sleeps)).toBeLessThanOrEqual(2 * 60_000);
+    expect(f.sleeps[f.sleeps.length - 1]).toBeGreaterThanOrEqual(60_000);
+  });
+
   it('sends a share of the burst at first, then waits for a window to turn to learn the sustained rate', async () => {
     const f = fixture({ share: 0.3 });
     const dated = (remaining: number, resetInSec: number) => ({

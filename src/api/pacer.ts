@@ -4,7 +4,9 @@
  * yet answered (the tenant may count them after it), leaves one for it, or the
  * limiter's clock has surely passed that answer's Reset (then one request, the
  * opener, goes alone, and its answer sets the count again); a bucket proven to
- * refill continuously adds what its proven rate refilled since. It assumes of
+ * refill continuously adds what its proven rate refilled since (a bucket of
+ * one, whose answers prove nothing between requests, what the rate it is
+ * trying refilled since the last answer arrived). It assumes of
  * the headers only what the service documents and what cannot be otherwise:
  * within a window Remaining only falls (an answer naming the level's Reset
  * with more left was served before the level's and is counted in it); Reset is
@@ -38,8 +40,11 @@
  *   there, so it costs no 429.
  * - For a continuous bucket the level grows at the largest rate the answers
  *   prove (never above the truth). A bucket of one proves nothing between
- *   requests (every answer says 0 left): there each answer raises the rate by
- *   a tenth, below any rate that got a 429. A 429 empties the level and
+ *   requests (every answer says 0 left): its token is counted from the last
+ *   answer's arrival (the latest it can have been taken), and each answer
+ *   raises the rate it tested (the gap since the answer before) twofold until
+ *   the bucket's first 429, then by a tenth, below any rate that got a 429
+ *   (which proves the gap it went after too short). A 429 empties the level and
  *   forgets the proven rate but the lower of the growth rate and a fraction of
  *   the old rate: 0.9 when the rate was a probe above the proven one, half
  *   when it was proven (another client drew on the shared bucket).
@@ -93,6 +98,8 @@ const budget = (reason: string): WaitCause => ({ kind: 'rate-limit', reason });
 
 /** Factor of an upward probe of a bucket of one's refill rate, per answer. */
 const PROBE_STEP = 1.1;
+/** Factor of that probe until the bucket's first 429: the rate is still far below its own. */
+const SLOW_START_STEP = 2;
 /** Probes stay this factor below the lowest rate that got a 429. */
 const REFUSED_MARGIN = 1.1;
 /** Factor on the rate after a 429 from a bucket someone else draws on. */
@@ -163,6 +170,8 @@ export class Pacer {
   private shared = false;
   /** Lowest rate in use when a 429 came back: probes stay below it. */
   private refused = Infinity;
+  /** Arrival of the latest answer that took a token (not a 429). */
+  private tookAt = -Infinity;
   /** Arrival of the last 429. */
   private last429At = -Infinity;
   /** No request before this local time (a 429's Retry-After). */
@@ -288,6 +297,8 @@ export class Pacer {
     if (a.status === 429) return this.on429(a);
     const remaining = a.remaining!;
     if (this.limit === undefined) this.limit = remaining + 1;
+    const tookBefore = this.tookAt;
+    this.tookAt = Math.max(this.tookAt, a.recvAt);
     const wasProbe = a.ticket === this.probe;
     if (wasProbe) this.probe = 0;
     this.model.observe({ ...a, limit: this.limit, remaining });
@@ -323,7 +334,7 @@ export class Pacer {
       this.updateRate();
       return; // stale for the level
     }
-    if (this.continuous) this.setContinuousLevel(a, remaining);
+    if (this.continuous) this.setContinuousLevel(a, remaining, tookBefore);
     else this.level = remaining - this.inFlight.size;
     this.levelAt = a.recvAt;
     this.levelTicket = a.ticket;
@@ -374,16 +385,23 @@ export class Pacer {
     this.levelAnswer = a;
   }
 
-  private setContinuousLevel(a: Answer, remaining: number): void {
+  private setContinuousLevel(a: Answer, remaining: number, tookBefore: number): void {
     if (this.shared && remaining === this.limit! - 1) {
       // A full bucket: nobody else draws on it now. Learn it afresh.
       this.shared = false;
       this.bounds.forget();
     }
     this.updateRate();
-    if (this.limit === 1 && this.rate !== undefined) this.probeBucketOfOne();
     // Requests still in flight may be counted after this answer, whatever their order.
     const floor = remaining - this.inFlight.size;
+    if (this.limit === 1 && this.rate !== undefined) {
+      // A bucket of one took its token at some instant up to this arrival: its
+      // next token is counted from here (a request paced from its sending
+      // could be served before the token is back when this one was served late).
+      this.probeBucketOfOne(a, tookBefore);
+      this.level = floor;
+      return;
+    }
     const predicted = this.levelNow(a.recvAt);
     if (predicted !== undefined && this.rate !== undefined) {
       // Remaining is rounded down: the level is at least what it says, and below one more.
@@ -412,7 +430,7 @@ export class Pacer {
       this.probe = 0;
       this.model.probeRefused();
     }
-    if (this.continuous && this.rate !== undefined && lesson) this.backOff();
+    if (this.continuous && this.rate !== undefined && lesson) this.backOff(a);
     // Someone else draws on the budget (or the plan was early): hold nothing back.
     if (!this.continuous) this.shared = true;
     this.level = -this.inFlight.size;
@@ -426,10 +444,15 @@ export class Pacer {
    * than the rate we paced at. Probe upward, a tenth faster with each answer,
    * below any rate that got a 429.
    */
-  private probeBucketOfOne(): void {
-    const rate = this.rate!;
-    const probe = Math.min(rate * PROBE_STEP, this.bounds.upper ?? Infinity, this.refused / REFUSED_MARGIN);
-    this.rate = Math.max(rate, probe);
+  private probeBucketOfOne(a: Answer, tookBefore: number): void {
+    // The rate this request tested: it went this long after the last token was surely
+    // taken (the first answer: the rate its Reset proves).
+    const gap = a.sentAt - tookBefore;
+    const tested = Number.isFinite(gap) ? (gap > 0 ? 1 / gap : undefined) : this.bounds.lower;
+    if (tested === undefined) return;
+    const step = this.refused === Infinity ? SLOW_START_STEP : PROBE_STEP;
+    const probe = Math.min(tested * step, this.bounds.upper ?? Infinity, this.refused / REFUSED_MARGIN);
+    this.rate = Math.max(this.rate!, probe);
   }
 
   /**
@@ -446,17 +469,21 @@ export class Pacer {
   }
 
   /** A continuous bucket answered 429: slow down below the rate that was refused. */
-  private backOff(): void {
+  private backOff(a: Answer): void {
     const growth = this.bounds.growth;
     const proven = this.bounds.lower;
     const before = this.rate!;
     // Above the proven rate, the 429 answers our own probe: step back below it. At
     // or under it, the answers prove the budget was there: someone else took it.
     const probing = proven === undefined || before > proven * (1 + 1e-9);
-    this.refused = Math.min(this.refused, before);
+    // A bucket of one refused a request sent this long after the last token was surely taken.
+    const gap = this.limit === 1 ? a.sentAt - this.tookAt : 0;
+    this.refused = Math.min(this.refused, before, gap > 0 ? 1 / gap : Infinity);
     this.shared = true;
     this.bounds.forget();
-    this.rate = Math.min(before * (probing ? PROBE_BACKOFF : SHARED_BACKOFF), growth ?? before);
+    // A bucket of one proves no more than the rates it served (no one else shows in it).
+    const kept = this.limit === 1 ? (proven ?? growth) : growth;
+    this.rate = Math.min(before * (probing ? PROBE_BACKOFF : SHARED_BACKOFF), kept ?? before);
   }
 
   private updateRate(): void {
@@ -518,6 +545,8 @@ export class Pacer {
     if (level >= 1) return this.holdForProbe(now, level) ?? this.holdForClock(now, level);
     const cause = budget(this.after429 ? WAIT_REASON.after429 : WAIT_REASON.pace);
     if (this.continuous && this.rate !== undefined) {
+      // A bucket of one counts its next token from the answer in flight: hear it first.
+      if (this.limit === 1 && this.inFlight.size > 0) return { type: 'event' };
       return { type: 'sleep', ms: Math.max(1, Math.ceil((1 - level) / this.rate)), cause };
     }
     // Answers still to come may show more left than the level counts on (it takes

@@ -5,7 +5,13 @@ import { namesNote } from './names.js';
 import { driftHeading, driftReason, driftValueLines } from './render-drift.js';
 import type { Change, Plan } from './types.js';
 import { effectWords, findingMessage, type Finding } from '../review/index.js';
-import { findingLine, findingWhere, reviewView, type ShownChange } from './review-view.js';
+import {
+  findingLine,
+  findingWhere,
+  reviewView,
+  type ReviewedChange,
+  type ShownChange,
+} from './review-view.js';
 import {
   absenceNote,
   adoptedFlag,
@@ -253,10 +259,10 @@ export function renderMarkdown(plan: Plan): string {
     size += text.length + 1;
     return true;
   };
-  const table = (items: readonly ShownChange[], risky: boolean): number => {
+  const table = (items: readonly ReviewedChange[], risky: boolean): number => {
     let rows = 0;
     if (items.length > 0 && add('', TABLE))
-      while (rows < items.length && add(row(items[rows]!, risky))) rows++;
+      while (rows < items.length && add(row(view.show(items[rows]!), risky))) rows++;
     return rows;
   };
 
@@ -271,7 +277,8 @@ export function renderMarkdown(plan: Plan): string {
   const ordered = [...view.risky, ...view.others];
   let shownValues = 0;
   if (rows === ordered.length && add('')) {
-    while (shownValues < ordered.length && add(`${details(ordered[shownValues]!)}\n`)) shownValues++;
+    while (shownValues < ordered.length && add(`${details(view.show(ordered[shownValues]!))}\n`))
+      shownValues++;
   }
 
   const left: string[] = [];
