@@ -271,18 +271,35 @@ describe(`${DOC}: how a run flows`, () => {
   });
 });
 
-/**
- * The steps of a "where a new X goes" list: for each step, the paths with a
- * placeholder and the lists it names as `LIST` (`file`).
- */
-function steps(section: string): { paths: string[]; lists: { name: string; file: string }[] }[] {
+/** One step of a "where a new X goes" list. */
+interface Step {
+  /** The places the step starts with (before its first colon): the files or folders it writes. */
+  writes: string[];
+  /** The paths with a placeholder it names. */
+  paths: string[];
+  /** The lists it names as `LIST` (`file`). */
+  lists: { name: string; file: string }[];
+  /** True for the step the generators do (it starts with `npm run gen:…`). */
+  generated: boolean;
+}
+
+/** The steps of a "where a new X goes" list. */
+function steps(section: string): Step[] {
   return section
     .split(/\n(?=\d+\. )/)
     .filter((s) => /^\d+\. /.test(s))
-    .map((step) => ({
-      paths: ticked(step).filter((t) => /<[a-z]+>/.test(t) && t.endsWith('.ts')),
-      lists: [...step.matchAll(/`([A-Z][A-Z_]+)` \(`([^`]+)`\)/g)].map((m) => ({ name: m[1]!, file: m[2]! })),
-    }));
+    .map((step) => {
+      const head = step.replace(/^\d+\. /, '').split(/:\s/)[0]!;
+      return {
+        writes: ticked(head).filter((t) => t.includes('/')),
+        paths: ticked(step).filter((t) => /<[a-z]+>/.test(t) && t.endsWith('.ts')),
+        lists: [...step.matchAll(/`([A-Z][A-Z_]+)`\s+\(`([^`]+)`\)/g)].map((m) => ({
+          name: m[1]!,
+          file: m[2]!,
+        })),
+        generated: head.startsWith('`npm run gen:'),
+      };
+    });
 }
 
 /**
@@ -305,7 +322,12 @@ function listEntries(file: string, name: string): string[] {
   throw new Error(`${file} declares no list ${name}`);
 }
 
-/** Checks one "where a new X goes" list against the things of that sort that exist. */
+/**
+ * Checks one "where a new X goes" list against the things of that sort that
+ * exist: each path with the placeholder exists for every one of them, exports
+ * a registered declaration, and that export is in each list the section names
+ * whose file sits in the same folder.
+ */
 async function checkAdditions(
   section: string,
   placeholder: string,
@@ -313,25 +335,33 @@ async function checkAdditions(
 ): Promise<string[]> {
   const problems: string[] = [];
   const found = steps(section);
-  expect(found.flatMap((s) => s.paths).length).toBeGreaterThan(0);
-  for (const step of found)
-    for (const template of step.paths.filter((p) => p.includes(`<${placeholder}>`)))
-      for (const file of expand(template)) {
-        if (!existsSync(join(ROOT, file))) {
-          problems.push(`${file} (from ${template}): no such file`);
-          continue;
-        }
-        const module = (await import(pathToFileURL(join(ROOT, file)).href)) as Record<string, unknown>;
-        for (const list of step.lists) {
-          const inList = listEntries(list.file, list.name);
-          const entry = Object.keys(module).find((k) => inList.includes(k));
-          if (!entry) problems.push(`${file}: exports nothing listed in ${list.name} (${list.file})`);
-        }
-        if (step.lists.length > 0 && !Object.values(module).some((v) => registered.includes(v as object)))
-          problems.push(`${file}: exports no declaration that is registered`);
+  const lists = found.flatMap((s) => s.lists);
+  const templates = found.flatMap((s) => s.paths).filter((p) => p.includes(`<${placeholder}>`));
+  expect(templates.length).toBeGreaterThan(0);
+  for (const template of templates)
+    for (const file of expand(template)) {
+      if (!existsSync(join(ROOT, file))) {
+        problems.push(`${file} (from ${template}): no such file`);
+        continue;
       }
+      const module = (await import(pathToFileURL(join(ROOT, file)).href)) as Record<string, unknown>;
+      if (!Object.values(module).some((v) => registered.includes(v as object)))
+        problems.push(`${file}: exports no declaration that is registered`);
+      for (const list of lists.filter((l) => dirname(l.file) === dirname(template))) {
+        const inList = listEntries(list.file, list.name);
+        if (!Object.keys(module).some((k) => inList.includes(k)))
+          problems.push(`${file}: exports nothing listed in ${list.name} (${list.file})`);
+      }
+    }
   return problems;
 }
+
+/** Whether `file` (relative to a kind's folder) is one of the places `writes` names, for the kind `name`. */
+const writtenBy = (writes: string[], name: string, file: string) =>
+  writes.some((w) => {
+    const place = w.replace(/<kind>/g, name);
+    return place.endsWith('/') ? file.startsWith(place) : file === place;
+  });
 
 describe(`${DOC}: where new things go`, () => {
   it('a command: every command of docs/commands.md has its entry in the list the steps name', () => {
@@ -351,6 +381,48 @@ describe(`${DOC}: where new things go`, () => {
   it('a kind: every shipped kind has the files the list names, each in the list it names', async () => {
     const section = checkedSection(doc, 'kind');
     expect(await checkAdditions(section, 'kind', [...KINDS, ...EMULATOR_KINDS])).toEqual([]);
+  });
+
+  it('a kind: the test-only kind is exactly the files the steps write, at their places', () => {
+    const section = checkedSection(doc, 'kind');
+    const folder = ticked(section).find((t) => /^test\/kinds\/[a-z-]+\/$/.test(t));
+    expect(folder, `${DOC}: the kind section names the test-only kind's folder`).toBeDefined();
+    const name = basename(folder!);
+    const writes = steps(section).flatMap((s) => s.writes);
+    const files = filesBelow(folder!.replace(/\/$/, ''), () => true).map((f) => f.slice(folder!.length));
+    expect(files.filter((f) => !writtenBy(writes, name, f))).toEqual([]);
+    const missing = writes
+      .map((w) => w.replace(/<kind>/g, name))
+      .filter((w) => (w.endsWith('/') ? !files.some((f) => f.startsWith(w)) : !files.includes(w)));
+    expect(missing).toEqual([]);
+  });
+
+  it('a kind: the generated step names the lists the generators write, and only generated files', async () => {
+    const generated = steps(checkedSection(doc, 'kind')).filter((s) => s.generated);
+    expect(generated).toHaveLength(1);
+    const step = checkedSection(doc, 'kind')
+      .split(/\n(?=\d+\. )/)
+      .find((s) => s.includes('`npm run gen:'))!;
+    const { KIND_REGISTRIES, KIND_SCHEMA_FILES, KIND_WORDS_FILE } =
+      await import('../scripts/kind-schemas.mjs');
+    const pages = await import('../scripts/docs-reference.mjs');
+    const registries = Object.values(KIND_REGISTRIES);
+    expect(generated[0]!.lists.sort((a, b) => a.name.localeCompare(b.name))).toEqual(
+      registries.map(({ name, file }) => ({ name, file })).sort((a, b) => a.name.localeCompare(b.name)),
+    );
+    const written = new Set([
+      ...registries.map((r) => r.file),
+      KIND_WORDS_FILE,
+      ...KIND_SCHEMA_FILES.map((f) => `schemas/${f}`),
+      'package.json',
+      pages.COMMANDS_PAGE,
+      pages.CONFIGURATION_PAGE,
+      ...pages.KIND_TABLES.map((t) => t.page),
+    ]);
+    expect(ticked(step).filter((t) => t.includes('.') && !t.startsWith('npm') && !written.has(t))).toEqual(
+      [],
+    );
+    for (const r of registries) expect(read(r.file)).toMatch(/^\/\/ Generated by /);
   });
 
   it('a kind: the schemas its operations table names are in schemas/', () => {

@@ -3,6 +3,7 @@ import { attributeDiff, attributeLines } from './attribute-lines.js';
 import type { Drift } from './drift.js';
 import { namesNote } from './names.js';
 import { driftHeading, driftReason, driftValueLines } from './render-drift.js';
+import { reasonText } from './reasons.js';
 import type { Change, Plan } from './types.js';
 import { effectWords, findingMessage, type Finding } from '../review/index.js';
 import {
@@ -127,7 +128,7 @@ function valueLines(change: Change): string[] {
 function details({ change, review, plain }: ShownChange): string {
   const diff = valueLines(change).join('\n');
   const fence = fenceFor(diff);
-  const notes = [`Why: ${escapeHtml(change.reason)}.`];
+  const notes = [`Why: ${escapeHtml(reasonText(change))}.`];
   if (change.action === 'replace')
     notes.push(`Note: ${escapeHtml(absenceNote(kindOf(change.kind).title.one))}.`);
   const does = [...review.effects.map(effectWords), ...plain];

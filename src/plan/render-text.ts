@@ -6,6 +6,7 @@ import { painter, type Paint, type Style } from './color.js';
 import { namesNote } from './names.js';
 import { compactNote, isCompact } from './render-compact.js';
 import { driftText } from './render-drift.js';
+import { reasonText } from './reasons.js';
 import {
   findingLine,
   reviewView,
@@ -108,7 +109,8 @@ function body(change: Change, paint: Paint): string[] {
  * change, why (it stops apply).
  */
 function compactLine(item: ShownChange, paint: Paint): string {
-  const why = item.change.action === 'blocked' ? paint('dim', `  # ${printable(item.change.reason)}`) : '';
+  const why =
+    item.change.action === 'blocked' ? paint('dim', `  # ${printable(reasonText(item.change))}`) : '';
   return header(item, paint) + why;
 }
 
@@ -118,7 +120,7 @@ function block(item: ShownChange, paint: Paint): string {
     header(item, paint),
     ...reviewLines(item, paint),
     ...body(change, paint),
-    BODY + paint('dim', `# ${printable(change.reason)}`),
+    BODY + paint('dim', `# ${printable(reasonText(change))}`),
   ];
   if (change.action === 'replace') {
     lines.push(BODY + paint('yellow', `# note: ${absenceNote(kindOf(change.kind).title.one)}`));
