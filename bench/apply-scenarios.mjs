@@ -246,6 +246,17 @@ export async function latencyBoundFigures(work, log, { n = 400, latencyMs = 50, 
       { op: '<=', value: 60 },
       'the sum of the three gap rows above, per run (issue 39)',
     ),
+    info(
+      "latency-bound: time added around the requests, the first request's round left out",
+      'ms',
+      runs.map((r) =>
+        ['start', 'requests', 'end', 'opening'].reduce(
+          (sum, p) => sum + (p === 'opening' ? -1 : 1) * (r.apply.phases[p] - r.raw.phases[p]),
+          0,
+        ),
+      ),
+      "the row above less the first request's round (the pacer's lone probe, issue 34): what start-up, the work on each answer and the end add",
+    ),
   ];
   log(
     `${figures[0].name} ${figures[0].value.toFixed(3)} (${figures[1].value.toFixed(2)} s, floor ${floorS} s, ` +
@@ -299,7 +310,7 @@ export async function requestFigures(work, log) {
 export async function durabilityFigures(
   work,
   log,
-  { n = 5000, pairs = 8, minPairs = 6, budgetMs = 60_000 } = {},
+  { n = 5000, pairs = 12, minPairs = 8, budgetMs = 90_000 } = {},
 ) {
   const dir = configDir(work, 'durability', policiesOnly(n));
   const once = (fsync) => {

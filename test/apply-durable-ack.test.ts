@@ -40,7 +40,7 @@ function creates(n: number): Change[] {
       },
       id: null,
       adopted: false,
-      reason: '',
+      reason: { code: 'create' },
       source: null,
     };
   });

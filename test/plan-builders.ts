@@ -13,7 +13,7 @@ import {
   type SourcePosition,
 } from '../src/resources/index.js';
 import type { StateDocument } from '../src/state/types.js';
-import type { Action, Change, Plan } from '../src/plan/types.js';
+import type { Action, Change, Plan, PlanReason } from '../src/plan/types.js';
 import { planChanges } from '../src/plan/planner.js';
 import { planRefreshed } from '../src/plan/drift.js';
 import { liveResource } from '../src/resources/index.js';
@@ -148,6 +148,17 @@ function everyActionState(): StateDocument {
   );
 }
 
+/** The reason a change of `action` gets when a test does not say (changed paths none). */
+const DEFAULT_REASONS: Record<Action, PlanReason> = {
+  create: { code: 'create' },
+  update: { code: 'update', paths: [] },
+  delete: { code: 'delete-because-no-config' },
+  replace: { code: 'replace-by-request' },
+  forget: { code: 'forget-because-cannot-delete' },
+  blocked: { code: 'cannot-change', paths: [] },
+  'no-op': { code: 'no-op' },
+};
+
 /** A plan change of `kind` at `identity` with nothing before or after; `extra` sets the rest. */
 export function planChange(
   kind: KindName,
@@ -164,7 +175,7 @@ export function planChange(
     after: null,
     id: null,
     adopted: false,
-    reason: '',
+    reason: DEFAULT_REASONS[action],
     source: null,
     ...extra,
   };

@@ -23,7 +23,7 @@ function creates(n: number): Change[] {
       after: attrs(identity[2]!),
       id: null,
       adopted: false,
-      reason: '',
+      reason: { code: 'create' },
       source: null,
     };
   });
@@ -148,7 +148,7 @@ describe('applyPlan when recording fails', () => {
       after: { user_id: 'auth0|u1', resource_server_identifier: 'https://api/', permission_name: p },
       id: null,
       adopted: false,
-      reason: '',
+      reason: { code: 'create' },
       source: null,
     }));
     const { client } = gatedClient();

@@ -194,7 +194,9 @@ describe('applyPlan', () => {
     const { client, calls } = fakeClient();
     const { recorder } = memoryRecorder();
     const p = plan([
-      change('token_exchange_profile', ['urn:x:y'], 'blocked', { reason: 'name changed' }),
+      change('token_exchange_profile', ['urn:x:y'], 'blocked', {
+        reason: { code: 'cannot-change', paths: ['name'] },
+      }),
       change('rate_limit_policy', ['r', 'c', 'default'], 'create', { after: policyAttrs('default') }),
     ]);
     await expect(applyPlan(p, { client, recorder })).rejects.toBeInstanceOf(PlanError);

@@ -5,7 +5,7 @@ import type {
   OperationDescriptor,
   RecordedResource,
 } from '../resources/index.js';
-import type { Action } from '../plan/types.js';
+import type { Action, PlanReason } from '../plan/types.js';
 
 /**
  * The one call the executor needs: send an operation from a kind's table
@@ -117,7 +117,7 @@ export interface ApplyResult {
   /** Why scheduling stopped early, if it did: the first fatal error or record failure. */
   stoppedBy: { message: string; code?: string; cause: 'api' | 'record' | 'signal' } | null;
   /** Blocked changes left out (only when skipBlocked). */
-  skipped: { address: string; reason: string }[];
+  skipped: { address: string; reason: PlanReason }[];
 }
 
 export interface ApplyOptions {

@@ -22,18 +22,47 @@ function isItem(value: unknown): value is Item {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Gives the string to keep for a value read from a file: see keeper. */
+type Keep = (value: string) => string;
+
+/**
+ * The strings the resources of one document keep, each value once: the
+ * first time a value is seen it is copied (JSON.parse makes a fresh string),
+ * later equal values share that copy. A parser's strings are cut from the
+ * file's text, and each such cut keeps the whole text alive while the
+ * resource is: for the run of a plan or apply. Repeated values (an API
+ * identifier, a resource, an action) are kept once.
+ */
+function keeper(): Keep {
+  const kept = new Map<string, string>();
+  return (value) => {
+    let copy = kept.get(value);
+    if (copy === undefined) {
+      copy = JSON.parse(JSON.stringify(value)) as string;
+      kept.set(copy, copy);
+    }
+    return copy;
+  };
+}
+
 /**
  * The keys of `item` the schema allows where `order` stands (see
  * configOrderAt), in the schema's order, set on `out`; a mapping below one of
- * them is picked the same way. Walks the key order it is given rather than
- * looking each level up by path: it runs for every item of every config.
+ * them is picked the same way, and strings are the ones `keep` gives. Walks
+ * the key order it is given rather than looking each level up by path: it
+ * runs for every item of every config.
  */
-function pick(item: Item, order: KeyOrder, out: Attributes = {}): Attributes {
+function pick(item: Item, order: KeyOrder, keep: Keep, out: Attributes = {}): Attributes {
   for (const key of order.keys) {
     if (!Object.prototype.hasOwnProperty.call(item, key)) continue;
     const value = item[key];
     const below = order.children.get(key);
-    out[key] = isItem(value) && below !== undefined && below.keys.length > 0 ? pick(value, below) : value;
+    out[key] =
+      typeof value === 'string'
+        ? keep(value)
+        : isItem(value) && below !== undefined && below.keys.length > 0
+          ? pick(value, below, keep)
+          : value;
   }
   return out;
 }
@@ -58,14 +87,14 @@ export type PositionOf = (
 ) => SourcePosition;
 
 /** The resources of one kind's list, in list order: one per item, or per member of each entry of a grouped kind. */
-function collectKind(kind: Kind, list: unknown[], positionOf: PositionOf): DesiredResource[] {
+function collectKind(kind: Kind, list: unknown[], positionOf: PositionOf, keep: Keep): DesiredResource[] {
   const { key, group } = kind.config;
   const out: DesiredResource[] = [];
   if (!group) {
     const order = configOrderAt([key]);
     list.forEach((item, i) => {
       if (isItem(item) && hasStrings(item, kind.identityFields))
-        out.push(make(kind, pick(item, order), positionOf([key, i], list, i)));
+        out.push(make(kind, pick(item, order, keep), positionOf([key, i], list, i)));
     });
     return out;
   }
@@ -75,9 +104,10 @@ function collectKind(kind: Kind, list: unknown[], positionOf: PositionOf): Desir
     const owner = isItem(entry) ? entry[group.by] : undefined;
     const members = isItem(entry) ? entry[group.list] : undefined;
     if (typeof owner !== 'string' || !Array.isArray(members)) return;
+    const by = keep(owner);
     members.forEach((member: unknown, j: number) => {
       if (!isItem(member) || !hasStrings(member, memberFields)) return;
-      const attributes = pick(member, order, { [group.by]: owner });
+      const attributes = pick(member, order, keep, { [group.by]: by });
       out.push(make(kind, attributes, positionOf([key, i, group.list, j], members, j)));
     });
   });
@@ -92,9 +122,10 @@ function collectKind(kind: Kind, list: unknown[], positionOf: PositionOf): Desir
 export function collectFromValue(data: unknown, positionOf: PositionOf): DesiredResource[] {
   if (!isItem(data)) return [];
   const out: DesiredResource[] = [];
+  const keep = keeper();
   for (const kind of KINDS) {
     const list = data[kind.config.key];
-    if (Array.isArray(list)) out.push(...collectKind(kind, list, positionOf));
+    if (Array.isArray(list)) out.push(...collectKind(kind, list, positionOf, keep));
   }
   return out;
 }

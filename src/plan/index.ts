@@ -1,10 +1,10 @@
 /**
  * Plan: decides what apply must do (planChanges, pure), and shows it (text,
  * markdown, JSON, Terraform-shaped JSON), saves it and reads it back (plan files, staleness check).
- * Owns: actions, reasons, plan file format, rendering. Does not own: reading
+ * Owns: actions, reasons (codes with data, worded when rendered), plan file format, rendering. Does not own: reading
  * config (config/), storing state (state/), or doing the work (apply/).
  */
-export type { Action, Change, Plan, PlanSummary } from './types.js';
+export type { Action, Change, Plan, PlanReason, PlanSummary, ReasonCode } from './types.js';
 export { PLAN_FORMAT_VERSION } from './types.js';
 export { ACTION_INFO, ACTIONS, assertNever, type ActionInfo } from './actions.js';
 export { PlanError, type PlanErrorCode } from './errors.js';
@@ -37,7 +37,7 @@ export {
 export { canonicalJson, type PlanSeal } from './plan-seal.js';
 export { shouldUseColor } from './color.js';
 export { changedPaths, deepEqual } from './canonical.js';
-export { adoptedWords } from './reasons.js';
+export { adoptedWords, reasonText } from './reasons.js';
 export { renderText, renderTextChunks, type TextOptions } from './render-text.js';
 export { COMPACT_ABOVE } from './render-compact.js';
 export { codeCell, escapeCell, MARKDOWN_LIMIT, renderMarkdown } from './render-markdown.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { everyActionPlan, policy, recorded, stateDoc } from '../../test/plan-builders.js';
+import { everyActionPlan, everyKindOfPlan, policy, recorded, stateDoc } from '../../test/plan-builders.js';
 import { PlanError } from './errors.js';
 import {
   checkPlanIsCurrent,
@@ -12,7 +12,9 @@ import {
 } from './plan-file.js';
 import { sealOf } from './plan-seal.js';
 import { planChanges } from './planner.js';
+import { reasonText } from './reasons.js';
 import { renderJson } from './render-json.js';
+import { renderText } from './render-text.js';
 import type { Plan } from './types.js';
 
 const META = {
@@ -251,6 +253,43 @@ describe('plan files', () => {
     expect(err.code).toBe('PLAN_INVALID');
     expect(err.message).toMatch(/^p\.json is not a valid tenantform plan:\n/);
     expect(err.message).toMatch(message);
+  });
+});
+
+describe('the reasons of a plan file', () => {
+  it.each(everyKindOfPlan().map((plan, i) => [i, plan] as const))(
+    'keep each reason in words and read its code and data back (plan %i)',
+    (_i, plan) => {
+      const text = serializePlan(plan, META);
+      const saved = JSON.parse(text) as { changes: { reason: unknown }[] };
+      expect(saved.changes.map((c) => c.reason)).toEqual(plan.changes.map(reasonText));
+      expect(parsePlanFile(text, 'p.json').changes.map((c) => c.reason)).toEqual(
+        plan.changes.map((c) => c.reason),
+      );
+    },
+  );
+
+  it('are worded when shown, never taken from the file', () => {
+    const plan = sample();
+    const text = resealed(serializePlan(plan, META), (file) => {
+      for (const change of file.changes as { reason: string }[]) change.reason = 'harmless, trust me';
+    });
+    const read = parsePlanFile(text, 'p.json');
+    expect(renderText(read, { color: false })).not.toContain('harmless');
+    expect(renderText(read, { color: false })).toBe(renderText(plan, { color: false }));
+  });
+
+  it("give a change whose action does not follow from its before and after its action's plainest code", () => {
+    const plan = sample();
+    const at = plan.changes.findIndex((c) => c.action === 'replace');
+    const text = resealed(serializePlan(plan, META), (file) => {
+      const changes = file.changes as { action: string }[];
+      changes[at]!.action = 'no-op';
+      const summary = file.summary as Record<string, number>;
+      summary.replace! -= 1;
+      summary.no_op! += 1;
+    });
+    expect(parsePlanFile(text, 'p.json').changes[at]!.reason).toEqual({ code: 'no-op' });
   });
 });
 

@@ -5,6 +5,7 @@ import { PlanError } from './errors.js';
 import { planProblems } from './plan-check.js';
 import { planToJson } from './render-json.js';
 import { checkSeal, readSeal, sealOf, SEAL_ALGORITHM, type PlanSeal } from './plan-seal.js';
+import { savedReason } from './planner.js';
 import { PLAN_FORMAT_VERSION, UNSEALED_PLAN_VERSIONS, type Plan } from './types.js';
 
 /**
@@ -216,7 +217,10 @@ export function readPlanFile(envelope: PlanEnvelope, key: Uint8Array | null, key
   const problems = planProblems(plan);
   if (problems.length > 0) throw new PlanError(listProblems(fileName, problems), 'PLAN_INVALID');
   return {
-    plan,
+    plan: {
+      ...plan,
+      changes: plan.changes.map((change) => ({ ...change, reason: savedReason(change, plan) })),
+    },
     createdAt: (record.created_at as string | undefined) ?? null,
     toolVersion: (record.tool_version as string | undefined) ?? null,
     configPaths: (record.config_paths as string[] | undefined) ?? [],

@@ -139,10 +139,10 @@ describe('verifySavedPlan', () => {
 
   it('takes ids, before, adopted, actions and reasons from the planner and the state, keeping sources', () => {
     const { state, plan } = scenario();
-    const reworded = edited(plan, 'delete-me', (c) => (c.reason = 'harmless, trust me'));
+    const reworded = edited(plan, 'delete-me', (c) => (c.reason = { code: 'destroy' }));
     const verified = verifySavedPlan(reworded, state, 'p.plan');
     const gone = (p: Plan) => p.changes.find((c) => c.address.includes('delete-me'))!;
-    expect(gone(verified).reason).toBe(gone(plan).reason);
+    expect(gone(verified).reason).toEqual(gone(plan).reason);
     expect(verified.changes.map((c) => c.source)).toEqual(plan.changes.map((c) => c.source));
   });
 

@@ -16,6 +16,7 @@ import {
 } from '../../test/plan-builders.js';
 import { PlanError } from './errors.js';
 import { planChanges } from './planner.js';
+import { reasonText } from './reasons.js';
 import { planProblems } from './plan-check.js';
 import { verifySavedPlan } from './plan-verify.js';
 import { renderJson } from './render-json.js';
@@ -42,8 +43,9 @@ describe('planChanges under API profile full', () => {
       id: 'rlp_1',
       before: policy('default'),
       after: policy('default', { action: 'block', limit: 500 }),
-      reason: 'configuration.limit changed; updated in place (same id)',
+      reason: { code: 'update', paths: ['configuration.limit'] },
     });
+    expect(reasonText(only(plan.changes))).toBe('configuration.limit changed; updated in place (same id)');
     expect(plan.summary).toMatchObject({ update: 1, replace: 0 });
   });
 
@@ -62,7 +64,12 @@ describe('planChanges under API profile full', () => {
       state,
       { api: 'full' },
     );
-    expect(plan.changes.map((c) => [c.identity[0], c.action, c.reason])).toEqual([
+    expect(plan.changes.map((c) => c.reason)).toEqual([
+      { code: 'update', paths: ['name'] },
+      { code: 'replace-because-fixed', paths: ['action_id'], fixed: ['action_id'] },
+      { code: 'replace-because-fixed', paths: ['action_id', 'name'], fixed: ['action_id'] },
+    ]);
+    expect(plan.changes.map((c) => [c.identity[0], c.action, reasonText(c)])).toEqual([
       ['urn:a', 'update', 'name changed; updated in place (same id)'],
       [
         'urn:b',
@@ -102,7 +109,11 @@ describe('planChanges under API profile full', () => {
       ]),
       { api: 'full' },
     );
-    expect(plan.changes.map((c) => [c.action, c.reason])).toEqual([
+    expect(plan.changes.map((c) => c.reason)).toEqual([
+      { code: 'update-without-id', paths: ['configuration.action', 'configuration.limit'] },
+      { code: 'delete-without-id' },
+    ]);
+    expect(plan.changes.map((c) => [c.action, reasonText(c)])).toEqual([
       [
         'blocked',
         'configuration.action and configuration.limit changed, but it was adopted without an id, and an update needs one; ' +

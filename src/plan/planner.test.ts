@@ -18,6 +18,7 @@ import {
 } from '../../test/plan-builders.js';
 import { PlanError } from './errors.js';
 import { applicableChanges, hasChanges, planChanges } from './planner.js';
+import { reasonText } from './reasons.js';
 import { PLAN_FORMAT_VERSION, type Change } from './types.js';
 
 const SRC = { file: 'tenant.yaml', line: 4, col: 5 };
@@ -40,19 +41,21 @@ describe('planChanges: one resource of each kind', () => {
     const c = only([desired(kind, samples[kind](), SRC)], null);
     expect(c).toMatchObject({ action: 'create', before: null, id: null, adopted: false, source: SRC });
     expect(c.after).toEqual(samples[kind]());
-    expect(c.reason).toBe('not in state');
+    expect(c.reason).toEqual({ code: 'create' });
+    expect(reasonText(c)).toBe('not in state');
   });
 
   it.each(kinds)('leaves an identical %s alone', (kind) => {
     const c = only([desired(kind, samples[kind]())], [recorded(kind, samples[kind](), { id: 'x_1' })]);
-    expect(c).toMatchObject({ action: 'no-op', id: 'x_1', adopted: false, reason: 'matches state' });
+    expect(c).toMatchObject({ action: 'no-op', id: 'x_1', adopted: false, reason: { code: 'no-op' } });
+    expect(reasonText(c)).toBe('matches state');
   });
 
   it.each(kinds)('leaves an adopted, identical %s alone and notes that it was not verified', (kind) => {
     const c = only([desired(kind, samples[kind]())], [recorded(kind, samples[kind](), { adopted: true })]);
     expect(c.action).toBe('no-op');
     expect(c.adopted).toBe(true);
-    expect(c.reason).toContain('adopted; settings not verified');
+    expect(reasonText(c)).toContain('adopted; settings not verified');
   });
 
   it.each<[KindName, string | null, string]>([
@@ -63,8 +66,8 @@ describe('planChanges: one resource of each kind', () => {
     (kind, id, limitation) => {
       const c = only([], [recorded(kind, samples[kind](), { id })]);
       expect(c.action).toBe('forget');
-      expect(c.reason).toContain(limitation);
-      expect(c.reason).toContain('stays on the tenant');
+      expect(reasonText(c)).toContain(limitation);
+      expect(reasonText(c)).toContain('stays on the tenant');
       expect(c).toMatchObject({ after: null, source: null });
     },
   );
@@ -75,8 +78,9 @@ describe('planChanges: one resource of each kind', () => {
       action: 'delete',
       id: 'rlp_1',
       after: null,
-      reason: 'no longer in the configuration',
+      reason: { code: 'delete-because-no-config' },
     });
+    expect(reasonText(c)).toBe('no longer in the configuration');
     expect(c.before).toEqual(policy('default'));
   });
 
@@ -84,9 +88,9 @@ describe('planChanges: one resource of each kind', () => {
     const c = only([], [recorded('rate_limit_policy', policy('default'), { adopted: true })]);
     expect(c.action).toBe('blocked');
     expect(c.adopted).toBe(true);
-    expect(c.reason).toContain('adopted without an id');
-    expect(c.reason).toContain(`tenantform import '${c.address}' <id>`);
-    expect(c.reason).toContain(`tenantform state rm '${c.address}'`);
+    expect(reasonText(c)).toContain('adopted without an id');
+    expect(reasonText(c)).toContain(`tenantform import '${c.address}' <id>`);
+    expect(reasonText(c)).toContain(`tenantform state rm '${c.address}'`);
   });
 });
 
@@ -97,7 +101,8 @@ describe('planChanges: changed attributes', () => {
       [recorded('rate_limit_policy', policy('default', { action: 'block', limit: 100 }), { id: 'rlp_1' })],
     );
     expect(c).toMatchObject({ action: 'replace', id: 'rlp_1' });
-    expect(c.reason).toBe(
+    expect(c.reason).toEqual({ code: 'replace-because-cannot-update', paths: ['configuration.limit'] });
+    expect(reasonText(c)).toBe(
       'configuration.limit changed; rate limit policies have no update operation; a change deletes the policy ' +
         'and creates it again',
     );
@@ -115,7 +120,10 @@ describe('planChanges: changed attributes', () => {
       ],
       [recorded('rate_limit_policy', policy('default', { action: 'block', limit: 100 }), { id: 'rlp_1' })],
     );
-    expect(c.reason).toMatch(
+    expect(c.reason).toMatchObject({
+      paths: ['configuration.action', 'configuration.limit', 'configuration.redirect_uri'],
+    });
+    expect(reasonText(c)).toMatch(
       /^configuration\.action, configuration\.limit and configuration\.redirect_uri changed;/,
     );
   });
@@ -134,8 +142,8 @@ describe('planChanges: changed attributes', () => {
       [recorded('rate_limit_policy', policy('default'), { adopted: true })],
     );
     expect(c.action).toBe('blocked');
-    expect(c.reason).toContain('adopted without an id; run tenantform import');
-    expect(c.reason).toContain('then it can be replaced');
+    expect(reasonText(c)).toContain('adopted without an id; run tenantform import');
+    expect(reasonText(c)).toContain('then it can be replaced');
   });
 
   it.each([
@@ -149,9 +157,9 @@ describe('planChanges: changed attributes', () => {
       [desired('token_exchange_profile', profile(stt, fields))],
       [recorded('token_exchange_profile', profile(stt), { id: 'tep_1' })],
     );
-    expect(c).toMatchObject({ action: 'blocked', id: 'tep_1' });
-    expect(c.reason).toContain(words);
-    expect(c.reason).toContain('the API has no operation to update or delete a token exchange profile');
+    expect(c).toMatchObject({ action: 'blocked', id: 'tep_1', reason: { code: 'cannot-change' } });
+    expect(reasonText(c)).toContain(words);
+    expect(reasonText(c)).toContain('the API has no operation to update or delete a token exchange profile');
   });
 
   it('ignores key order, at the top and nested', () => {

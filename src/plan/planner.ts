@@ -3,10 +3,10 @@ import type { ApiProfile, DesiredResource, RecordedResource } from '../resources
 import type { StateDocument } from '../state/types.js';
 import { changedPaths, compareStrings, deepEqual } from './canonical.js';
 import { PlanError } from './errors.js';
-import { reasons } from './reasons.js';
+import { reasonText } from './reasons.js';
 import { selectChanges, type PlanOptions } from './selection.js';
 import { ACTION_INFO, emptySummary } from './actions.js';
-import { PLAN_FORMAT_VERSION, type Change, type Plan, type PlanSummary } from './types.js';
+import { PLAN_FORMAT_VERSION, type Change, type Plan, type PlanReason, type PlanSummary } from './types.js';
 
 type Decision = Pick<Change, 'action' | 'reason'>;
 
@@ -24,30 +24,29 @@ function decideKept(
   forceReplace: boolean,
   api: ApiProfile,
 ): Decision {
-  const adopted = recorded.adopted === true;
   const kind = kindOf(desired.kind);
   if (deepEqual(desired.attributes, recorded.attributes)) {
     return forceReplace
-      ? { action: 'replace', reason: reasons.forcedReplace() }
-      : { action: 'no-op', reason: reasons.noOp(adopted, kind) };
+      ? { action: 'replace', reason: { code: 'replace-by-request' } }
+      : { action: 'no-op', reason: { code: 'no-op' } };
   }
-  const fields = changedPaths(recorded.attributes, desired.attributes);
+  const paths = changedPaths(recorded.attributes, desired.attributes);
   const ops = operationsFor(kind, api);
-  const replaceReason = () =>
+  const replaceReason = (): PlanReason =>
     ops.update
-      ? reasons.replaceFixed(kind, fixedAttributes(kind, topLevel(fields)))
-      : reasons.replace(kind, fields);
+      ? { code: 'replace-because-fixed', paths, fixed: fixedAttributes(kind, topLevel(paths)) }
+      : { code: 'replace-because-cannot-update', paths };
   if (forceReplace) return { action: 'replace', reason: replaceReason() };
-  if (ops.update && canUpdate(kind, topLevel(fields))) {
+  if (ops.update && canUpdate(kind, topLevel(paths))) {
     if (recorded.id === null && needsId(ops.update)) {
-      return { action: 'blocked', reason: reasons.updateWithoutId(desired.address, fields, adopted) };
+      return { action: 'blocked', reason: { code: 'update-without-id', paths } };
     }
-    return { action: 'update', reason: reasons.update(fields) };
+    return { action: 'update', reason: { code: 'update', paths } };
   }
   const remove = ops.delete;
-  if (!remove) return { action: 'blocked', reason: reasons.changeBlocked(kind, fields) };
+  if (!remove) return { action: 'blocked', reason: { code: 'cannot-change', paths } };
   if (recorded.id === null && needsId(remove)) {
-    return { action: 'blocked', reason: reasons.replaceWithoutId(desired.address, fields, adopted) };
+    return { action: 'blocked', reason: { code: 'replace-without-id', paths } };
   }
   return { action: 'replace', reason: replaceReason() };
 }
@@ -66,18 +65,16 @@ export function updatedAttributes(change: Pick<Change, 'before' | 'after'>): str
 function decideRemoved(recorded: RecordedResource, destroy: boolean, api: ApiProfile): Decision {
   const kind = kindOf(recorded.kind);
   const remove = operationsFor(kind, api).delete;
-  if (!remove)
-    return { action: 'forget', reason: destroy ? reasons.destroyForget(kind) : reasons.forget(kind) };
-  if (recorded.id === null && needsId(remove)) {
-    const adopted = recorded.adopted === true;
+  if (!remove) {
     return {
-      action: 'blocked',
-      reason: destroy
-        ? reasons.destroyWithoutId(recorded.address, adopted)
-        : reasons.deleteWithoutId(recorded.address, adopted),
+      action: 'forget',
+      reason: { code: destroy ? 'destroy-forget' : 'forget-because-cannot-delete' },
     };
   }
-  return { action: 'delete', reason: destroy ? reasons.destroy() : reasons.delete() };
+  if (recorded.id === null && needsId(remove)) {
+    return { action: 'blocked', reason: { code: destroy ? 'destroy-without-id' : 'delete-without-id' } };
+  }
+  return { action: 'delete', reason: { code: destroy ? 'destroy' : 'delete-because-no-config' } };
 }
 
 function byKindThenAddress(a: Change, b: Change): number {
@@ -110,7 +107,7 @@ function kept(
 ): Change {
   const decision = have
     ? decideKept(want, have, forceReplace, api)
-    : { action: 'create' as const, reason: reasons.create() };
+    : { action: 'create' as const, reason: { code: 'create' } as const };
   return {
     address: want.address,
     kind: want.kind,
@@ -155,6 +152,46 @@ export function planResource(
   if (desired) return kept(desired, recorded, options.forceReplace === true, api);
   if (!recorded) throw new Error('internal: planResource needs a desired or a recorded resource');
   return removed(recorded, options.destroy === true, api);
+}
+
+/**
+ * The reason of a saved change: a plan file keeps each reason worded (plan
+ * JSON's `reason`), never its code, so reading one derives the code again
+ * from the change's own before, after, id and adopted, as the planner gives
+ * it (an unchanged replace is a --replace). For a change whose saved action
+ * does not follow from those (an edited file, which apply refuses), the
+ * plainest code of its action.
+ */
+export function savedReason(change: Omit<Change, 'reason'>, plan: Pick<Plan, 'api' | 'destroy'>): PlanReason {
+  const { kind, address, identity, before, after } = change;
+  const desired = after === null ? null : { kind, address, identity, attributes: after };
+  const recorded =
+    before === null
+      ? undefined
+      : { kind, address, identity, attributes: before, id: change.id, adopted: change.adopted };
+  const destroy = plan.destroy === true;
+  if (desired || recorded) {
+    const replanned = planResource(desired, recorded, {
+      forceReplace: change.action === 'replace',
+      destroy,
+      api: plan.api,
+    });
+    if (replanned.action === change.action) return replanned.reason;
+  }
+  const paths = before && after ? changedPaths(before, after) : [];
+  const fallback: Record<Change['action'], PlanReason> = {
+    create: { code: 'create' },
+    'no-op': { code: 'no-op' },
+    update: { code: 'update', paths },
+    replace:
+      paths.length > 0 ? { code: 'replace-because-cannot-update', paths } : { code: 'replace-by-request' },
+    delete: { code: destroy ? 'destroy' : 'delete-because-no-config' },
+    forget: { code: destroy ? 'destroy-forget' : 'forget-because-cannot-delete' },
+    blocked: after
+      ? { code: 'cannot-change', paths }
+      : { code: destroy ? 'destroy-without-id' : 'delete-without-id' },
+  };
+  return fallback[change.action];
 }
 
 /**
@@ -239,7 +276,7 @@ export function hasChanges(plan: Plan): boolean {
 export function applicableChanges(plan: Plan, options: { skipBlocked?: boolean } = {}): Change[] {
   const blocked = plan.changes.filter((change) => change.action === 'blocked');
   if (blocked.length > 0 && !options.skipBlocked) {
-    const list = blocked.map((change) => `  ${change.address}: ${change.reason}`).join('\n');
+    const list = blocked.map((change) => `  ${change.address}: ${reasonText(change)}`).join('\n');
     throw new PlanError(
       `${blocked.length} change${blocked.length === 1 ? ' is' : 's are'} blocked and cannot be applied:\n${list}\n` +
         'Resolve them, or pass --skip-blocked to apply everything else.',

@@ -1,8 +1,12 @@
-import { unverifiedReason, type KindModule } from '../resources/index.js';
+import { kindOf, unverifiedReason, type KindModule } from '../resources/index.js';
+import { assertNever } from './actions.js';
+import type { Change } from './types.js';
 
 /**
- * The display-only reasons the planner attaches to changes. Apply never reads
- * them; they tell a person why, and what they can do about it.
+ * The words for a change's reason (a code with data, `PlanReason` in
+ * types.ts): what every renderer prints after a change, and what plan JSON
+ * writes as `reason`. Apply never reads them; they tell a person why, and
+ * what they can do about it.
  */
 
 /** Quotes an address for a POSIX shell, so a suggested command can be pasted as is. */
@@ -22,53 +26,67 @@ export function adoptedWords(kind: KindModule): string {
   return `adopted; settings not verified${why ? `, ${why}` : ''}`;
 }
 
-export const reasons = {
-  create: (): string => 'not in state',
+/** "adopted without an id" or "recorded without an id". */
+function withoutId(adopted: boolean): string {
+  return adopted ? 'adopted without an id' : 'recorded without an id';
+}
 
-  noOp: (adopted: boolean, kind: KindModule): string =>
-    adopted ? `matches state (${adoptedWords(kind)})` : 'matches state',
-
-  replace: (kind: KindModule, fields: readonly string[]): string =>
-    `${listFields(fields)} changed; ${kind.limitation}`,
-
-  update: (fields: readonly string[]): string => `${listFields(fields)} changed; updated in place (same id)`,
-
-  replaceFixed: (kind: KindModule, fixed: readonly string[]): string =>
-    `${listFields(fixed)} changed, and the ${kind.title.one}'s ${listFields(fixed)} cannot be updated after ` +
-    'creation; it is deleted and created again',
-
-  updateWithoutId: (address: string, fields: readonly string[], adopted: boolean): string =>
-    `${listFields(fields)} changed, but it was ${adopted ? 'adopted without an id' : 'recorded without an id'}, ` +
-    `and an update needs one; run tenantform import ${shellQuote(address)} <id> to attach its id, then it can be updated`,
-
-  replaceWithoutId: (address: string, fields: readonly string[], adopted: boolean): string =>
-    `${listFields(fields)} changed, but it was ${adopted ? 'adopted without an id' : 'recorded without an id'}; ` +
-    `run tenantform import ${shellQuote(address)} <id> to attach its id, then it can be replaced`,
-
-  changeBlocked: (kind: KindModule, fields: readonly string[]): string =>
-    `${listFields(fields)} changed; ${kind.limitation}, so no operation can make this change. ` +
-    'Restore the recorded value in the configuration, or change it by other means',
-
-  delete: (): string => 'no longer in the configuration',
-
-  deleteWithoutId: (address: string, adopted: boolean): string =>
-    `no longer in the configuration, but it was ${adopted ? 'adopted without an id' : 'recorded without an id'}, ` +
-    `so it cannot be deleted; run tenantform import ${shellQuote(address)} <id> to attach its id, ` +
-    `remove it by hand, or run tenantform state rm ${shellQuote(address)} to stop tracking it`,
-
-  forcedReplace: (): string =>
-    'replace requested with --replace; nothing changed, and it is absent in between',
-
-  destroy: (): string => 'destroy: removes everything the state records',
-
-  destroyWithoutId: (address: string, adopted: boolean): string =>
-    `destroy, but it was ${adopted ? 'adopted without an id' : 'recorded without an id'}, so it cannot be deleted; ` +
+/** The way out for a removal that needs the id the record lacks. */
+function removeWithoutId(address: string): string {
+  return (
     `run tenantform import ${shellQuote(address)} <id> to attach its id, remove it by hand, ` +
-    `or run tenantform state rm ${shellQuote(address)} to stop tracking it`,
+    `or run tenantform state rm ${shellQuote(address)} to stop tracking it`
+  );
+}
 
-  destroyForget: (kind: KindModule): string =>
-    `destroy: ${kind.limitation}, so tenantform stops tracking it and it stays on the tenant`,
-
-  forget: (kind: KindModule): string =>
-    `no longer in the configuration; ${kind.limitation}, so tenantform stops tracking it and it stays on the tenant`,
-};
+/** A change's reason in words: "not in state", "configuration.limit changed; updated in place (same id)", … */
+export function reasonText(change: Pick<Change, 'kind' | 'address' | 'adopted' | 'reason'>): string {
+  const kind = kindOf(change.kind);
+  const { address, adopted, reason } = change;
+  switch (reason.code) {
+    case 'create':
+      return 'not in state';
+    case 'no-op':
+      return adopted ? `matches state (${adoptedWords(kind)})` : 'matches state';
+    case 'update':
+      return `${listFields(reason.paths)} changed; updated in place (same id)`;
+    case 'replace-by-request':
+      return 'replace requested with --replace; nothing changed, and it is absent in between';
+    case 'replace-because-cannot-update':
+      return `${listFields(reason.paths)} changed; ${kind.limitation}`;
+    case 'replace-because-fixed':
+      return (
+        `${listFields(reason.fixed)} changed, and the ${kind.title.one}'s ${listFields(reason.fixed)} cannot be ` +
+        'updated after creation; it is deleted and created again'
+      );
+    case 'update-without-id':
+      return (
+        `${listFields(reason.paths)} changed, but it was ${withoutId(adopted)}, and an update needs one; ` +
+        `run tenantform import ${shellQuote(address)} <id> to attach its id, then it can be updated`
+      );
+    case 'replace-without-id':
+      return (
+        `${listFields(reason.paths)} changed, but it was ${withoutId(adopted)}; ` +
+        `run tenantform import ${shellQuote(address)} <id> to attach its id, then it can be replaced`
+      );
+    case 'cannot-change':
+      return (
+        `${listFields(reason.paths)} changed; ${kind.limitation}, so no operation can make this change. ` +
+        'Restore the recorded value in the configuration, or change it by other means'
+      );
+    case 'delete-because-no-config':
+      return 'no longer in the configuration';
+    case 'delete-without-id':
+      return `no longer in the configuration, but it was ${withoutId(adopted)}, so it cannot be deleted; ${removeWithoutId(address)}`;
+    case 'forget-because-cannot-delete':
+      return `no longer in the configuration; ${kind.limitation}, so tenantform stops tracking it and it stays on the tenant`;
+    case 'destroy':
+      return 'destroy: removes everything the state records';
+    case 'destroy-without-id':
+      return `destroy, but it was ${withoutId(adopted)}, so it cannot be deleted; ${removeWithoutId(address)}`;
+    case 'destroy-forget':
+      return `destroy: ${kind.limitation}, so tenantform stops tracking it and it stays on the tenant`;
+    default:
+      return assertNever(reason);
+  }
+}

@@ -1,5 +1,6 @@
 import { kindOf } from '../resources/index.js';
 import type { Paint } from './color.js';
+import { reasonText } from './reasons.js';
 import type { Change } from './types.js';
 import { ACTION_STYLES, adoptedFlag, SYMBOLS } from './wording.js';
 
@@ -28,6 +29,6 @@ export function compactNote(shown: number): string {
 export function compactLine(change: Change, paint: Paint): string {
   const symbol = paint(ACTION_STYLES[change.action], SYMBOLS[change.action].padStart(3));
   const flag = change.adopted ? ` ${paint('yellow', adoptedFlag(change.kind))}` : '';
-  const why = change.action === 'blocked' ? paint('dim', `  # ${change.reason}`) : '';
+  const why = change.action === 'blocked' ? paint('dim', `  # ${reasonText(change)}`) : '';
   return `${symbol} ${kindOf(change.kind).title.one} ${change.address}${flag}${why}`;
 }

@@ -4,6 +4,7 @@ import { canonicalize } from './canonical.js';
 import type { StateLocation } from '../state/types.js';
 import type { Drift } from './drift.js';
 import { namedReferences } from './names.js';
+import { reasonText } from './reasons.js';
 import type { Change, Plan } from './types.js';
 import { changeLabel, reviewChanges, type ChangeReview, type Effect, type Finding } from '../review/index.js';
 
@@ -26,7 +27,7 @@ export function changeJson(change: Change): Record<string, unknown> {
     action: change.action,
     id: change.id,
     adopted: change.adopted,
-    reason: change.reason,
+    reason: reasonText(change),
     source: change.source
       ? { file: change.source.file, line: change.source.line, col: change.source.col }
       : null,

@@ -3,9 +3,16 @@ import { attributeDiff, attributeLines } from './attribute-lines.js';
 import type { Drift } from './drift.js';
 import { namesNote } from './names.js';
 import { driftHeading, driftReason, driftValueLines } from './render-drift.js';
+import { reasonText } from './reasons.js';
 import type { Change, Plan } from './types.js';
 import { effectWords, findingMessage, type Finding } from '../review/index.js';
-import { findingLine, findingWhere, reviewView, type ShownChange } from './review-view.js';
+import {
+  findingLine,
+  findingWhere,
+  reviewView,
+  type ReviewedChange,
+  type ShownChange,
+} from './review-view.js';
 import {
   absenceNote,
   adoptedFlag,
@@ -121,7 +128,7 @@ function valueLines(change: Change): string[] {
 function details({ change, review, plain }: ShownChange): string {
   const diff = valueLines(change).join('\n');
   const fence = fenceFor(diff);
-  const notes = [`Why: ${escapeHtml(change.reason)}.`];
+  const notes = [`Why: ${escapeHtml(reasonText(change))}.`];
   if (change.action === 'replace')
     notes.push(`Note: ${escapeHtml(absenceNote(kindOf(change.kind).title.one))}.`);
   const does = [...review.effects.map(effectWords), ...plain];
@@ -253,10 +260,10 @@ export function renderMarkdown(plan: Plan): string {
     size += text.length + 1;
     return true;
   };
-  const table = (items: readonly ShownChange[], risky: boolean): number => {
+  const table = (items: readonly ReviewedChange[], risky: boolean): number => {
     let rows = 0;
     if (items.length > 0 && add('', TABLE))
-      while (rows < items.length && add(row(items[rows]!, risky))) rows++;
+      while (rows < items.length && add(row(view.show(items[rows]!), risky))) rows++;
     return rows;
   };
 
@@ -271,7 +278,8 @@ export function renderMarkdown(plan: Plan): string {
   const ordered = [...view.risky, ...view.others];
   let shownValues = 0;
   if (rows === ordered.length && add('')) {
-    while (shownValues < ordered.length && add(`${details(ordered[shownValues]!)}\n`)) shownValues++;
+    while (shownValues < ordered.length && add(`${details(view.show(ordered[shownValues]!))}\n`))
+      shownValues++;
   }
 
   const left: string[] = [];

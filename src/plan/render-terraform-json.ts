@@ -26,12 +26,18 @@
  * with before = after = what stays on the tenant, since apply never makes
  * that change (the change wanted is in `tenantform.after`).
  */
-import { fixedAttributes, kindOf, type Attributes, type KindName } from '../resources/index.js';
+import {
+  fixedAttributes,
+  kindOf,
+  type Attributes,
+  type KindModule,
+  type KindName,
+} from '../resources/index.js';
 import { assertNever } from './actions.js';
-import { changedPaths, deepEqual } from './canonical.js';
+import { deepEqual } from './canonical.js';
 import type { Drift } from './drift.js';
 import { changeJson, planToJson } from './render-json.js';
-import type { Action, Change, Plan } from './types.js';
+import type { Action, Change, Plan, PlanReason } from './types.js';
 
 /** The version of Terraform's JSON plan format this follows. */
 export const TERRAFORM_JSON_FORMAT_VERSION = '1.2';
@@ -116,16 +122,25 @@ function valuesOf(kind: KindName, attributes: Attributes | null, id: string | nu
  * resource left the configuration (Terraform says the same of a resource
  * that a `removed` block forgets).
  */
-function actionReason(change: Change, destroy: boolean): string | undefined {
-  if (change.action === 'replace') {
-    return change.before && change.after && deepEqual(change.before, change.after)
-      ? 'replace_by_request'
-      : 'replace_because_cannot_update';
+function actionReason(reason: PlanReason): string | undefined {
+  switch (reason.code) {
+    case 'replace-by-request':
+      return 'replace_by_request';
+    case 'replace-because-cannot-update':
+    case 'replace-because-fixed':
+      return 'replace_because_cannot_update';
+    case 'delete-because-no-config':
+    case 'forget-because-cannot-delete':
+      return 'delete_because_no_resource_config';
+    default:
+      return undefined;
   }
-  if ((change.action === 'delete' || change.action === 'forget') && !destroy) {
-    return 'delete_because_no_resource_config';
-  }
-  return undefined;
+}
+
+/** The attributes that force a replace, from the reason's changed paths: Terraform's replace_paths. */
+function replacePaths(kind: KindModule, reason: PlanReason): string[] {
+  if (reason.code !== 'replace-because-cannot-update' && reason.code !== 'replace-because-fixed') return [];
+  return fixedAttributes(kind, [...new Set(reason.paths.map((p) => p.split('.')[0]!))]);
 }
 
 /** The `change` object: actions, before and after, and what Terraform says beside them. */
@@ -148,16 +163,13 @@ function changeObject(change: Change): Record<string, unknown> {
     before_sensitive: before === null ? false : {},
     after_sensitive: after === null ? false : {},
   };
-  if (change.action === 'replace' && change.before && change.after) {
-    const changed = [...new Set(changedPaths(change.before, change.after).map((p) => p.split('.')[0]!))];
-    const paths = fixedAttributes(kind, changed);
-    if (paths.length > 0) object.replace_paths = paths.map((p) => [p]);
-  }
+  const paths = replacePaths(kind, change.reason);
+  if (paths.length > 0) object.replace_paths = paths.map((p) => [p]);
   return object;
 }
 
-function resourceChange(change: Change, destroy: boolean): Record<string, unknown> {
-  const reason = actionReason(change, destroy);
+function resourceChange(change: Change): Record<string, unknown> {
+  const reason = actionReason(change.reason);
   return {
     ...addressFields(change.kind, change.identity),
     change: changeObject(change),
@@ -274,7 +286,7 @@ export function renderTerraformJson(plan: Plan, made: TerraformJsonMade): string
     terraform_version: version,
     planned_values: plannedValues(plan),
     ...(plan.drift ? { resource_drift: resourceDrift(plan.drift) } : {}),
-    resource_changes: plan.changes.map((change) => resourceChange(change, plan.destroy === true)),
+    resource_changes: plan.changes.map(resourceChange),
     ...(prior ? { prior_state: prior } : {}),
     configuration: configuration(plan),
     ...(relevant.length > 0 ? { relevant_attributes: relevant } : {}),

@@ -10,7 +10,7 @@ import {
 } from '../../test/plan-builders.js';
 import { planChanges } from './planner.js';
 import { COMPACT_ABOVE } from './render-compact.js';
-import { renderText } from './render-text.js';
+import { renderText, renderTextChunks } from './render-text.js';
 
 const ESC = String.fromCharCode(27);
 const ANSI = new RegExp(`${ESC}\\[[0-9;]*m`, 'g');
@@ -163,6 +163,14 @@ describe('renderText above COMPACT_ABOVE changes', () => {
     );
     expect(lines.length).toBeLessThan(COMPACT_ABOVE + 15);
     expect(text).toContain(`Plan: ${COMPACT_ABOVE + 1} to create`);
+  });
+
+  it('is yielded a line at a time: a large plan is never one string of all its lines (issue 39)', () => {
+    const plan = many(COMPACT_ABOVE + 1);
+    const chunks = [...renderTextChunks(plan, { color: false })];
+    const holding = chunks.map((c) => c.split('\n').filter((l) => l.startsWith('  + ')).length);
+    expect(Math.max(...holding)).toBe(1);
+    expect(chunks.join('')).toBe(renderText(plan, { color: false }));
   });
 
   it('keeps the attributes at COMPACT_ABOVE changes, and with verbose above it', () => {

@@ -6,7 +6,14 @@ import { painter, type Paint, type Style } from './color.js';
 import { namesNote } from './names.js';
 import { compactNote, isCompact } from './render-compact.js';
 import { driftText } from './render-drift.js';
-import { findingLine, reviewView, type ShownChange } from './review-view.js';
+import { reasonText } from './reasons.js';
+import {
+  findingLine,
+  reviewView,
+  type ReviewedChange,
+  type ReviewView,
+  type ShownChange,
+} from './review-view.js';
 import type { Change, Plan } from './types.js';
 import {
   absenceNote,
@@ -102,7 +109,8 @@ function body(change: Change, paint: Paint): string[] {
  * change, why (it stops apply).
  */
 function compactLine(item: ShownChange, paint: Paint): string {
-  const why = item.change.action === 'blocked' ? paint('dim', `  # ${printable(item.change.reason)}`) : '';
+  const why =
+    item.change.action === 'blocked' ? paint('dim', `  # ${printable(reasonText(item.change))}`) : '';
   return header(item, paint) + why;
 }
 
@@ -112,7 +120,7 @@ function block(item: ShownChange, paint: Paint): string {
     header(item, paint),
     ...reviewLines(item, paint),
     ...body(change, paint),
-    BODY + paint('dim', `# ${printable(change.reason)}`),
+    BODY + paint('dim', `# ${printable(reasonText(change))}`),
   ];
   if (change.action === 'replace') {
     lines.push(BODY + paint('yellow', `# note: ${absenceNote(kindOf(change.kind).title.one)}`));
@@ -138,18 +146,20 @@ export function renderText(plan: Plan, options: TextOptions): string {
  * shown (not verbose) one line each, said once before the first such list.
  * Risky changes keep their blocks unless they alone are more than that.
  */
-function lister(shown: number, risky: number, verbose: boolean | undefined, paint: Paint) {
+function lister(view: ReviewView, shown: number, verbose: boolean | undefined, paint: Paint) {
   const compact = isCompact(shown, verbose);
   let noted = false;
-  return function* list(items: readonly ShownChange[], areRisky: boolean): Generator<string> {
-    if (!compact || (areRisky && !isCompact(risky, verbose))) {
-      for (const item of items) yield block(item, paint) + '\n\n';
+  // A line or block at a time, each change's words worked out as it is written (ReviewView.show).
+  return function* list(items: readonly ReviewedChange[], areRisky: boolean): Generator<string> {
+    if (!compact || (areRisky && !isCompact(view.risky.length, verbose))) {
+      for (const item of items) yield block(view.show(item), paint) + '\n\n';
       return;
     }
     if (items.length === 0) return;
     if (!noted) yield paint('dim', compactNote(shown)) + '\n\n';
     noted = true;
-    yield items.map((item) => compactLine(item, paint) + '\n').join('') + '\n';
+    for (const item of items) yield compactLine(view.show(item), paint) + '\n';
+    yield '\n';
   };
 }
 
@@ -164,7 +174,7 @@ export function* renderTextChunks(plan: Plan, options: TextOptions): Generator<s
   if (profile) yield paint('bold', profile) + '\n\n';
   if (plan.drift) yield driftText(plan.drift, paint);
   const view = reviewView(plan, shown);
-  const list = lister(shown.length, view.risky.length, options.verbose, paint);
+  const list = lister(view, shown.length, options.verbose, paint);
   if (shown.length > 0) {
     yield legend(new Set(shown.map((c) => c.action))) + '\n\n';
     if (view.risky.length > 0) {

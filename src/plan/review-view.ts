@@ -32,17 +32,29 @@ export interface ShownChange {
   review: ChangeReview;
 }
 
+/** A shown change and its review, before its name and words are worked out (see ReviewView.show). */
+export interface ReviewedChange {
+  change: Change;
+  review: ChangeReview;
+}
+
 export interface ReviewView {
   /**
    * Changes a reviewer must look at first: those that block every request,
    * then those that start enforcing, cut a limit, or that a guardrail warns
    * about; in plan order within each.
    */
-  risky: ShownChange[];
+  risky: ReviewedChange[];
   /** The rest, in plan order. */
-  others: ShownChange[];
+  others: ReviewedChange[];
   /** Findings about no shown change. */
   loose: Finding[];
+  /**
+   * A change as shown: its short name and words, worked out when the
+   * renderer writes it, so that a plan of 100,000 changes never holds all
+   * their names and sentences at once.
+   */
+  show(item: ReviewedChange): ShownChange;
 }
 
 const RISK_ORDER: readonly Risk[] = ['blocks-every-request', 'starts-enforcing', 'limit-cut', 'finding'];
@@ -80,20 +92,22 @@ export function reviewView(plan: Plan, shown: readonly Change[]): ReviewView {
     const name = names?.items[list]?.[key];
     return name === undefined ? undefined : tenantText(name);
   };
-  const risky: ShownChange[] = [];
-  const others: ShownChange[] = [];
+  const risky: ReviewedChange[] = [];
+  const others: ReviewedChange[] = [];
   for (const change of shown) {
     const review = reviewOf(change) ?? { effects: [], risks: [], findings: [] };
-    const parts = labelParts(change, changeLabel(change), names);
-    const plain = changeDoes(change, nameOf);
-    const item = { change, label: namedLabel(parts), parts, words: changeWords(change), plain, review };
-    (review.risks.length > 0 ? risky : others).push(item);
+    (review.risks.length > 0 ? risky : others).push({ change, review });
   }
   risky.sort((a, b) => rank(a.review) - rank(b.review));
   const carried = new Set<Finding>();
   for (const list of [risky, others]) for (const s of list) for (const f of s.review.findings) carried.add(f);
   const loose = (plan.findings ?? []).filter((f) => !carried.has(f));
-  return { risky, others, loose };
+  const show = ({ change, review }: ReviewedChange): ShownChange => {
+    const parts = labelParts(change, changeLabel(change), names);
+    const plain = changeDoes(change, nameOf);
+    return { change, label: namedLabel(parts), parts, words: changeWords(change), plain, review };
+  };
+  return { risky, others, loose, show };
 }
 
 /** "file:line:col", "file" for a whole file, or "" when a finding has no position. */

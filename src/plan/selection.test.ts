@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { desired, permission, policy, profile, recorded, stateDoc } from '../../test/plan-builders.js';
 import { PlanError } from './errors.js';
 import { planChanges } from './planner.js';
+import { reasonText } from './reasons.js';
 import { parsePlanFile, serializePlan } from './plan-file.js';
 import { sealOf } from './plan-seal.js';
 import { renderMarkdown } from './render-markdown.js';
@@ -122,7 +123,8 @@ describe('--replace', () => {
     });
     const forced = unchanged.changes.find((c) => c.address === DEFAULT)!;
     expect(forced).toMatchObject({ action: 'replace', id: 'rlp_1' });
-    expect(forced.reason).toContain('replace requested with --replace');
+    expect(forced.reason).toEqual({ code: 'replace-by-request' });
+    expect(reasonText(forced)).toContain('replace requested with --replace');
     expect(renderText(unchanged, { color: false })).toContain('consumer_selector: "default"');
   });
 
@@ -154,7 +156,9 @@ describe('destroy', () => {
     const plan = planChanges(want, have, { destroy: true });
     expect(plan.destroy).toBe(true);
     expect(plan.changes.map((c) => c.action)).toEqual(['delete', 'delete', 'forget', 'forget']);
-    expect(plan.changes.find((c) => c.address === PROFILE)!.reason).toContain('stays on the tenant');
+    const forgotten = plan.changes.find((c) => c.address === PROFILE)!;
+    expect(forgotten.reason).toEqual({ code: 'destroy-forget' });
+    expect(reasonText(forgotten)).toContain('stays on the tenant');
     const text = renderText(plan, { color: false });
     expect(text).toContain('2 resources the API cannot delete are only forgotten: they stay on the tenant.');
     expect(renderMarkdown(plan)).toContain('### tenantform destroy plan');

@@ -44,6 +44,52 @@ export const UNSEALED_PLAN_VERSIONS: readonly number[] = [2, 3];
 
 export type { Action, PlanSummary } from './actions.js';
 
+/**
+ * Why the planner chose a change's action: a code and its data, the way
+ * Terraform's plans keep an `ActionReason` and the replace paths. Apply never
+ * reads it; the renderers word it (`reasonText`, reason-words.ts) when they
+ * show a plan, so the sentence a person reads is written at render time,
+ * never made where the change is decided.
+ *
+ * `paths` are the changed attributes as dotted paths ("configuration.limit"),
+ * sorted; `fixed` the top-level attributes among them that the kind's update
+ * cannot change (the rule that forces a replace). Whether the record was
+ * adopted, and its address and kind, are the change's own fields.
+ */
+export type PlanReason =
+  /** create: the state records nothing at this address. */
+  | { code: 'create' }
+  /** no-op: the configuration matches the record. */
+  | { code: 'no-op' }
+  /** update: every changed attribute can be updated in place. */
+  | { code: 'update'; paths: string[] }
+  /** replace: --replace asked for it, and nothing changed. */
+  | { code: 'replace-by-request' }
+  /** replace: the profile has no update for the kind (its limitation says why). */
+  | { code: 'replace-because-cannot-update'; paths: string[] }
+  /** replace: attributes changed that the update cannot change after creation. */
+  | { code: 'replace-because-fixed'; paths: string[]; fixed: string[] }
+  /** blocked: an update would make the change, but it needs the id the record lacks. */
+  | { code: 'update-without-id'; paths: string[] }
+  /** blocked: a replace would make the change, but its delete needs the id the record lacks. */
+  | { code: 'replace-without-id'; paths: string[] }
+  /** blocked: no operation of the profile can make the change (no update for it, no delete). */
+  | { code: 'cannot-change'; paths: string[] }
+  /** delete: the configuration no longer declares it. */
+  | { code: 'delete-because-no-config' }
+  /** blocked: no longer declared, but its delete needs the id the record lacks. */
+  | { code: 'delete-without-id' }
+  /** forget: no longer declared, and the profile cannot delete the kind. */
+  | { code: 'forget-because-cannot-delete' }
+  /** delete: the plan destroys everything recorded. */
+  | { code: 'destroy' }
+  /** blocked: destroyed, but its delete needs the id the record lacks. */
+  | { code: 'destroy-without-id' }
+  /** forget: destroyed, and the profile cannot delete the kind. */
+  | { code: 'destroy-forget' };
+
+export type ReasonCode = PlanReason['code'];
+
 export interface Change {
   address: string;
   kind: KindName;
@@ -57,7 +103,8 @@ export interface Change {
   id: string | null;
   /** The recorded resource was adopted through 409 (its settings were never verified). */
   adopted: boolean;
-  reason: string;
+  /** Why the planner chose the action: a code and its data, worded when shown (reasonText). */
+  reason: PlanReason;
   /** Where the desired resource is declared; null for removals. */
   source: SourcePosition | null;
 }

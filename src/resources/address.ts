@@ -7,9 +7,10 @@ import { isKindName, KINDS, type KindName } from './kinds.js';
  */
 export function formatAddress(kind: KindName, identity: readonly string[]): string {
   // Made for every resource of every config and state read. An array of
-  // strings stringifies to exactly ["part","part"]: one flat string, where
-  // joining the parts one by one leaves a chain of string pieces per address.
-  return kind + JSON.stringify(identity);
+  // strings stringifies to exactly ["part","part"], and join copies the kind
+  // and it into one flat string: `kind + …` would keep a pair of pieces per
+  // address, flattened again (a second copy) the first time a Map hashes it.
+  return [kind, JSON.stringify(identity)].join('');
 }
 
 export class AddressError extends Error {

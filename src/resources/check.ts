@@ -1,4 +1,4 @@
-import { checkSchema, matchesSchema } from '../schemas/index.js';
+import { checkSchema, checkSchemaAt, matchesSchema } from '../schemas/index.js';
 import { identityOf } from './kinds.js';
 import type { Attributes, KindModule } from './kind.js';
 
@@ -93,5 +93,5 @@ export function idProblem(kind: KindModule, id: string | null): string | null {
 export function isKindId(kind: KindModule, id: string): boolean {
   const response = kind.operations.create.response;
   if (kind.id === null || !response) return false;
-  return !checkSchema(response, { id }).some((issue) => issue.path[0] === 'id');
+  return checkSchemaAt(response, { id }, 'id').length === 0;
 }

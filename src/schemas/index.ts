@@ -40,6 +40,22 @@ export function checkSchema(name: SchemaName, data: unknown): SchemaIssue[] {
   return describeErrors(validate.errors ?? [], data);
 }
 
+/**
+ * The issues checkSchema gives at or below `data`'s top-level property
+ * `key`, the errors elsewhere left undescribed: for checking one field
+ * through a whole body's schema (an id through a create response's, whose
+ * other required fields are absent), once per record of a large state.
+ */
+export function checkSchemaAt(name: SchemaName, data: unknown, key: string): SchemaIssue[] {
+  const validate = validator(name);
+  if (validate(data)) return [];
+  const at = `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  const errors = (validate.errors ?? []).filter(
+    (e) => e.instancePath === at || e.instancePath.startsWith(`${at}/`),
+  );
+  return describeErrors(errors, data).filter((issue) => issue.path[0] === key);
+}
+
 /** True when `data` matches the named schema. */
 export function matchesSchema(name: SchemaName, data: unknown): boolean {
   return validator(name)(data);

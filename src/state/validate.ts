@@ -1,4 +1,4 @@
-import { formatAddress } from '../resources/index.js';
+import { formatAddress, isKindName, kindOf, type RecordedResource } from '../resources/index.js';
 import { checkSchema, jsonSyntaxProblem, type SchemaIssue } from '../schemas/index.js';
 import { sortResources } from './document.js';
 import { StateError } from './errors.js';
@@ -65,6 +65,24 @@ const listed = (problems: string[]): string =>
   problems.slice(0, 3).join('; ') + (problems.length > 3 ? ` (and ${problems.length - 3} more)` : '');
 
 /**
+ * Points each record's kind at the kind's own name, and each identity part at
+ * the equal string of its attributes: JSON.parse makes every string anew, so
+ * a state of 100,000 records would otherwise hold these strings twice for
+ * as long as it is read.
+ */
+function shareStrings(resources: RecordedResource[]): void {
+  for (const record of resources) {
+    if (!isKindName(record.kind)) continue;
+    const kind = kindOf(record.kind);
+    record.kind = kind.name;
+    kind.identityFields.forEach((field, i) => {
+      const value = record.attributes[field];
+      if (typeof value === 'string' && value === record.identity[i]) record.identity[i] = value;
+    });
+  }
+}
+
+/**
  * Checks a stored value as a state document and returns it with resources
  * sorted. Throws STATE_UNKNOWN_VERSION for another format_version and
  * STATE_CORRUPT for anything else wrong, naming `where`; `hint` says how to recover.
@@ -87,6 +105,7 @@ export function checkStateDocument(value: unknown, where: string, hint = ''): St
   }
   // An older version is read as the current one: format 1 only lacked `tenant`.
   const doc = value as StateDocument;
+  shareStrings(doc.resources);
   return { ...doc, format_version: STATE_FORMAT_VERSION, resources: sortResources(doc.resources) };
 }
 
