@@ -366,6 +366,26 @@ describe('Pacer with a bucket of one request (continuous)', () => {
   });
 });
 
+describe('Pacer with a bucket of one request, after a 429', () => {
+  it('backs off to the rate its last accepted request went at, not to what a lone Reset proves', async () => {
+    const { pacer, now } = clockedPacer();
+    // Full again within the next second, a second or more away: one answer proves about 1/s only.
+    const one = () => ({
+      'x-ratelimit-limit': '1',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': String(Math.floor(now() / 1000) + 1),
+    });
+    pacer.release(await pacer.acquire(), one());
+    for (let i = 0; i < 4; i++) pacer.release(await pacer.acquire(), one());
+    pacer.release(await pacer.acquire(), one(), 429); // the first 429: what was proven is forgotten
+    pacer.release(await pacer.acquire(), one());
+    pacer.release(await pacer.acquire(), one());
+    const before = pacer.ratePerSecond!;
+    pacer.release(await pacer.acquire(), one(), 429);
+    expect(pacer.ratePerSecond!).toBeGreaterThanOrEqual(before * 0.8);
+  });
+});
+
 describe('Pacer with a continuous bucket', () => {
   const dated = (t: number, remaining: number, resetAt: number) => ({
     'x-ratelimit-limit': '10',

@@ -172,6 +172,8 @@ export class Pacer {
   private refused = Infinity;
   /** Arrival of the latest answer that took a token (not a 429). */
   private tookAt = -Infinity;
+  /** A bucket of one: the rate its latest accepted request went at (after the answer before it). */
+  private served: number | undefined;
   /** Arrival of the last 429. */
   private last429At = -Infinity;
   /** No request before this local time (a 429's Retry-After). */
@@ -450,6 +452,7 @@ export class Pacer {
     const gap = a.sentAt - tookBefore;
     const tested = Number.isFinite(gap) ? (gap > 0 ? 1 / gap : undefined) : this.bounds.lower;
     if (tested === undefined) return;
+    this.served = tested;
     const step = this.refused === Infinity ? SLOW_START_STEP : PROBE_STEP;
     const probe = Math.min(tested * step, this.bounds.upper ?? Infinity, this.refused / REFUSED_MARGIN);
     this.rate = Math.max(this.rate!, probe);
@@ -481,8 +484,9 @@ export class Pacer {
     this.refused = Math.min(this.refused, before, gap > 0 ? 1 / gap : Infinity);
     this.shared = true;
     this.bounds.forget();
-    // A bucket of one proves no more than the rates it served (no one else shows in it).
-    const kept = this.limit === 1 ? (proven ?? growth) : growth;
+    // A bucket of one proves no more than the rates it served (no one else shows in it):
+    // back to the one its last accepted request went at, not to a Reset's weak bound.
+    const kept = this.limit === 1 ? Math.max(proven ?? 0, this.served ?? 0) || growth : growth;
     this.rate = Math.min(before * (probing ? PROBE_BACKOFF : SHARED_BACKOFF), kept ?? before);
   }
 
