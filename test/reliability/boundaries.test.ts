@@ -7,7 +7,7 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { childEnv, INTERNAL_ERROR, useTrappedEmulator } from './harness.js';
 import {
@@ -168,9 +168,9 @@ describe('files tenantform writes are mode 0600', () => {
     ];
     expect((await t.children.run(args, { cwd: t.dir, env })).code).toBe(0);
 
-    // A second apply killed at its third request: its lock and journal are on disk (a worker
-    // may send its next request while the last record is being synced, so by the third
-    // request the first is recorded).
+    // A second apply killed at its third request, once its journal is on disk: a worker sends
+    // on while its answered operations are being synced (group commit), so under load the
+    // first record may land after the third request arrives. The third request waits for it.
     const more = ['v2', 'v3'].flatMap((suffix) =>
       small().token_exchange_profiles.map((p) => ({
         ...p,
@@ -182,7 +182,19 @@ describe('files tenantform writes are mode 0600', () => {
       token_exchange_profiles: [...config.token_exchange_profiles, ...more],
     });
     const victim = t.children.start(args, { cwd: t.dir, env });
-    t.trap.arm(3, () => victim.process.kill('SIGKILL'));
+    let third = false;
+    t.trap.arm(3, () => {
+      third = true;
+    });
+    t.trap.before(1, async () => {
+      if (!third) return;
+      t.trap.before(1, null);
+      await vi.waitFor(() => expect(existsSync(`${statePath()}.journal`)).toBe(true), {
+        timeout: 30_000,
+        interval: 20,
+      });
+      victim.process.kill('SIGKILL');
+    });
     expect((await victim.result).signal).toBe('SIGKILL');
     for (const file of [`${statePath()}.journal`, `${statePath()}.lock`]) {
       expect(existsSync(file), file).toBe(true);
