@@ -47,7 +47,7 @@ export type Credentials =
   | {
       kind: 'token';
       token: string;
-      /** The variable it came from (absent: --token-file). */
+      /** The variable it came from (absent: the token file). */
       source?: string;
       /** Client credential variables also set, which the token overrides ("TENANTFORM_CLIENT_ID and …"). */
       unused?: string;
@@ -67,7 +67,7 @@ export interface RetryOptions {
   /**
    * Once the tenant has answered nothing but 429 for this long (on the client's
    * clock), the client sends nothing more and every call ends with
-   * API_RATE_LIMITED (--rate-limit-timeout). Default 300000 ms (5 minutes).
+   * API_RATE_LIMITED (the rate-limit timeout). Default 300000 ms (5 minutes).
    */
   rateLimitTimeoutMs?: number;
 }
@@ -105,7 +105,7 @@ export interface ApiClientOptions {
   maxRps?: number;
   /**
    * Share of the tenant's sustained rate, as the pacer learns it, that this
-   * client may use (--max-rate): a fraction in (0, 1]. Default: all of it.
+   * client may use: a fraction in (0, 1]. Default: all of it.
    */
   share?: number;
   retry?: RetryOptions;
@@ -113,7 +113,7 @@ export interface ApiClientOptions {
   connectTimeoutMs?: number;
   /** Headers and body timeout of every request. Default 30000 ms. */
   requestTimeoutMs?: number;
-  /** Receives one line per attempt and per wait (--debug). Lines never carry secrets. */
+  /** Receives one line per attempt and per wait (debug output). Lines never carry secrets. */
   logger?: (line: string) => void;
   /** Told about every wait the client makes (pacing, retry delays), for progress output. */
   onWait?: (ms: number, reason: string, kind: WaitKind) => void;
