@@ -260,6 +260,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     onDeadline: () => reach.expire(),
     ...(options.maxRps !== undefined ? { maxRps: options.maxRps } : {}),
     ...(share !== undefined ? { share } : {}),
+    ...(options.firstRound
+      ? { opening: options.firstRound.level, openingRoutes: options.firstRound.routes }
+      : {}),
   });
 
   const ctx: CallContext = {
@@ -289,6 +292,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     call: callOperation,
     ...namedMethods(callOperation),
     stats: () => ({ ...stats }),
+    rateFacts: () => pacer.facts(),
     async close() {
       if (!ownAgent || closed) return;
       closed = true;

@@ -36,6 +36,7 @@ export type {
   CallResult,
   CreatePolicyResult,
   CreateProfileResult,
+  RateGroupFacts,
   Credentials,
   DeletePolicyResult,
   PermissionItem,

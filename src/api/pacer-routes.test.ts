@@ -3,10 +3,11 @@ import { PacerRoutes } from './pacer-routes.js';
 
 const T0 = 1_700_000_000_000;
 
-function fixture(maxRps?: number) {
+function fixture(maxRps?: number, first?: { opening: number; openingRoutes: string[] }) {
   let t = T0;
   const sleeps: number[] = [];
   const routes = new PacerRoutes({
+    ...first,
     now: () => t,
     sleep: async (ms) => {
       sleeps.push(ms);
@@ -24,6 +25,42 @@ function fixture(maxRps?: number) {
   });
   return { routes, sleeps, rate, advance: (ms: number) => (t += ms) };
 }
+
+/** Which of `promises` have resolved once the microtask queue has drained. */
+async function granted(promises: Promise<unknown>[]): Promise<boolean[]> {
+  const done = promises.map(() => false);
+  promises.forEach((p, i) => void p.then(() => (done[i] = true)));
+  await new Promise((resolve) => setImmediate(resolve));
+  return done;
+}
+
+describe('PacerRoutes, first round', () => {
+  it('sends the remembered first round for the routes it was proven for', async () => {
+    const f = fixture(undefined, { opening: 3, openingRoutes: ['createPolicy'] });
+    const waiting = Array.from({ length: 4 }, () => f.routes.acquire('createPolicy'));
+    expect(await granted(waiting)).toEqual([true, true, true, false]);
+  });
+
+  it('sends a request of another route alone: its bucket may be one the facts say nothing of', async () => {
+    const f = fixture(undefined, { opening: 3, openingRoutes: ['createPolicy'] });
+    const waiting = [f.routes.acquire('createPolicy'), f.routes.acquire('assignPermissions')];
+    waiting.push(f.routes.acquire('createPolicy'));
+    expect(await granted(waiting)).toEqual([true, false, false]);
+  });
+
+  it("gives each bucket's facts with the routes that drew on it", async () => {
+    const f = fixture();
+    f.routes.release(await f.routes.acquire('createPolicy'), f.rate(10, 6));
+    f.routes.release(await f.routes.acquire('createProfile'), f.rate(10, 5));
+    f.routes.release(await f.routes.acquire('assignPermissions'), f.rate(20, 19));
+    f.routes.release(await f.routes.acquire('assignPermissions'), f.rate(20, 18));
+    const facts = f.routes.facts();
+    expect(facts.map((g) => [g.routes, g.limit, g.remaining])).toEqual([
+      [['createPolicy', 'createProfile'], 10, 5],
+      [['assignPermissions'], 20, 18],
+    ]);
+  });
+});
 
 describe('PacerRoutes', () => {
   it('starts every route on one pacer: one bucket spent by two routes holds both', async () => {

@@ -18,7 +18,7 @@
  * cancelled there (the token comes back). The user's requests-per-second
  * ceiling is one for all of them.
  */
-import { Pacer, type PacerOptions } from './pacer.js';
+import { Pacer, type PacerFacts, type PacerOptions } from './pacer.js';
 import { readRateHeaders, type Headers } from './retry.js';
 
 interface Issued {
@@ -36,6 +36,19 @@ interface Seen {
   recvAt: number;
 }
 
+export interface PacerRoutesOptions extends PacerOptions {
+  /**
+   * The routes the first round (`opening`) was proven for: a request of any
+   * other route before the first answer goes alone (its bucket may be another).
+   */
+  openingRoutes?: readonly string[];
+}
+
+/** One bucket's facts and the routes whose answers taught them. */
+export interface RouteGroupFacts extends PacerFacts {
+  routes: string[];
+}
+
 export class PacerRoutes {
   private readonly shared: Pacer;
   private readonly own = new Map<string, Pacer>();
@@ -43,11 +56,27 @@ export class PacerRoutes {
   private lastTicket = 0;
   private latest: Seen | undefined;
   private readonly options: PacerOptions;
+  private readonly openingRoutes: ReadonlySet<string> | undefined;
+  /** The pacer each route's latest answer taught. */
+  private readonly taught = new Map<string, Pacer>();
 
-  constructor(options: PacerOptions) {
+  constructor({ opening, openingRoutes, ...options }: PacerRoutesOptions) {
     // One requests-per-second state for every pacer: the ceiling is the client's.
     this.options = { ...options, rpsState: options.rpsState ?? { tokens: 1, at: options.now() } };
-    this.shared = new Pacer(this.options);
+    // Only the shared pacer starts a run; a route split off later starts from its own answers.
+    this.shared = new Pacer({ ...this.options, ...(opening !== undefined ? { opening } : {}) });
+    this.openingRoutes = openingRoutes ? new Set(openingRoutes) : undefined;
+  }
+
+  /** What each bucket's answers taught, with its routes (for the next run's first round). */
+  facts(): RouteGroupFacts[] {
+    const groups: RouteGroupFacts[] = [];
+    for (const pacer of new Set(this.taught.values())) {
+      const facts = pacer.facts();
+      const routes = [...this.taught].filter(([, p]) => p === pacer).map(([route]) => route);
+      if (facts) groups.push({ ...facts, routes: routes.sort() });
+    }
+    return groups;
   }
 
   /** Routes paced on a bucket of their own. */
@@ -58,6 +87,7 @@ export class PacerRoutes {
   /** Resolves with a ticket when a request of `route` may be sent; pass it to release(). */
   async acquire(route: string, signal?: AbortSignal): Promise<number> {
     let pacer = this.own.get(route) ?? this.shared;
+    if (this.openingRoutes && !this.openingRoutes.has(route)) this.shared.dropOpening();
     let ticket = await pacer.acquire(signal);
     const own = this.own.get(route);
     if (own && pacer !== own) {
@@ -87,6 +117,7 @@ export class PacerRoutes {
       return;
     }
     pacer.release(ticket, headers, status);
+    if (headers) this.taught.set(route, pacer);
     if (headers && pacer === this.shared) this.note(route, headers);
   }
 

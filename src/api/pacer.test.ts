@@ -3,7 +3,7 @@ import { Pacer, WAIT_REASON } from './pacer.js';
 
 const T0 = 1_700_000_000_000;
 
-function fixture(opts: { maxRps?: number; maxDelayMs?: number; share?: number } = {}) {
+function fixture(opts: { maxRps?: number; maxDelayMs?: number; share?: number; opening?: number } = {}) {
   let t = T0;
   const sleeps: number[] = [];
   const reasons: string[] = [];
@@ -19,6 +19,7 @@ function fixture(opts: { maxRps?: number; maxDelayMs?: number; share?: number } 
     onWait: (_ms, cause) => reasons.push(cause.kind === 'rate-limit' ? cause.reason : JSON.stringify(cause)),
     ...(opts.maxRps !== undefined ? { maxRps: opts.maxRps } : {}),
     ...(opts.share !== undefined ? { share: opts.share } : {}),
+    ...(opts.opening !== undefined ? { opening: opts.opening } : {}),
   });
   const rate = (remaining: number, resetInSec: number, limit = 10) => ({
     'x-ratelimit-limit': String(limit),
@@ -43,6 +44,38 @@ describe('Pacer', () => {
     expect(await granted(waiting)).toEqual([true, false, false]);
     f.pacer.release(await waiting[0]!, f.rate(9, 1));
     expect(await granted(waiting)).toEqual([true, true, true]);
+  });
+
+  it('sends the first round remembered facts prove before the first answer, then paces on the answers', async () => {
+    const f = fixture({ opening: 3 });
+    const waiting = Array.from({ length: 5 }, () => f.pacer.acquire());
+    expect(await granted(waiting)).toEqual([true, true, true, false, false]);
+    // The first answer counts the two others in flight against its Remaining: 2 left, one goes (the last is held as a probe).
+    f.pacer.release(await waiting[0]!, f.rate(4, 1));
+    expect(await granted(waiting)).toEqual([true, true, true, true, false]);
+    expect(f.sleeps).toEqual([]);
+  });
+
+  it('counts the first round in requests sent, not in flight: one that got no answer gives no second turn', async () => {
+    const f = fixture({ opening: 2 });
+    const waiting = [f.pacer.acquire(), f.pacer.acquire(), f.pacer.acquire()];
+    expect(await granted(waiting)).toEqual([true, true, false]);
+    f.pacer.release(await waiting[0]!, null);
+    expect(await granted(waiting)).toEqual([true, true, false]);
+  });
+
+  it('tells what its answers taught for the next run: the level left, when, and the Reset', async () => {
+    const f = fixture();
+    expect(f.pacer.facts()).toBeUndefined();
+    const ticket = await f.pacer.acquire();
+    f.pacer.release(ticket, f.rate(4, 1));
+    expect(f.pacer.facts()).toEqual({
+      limit: 10,
+      remaining: 4,
+      at: T0,
+      resetAt: Math.floor(T0 / 1000) * 1000 + 1000,
+      refill: 'unknown',
+    });
   });
 
   it('hands out tickets in sending order', async () => {

@@ -16,7 +16,8 @@
  * for the limiter's clock: a front end stamps it, to the second, maybe a
  * second stale or off; it only bounds a clock seconds away. A 429 stops every
  * request until the Reset (or Retry-After) it names. Until the first answer
- * shows whether the tenant sends the headers, only one request is in flight.
+ * shows whether the tenant sends the headers, only one request is in flight,
+ * or the first round that facts remembered from an earlier run prove (`opening`).
  *
  * The level: requests we may still send now. Each answer sets it from
  * Remaining as above; each request sent takes one. Answers to requests older
@@ -85,6 +86,29 @@ export interface PacerOptions {
   onDeadline?: () => void;
   /** The requests-per-second ceiling's state, when shared with other pacers (pacer-routes.ts). */
   rpsState?: RpsState;
+  /**
+   * Requests that may go before the first answer (the first round): what the
+   * facts remembered from an earlier run prove left (src/run/rate-memory.ts).
+   * Default 1: nothing known, one request alone until an answer shows the headers.
+   */
+  opening?: number;
+}
+
+/** What the answers taught of the bucket, to remember for the next run's first round. */
+export interface PacerFacts {
+  limit: number;
+  /** Requests left at `at` (the level, whole, never below 0). */
+  remaining: number;
+  /** Local time of the answer the level came from, ms. */
+  at: number;
+  /** The latest local time the tenant's clock reaches that answer's Reset. */
+  resetAt?: number;
+  refill: 'unknown' | 'window' | 'continuous';
+  /** A continuous bucket's proven refill rate, per second. */
+  perSecond?: number;
+  /** A window's step (at least) and length (at most), ms. */
+  step?: number;
+  windowMs?: number;
 }
 
 /** Why a wait happens, for the progress output. */
@@ -183,8 +207,33 @@ export class Pacer {
   /** Lessons from 429s without Reset or Retry-After in a row; 0 once a request succeeds. */
   private blind = 0;
 
+  /** Requests that may go before the first answer (see PacerOptions.opening). */
+  private opening: number;
+
   constructor(private readonly options: PacerOptions) {
     this.ceilings = new UserCeilings(options);
+    this.opening = Math.max(1, Math.floor(options.opening ?? 1));
+  }
+
+  /** From now on, only one request goes before the first answer (a route the first round's facts do not cover). */
+  dropOpening(): void {
+    this.opening = 1;
+  }
+
+  /** What the answers taught, for the next run; undefined until an answer set the level. */
+  facts(): PacerFacts | undefined {
+    if (this.seen !== 'headers' || this.limit === undefined || this.level === undefined) return undefined;
+    const { kind, step, windowMs } = this.model;
+    const proven = this.continuous ? this.bounds.lower : undefined;
+    return {
+      limit: this.limit,
+      remaining: Math.max(0, Math.floor(this.level)),
+      at: this.levelAt,
+      ...(this.resetMs !== undefined ? { resetAt: this.clock.latestLocal(this.resetMs) } : {}),
+      refill: this.refill,
+      ...(proven !== undefined ? { perSecond: proven * 1000 } : {}),
+      ...(kind === 'window' && step !== undefined && windowMs !== undefined ? { step, windowMs } : {}),
+    };
   }
 
   /** Requests currently holding a slot. */
@@ -531,7 +580,8 @@ export class Pacer {
 
   private decide(now: number): Decision {
     if (this.seen === 'unknown') {
-      if (this.inFlight.size > 0) return { type: 'event' };
+      // The first round: one request alone, or as many as the remembered facts prove left.
+      if (this.inFlight.size > 0 && this.lastTicket >= this.opening) return { type: 'event' };
     } else if (this.seen === 'headers') {
       const d = this.budgetDecision(now);
       if (d) return d;

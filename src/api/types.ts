@@ -124,6 +124,29 @@ export interface ApiClientOptions {
    * request finishes (bounded by requestTimeoutMs) so its outcome can be recorded.
    */
   abortInFlight?: boolean;
+  /**
+   * The first round the tenant's remembered rate-limit facts prove
+   * (src/run/rate-memory.ts): `level` requests of `routes` may go before the
+   * first answer. Absent: one request goes alone until an answer shows the headers.
+   */
+  firstRound?: { level: number; routes: readonly string[] };
+}
+
+/** One rate-limit bucket as the answers taught it, with the routes (operations) that drew on it. */
+export interface RateGroupFacts {
+  routes: string[];
+  limit: number;
+  /** Requests left at `at` (local ms). */
+  remaining: number;
+  at: number;
+  /** The latest local time (ms) the tenant's clock reaches the Reset named then. */
+  resetAt?: number;
+  refill: 'unknown' | 'window' | 'continuous';
+  /** A continuous bucket's proven refill rate, per second. */
+  perSecond?: number;
+  /** A window's step (at least) and length (at most, ms). */
+  step?: number;
+  windowMs?: number;
 }
 
 /**
@@ -181,6 +204,8 @@ export interface ApiClient {
   /** 2xx → created; 409 → present. */
   createTokenExchangeProfile(body: TokenExchangeProfileCreate): Promise<CreateProfileResult>;
   stats(): ApiStats;
+  /** What the answers taught of each rate-limit bucket (the built-in client; wrappers may leave it out). */
+  rateFacts?(): RateGroupFacts[];
   /** Closes the built-in Agent (not an injected dispatcher). */
   close(): Promise<void>;
 }

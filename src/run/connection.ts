@@ -6,6 +6,7 @@
  * share one pacer. A plan that needs no request needs neither.
  */
 import type { ApiClient, ApiClientOptions, Target, WaitKind } from '../api/index.js';
+import type { RateLimitKeeper } from '../state/index.js';
 import { checkTokenCharacters } from '../api/credentials.js';
 import { RunError } from './errors.js';
 import type { ConfigInput, ConnectionRequest, RunIO } from './requests.js';
@@ -110,16 +111,48 @@ function clientOptions(
   };
 }
 
-/** An API client for the target and credentials of the request, the environment and the process environment. */
+/**
+ * A client for `options`, its first round from the rate-limit facts kept in
+ * `store` (src/run/rate-memory.ts); closing it keeps what its answers taught.
+ */
+async function rememberingClient(
+  create: Endpoint['create'],
+  options: ApiClientOptions,
+  store: RateLimitKeeper,
+  debug: boolean,
+  io: RunIO,
+): Promise<ApiClient> {
+  const memory = await import('./rate-memory.js');
+  const log = debug ? (line: string) => io.notice({ kind: 'debug', line }) : () => {};
+  const { target, parallelism = 10 } = options;
+  const { round, kept } = await memory.readFirstRound(store, target, parallelism, log);
+  const client = create({ ...options, ...(round ? { firstRound: { level: round.level, routes: round.routes } } : {}) });
+  return {
+    ...client,
+    async close() {
+      await client.close();
+      await memory.keepRateFacts(store, target, client.rateFacts?.() ?? [], kept, log);
+    },
+  };
+}
+
+/**
+ * An API client for the target and credentials of the request, the
+ * environment and the process environment; with `store`, paced from the
+ * rate-limit facts kept there and keeping them when closed.
+ */
 export async function openClient(
   request: ConnectionRequest,
   input: ConfigInput,
   io: RunIO,
-  options: { parallelism?: number; onWait?: (ms: number, reason: string) => void } = {},
+  options: { parallelism?: number; onWait?: (ms: number, reason: string) => void; store?: RateLimitKeeper } = {},
 ): Promise<ApiClient> {
   const target = await readTarget(request, input, io);
   const endpoint = await resolveEndpoint(request, input, target, io);
-  return endpoint.create(clientOptions(endpoint, request, io, options.parallelism ?? 10, options.onWait));
+  const made = clientOptions(endpoint, request, io, options.parallelism ?? 10, options.onWait);
+  return options.store
+    ? rememberingClient(endpoint.create, made, options.store, request.debug, io)
+    : endpoint.create(made);
 }
 
 export interface ConnectionSettings {
@@ -129,6 +162,8 @@ export interface ConnectionSettings {
   given: Target | null;
   io: RunIO;
   parallelism: number;
+  /** Where the tenant's rate-limit facts are kept (the state store): the first round comes from them. */
+  store?: RateLimitKeeper;
 }
 
 export class ApiConnection {
@@ -149,10 +184,13 @@ export class ApiConnection {
   async open(): Promise<ApiClient> {
     if (this.client) return this.client;
     const endpoint = await this.endpoint();
-    const { io, request, parallelism } = this.settings;
-    this.client = endpoint.create(
-      clientOptions(endpoint, request, io, parallelism, (ms, reason, kind) => this.waits(ms, reason, kind)),
+    const { io, request, parallelism, store } = this.settings;
+    const options = clientOptions(endpoint, request, io, parallelism, (ms, reason, kind) =>
+      this.waits(ms, reason, kind),
     );
+    this.client = store
+      ? await rememberingClient(endpoint.create, options, store, request.debug, io)
+      : endpoint.create(options);
     return this.client;
   }
 

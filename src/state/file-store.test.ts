@@ -88,6 +88,17 @@ describe('file state store: files and modes', () => {
   });
 });
 
+describe('file state store: rate-limit facts', () => {
+  it('keeps them in state.json.rate-limits, mode 0600, in a new 0700 directory, and nothing else', async () => {
+    const store = open();
+    await store.writeRateLimits('{"tenantform_rate_limits":1}\n');
+    expect(await mode(`${statePath}.rate-limits`)).toBe(0o600);
+    expect(await mode(dirname(statePath))).toBe(0o700);
+    expect(await readdir(dirname(statePath))).toEqual(['state.json.rate-limits']);
+    expect(await open().readRateLimits()).toBe('{"tenantform_rate_limits":1}\n');
+  });
+});
+
 describe('file state store: plan key', () => {
   const keyPath = () => `${statePath}.key`;
 

@@ -18,7 +18,7 @@ import {
 import { FileJournal } from './file-journal.js';
 import { FileLock } from './file-lock.js';
 import { ensurePlanKey, readPlanKey } from './plan-key.js';
-import { readNamesFile, writeNamesFile } from './names-file.js';
+import { readNamesFile, readRateLimitsFile, writeNamesFile, writeRateLimitsFile } from './names-file.js';
 import type { KnownNames } from '../resources/index.js';
 import { checkDocumentToWrite, checkStateDocument, decodeStateBytes, parseStateText } from './validate.js';
 import { readStateValue } from './file-read.js';
@@ -139,6 +139,17 @@ class FileStore implements StateStore {
     await writeNamesFile(`${this.file}.names`, this.dir, known, this.sync);
   }
 
+  async readRateLimits(): Promise<string | null> {
+    this.open();
+    return readRateLimitsFile(`${this.file}.rate-limits`);
+  }
+
+  async writeRateLimits(text: string): Promise<void> {
+    this.open();
+    await this.ensureDir();
+    await writeRateLimitsFile(`${this.file}.rate-limits`, text);
+  }
+
   failure(): Error | null {
     return this.journal.failure();
   }
@@ -240,6 +251,7 @@ class FileStore implements StateStore {
  * - `path.lock`     the lock record (LockInfo JSON), created exclusively;
  * - `path.key`      the plan key that seals saved plans (plan-key.ts), made by the first plan --out.
  * - `path.names`    the names kept from the last reads of the tenant (names-file.ts): display only.
+ * - `path.rate-limits` the tenant's rate-limit facts from the last run (names-file.ts): a hint for pacing.
  * Every file is created with mode 0600 and a missing directory with 0700.
  * A corrupt or unknown-version document is never overwritten.
  *

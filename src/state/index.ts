@@ -30,6 +30,7 @@ export type {
   SnapshotSource,
   SessionStore,
   NameKeeper,
+  RateLimitKeeper,
 } from './types.js';
 export { describeStateLocation, JOURNAL_FORMAT_VERSION, STATE_FORMAT_VERSION } from './types.js';
 export { LockError, StateError, type StateErrorCode } from './errors.js';

@@ -13,6 +13,7 @@ interface Backing {
   lock: LockInfo | null;
   key: Buffer | null;
   names: string | null;
+  rateLimits: string | null;
 }
 
 const WHERE = 'in memory';
@@ -43,6 +44,16 @@ class MemoryStore implements StateStore {
   async writeNames(known: KnownNames): Promise<void> {
     this.open();
     this.backing.names = JSON.stringify(knownNamesDocument(known));
+  }
+
+  async readRateLimits(): Promise<string | null> {
+    this.open();
+    return this.backing.rateLimits;
+  }
+
+  async writeRateLimits(text: string): Promise<void> {
+    this.open();
+    this.backing.rateLimits = text;
   }
 
   async read(): Promise<StateDocument | null> {
@@ -135,7 +146,7 @@ function backingOf(store: StateStore): Backing {
  */
 export function createMemoryStateStore(initial?: StateDocument): StateStore {
   const text = initial ? JSON.stringify(checkDocumentToWrite(initial, WHERE)) : null;
-  return new MemoryStore({ text, journal: [], lock: null, key: null, names: null });
+  return new MemoryStore({ text, journal: [], lock: null, key: null, names: null, rateLimits: null });
 }
 
 /** Another handle on the same memory storage, like a second process on one file. */

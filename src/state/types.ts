@@ -174,6 +174,20 @@ export interface NameKeeper {
   writeNames(known: KnownNames): Promise<void>;
 }
 
+/** The tenant's rate-limit facts kept beside the state: a hint for the pacer's first round. */
+export interface RateLimitKeeper {
+  /**
+   * The text of the rate-limit facts the last run that got answers kept
+   * (src/run/rate-memory.ts reads and checks it: nothing in it is trusted
+   * beyond what it proves), or null when none is kept. Beside the document
+   * and never in it (file: `state.json.rate-limits`; pg: the workspace's row
+   * of `rate_limits`): read and written without the lock, never changing the serial.
+   */
+  readRateLimits(): Promise<string | null>;
+  /** Replaces the facts kept with this state (made on first need). */
+  writeRateLimits(text: string): Promise<void>;
+}
+
 /** The document and its pending journal: what a snapshot reads (no lock, no write). */
 export interface SnapshotSource extends StateReader, JournalReader {}
 
@@ -187,7 +201,7 @@ export interface SessionStore extends StateReader, StateWriter, StateJournal, St
 }
 
 /** A place where state lives, whole. Implementations: file (default), memory, pg. */
-export interface StateStore extends SessionStore, PlanKeyKeeper, NameKeeper {
+export interface StateStore extends SessionStore, PlanKeyKeeper, NameKeeper, RateLimitKeeper {
   /** Releases resources (connections); the store is unusable afterwards. */
   close(): Promise<void>;
 }

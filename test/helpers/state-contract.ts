@@ -91,6 +91,26 @@ export function runStateStoreContract(
       });
     });
 
+    describe('rate-limit facts kept from the last run', () => {
+      const facts = '{"tenantform_rate_limits":1,"tenant":"https://a.example/api/v2","groups":[]}';
+
+      it('has none at first, then the last text written, for every handle', async () => {
+        expect(await store.readRateLimits()).toBeNull();
+        await store.writeRateLimits(facts);
+        expect(await store.readRateLimits()).toBe(facts);
+        await (await second()).writeRateLimits(`${facts} `);
+        expect(await store.readRateLimits()).toBe(`${facts} `);
+      });
+
+      it('are kept beside the document, never in it: no serial moves, no lock is needed', async () => {
+        await store.write(stateDoc(3), null);
+        await (await second()).lock(holderInfo('apply'));
+        await store.writeRateLimits(facts);
+        expect(await store.read()).toEqual(stateDoc(3));
+        expect(await store.readRateLimits()).toBe(facts);
+      });
+    });
+
     describe('document', () => {
       it('reads null and an empty journal from a new store', async () => {
         expect(await store.read()).toBeNull();

@@ -161,6 +161,7 @@ async function prepare(request: ApplyRequest, io: CommandIO): Promise<ApplyRun |
       given,
       io: runIO(io),
       parallelism,
+      store,
     });
     return {
       request,

@@ -50,7 +50,7 @@ async function runRefresh(request: RefreshRequest, io: CommandIO): Promise<numbe
         io.stdout.write(whereLines(describeState(store, io), target.baseUrl));
         const guarded = { store, input, io, command: 'refresh' };
         await guardTenant(session, guarded, tenant, false);
-        const client = await openClient(connection, input, runIO(io), { parallelism });
+        const client = await openClient(connection, input, runIO(io), { parallelism, store });
         let read;
         try {
           read = await readLive(client, listParams(desired, session.doc), parallelism, desired);

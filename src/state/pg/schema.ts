@@ -20,6 +20,7 @@ export interface Tables {
   locks: string;
   planKeys: string;
   names: string;
+  rateLimits: string;
 }
 
 /** Qualified, quoted table names. `schema` must already be checked (see checkSchemaName). */
@@ -34,6 +35,7 @@ export function tablesOf(schema: string): Tables {
     locks: `${s}.locks`,
     planKeys: `${s}.plan_keys`,
     names: `${s}.names`,
+    rateLimits: `${s}.rate_limits`,
   };
 }
 
@@ -187,6 +189,23 @@ export async function ensureNamesTable(client: ClientBase, schema: string): Prom
     `CREATE TABLE IF NOT EXISTS ${tablesOf(schema).names} (
        workspace text PRIMARY KEY,
        names jsonb NOT NULL,
+       updated_at timestamptz NOT NULL DEFAULT now())`,
+  );
+}
+
+/**
+ * Creates the rate_limits table (the tenant's rate-limit facts from the last
+ * run, one row per workspace, as the text src/run/rate-memory.ts writes) when
+ * missing: like names, an addition to layout version 1, made by the first
+ * run that got answers.
+ */
+export async function ensureRateLimitsTable(client: ClientBase, schema: string): Promise<void> {
+  await ensureTable(
+    client,
+    schema,
+    `CREATE TABLE IF NOT EXISTS ${tablesOf(schema).rateLimits} (
+       workspace text PRIMARY KEY,
+       facts text NOT NULL,
        updated_at timestamptz NOT NULL DEFAULT now())`,
   );
 }

@@ -21,6 +21,7 @@ import { describeTarget, scrub } from './redact.js';
 import {
   advisoryKeys,
   ensureNamesTable,
+  ensureRateLimitsTable,
   ensurePlanKeysTable,
   isMissingTable,
   tablesOf,
@@ -234,6 +235,34 @@ class PgStore implements PgStateStore {
         `INSERT INTO ${this.tables.names} (workspace, names) VALUES ($1, $2)
          ON CONFLICT (workspace) DO UPDATE SET names = EXCLUDED.names, updated_at = now()`,
         [this.workspace, JSON.stringify(knownNamesDocument(known))],
+      );
+    });
+  }
+
+  /** The rate-limit facts kept from the last run: the workspace's row of rate_limits (none before it exists). */
+  async readRateLimits(): Promise<string | null> {
+    return this.db.withClient('read the rate-limit facts', async (client) => {
+      try {
+        const res = await client.query<{ facts: string }>(
+          `SELECT facts FROM ${this.tables.rateLimits} WHERE workspace = $1`,
+          [this.workspace],
+        );
+        return res.rows[0]?.facts ?? null;
+      } catch (err) {
+        if (isMissingTable(err)) return null;
+        throw err;
+      }
+    });
+  }
+
+  /** Replaces the workspace's rate-limit facts (no lock: the last run's win; the state document is untouched). */
+  async writeRateLimits(text: string): Promise<void> {
+    await this.db.withClient('keep the rate-limit facts', async (client) => {
+      await ensureRateLimitsTable(client, this.options.schema);
+      await client.query(
+        `INSERT INTO ${this.tables.rateLimits} (workspace, facts) VALUES ($1, $2)
+         ON CONFLICT (workspace) DO UPDATE SET facts = EXCLUDED.facts, updated_at = now()`,
+        [this.workspace, text],
       );
     });
   }
