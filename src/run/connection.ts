@@ -126,7 +126,10 @@ async function rememberingClient(
   const log = debug ? (line: string) => io.notice({ kind: 'debug', line }) : () => {};
   const { target, parallelism = 10 } = options;
   const { round, kept } = await memory.readFirstRound(store, target, parallelism, log);
-  const client = create({ ...options, ...(round ? { firstRound: { level: round.level, routes: round.routes } } : {}) });
+  const client = create({
+    ...options,
+    ...(round ? { firstRound: { level: round.level, routes: round.routes } } : {}),
+  });
   return {
     ...client,
     async close() {
@@ -145,7 +148,11 @@ export async function openClient(
   request: ConnectionRequest,
   input: ConfigInput,
   io: RunIO,
-  options: { parallelism?: number; onWait?: (ms: number, reason: string) => void; store?: RateLimitKeeper } = {},
+  options: {
+    parallelism?: number;
+    onWait?: (ms: number, reason: string) => void;
+    store?: RateLimitKeeper;
+  } = {},
 ): Promise<ApiClient> {
   const target = await readTarget(request, input, io);
   const endpoint = await resolveEndpoint(request, input, target, io);
