@@ -23,7 +23,7 @@ const target: Target = {
 
 /** A bucket of 10 that adds 2 at each 1-second boundary, drained (0 left) at T0, its next boundary 1 s on. */
 const drained: RateGroupFacts = {
-  routes: ['rate_limit_policy.create'],
+  routes: ['createRateLimitPolicy'],
   limit: 10,
   remaining: 0,
   at: T0,
@@ -39,7 +39,7 @@ const textOf = (...groups: RateGroupFacts[]) => rateMemoryText(memoryOf(...group
 describe('remembered rate-limit facts', () => {
   it('round-trip through the text kept beside the state', () => {
     const continuous: RateGroupFacts = {
-      routes: ['user_permission.create'],
+      routes: ['assignUserPermissions'],
       limit: 50,
       remaining: 7,
       at: T0 - 500,
@@ -81,17 +81,17 @@ describe('remembered rate-limit facts', () => {
   it('give a first round of at most --parallelism, and the least of the buckets (every route starts on one pacer)', () => {
     const full: RateGroupFacts = {
       ...drained,
-      routes: ['token_exchange_profile.create'],
+      routes: ['createTokenExchangeProfile'],
       remaining: 9999,
       limit: 10_000,
     };
     expect(firstRoundOf(memoryOf(full), T0, 10)).toMatchObject({
       level: 10,
-      routes: ['token_exchange_profile.create'],
+      routes: ['createTokenExchangeProfile'],
     });
     const round = firstRoundOf(memoryOf(full, { ...drained, remaining: 4 }), T0, 10);
     expect(round.level).toBe(4);
-    expect(round.routes).toEqual(['rate_limit_policy.create', 'token_exchange_profile.create']);
+    expect(round.routes).toEqual(['createRateLimitPolicy', 'createTokenExchangeProfile']);
   });
 
   it.each([
@@ -119,7 +119,7 @@ describe('remembered rate-limit facts', () => {
   });
 
   it("keep this run's buckets over the record, and the record's buckets of routes this run did not use", () => {
-    const other: RateGroupFacts = { ...drained, routes: ['user_permission.create'], remaining: 5 };
+    const other: RateGroupFacts = { ...drained, routes: ['assignUserPermissions'], remaining: 5 };
     const now: RateGroupFacts = { ...drained, at: T0 + 5000, resetAt: T0 + 6000, remaining: 3 };
     expect(mergedMemory(TENANT, [now], memoryOf(drained, other)).groups).toEqual([now, other]);
     expect(
