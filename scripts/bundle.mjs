@@ -12,6 +12,29 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { inputsHash, stampPath } from './build-stamp.mjs';
 import { fileURLToPath } from 'node:url';
 
+/**
+ * commander imports node:child_process for executable subcommands, which
+ * tenantform has none of; loading it (and net, dgram, … behind it) costs every
+ * run about 2.5 ms before the first request. Its import is served by a shim
+ * that loads the module on first use.
+ */
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(b) {
+    b.onResolve({ filter: /^node:child_process$/ }, (args) =>
+      args.importer.includes('node_modules/commander/')
+        ? { path: 'child-process', namespace: 'lazy' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({
+      contents:
+        "const load = () => process.getBuiltinModule('node:child_process');\n" +
+        'export default { spawn: (...args) => load().spawn(...args) };\n',
+      loader: 'js',
+    }));
+  },
+};
+
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = `${root}dist/bundle`;
 rmSync(outdir, { recursive: true, force: true });
@@ -31,6 +54,7 @@ await build({
   banner: {
     js: "import { createRequire as __tenantformRequire } from 'node:module'; const require = __tenantformRequire(import.meta.url);",
   },
+  plugins: [lazyChildProcess],
   logLevel: 'warning',
   legalComments: 'linked',
 });
