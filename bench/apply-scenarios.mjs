@@ -213,7 +213,6 @@ export async function latencyBoundFigures(work, log, { n = 400, latencyMs = 50, 
     { maxRuns: 3 },
   );
   const rawWalls = runs.map((r) => r.raw.result.wallMs / 1000);
-  for (const r of runs) console.error(JSON.stringify([r.unknown.phases, r.seen.phases, r.raw.phases]));
   const walls = (c) => runs.map((r) => r[c].result.wallMs / 1000);
   const gap = (c, phase) => runs.map((r) => r[c].phases[phase] - r.raw.phases[phase]);
   const added = (c) =>
