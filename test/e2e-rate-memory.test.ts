@@ -53,7 +53,7 @@ describe('remembered rate-limit facts', () => {
     const second = await apply();
     expect(second.code, second.stderr).toBe(0);
     expect(firstRound(second.stderr)).toMatch(
-      /first round of 4 requests, from the rate-limit facts kept with the state: \d+ of 10000 left .*at most --parallelism 4/,
+      /first round of 4 requests, from the rate-limit facts kept with the state: \d+ of 10000 left .*at most the parallelism, 4/,
     );
   });
 

@@ -17,7 +17,7 @@
  * holds proves at most: what was left then, plus what the proven refill
  * added since (a window's step at each boundary passed; a continuous
  * bucket's proven rate; else one request once the Reset passed, the opener
- * the pacer would send), never more than the Limit, than `--parallelism`,
+ * the pacer would send), never more than the Limit, than the parallelism,
  * nor, since every route starts on one pacer, than the least of the buckets.
  * Other clients of the tenant may have drawn on the bucket since: the same
  * assumption the pacer makes of every answer, and a 429 then stops the round.
@@ -177,7 +177,7 @@ export function firstRoundOf(memory: RateMemory, now: number, parallelism: numbe
     `the rate-limit facts kept with the state: ${g.remaining} of ${g.limit} left ${seconds}s ago, ` +
     `${least} now (refill: ${g.refill})` +
     (memory.groups.length > 1 ? `, the least of ${memory.groups.length} buckets` : '') +
-    (least > parallelism ? `, at most --parallelism ${parallelism}` : '');
+    (least > parallelism ? `, at most the parallelism, ${parallelism}` : '');
   const routes = [...new Set(memory.groups.flatMap((x) => x.routes))].sort();
   return { level: Math.max(1, Math.min(least, parallelism)), routes, why };
 }
