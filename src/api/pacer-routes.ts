@@ -18,8 +18,9 @@
  * cancelled there (the token comes back). The user's requests-per-second
  * ceiling is one for all of them.
  */
-import { Pacer, type PacerFacts, type PacerOptions } from './pacer.js';
+import { Pacer, type PacerOptions } from './pacer.js';
 import { readRateHeaders, type Headers } from './retry.js';
+import type { RateGroupFacts } from './types.js';
 
 interface Issued {
   pacer: Pacer;
@@ -44,11 +45,6 @@ export interface PacerRoutesOptions extends PacerOptions {
   openingRoutes?: readonly string[];
 }
 
-/** One bucket's facts and the routes whose answers taught them. */
-export interface RouteGroupFacts extends PacerFacts {
-  routes: string[];
-}
-
 export class PacerRoutes {
   private readonly shared: Pacer;
   private readonly own = new Map<string, Pacer>();
@@ -69,8 +65,8 @@ export class PacerRoutes {
   }
 
   /** What each bucket's answers taught, with its routes (for the next run's first round). */
-  facts(): RouteGroupFacts[] {
-    const groups: RouteGroupFacts[] = [];
+  facts(): RateGroupFacts[] {
+    const groups: RateGroupFacts[] = [];
     for (const pacer of new Set(this.taught.values())) {
       const facts = pacer.facts();
       const routes = [...this.taught].filter(([, p]) => p === pacer).map(([route]) => route);

@@ -61,6 +61,7 @@ import { RefillBounds } from './refill.js';
 import { RefillModel } from './refill-model.js';
 import { backoffMs, readRateHeaders, retryAfterMs, type Headers } from './retry.js';
 import { TenantClock } from './tenant-clock.js';
+import type { RateFacts } from './types.js';
 
 export interface PacerOptions {
   now: () => number;
@@ -92,23 +93,6 @@ export interface PacerOptions {
    * Default 1: nothing known, one request alone until an answer shows the headers.
    */
   opening?: number;
-}
-
-/** What the answers taught of the bucket, to remember for the next run's first round. */
-export interface PacerFacts {
-  limit: number;
-  /** Requests left at `at` (the level, whole, never below 0). */
-  remaining: number;
-  /** Local time of the answer the level came from, ms. */
-  at: number;
-  /** The latest local time the tenant's clock reaches that answer's Reset. */
-  resetAt?: number;
-  refill: 'unknown' | 'window' | 'continuous';
-  /** A continuous bucket's proven refill rate, per second. */
-  perSecond?: number;
-  /** A window's step (at least) and length (at most), ms. */
-  step?: number;
-  windowMs?: number;
 }
 
 /** Why a wait happens, for the progress output. */
@@ -221,7 +205,7 @@ export class Pacer {
   }
 
   /** What the answers taught, for the next run; undefined until an answer set the level. */
-  facts(): PacerFacts | undefined {
+  facts(): RateFacts | undefined {
     if (this.seen !== 'headers' || this.limit === undefined || this.level === undefined) return undefined;
     const { kind, step, windowMs } = this.model;
     const proven = this.continuous ? this.bounds.lower : undefined;

@@ -132,11 +132,10 @@ export interface ApiClientOptions {
   firstRound?: { level: number; routes: readonly string[] };
 }
 
-/** One rate-limit bucket as the answers taught it, with the routes (operations) that drew on it. */
-export interface RateGroupFacts {
-  routes: string[];
+/** One rate-limit bucket as a client's answers taught it (to remember for the next run's first round). */
+export interface RateFacts {
   limit: number;
-  /** Requests left at `at` (local ms). */
+  /** Requests left at `at` (local ms): the pacer's level, whole, never below 0. */
   remaining: number;
   at: number;
   /** The latest local time (ms) the tenant's clock reaches the Reset named then. */
@@ -147,6 +146,11 @@ export interface RateGroupFacts {
   /** A window's step (at least) and length (at most, ms). */
   step?: number;
   windowMs?: number;
+}
+
+/** A bucket's facts with the routes (operations) that drew on it. */
+export interface RateGroupFacts extends RateFacts {
+  routes: string[];
 }
 
 /**
