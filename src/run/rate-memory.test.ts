@@ -51,6 +51,12 @@ describe('remembered rate-limit facts', () => {
     });
   });
 
+  it('keep a continuous rate proven above what a record may hold at that cap, so that it reads back', () => {
+    const fast: RateGroupFacts = { ...drained, refill: 'continuous', perSecond: 5e9 };
+    const parsed = parseRateMemory(textOf(fast), TENANT, T0);
+    expect(parsed).toMatchObject({ memory: { groups: [{ perSecond: 1_000_000 }] } });
+  });
+
   it('prove what was left plus the refill since: drained 1 s ago at B=10, 2/s gives 2, not 10', () => {
     expect(provenLeft(drained, T0 + 999)).toBe(0);
     expect(provenLeft(drained, T0 + 1000)).toBe(2);

@@ -69,7 +69,8 @@ export function rateMemoryText(memory: RateMemory): string {
     seen_at: new Date(g.at).toISOString(),
     ...(g.resetAt !== undefined ? { reset_at: new Date(Math.ceil(g.resetAt)).toISOString() } : {}),
     refill: g.refill,
-    ...(g.perSecond !== undefined ? { per_second: g.perSecond } : {}),
+    // A rate proven above the cap read back is still proven at the cap.
+    ...(g.perSecond !== undefined ? { per_second: Math.min(g.perSecond, MAX_LIMIT) } : {}),
     ...(g.step !== undefined && g.windowMs !== undefined ? { step: g.step, window_ms: g.windowMs } : {}),
   }));
   return `${JSON.stringify({ tenantform_rate_limits: RATE_LIMITS_VERSION, tenant: memory.tenant, groups }, null, 2)}\n`;
