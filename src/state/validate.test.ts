@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { profile, putEntry, stateDoc } from '../../test/helpers/state-contract.js';
-import { checkDocumentToWrite, checkJournalEntry, parseJournalText, parseStateText } from './validate.js';
+import {
+  checkDocumentToWrite,
+  checkJournalEntry,
+  parseJournalText,
+  parseStateText,
+  recordStringSharer,
+} from './validate.js';
 
 function failure(fn: () => unknown): { code?: string; message: string } {
   try {
@@ -39,6 +45,39 @@ describe('state document validation', () => {
     const err = failure(() => checkDocumentToWrite({ ...stateDoc(1), lineage: '' }, 's.json'));
     expect(err.code).toBe('STATE_INVALID');
     expect(err.message).toContain('refusing to write');
+  });
+});
+
+describe('recordStringSharer', () => {
+  it('changes no value of a record, and leaves what is not a record as it is', () => {
+    const share = recordStringSharer();
+    const record = {
+      kind: 'user_permission',
+      address: 'user_permission["auth0|u","https://api","read"]',
+      identity: ['auth0|u', 'https://api', 'read'],
+      attributes: { user_id: 'auth0|u', resource_server_identifier: 'https://api', permission_name: 'read' },
+    };
+    const odd: unknown[] = [
+      null,
+      7,
+      'text',
+      [1, 2],
+      { kind: 'no_such_kind', identity: ['a'], attributes: { a: 'a' } },
+      { kind: 'user_permission', identity: 'auth0|u', attributes: { user_id: 'auth0|u' } },
+      { kind: 'user_permission', identity: ['auth0|u'], attributes: null },
+      { kind: 'user_permission', identity: ['auth0|u'], attributes: { user_id: 5 } },
+      { kind: 'user_permission', identity: [], attributes: Object.create({ user_id: 'inherited' }) },
+      { kind: 'toString', identity: [], attributes: {} },
+    ];
+    const before = structuredClone([record, record, odd]);
+    const again = structuredClone(record);
+    for (const value of [record, again, ...odd]) share(value);
+    expect(structuredClone([record, again, odd])).toEqual(before);
+    expect(Object.keys(record.attributes)).toEqual([
+      'user_id',
+      'resource_server_identifier',
+      'permission_name',
+    ]);
   });
 });
 

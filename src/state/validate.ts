@@ -64,22 +64,45 @@ function unknownVersion(value: unknown, readable: readonly number[]): number | n
 const listed = (problems: string[]): string =>
   problems.slice(0, 3).join('; ') + (problems.length > 3 ? ` (and ${problems.length - 3} more)` : '');
 
+/** Makes a record's strings shared: see recordStringSharer. */
+export type ShareRecordStrings = (value: unknown) => void;
+
 /**
- * Points each record's kind at the kind's own name, and each identity part at
- * the equal string of its attributes: JSON.parse makes every string anew, so
- * a state of 100,000 records would otherwise hold these strings twice for
- * as long as it is read.
+ * Points each record's kind at the kind's own name, and its identity parts
+ * and the attributes they come from at one string per value for all the
+ * records it is given: JSON.parse makes every string anew, so a state of
+ * 100,000 records would otherwise hold the identity twice per record, and a
+ * value many records share (an API identifier, a user) once per record.
+ * Takes any value, since the file store calls it on each record as soon as
+ * it is parsed, before the document is checked (file-read.ts): the copies
+ * then die young instead of outliving the young generation. Whatever is not
+ * such a record is left as it is; values stay equal, only shared.
  */
-function shareStrings(resources: RecordedResource[]): void {
-  for (const record of resources) {
-    if (!isKindName(record.kind)) continue;
+export function recordStringSharer(): ShareRecordStrings {
+  const kept = new Map<string, string>();
+  const keep = (value: string): string => {
+    const first = kept.get(value);
+    if (first !== undefined) return first;
+    kept.set(value, value);
+    return value;
+  };
+  return (value) => {
+    if (typeof value !== 'object' || value === null) return;
+    const record = value as { kind?: unknown; identity?: unknown; attributes?: unknown };
+    if (typeof record.kind !== 'string' || !isKindName(record.kind)) return;
     const kind = kindOf(record.kind);
     record.kind = kind.name;
+    const { identity } = record;
+    const attributes = record.attributes as Record<string, unknown> | null | undefined;
+    if (!Array.isArray(identity) || typeof attributes !== 'object' || attributes === null) return;
     kind.identityFields.forEach((field, i) => {
-      const value = record.attributes[field];
-      if (typeof value === 'string' && value === record.identity[i]) record.identity[i] = value;
+      const part = attributes[field];
+      if (typeof part !== 'string' || !Object.prototype.hasOwnProperty.call(attributes, field)) return;
+      const shared = keep(part);
+      attributes[field] = shared;
+      if (shared === identity[i]) identity[i] = shared;
     });
-  }
+  };
 }
 
 /**
@@ -105,7 +128,7 @@ export function checkStateDocument(value: unknown, where: string, hint = ''): St
   }
   // An older version is read as the current one: format 1 only lacked `tenant`.
   const doc = value as StateDocument;
-  shareStrings(doc.resources);
+  doc.resources.forEach(recordStringSharer());
   return { ...doc, format_version: STATE_FORMAT_VERSION, resources: sortResources(doc.resources) };
 }
 
