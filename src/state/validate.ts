@@ -1,4 +1,4 @@
-import { formatAddress, isKindName, kindOf, type RecordedResource } from '../resources/index.js';
+import { formatAddress, isKindName, kindOf } from '../resources/index.js';
 import { checkSchema, jsonSyntaxProblem, type SchemaIssue } from '../schemas/index.js';
 import { sortResources } from './document.js';
 import { StateError } from './errors.js';
