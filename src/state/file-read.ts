@@ -224,7 +224,9 @@ class FastList {
     const value = rest.finish() as { resources: unknown[] };
     // The last element follows the last comma parsed up to: none there is a trailing comma.
     if (this.elements.length > 0 && value.resources.length === 0) throw new GiveUp();
-    value.resources = [...this.elements, ...value.resources];
+    // The elements read so far, and the rest after them: no third list of them all.
+    for (const element of value.resources) this.elements.push(element);
+    value.resources = this.elements;
     return value;
   }
 }

@@ -153,7 +153,8 @@ class FileStore implements StateStore {
     this.open();
     // Read a piece at a time; read whole only when that gives up (file-read.ts), to report why.
     const value = await readStateValue(this.file, recordStringSharer());
-    if (value !== undefined) return checkStateDocument(value, `state file ${this.file}`, this.restoreHint());
+    if (value !== undefined)
+      return checkStateDocument(value, `state file ${this.file}`, this.restoreHint(), true);
     const bytes = await readBytes(this.file);
     return bytes === null ? null : this.parse(bytes);
   }

@@ -41,6 +41,25 @@ describe('state document validation', () => {
     expect(err.message).toContain(detail);
   });
 
+  it('names each address recorded twice by its place in the document, and its other problems in order', () => {
+    const moved = { ...profile(3), address: 'token_exchange_profile["x"]' };
+    const resources = [profile(2), profile(1), moved, profile(4), profile(2), profile(1)];
+    const err = failure(() =>
+      parseStateText(JSON.stringify({ ...stateDoc(1), resources }), 'state file s.json'),
+    );
+    expect(err.code).toBe('STATE_CORRUPT');
+    expect(err.message).toContain(
+      `resources[2].address is ${moved.address} but kind and identity say ${profile(3).address}; ` +
+        `resources[4].address ${profile(2).address} appears twice; ` +
+        `resources[5].address ${profile(1).address} appears twice.`,
+    );
+    const write = failure(() =>
+      checkDocumentToWrite({ ...stateDoc(1), resources: [profile(1), profile(1)] }, 's.json'),
+    );
+    expect(write.code).toBe('STATE_INVALID');
+    expect(write.message).toContain(`resources[1].address ${profile(1).address} appears twice`);
+  });
+
   it('reports a caller’s invalid document as STATE_INVALID, saying nothing was written', () => {
     const err = failure(() => checkDocumentToWrite({ ...stateDoc(1), lineage: '' }, 's.json'));
     expect(err.code).toBe('STATE_INVALID');

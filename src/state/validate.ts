@@ -1,4 +1,4 @@
-import { formatAddress, isKindName, kindOf } from '../resources/index.js';
+import { formatAddress, isKindName, kindOf, type RecordedResource } from '../resources/index.js';
 import { checkSchema, jsonSyntaxProblem, type SchemaIssue } from '../schemas/index.js';
 import { sortResources } from './document.js';
 import { StateError } from './errors.js';
@@ -23,14 +23,22 @@ function issuesText(issues: readonly SchemaIssue[]): string[] {
   return issues.map((i) => (i.path.length > 0 ? `${pathText(i.path)}: ${i.message}` : i.message));
 }
 
-/** Issues of a document beyond the schema: addresses must match kind and identity, and be unique. */
-function semanticIssues(doc: StateDocument): string[] {
+/**
+ * Issues of a document beyond the schema: addresses must match kind and
+ * identity, and be unique. `sorted` is its resources sorted by address, where
+ * an address recorded twice sits beside itself: the set of every address that
+ * names which is made only then (for 100,000 records, megabytes that would
+ * outlive the young generation).
+ */
+function semanticIssues(doc: StateDocument, sorted: readonly RecordedResource[]): string[] {
   const out: string[] = [];
-  const seen = new Set<string>();
+  const twice = sorted.some((r, i) => i > 0 && r.address === sorted[i - 1]!.address);
+  const seen = twice ? new Set<string>() : null;
   doc.resources.forEach((r, i) => {
     const expected = formatAddress(r.kind, r.identity);
     if (r.address !== expected)
       out.push(`resources[${i}].address is ${r.address} but kind and identity say ${expected}`);
+    if (!seen) return;
     if (seen.has(r.address)) out.push(`resources[${i}].address ${r.address} appears twice`);
     seen.add(r.address);
   });
@@ -43,17 +51,26 @@ function versionOf(value: unknown, key: string): unknown {
     : undefined;
 }
 
-/** What is wrong with a value as a state document of the supported version; empty when nothing is. */
-function documentProblems(value: unknown): string[] {
+/**
+ * What is wrong with a value as a state document of the supported version
+ * (empty when nothing is), and its resources sorted by address (empty when
+ * its shape is wrong).
+ */
+function checkDocument(value: unknown): { problems: string[]; sorted: RecordedResource[] } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     const got = Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`;
-    return [
-      `the document must be a JSON object with format_version, lineage, serial and resources (got ${got})`,
-    ];
+    return {
+      problems: [
+        `the document must be a JSON object with format_version, lineage, serial and resources (got ${got})`,
+      ],
+      sorted: [],
+    };
   }
   const issues = checkSchema('state', value);
-  if (issues.length > 0) return issuesText(issues);
-  return semanticIssues(value as StateDocument);
+  if (issues.length > 0) return { problems: issuesText(issues), sorted: [] };
+  const doc = value as StateDocument;
+  const sorted = sortResources(doc.resources);
+  return { problems: semanticIssues(doc, sorted), sorted };
 }
 
 function unknownVersion(value: unknown, readable: readonly number[]): number | null {
@@ -108,9 +125,16 @@ export function recordStringSharer(): ShareRecordStrings {
 /**
  * Checks a stored value as a state document and returns it with resources
  * sorted. Throws STATE_UNKNOWN_VERSION for another format_version and
- * STATE_CORRUPT for anything else wrong, naming `where`; `hint` says how to recover.
+ * STATE_CORRUPT for anything else wrong, naming `where`; `hint` says how to
+ * recover. `stringsShared`: a recordStringSharer has seen every record
+ * already (the file store's reader does, as it parses).
  */
-export function checkStateDocument(value: unknown, where: string, hint = ''): StateDocument {
+export function checkStateDocument(
+  value: unknown,
+  where: string,
+  hint = '',
+  stringsShared = false,
+): StateDocument {
   const version = unknownVersion(value, READABLE_STATE_VERSIONS);
   if (version !== null) {
     throw new StateError(
@@ -119,7 +143,7 @@ export function checkStateDocument(value: unknown, where: string, hint = ''): St
         `${UNTOUCHED} Use the tenantform release that wrote it.`,
     );
   }
-  const problems = documentProblems(value);
+  const { problems, sorted } = checkDocument(value);
   if (problems.length > 0) {
     throw new StateError(
       'STATE_CORRUPT',
@@ -128,8 +152,8 @@ export function checkStateDocument(value: unknown, where: string, hint = ''): St
   }
   // An older version is read as the current one: format 1 only lacked `tenant`.
   const doc = value as StateDocument;
-  doc.resources.forEach(recordStringSharer());
-  return { ...doc, format_version: STATE_FORMAT_VERSION, resources: sortResources(doc.resources) };
+  if (!stringsShared) sorted.forEach(recordStringSharer());
+  return { ...doc, format_version: STATE_FORMAT_VERSION, resources: sorted };
 }
 
 /** Parses stored state text (see checkStateDocument). */
@@ -185,14 +209,14 @@ export function checkDocumentToWrite(doc: StateDocument, where: string): StateDo
       `refusing to write format_version ${version} to ${where}; this tenantform writes format_version ${STATE_FORMAT_VERSION}`,
     );
   }
-  const problems = documentProblems(doc);
+  const { problems, sorted } = checkDocument(doc);
   if (problems.length > 0) {
     throw new StateError(
       'STATE_INVALID',
       `refusing to write an invalid state document to ${where}: ${listed(problems)}`,
     );
   }
-  return { ...doc, resources: sortResources(doc.resources) };
+  return { ...doc, resources: sorted };
 }
 
 const ENTRY_KEYS = {
@@ -232,7 +256,7 @@ export function checkJournalEntry(value: unknown, where: string): JournalEntry {
     serial: 0,
     resources: [entry.resource],
   };
-  const problems = documentProblems(wrapper);
+  const { problems } = checkDocument(wrapper);
   if (problems.length > 0) throw corrupt(listed(problems).replace(/resources\[0\]/g, 'resource'));
   return entry as JournalEntry;
 }
