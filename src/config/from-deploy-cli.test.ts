@@ -151,7 +151,7 @@ describe('resolveReferences', () => {
           { key: 'b', name: 'partner-token-check' },
         ],
       },
-      /2 on the tenant have that name \(a, b\)/,
+      /2 on the tenant have that name \(a, b\): pass --action-id 'partner-token-check=<id>'$/,
     ],
   ])('says which profile needs an id %s, at the line of its action', (_when, lists, message) => {
     const done = resolveReferences(read(), { given: none, lists });
