@@ -25,7 +25,13 @@ export type RunProblem =
       baseUrl: string;
       host: string;
       key: 'base_url' | 'domain';
-    };
+    }
+  /** A policy asked about is an address of another kind. */
+  | { code: 'POLICY_NOT_A_POLICY'; text: string }
+  /** A policy asked about is not declared: `closest` is the selector most like it, `declared` how many there are. */
+  | { code: 'POLICY_NOT_DECLARED'; text: string; selector: string; closest: string | null; declared: number }
+  /** A read of the tenant (`read`: what it reads) under the spec profile, which has no read operation. */
+  | { code: 'READ_NEEDS_FULL'; read: 'all-clients' };
 
 export type RunProblemCode = RunProblem['code'];
 

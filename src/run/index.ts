@@ -33,6 +33,7 @@ export type {
   VarsOrProblem,
 } from './read-requests.js';
 export { RunError, type RunProblem, type RunProblemCode } from './errors.js';
+export { explainReport, findPolicy, runExplain, type ExplainReport, type ExplainResult } from './explain.js';
 export {
   absolute,
   environmentState,

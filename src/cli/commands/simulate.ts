@@ -16,8 +16,6 @@ import type { SimulateRequest } from '../../run/read-requests.js';
 import { parseSimulateRequest } from '../read-requests.js';
 import { renderSimulate } from '../simulate-output.js';
 
-export { parseSince } from '../read-requests.js';
-
 /** Runs `tenantform simulate`; returns the exit code. */
 export async function simulateAction(
   paths: string[],
