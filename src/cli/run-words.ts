@@ -33,11 +33,18 @@ const PROBLEM_WORDS: { [C in RunProblem['code']]: (p: Extract<RunProblem, { code
     return `--policy ${p.text}: the configuration declares no rate limit policy for ${p.selector}${hint}`;
   },
   READ_NEEDS_FULL: (p) => fullProfileNeeded(READS[p.read]),
+  LOGS_UNREADABLE: (p) => `${p.via === 'plan' ? '--simulate' : '--logs'} ${p.message}`,
+  LOGS_READ_STOPPED: (p) =>
+    p.status === null
+      ? 'GET /logs answered an event without log_id: cannot read on'
+      : `GET /logs answered ${p.status}`,
 };
 
 /** The command line that makes each read of the tenant the full profile is needed for. */
 const READS: Record<Extract<RunProblem, { code: 'READ_NEEDS_FULL' }>['read'], string> = {
   'all-clients': 'explain --all-clients',
+  'simulate-tenant-logs': 'simulate --logs tenant',
+  'plan-tenant-logs': 'plan --simulate tenant',
 };
 
 /** Why `what` cannot run under the spec profile, and how to give the full one. */

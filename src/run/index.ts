@@ -35,6 +35,14 @@ export type {
 export { RunError, type RunProblem, type RunProblemCode } from './errors.js';
 export { explainReport, findPolicy, runExplain, type ExplainReport, type ExplainResult } from './explain.js';
 export {
+  readLogs,
+  runSimulate,
+  type LogReader,
+  type ReadLimits,
+  type ReadSummary,
+  type SimulateResult,
+} from './simulate.js';
+export {
   absolute,
   environmentState,
   environmentTarget,
