@@ -111,12 +111,8 @@ export function stopExitCode(stop: StopRequest): number {
   return stop.kind === 'output' ? EXIT_OUTPUT_CLOSED : EXIT_INTERRUPTED;
 }
 
-/**
- * Locks this process holds right now (see withLockedState). While one is
- * held, a second Ctrl+C does not kill the process: it would leave the lock
- * behind; the command stops at the next safe point and releases it.
- */
-export const heldLocks = { count: 0 };
+/** Locks this process holds right now (see withLockedState in src/run): a second Ctrl+C then waits. */
+export { heldLocks } from '../run/locked-state.js';
 
 /** An error a command reports to the user as-is, with the exit code to use. */
 export class CliError extends Error {

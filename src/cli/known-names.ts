@@ -1,59 +1,27 @@
-import type { Plan } from '../plan/index.js';
 import type { KnownNames, ReferenceRead } from '../resources/index.js';
 import type { NameKeeper } from '../state/index.js';
+import * as run from '../run/known-names.js';
+import { runIO } from './context.js';
 import type { CommandIO } from './io.js';
 
 /**
- * The names kept beside the state (see src/resources/known-names.ts): read
- * for a plan made without reading the tenant, and, after every read of the
- * tenant's reference lists, updated with what it gave. Display only: a names
- * file that cannot be read or written costs the names, said on stderr, never
- * the command.
+ * The names kept beside the state for the commands (see
+ * src/run/known-names.ts), their notes said on stderr.
  */
-
-function why(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
 
 /** The names kept with the state of `store`; null when there are none or they cannot be read (said). */
 export async function storedNames(store: NameKeeper, io: CommandIO): Promise<KnownNames | null> {
-  try {
-    return await store.readNames();
-  } catch (err) {
-    io.stderr.write(
-      `Note: the names kept with the state were not read (${why(err)}); ids are shown alone.\n`,
-    );
-    return null;
-  }
+  return run.storedNames(store, runIO(io));
 }
 
-/**
- * The names `references` gave (read now), put over those kept with the state
- * and kept again; returns them all. A failure to keep them is said and
- * otherwise ignored: this run still shows them.
- */
+/** The names `references` gave, put over those kept with the state and kept again (see src/run). */
 export async function keepNames(
   store: NameKeeper,
   references: ReferenceRead,
   io: CommandIO,
   now: Date = new Date(),
 ): Promise<KnownNames> {
-  const { knownNamesOf, mergeKnownNames, noKnownNames } = await import('../resources/index.js');
-  const read = knownNamesOf(references, now.toISOString());
-  const kept = mergeKnownNames(await storedNames(store, io), read);
-  if (noKnownNames(read)) return kept;
-  try {
-    await store.writeNames(kept);
-  } catch (err) {
-    io.stderr.write(`Note: the names read from the tenant were not kept with the state (${why(err)}).\n`);
-  }
-  return kept;
+  return run.keepNames(store, references, runIO(io), now);
 }
 
-/** `plan` with the names `known` gives of what its changes refer to (a plan that has names keeps them). */
-export async function withNames(plan: Plan, known: KnownNames | null): Promise<Plan> {
-  if (plan.names || !known) return plan;
-  const { namesOf } = await import('../plan/index.js');
-  const names = namesOf(plan.changes, known);
-  return names ? { ...plan, names } : plan;
-}
+export { withNames } from '../run/known-names.js';

@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import type { RunError, RunNotice, RunProblem } from '../run/index.js';
+import { stateNoticeText } from './run-notices.js';
 import { plainText, wordingOf, type Setting, type Wording } from '../resources/settings.js';
 
 /** The sentence of each problem, naming the flags that set it. */
@@ -26,7 +27,24 @@ const PROBLEM_WORDS: { [C in RunProblem['code']]: (p: Extract<RunProblem, { code
     `sent. To confirm this tenant, set TENANTFORM_ALLOWED_HOSTS=${p.host} where the credentials are set (in CI, ` +
     'beside the secrets; several hosts separated by commas), or name it with TENANTFORM_DOMAIN, ' +
     'TENANTFORM_BASE_URL, --domain or --base-url.',
+  STATE_OTHER_TENANT: ({ state, bound, target, command }) =>
+    `the state ${state} belongs to the tenant at ${bound}, but this ${command} would act on ${target}. ` +
+    `Its ids are the other tenant's: acting on ${target} with them would create, delete or forget the wrong ` +
+    'resources. Nothing was sent. Give each tenant a state of its own (--state FILE, or an environment per ' +
+    'tenant in tenantform.yaml, each with its own target and state); or, if these very resources now live at ' +
+    `${target}, pass --reassign-tenant to bind the state to it.`,
+  PLAN_UNWRITABLE: ({ file, reason }) => `cannot write the plan to ${file}: ${reason}`,
+  PLAN_REFUSED: ({ error }) => messageOf(error),
+  REFRESH_NEEDS_FULL: () => fullProfileNeeded('apply --refresh'),
 };
+
+/** `what` (a command and its flags) refused under the spec profile, which has no read operation. */
+export function fullProfileNeeded(what: string): string {
+  return (
+    `${what} reads the tenant, and the spec API profile has no read operation: ` +
+    'use it with a tenant that offers the full Management API (--api full, or api: full for the environment in tenantform.yaml)'
+  );
+}
 
 /** A RunError's sentence on the command line. */
 export function runErrorMessage(err: RunError): string {
@@ -37,6 +55,7 @@ export function runErrorMessage(err: RunError): string {
 /** A notice of a run, as the line(s) written on stderr. */
 export function noticeText(notice: RunNotice): string {
   if (notice.kind === 'debug') return `[debug] ${notice.line}\n`;
+  if (notice.kind !== 'older-state') return stateNoticeText(notice) ?? '';
   const { path, moveTo } = notice;
   return (
     `Note: using the state at ${path}, which is bound to no tenant yet (an earlier tenantform kept every ` +

@@ -21,6 +21,18 @@ export type {
   StateRequest,
   TargetRequest,
 } from './requests.js';
+export type {
+  AppliedResult,
+  PlanReview,
+  RescueOutcome as RescueFileOutcome,
+  RunEvent,
+  RunFigures,
+  RunView,
+  WhereTarget,
+} from './view.js';
+export { runApply, type ApplyRunResult } from './apply.js';
+export { runPlan, type PlanMaker, type PlanResult } from './plan.js';
+export { runRefresh, type RefreshResult } from './refresh.js';
 export { RunError, type RunProblem, type RunProblemCode } from './errors.js';
 export {
   absolute,
