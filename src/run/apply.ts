@@ -15,7 +15,7 @@ import { keepNames, storedNames, withNames } from './known-names.js';
 import { withLockedState } from './locked-state.js';
 import type { ApplyRequest, RunIO } from './requests.js';
 import { checkTenant, describeStore } from './tenant-binding.js';
-import { checkReferencesRead, listParams, readLive } from './tenant-read.js';
+import { listParams, readLive, referencesHold } from './tenant-read.js';
 import type { AppliedResult, RunView } from './view.js';
 import { executeApply } from './apply-execute.js';
 
@@ -49,15 +49,7 @@ async function refresh(run: ApplyRun, session: StateSession): Promise<Refreshed 
   const read = await readLive(client, listParams(desired, session.doc), request.parallelism, desired);
   // The tenant answered: now the state is its.
   await bindTarget(run, session);
-  const checked = await checkReferencesRead(desired, read.references, request.strict);
-  view.event({
-    kind: 'references',
-    desired,
-    references: read.references,
-    strict: request.strict,
-    ...checked,
-  });
-  if (!checked.holds) return null;
+  if (!(await referencesHold(desired, read.references, request.strict, view))) return null;
   const refreshed = refreshState(session.doc, read, desired);
   for (const entry of refreshed.entries) await session.record(entry);
   view.event({ kind: 'tenant-read', read });

@@ -16,7 +16,7 @@ import type { PlanRequest, RunIO } from './requests.js';
 import { loadReviewed, reviewPlan } from './review.js';
 import { absolute, environmentTarget, openInputStore, storeLocation, targetGiven } from './state-store.js';
 import { checkTenant, describeStore } from './tenant-binding.js';
-import { checkReferencesRead, listParams, readLive } from './tenant-read.js';
+import { listParams, readLive, referencesHold } from './tenant-read.js';
 import type { RunView, WhereTarget } from './view.js';
 
 /** How a plan ended: made (shown, and saved when asked), or stopped (told). */
@@ -81,15 +81,7 @@ async function readTenant(
     await client.close();
   }
   view.event({ kind: 'tenant-read', read });
-  const checked = await checkReferencesRead(desired, read.references, request.strict);
-  view.event({
-    kind: 'references',
-    desired,
-    references: read.references,
-    strict: request.strict,
-    ...checked,
-  });
-  if (!checked.holds) return null;
+  if (!(await referencesHold(desired, read.references, request.strict, view))) return null;
   const store = await openInputStore(request.state, request.connection.named, request.input, io);
   try {
     return { read, names: await keepNames(store, read.references, io) };

@@ -18,7 +18,7 @@ import type { RefreshRequest, RunIO } from './requests.js';
 import { loadDesired } from './review.js';
 import { openInputStore } from './state-store.js';
 import { describeStore, guardTenant } from './tenant-binding.js';
-import { checkReferencesRead, listParams, readLive } from './tenant-read.js';
+import { listParams, readLive, referencesHold } from './tenant-read.js';
 import type { RunView } from './view.js';
 
 /** How a refresh ended: the state brought up to date (what was written, the drift, the read), or stopped (told). */
@@ -53,9 +53,7 @@ async function refreshLocked(
   }
   // Bound once the tenant has answered: a target that never answers binds nothing.
   await guardTenant(session, guarded, tenant, true);
-  const checked = await checkReferencesRead(desired, read.references, false);
-  view.event({ kind: 'references', desired, references: read.references, strict: false, ...checked });
-  if (!checked.holds) return { status: 'references-missing' };
+  if (!(await referencesHold(desired, read.references, false, view))) return { status: 'references-missing' };
   const { refreshState } = await import('../plan/index.js');
   const { entries, drift } = refreshState(session.doc, read, desired);
   for (const entry of entries) await session.record(entry);

@@ -21,6 +21,7 @@ import {
   type ReferenceRead,
 } from '../resources/index.js';
 import type { StateDocument } from '../state/types.js';
+import type { RunView } from './view.js';
 
 /**
  * The values of the list paths' parameters a read covers: for a kind listed
@@ -118,4 +119,19 @@ export async function readingClient(client: ApiClient): Promise<ExecutorClient> 
       return found ? { id: found.id, attributes: found.attributes } : null;
     },
   };
+}
+
+/**
+ * Checks the config's references against `references` and tells the view
+ * (a 'references' event); true when they hold.
+ */
+export async function referencesHold(
+  desired: readonly DesiredResource[],
+  references: ReferenceRead,
+  strict: boolean,
+  view: Pick<RunView, 'event'>,
+): Promise<boolean> {
+  const checked = await checkReferencesRead(desired, references, strict);
+  view.event({ kind: 'references', desired, references, strict, ...checked });
+  return checked.holds;
 }
