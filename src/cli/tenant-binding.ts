@@ -13,13 +13,14 @@ export { bindTenant, checkTenant, tenantOf } from '../run/tenant-binding.js';
 /**
  * Refuses a state bound to another tenant than the one the flags, the
  * environment or tenantform.yaml name, and with `bind` binds it to that one
- * before the first request.
+ * before the first request. `tenant`: the target the command names and
+ * whether it may move the state there.
  */
 export async function guardTenant(
   session: StateSession,
   where: { store: StateStore; input: ConfigInput; io: CommandIO; command: string },
-  flags: { domain?: string; baseUrl?: string; reassignTenant?: boolean },
+  tenant: { domain?: string; baseUrl?: string; reassignTenant?: boolean },
   bind: boolean,
 ): Promise<void> {
-  await run.guardTenant(session, { ...where, io: runIO(where.io) }, flags, bind);
+  await run.guardTenant(session, { ...where, io: runIO(where.io) }, tenant, bind);
 }

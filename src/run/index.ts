@@ -1,5 +1,5 @@
 /**
- * The run layer: a command as a typed request (requests.ts), parsed and
+ * The run layer: a command as a typed request (requests.ts, read-requests.ts), parsed and
  * checked once by src/cli, and what runs it below the command line: the
  * state store the request names (state-store.ts, state-location.ts), the one
  * API client of a run (connection.ts, confirmed-tenant.ts). It speaks of
@@ -33,6 +33,17 @@ export type {
 export { runApply, type ApplyRunResult } from './apply.js';
 export { runPlan, type PlanMaker, type PlanResult } from './plan.js';
 export { runRefresh, type RefreshResult } from './refresh.js';
+export type {
+  ExplainRequest,
+  ExportRequest,
+  ExportSourceRequest,
+  ImportHow,
+  ImportRequest,
+  SimulateRequest,
+  TenantReader,
+  ValidateRequest,
+  VarsOrProblem,
+} from './read-requests.js';
 export { RunError, type RunProblem, type RunProblemCode } from './errors.js';
 export {
   absolute,
