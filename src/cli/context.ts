@@ -7,7 +7,7 @@ import { CliError, type CommandIO } from './io.js';
 import * as run from '../run/state-store.js';
 import { NO_SCOPE, type StateScope } from '../run/state-location.js';
 import type { Pacing, RunIO, StateRequest } from '../run/requests.js';
-import { noticeText } from './run-words.js';
+import { flagOf, noticeText } from './run-words.js';
 import type { ApplyFlags } from './definitions.js';
 import type { StateLocation, StateStore } from '../state/types.js';
 import type { StateDocument, StateSession } from '../state/index.js';
@@ -48,6 +48,7 @@ export function runIO(io: CommandIO): RunIO {
       const text = noticeText(notice);
       if (text !== '') io.stderr.write(text);
     },
+    settingNames: flagOf,
   };
 }
 

@@ -4,6 +4,7 @@
  * kept or skipped, names not read or not kept.
  */
 import type { RunNotice } from '../run/index.js';
+import type { Wording } from '../resources/settings.js';
 import type { LockInfo, RescueOutcome, TakeoverReason } from '../state/index.js';
 
 /**
@@ -43,19 +44,26 @@ function rescuedText(rescued: RescueOutcome, into: 'read' | 'state'): string {
   return text;
 }
 
-/** A state notice's text; null for the other notices (run-words.ts words those). */
-export function stateNoticeText(notice: RunNotice): string | null {
+/**
+ * A state notice's text, a setting named by `words` and an error by
+ * `message`; null for the other notices (run-words.ts words those).
+ */
+export function stateNoticeText(
+  notice: RunNotice,
+  words: (wording: Wording) => string,
+  message: (err: unknown) => string,
+): string | null {
   switch (notice.kind) {
     case 'lock-takeover':
       return takeoverNote(notice.holder, notice.replayed, notice.how);
     case 'rescue-unreadable':
-      return `Warning: ${notice.problem}; it was left as it is.\n`;
+      return `Warning: ${typeof notice.problem === 'string' ? notice.problem : words(notice.problem)}; it was left as it is.\n`;
     case 'rescued':
       return rescuedText(notice.rescued, notice.into);
     case 'names-unread':
-      return `Note: the names kept with the state were not read (${notice.reason}); ids are shown alone.\n`;
+      return `Note: the names kept with the state were not read (${message(notice.error)}); ids are shown alone.\n`;
     case 'names-unkept':
-      return `Note: the names read from the tenant were not kept with the state (${notice.reason}).\n`;
+      return `Note: the names read from the tenant were not kept with the state (${message(notice.error)}).\n`;
     default:
       return null;
   }

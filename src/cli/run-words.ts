@@ -6,7 +6,13 @@
 import { join } from 'node:path';
 import type { RunError, RunNotice, RunProblem } from '../run/index.js';
 import { stateNoticeText } from './run-notices.js';
-import { plainText, wordingOf, type Setting, type Wording } from '../resources/settings.js';
+import {
+  plainText,
+  wordingOf,
+  type Setting,
+  type SettingNames,
+  type Wording,
+} from '../resources/settings.js';
 
 /** The sentence of each problem, naming the flags that set it. */
 const PROBLEM_WORDS: { [C in RunProblem['code']]: (p: Extract<RunProblem, { code: C }>) => string } = {
@@ -55,7 +61,7 @@ export function runErrorMessage(err: RunError): string {
 /** A notice of a run, as the line(s) written on stderr. */
 export function noticeText(notice: RunNotice): string {
   if (notice.kind === 'debug') return `[debug] ${notice.line}\n`;
-  if (notice.kind !== 'older-state') return stateNoticeText(notice) ?? '';
+  if (notice.kind !== 'older-state') return stateNoticeText(notice, flagWords, messageOf) ?? '';
   const { path, moveTo } = notice;
   return (
     `Note: using the state at ${path}, which is bound to no tenant yet (an earlier tenantform kept every ` +
@@ -84,11 +90,20 @@ const SETTING_FLAGS: Record<Setting, string> = {
   skipBlocked: '--skip-blocked',
   force: '--force',
   lockTimeout: '--lock-timeout',
+  verbose: '--verbose',
+  refresh: '--refresh',
+  variable: '--var',
+  variableFile: '--var-file',
+  actionId: '--action-id',
+  emulatorTls: '--tls',
 };
+
+/** Each setting named by its flag: what src/cli hands the layers that word their own output. */
+export const flagOf: SettingNames = (s) => SETTING_FLAGS[s];
 
 /** A wording in the command line's words: each setting named by its flag. */
 export function flagWords(wording: Wording): string {
-  return plainText(wording, (s) => SETTING_FLAGS[s]);
+  return plainText(wording, flagOf);
 }
 
 /** An error's message in the command line's words: its wording with flags, else its message. */

@@ -10,16 +10,12 @@ import type { KnownNames, ReferenceRead } from '../resources/index.js';
 import type { NameKeeper } from '../state/index.js';
 import type { RunIO } from './requests.js';
 
-function why(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
 /** The names kept with the state of `store`; null when there are none or they cannot be read (said). */
 export async function storedNames(store: NameKeeper, io: Pick<RunIO, 'notice'>): Promise<KnownNames | null> {
   try {
     return await store.readNames();
   } catch (err) {
-    io.notice({ kind: 'names-unread', reason: why(err) });
+    io.notice({ kind: 'names-unread', error: err });
     return null;
   }
 }
@@ -42,7 +38,7 @@ export async function keepNames(
   try {
     await store.writeNames(kept);
   } catch (err) {
-    io.notice({ kind: 'names-unkept', reason: why(err) });
+    io.notice({ kind: 'names-unkept', error: err });
   }
   return kept;
 }

@@ -105,7 +105,8 @@ async function savePlan(
 ): Promise<void> {
   const { serializePlan } = await import('../plan/index.js');
   const createdAt = (made.now?.() ?? new Date()).toISOString();
-  const text = serializePlan(plan, { createdAt, toolVersion: made.toolVersion, ...origin }, key);
+  const meta = { createdAt, toolVersion: made.toolVersion, ...origin };
+  const text = serializePlan(plan, meta, key, ...(io.settingNames ? [io.settingNames] : []));
   // The mode given to open applies only to a new file: fchmod an existing one before writing.
   let fd: number;
   try {

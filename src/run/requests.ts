@@ -8,7 +8,7 @@
  */
 import type { ApiClientOptions } from '../api/types.js';
 import type { Environment } from '../config/project.js';
-import type { ApiProfile } from '../resources/index.js';
+import type { ApiProfile, SettingNames, Wording } from '../resources/index.js';
 import type { RescueOutcome } from '../state/index.js';
 import type { LockInfo, StateStore, TakeoverReason } from '../state/types.js';
 
@@ -160,14 +160,14 @@ export type RunNotice =
   | { kind: 'debug'; line: string }
   /** The lock of a holder that can no longer write was taken over, its journal (`replayed` operations) replayed. */
   | { kind: 'lock-takeover'; holder: LockInfo; replayed: number; how: TakeoverReason }
-  /** A rescue file that could not be read, left as it is. */
-  | { kind: 'rescue-unreadable'; problem: string }
+  /** A rescue file that could not be read, left as it is (a setting it names kept as data). */
+  | { kind: 'rescue-unreadable'; problem: Wording | string }
   /** What became of the rescue files found: included in a read, or recorded into the state under the lock. */
   | { kind: 'rescued'; rescued: RescueOutcome; into: 'read' | 'state' }
-  /** The names kept with the state could not be read (`reason`): ids are shown alone. */
-  | { kind: 'names-unread'; reason: string }
-  /** The names read from the tenant could not be kept with the state (`reason`). */
-  | { kind: 'names-unkept'; reason: string };
+  /** The names kept with the state could not be read (`error` says why): ids are shown alone. */
+  | { kind: 'names-unread'; error: unknown }
+  /** The names read from the tenant could not be kept with the state (`error` says why). */
+  | { kind: 'names-unkept'; error: unknown };
 
 /** What a run may touch of the outside world; src/cli builds it from its CommandIO. */
 export interface RunIO {
@@ -175,6 +175,8 @@ export interface RunIO {
   cwd: string;
   signal?: AbortSignal;
   notice(notice: RunNotice): void;
+  /** How the API client's wait reasons name a setting (src/cli: by its flag). */
+  settingNames?: SettingNames;
   /** Opens the file state backend at an absolute path (tests inject their own). */
   openFileStore?: (path: string) => StateStore;
 }

@@ -16,7 +16,7 @@ import { createProgress } from '../progress.js';
 import { createJsonProgress } from '../apply-json.js';
 import { applyExitCode, reportApply } from '../apply-report.js';
 import { checkJsonFlags, parseApplyRequest, type ApplyRunFlags } from '../requests.js';
-import { describeError, messageOf } from '../run-words.js';
+import { describeError, flagOf, messageOf } from '../run-words.js';
 import type { DestroyFlags } from '../definitions.js';
 import { noStateWarning, whereLines } from '../where.js';
 import { renderCommonEvent, targetLine, unexpectedEvent } from '../run-view.js';
@@ -103,7 +103,7 @@ async function writeReview(
   const color = planModule.shouldUseColor(io.stdout, io.env);
   writeChunks(
     io.stdout,
-    planModule.renderTextChunks(review.plan, { color, verbose: request.output.verbose }),
+    planModule.renderTextChunks(review.plan, { color, verbose: request.output.verbose, names: flagOf }),
   );
 }
 

@@ -15,9 +15,6 @@ import {
   MAX_FRONT_END_OFFSET_MS,
   EMULATOR_REFERENCES,
   EmulatorOptionError,
-  parseFaultSpec,
-  parseLatencySpec,
-  parseTenantNames,
   rateText,
   resolveRateLimit,
   startEmulator,
@@ -34,6 +31,7 @@ import {
 import { isApiProfile } from '../../resources/index.js';
 import type { CommandIO } from '../io.js';
 import { plural } from '../words.js';
+import { parseFaultSpec, parseLatencySpec, parseTenantNames } from './emulator-specs.js';
 
 export { parseFaultSpec, parseLatencySpec };
 
