@@ -8,8 +8,6 @@ import { runIO } from './context.js';
 import type { ConfigInput } from './inputs.js';
 import type { CommandIO } from './io.js';
 
-export { bindTenant, checkTenant, tenantOf } from '../run/tenant-binding.js';
-
 /**
  * Refuses a state bound to another tenant than the one the flags, the
  * environment or tenantform.yaml name, and with `bind` binds it to that one

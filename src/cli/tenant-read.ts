@@ -1,10 +1,8 @@
 /**
- * The live read behind refresh, plan --refresh, apply --refresh, export and
- * import without an id (API profile full): which users to read, the read
- * itself through one API client (its pacer shared with whatever else that
- * client sends), the check of the config's references against what was
- * read, and the lookup a 409 on create uses. Plan stays pure: it gets the
- * result as data.
+ * The reads of the tenant in the commands' words (the reads themselves are
+ * src/run/tenant-read.ts's): the spec profile refused for a command that
+ * reads, the reference lists left unchecked, the config's references the
+ * tenant lacks, and the line that sums a read up.
  */
 import type { TenantRead } from '../api/index.js';
 import type { ConfigIssue } from '../config/index.js';
@@ -17,12 +15,11 @@ import {
 } from '../resources/index.js';
 import { CliError, type CommandIO } from './io.js';
 import { listed, plural } from './words.js';
-import { checkReferencesRead } from '../run/tenant-read.js';
 import { reportIssues } from './config-issues.js';
 import { fullProfileNeeded } from './run-words.js';
 import { reportWarnings } from './guardrails.js';
 
-export { listParams, readConcurrency, readingClient, readLive, referenceIssues } from '../run/tenant-read.js';
+export { readConcurrency, readLive, referenceIssues } from '../run/tenant-read.js';
 
 /** Refuses `what` under the spec profile, which has no read operation. */
 export function requireFull(profile: ApiProfile, what: string): void {
@@ -72,22 +69,6 @@ export function reportReferences(
   const issues = [...(strict ? unchecked : []), ...checked.missing];
   if (!strict && unchecked.length > 0) reportWarnings(unchecked, io);
   if (issues.length > 0) reportIssues(issues, io);
-}
-
-/**
- * Prints what reportReferences says of the config's references against
- * `references`; true when they hold (no error). Called after a read of the
- * tenant and before anything is written.
- */
-export async function referencesHold(
-  desired: readonly DesiredResource[],
-  references: ReferenceRead,
-  io: CommandIO,
-  strict = false,
-): Promise<boolean> {
-  const checked = await checkReferencesRead(desired, references, strict);
-  reportReferences({ desired, references, strict, missing: checked.missing }, io);
-  return checked.holds;
 }
 
 /**
