@@ -179,7 +179,9 @@ export function* renderTextChunks(plan: Plan, options: TextOptions): Generator<s
   const view = reviewView(plan, shown);
   const list = lister(view, shown.length, options, paint);
   if (shown.length > 0) {
-    yield legend(new Set(shown.map((c) => c.action))) + '\n\n';
+    const actions = new Set<Change['action']>();
+    for (const c of shown) actions.add(c.action);
+    yield legend(actions) + '\n\n';
     if (view.risky.length > 0) {
       yield paint('bold', `Review these (${view.risky.length}):`) + '\n\n';
       yield* list(view.risky, true);
