@@ -4,6 +4,7 @@ import { Command } from '@commander-js/extra-typings';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers/cli.js';
 import { AddressError } from '../resources/index.js';
+import { JOURNAL_FORMAT_VERSION, rescueLines, type JournalEntry } from '../state/index.js';
 import {
   emulatorCommand,
   envsCommand,
@@ -34,6 +35,10 @@ import {
   parseStateShowRequest,
 } from './local-requests.js';
 
+const ADDRESS = 'token_exchange_profile["urn:partner:token"]';
+
+const removal = { v: JOURNAL_FORMAT_VERSION, lineage: 'l-1', op: 'remove', address: ADDRESS };
+
 let work: { dir: string; cleanup: () => void };
 beforeEach(() => {
   work = tempDir('tenantform-local-requests-');
@@ -53,6 +58,7 @@ beforeEach(() => {
   );
   writeFileSync(join(work.dir, 'state.json'), '{}');
   writeFileSync(join(work.dir, 'saved.tfplan'), '{}');
+  writeFileSync(join(work.dir, 'ci.log'), `step 3\n${rescueLines([removal as JournalEntry]).join('\n')}\n`);
 });
 afterEach(() => work.cleanup());
 
@@ -68,8 +74,6 @@ function parsed<O>(
   cmd.parse(args, { from: 'user' });
   return { args: cmd.args, flags: cmd.opts() as O };
 }
-
-const ADDRESS = 'token_exchange_profile["urn:partner:token"]';
 
 describe('the state commands as typed requests', () => {
   it('locate the state once: PATH and --env as a config input, the state flags as a StateRequest', () => {
@@ -109,14 +113,19 @@ describe('the state commands as typed requests', () => {
       '--lock-timeout must be a duration such as 30s, 2m or 500ms (got "soon")',
     );
     const rescue = parsed(stateRescueCommand, ['r.json', '.', '--env', 'prod', '--lock-timeout', 'x']);
-    expect(() => parseStateRescueRequest('r.json', '.', rescue.flags, io())).toThrow(CliError);
+    await expect(parseStateRescueRequest('ci.log', '.', rescue.flags, io())).rejects.toBeInstanceOf(CliError);
     const repair = parsed(stateRepairCommand, ['.', '--env', 'prod', '--lock-timeout', '1h2']);
     expect(() => parseStateRepairRequest('.', repair.flags, io())).toThrow(/--lock-timeout/);
   });
 
-  it('rescue takes its file absolute; repair waits 0 ms without --lock-timeout', () => {
-    const rescue = parsed(stateRescueCommand, ['r.json', '.', '--env', 'prod']);
-    expect(parseStateRescueRequest('r.json', '.', rescue.flags, io()).file).toBe(join(work.dir, 'r.json'));
+  it('rescue reads its file first (a missing one is said before a bad --env); repair waits 0 ms without --lock-timeout', async () => {
+    const rescue = parsed(stateRescueCommand, ['ci.log', '.', '--env', 'prod']);
+    const request = await parseStateRescueRequest('ci.log', '.', rescue.flags, io());
+    expect(request.rescue).toMatchObject({ path: join(work.dir, 'ci.log'), kind: 'log', entries: [removal] });
+    const badEnv = parsed(stateRescueCommand, ['gone.json', '.', '--env', 'nope']);
+    await expect(parseStateRescueRequest('gone.json', '.', badEnv.flags, io())).rejects.toThrow(
+      `rescue file ${join(work.dir, 'gone.json')} does not exist`,
+    );
     const repair = parsed(stateRepairCommand, ['.', '--env', 'prod']);
     expect(parseStateRepairRequest('.', repair.flags, io()).lockTimeoutMs).toBe(0);
   });

@@ -90,14 +90,16 @@ export async function parseStateRmRequest(
   return { located, address: canonical, lockTimeoutMs: lockTimeoutOf(flags) };
 }
 
-export function parseStateRescueRequest(
+/** state rescue: the file named is read first (a missing or malformed one is said before the rest). */
+export async function parseStateRescueRequest(
   file: string,
   path: string,
   flags: StateRescueFlags,
   io: CommandIO,
-): StateRescueRequest {
-  const located = locatedStateOf(path, flags, io);
-  return { located, file: absolute(file, io), lockTimeoutMs: lockTimeoutOf(flags) };
+): Promise<StateRescueRequest> {
+  const { readRescueFile } = await import('../state/index.js');
+  const rescue = await readRescueFile(absolute(file, io));
+  return { rescue, located: locatedStateOf(path, flags, io), lockTimeoutMs: lockTimeoutOf(flags) };
 }
 
 export function parseStateRepairRequest(

@@ -6,6 +6,7 @@
  * runs it (local-runs.ts, src/state, src/config) never sees a flag.
  */
 import type { EmulatorOptions } from '../emulator/index.js';
+import type { RescueFile } from '../state/index.js';
 import type { ConfigInput, StateRequest } from './requests.js';
 
 /**
@@ -41,9 +42,9 @@ export interface StateRmRequest {
 
 /** `state rescue FILE`: record a rescue file's (or a log's) operations, under the lock. */
 export interface StateRescueRequest {
+  /** The rescue file or log named, read (its path absolute). */
+  rescue: RescueFile;
   located: LocatedState;
-  /** The rescue file or log, absolute. */
-  file: string;
   lockTimeoutMs: number;
 }
 

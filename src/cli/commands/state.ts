@@ -138,12 +138,11 @@ export async function stateRescueAction(
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
-  return runStateRescue(parseStateRescueRequest(file, path, flags, io), io);
+  return runStateRescue(await parseStateRescueRequest(file, path, flags, io), io);
 }
 
 async function runStateRescue(request: StateRescueRequest, io: CommandIO): Promise<number> {
-  const state = await import('../../state/index.js');
-  const rescue = await state.readRescueFile(request.file);
+  const { rescue } = request;
   return withStore(request.located, io, (store) =>
     withLockedState(
       store,
