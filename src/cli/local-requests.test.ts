@@ -1,5 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import ts from 'typescript';
 import { Command } from '@commander-js/extra-typings';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers/cli.js';
@@ -282,4 +283,30 @@ describe("the emulator's numbers, parsed once", () => {
   ])('refuse %j', (args, message) => {
     expect(() => settings(args)).toThrow(message);
   });
+});
+
+/** The functions of a module that take a parameter typed as a command's flags (`…Flags`). */
+function functionsSeeingFlags(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isFunctionLike(node) && !ts.isFunctionTypeNode(node) && !ts.isMethodSignature(node)) {
+      if (node.parameters.some((p) => p.type && /Flags\b/.test(p.type.getText(source))))
+        found.push(node.name ? node.name.getText(source) : '(anonymous)');
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe('the local commands see their flags once', () => {
+  it.each(['state', 'show', 'init', 'envs', 'fmt', 'emulator-cli'])(
+    'src/cli/commands/%s.ts: only the actions take the flags, and hand them to a parser',
+    (name) => {
+      const seeing = functionsSeeingFlags(join('src/cli/commands', `${name}.ts`));
+      expect(seeing.length).toBeGreaterThan(0);
+      expect(seeing.filter((f) => !f.endsWith('Action'))).toEqual([]);
+    },
+  );
 });
