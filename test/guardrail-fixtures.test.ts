@@ -61,7 +61,11 @@ describe('guardrail fixtures of stage config (validate)', () => {
       rules: {},
       ...(file.startsWith('redirect-host') ? { redirectHosts: REDIRECT_HOSTS } : {}),
     };
-    await runValidate(file, { vars: [], varFiles: [], format: 'json', guardrails: settings }, io);
+    await runValidate(
+      file,
+      { vars: { ok: true, vars: {} }, varFiles: [], format: 'json', guardrails: settings },
+      io,
+    );
     const body = JSON.parse(stdout) as { errors: ConfigIssue[]; warnings: ConfigIssue[] };
     expect(readFileSync(join(CONFIG, file), 'utf8')).toMatch(/^# finds: /);
     const want = expected(join(CONFIG, file));

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandIO } from '../src/cli/io.js';
 import { runValidate } from '../src/cli/commands/validate.js';
+import { varsOrProblem } from '../src/cli/read-requests.js';
 import type { ConfigIssue } from '../src/config/index.js';
 import { countsWith } from './helpers/kind-examples.js';
 
@@ -45,7 +46,7 @@ async function validateJson(path: string, cwd: string, vars: string[] = [], varF
     env: {},
     cwd,
   };
-  const code = await runValidate(path, { vars, varFiles, format: 'json' }, io);
+  const code = await runValidate(path, { vars: varsOrProblem(vars), varFiles, format: 'json' }, io);
   return {
     code,
     body: JSON.parse(stdout) as { valid: boolean; errors: ConfigIssue[]; counts: Record<string, number> },

@@ -9,18 +9,14 @@
  */
 import { logEvent, type OperationDescriptor } from '../resources/index.js';
 import type { ApiClient, Query } from '../api/index.js';
-import type { ConfigInput, ConnectionRequest } from '../run/requests.js';
-import type { ApiProfile } from '../resources/index.js';
+import type { ConfigInput } from '../run/requests.js';
+import type { TenantReader } from '../run/read-requests.js';
 import { runIO } from './context.js';
 import { CliError, type CommandIO } from './io.js';
 import type { ReadSummary } from './simulate-output.js';
 import { requireFull } from './tenant-read.js';
 
-/** How a command reads the tenant: its connection and the tenant's API profile. */
-export interface TenantReader {
-  connection: ConnectionRequest;
-  api: ApiProfile;
-}
+export type { TenantReader };
 
 type Event = Record<string, unknown>;
 type Call = ApiClient['call'];

@@ -49,16 +49,17 @@ export async function bindTenant(session: StateSession, target: string): Promise
  * For the commands that read the tenant or record what it holds (refresh,
  * export, import): refuses a state bound to another tenant than the one the
  * flags, the environment or tenantform.yaml name, and with `bind` binds it
- * to that one before the first request.
+ * to that one before the first request. `tenant`: the target the command
+ * names and whether it may move the state there.
  */
 export async function guardTenant(
   session: StateSession,
   where: { store: StateStore; input: ConfigInput; io: CommandIO; command: string },
-  flags: { domain?: string; baseUrl?: string; reassignTenant?: boolean },
+  tenant: { domain?: string; baseUrl?: string; reassignTenant?: boolean },
   bind: boolean,
 ): Promise<void> {
-  const { target } = await stateScopeOf(where.input, flags, where.io);
+  const { target } = await stateScopeOf(where.input, tenant, where.io);
   const state = describeState(where.store, where.io);
-  checkTenant(session.doc, target, flags.reassignTenant, state, where.command);
+  checkTenant(session.doc, target, tenant.reassignTenant, state, where.command);
   if (bind && target !== null) await bindTenant(session, target);
 }

@@ -6,7 +6,7 @@
  * read, and the lookup a 409 on create uses. Plan stays pure: it gets the
  * result as data.
  */
-import type { ApiClient, Target, TenantRead } from '../api/index.js';
+import type { ApiClient, TenantRead } from '../api/index.js';
 import type { ConfigIssue } from '../config/index.js';
 import type { ExecutorClient } from '../apply/index.js';
 import {
@@ -23,46 +23,8 @@ import {
   type ReferenceRead,
 } from '../resources/index.js';
 import type { StateDocument } from '../state/types.js';
-import { runIO, type PacingFlags } from './context.js';
-import type { ConfigInput } from './inputs.js';
 import { CliError, type CommandIO } from './io.js';
 import { listed, plural } from './words.js';
-
-/** The API flags of the commands that read the tenant. */
-export interface ReadFlags extends PacingFlags {
-  /** --api: the tenant's API profile (else the environment's, else spec). */
-  api?: ApiProfile;
-  domain?: string;
-  baseUrl?: string;
-  tokenFile?: string;
-  audience?: string;
-  debug?: boolean;
-}
-
-/** The tenant's API profile: --api, else the environment's `api:` in tenantform.yaml, else spec. */
-export async function profileOf(flags: { api?: ApiProfile }, input: ConfigInput): Promise<ApiProfile> {
-  const { environmentApi } = await import('./inputs.js');
-  return environmentApi(flags.api, input);
-}
-
-/** The API target of the flags, else the environment's in tenantform.yaml, else the process environment's. */
-export async function readTarget(flags: ReadFlags, input: ConfigInput, io: CommandIO): Promise<Target> {
-  const { connectionRequestOf } = await import('./requests.js');
-  const run = await import('../run/connection.js');
-  return run.readTarget(connectionRequestOf(flags, io), input, runIO(io));
-}
-
-/** An API client for the target and credentials of the flags, the environment and the process environment. */
-export async function openClient(
-  flags: ReadFlags,
-  input: ConfigInput,
-  io: CommandIO,
-  options: { parallelism?: number; onWait?: (ms: number, reason: string) => void } = {},
-): Promise<ApiClient> {
-  const { connectionRequestOf } = await import('./requests.js');
-  const run = await import('../run/connection.js');
-  return run.openClient(connectionRequestOf(flags, io), input, runIO(io), options);
-}
 
 /** Refuses `what` under the spec profile, which has no read operation. */
 export function requireFull(profile: ApiProfile, what: string): void {

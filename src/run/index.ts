@@ -1,5 +1,5 @@
 /**
- * The run layer: a command as a typed request (requests.ts), parsed and
+ * The run layer: a command as a typed request (requests.ts, read-requests.ts), parsed and
  * checked once by src/cli, and what runs it below the command line: the
  * state store the request names (state-store.ts, state-location.ts), the one
  * API client of a run (connection.ts, confirmed-tenant.ts). It speaks of
@@ -21,6 +21,17 @@ export type {
   StateRequest,
   TargetRequest,
 } from './requests.js';
+export type {
+  ExplainRequest,
+  ExportRequest,
+  ExportSourceRequest,
+  ImportHow,
+  ImportRequest,
+  SimulateRequest,
+  TenantReader,
+  ValidateRequest,
+  VarsOrProblem,
+} from './read-requests.js';
 export { RunError, type RunProblem, type RunProblemCode } from './errors.js';
 export {
   absolute,

@@ -10,27 +10,15 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliError, type CommandIO } from '../io.js';
-import { absolute, parseCount } from '../context.js';
-import type { ConfigInput } from '../inputs.js';
+import { absolute, runIO } from '../context.js';
+import type { ConfigInput } from '../../run/requests.js';
+import type { ExportRequest, ExportSourceRequest } from '../../run/read-requests.js';
 import { reportIssues } from '../config-issues.js';
-import type { ExportFlags } from '../definitions.js';
 import type { PeerFound, PeerRead } from '../../config/peer-source.js';
 import type { ReferenceSources } from '../../config/peer-references.js';
 import { kindOf, type LiveResource, type RecordedResource } from '../../resources/index.js';
 import { listed, plural } from '../words.js';
 import { readPeerFile, skippedLines, type ExportSource } from './export-source.js';
-
-/** --action-id NAME=ID, as a map; a malformed one is an error naming it. */
-function givenIds(values: readonly string[] | undefined): Map<string, string> {
-  const ids = new Map<string, string>();
-  for (const value of values ?? []) {
-    const at = value.lastIndexOf('=');
-    if (at <= 0 || at === value.length - 1)
-      throw new CliError(`--action-id ${value}: expected NAME=ID, the Action's name and its id`);
-    ids.set(value.slice(0, at), value.slice(at + 1));
-  }
-  return ids;
-}
 
 /** The export at `path`: its YAML file, or its directory (the folders of the asset types tenantform manages). */
 async function readExport(path: string, io: CommandIO): Promise<PeerRead> {
@@ -124,18 +112,18 @@ function fullRecords(
  * custom-token-exchange).
  */
 async function readTenant(
-  dirArg: string,
-  flags: ExportFlags,
+  request: ExportRequest,
   io: CommandIO,
   needsActions: boolean,
 ): Promise<{ live: LiveResource[]; actions: ReferenceSources['lists']; summary: string }> {
   const live = await import('../tenant-read.js');
   const api = await import('../../api/index.js');
+  const { openClient } = await import('../../run/connection.js');
   const { REFERENCE_LISTS, operationsFor } = await import('../../resources/index.js');
-  const input: ConfigInput = { env: null, paths: [dirArg], varFiles: [] };
-  const parallelism = parseCount(flags.parallelism, '--parallelism', 1, 256) ?? 10;
+  const input: ConfigInput = { env: null, paths: [request.dir], varFiles: [] };
+  const { parallelism } = request;
   const actionList = REFERENCE_LISTS.find((list) => list.name === 'action')!;
-  const client = await live.openClient(flags, input, io, { parallelism });
+  const client = await openClient(request.connection, input, runIO(io), { parallelism });
   let read;
   try {
     read = await api.readTenant(client.call, {
@@ -160,19 +148,17 @@ async function readTenant(
 
 /** The Deploy CLI export's resources, with ids from the tenant (full) or none (spec); null when it has problems (printed). */
 export async function deployCliSource(
-  dirArg: string,
-  flags: ExportFlags,
+  request: ExportRequest,
+  source: Extract<ExportSourceRequest, { kind: 'deploy-cli' }>,
   io: CommandIO,
 ): Promise<ExportSource | null> {
-  const path = flags.fromDeployCli!;
-  const live = await import('../tenant-read.js');
-  const profile = await live.profileOf(flags, { env: null, paths: [dirArg], varFiles: [] });
-  const given = { actions: givenIds(flags.actionId) };
+  const { path } = source;
+  const given = { actions: source.actionIds };
   let read = await readExport(path, io);
   const refs = await import('../../config/peer-references.js');
   let tenant: Awaited<ReturnType<typeof readTenant>> | null = null;
-  if (read.issues.length === 0 && profile === 'full')
-    tenant = await readTenant(dirArg, flags, io, refs.unresolvedNames(read, { given }).size > 0);
+  if (read.issues.length === 0 && request.api === 'full')
+    tenant = await readTenant(request, io, refs.unresolvedNames(read, { given }).size > 0);
   if (read.issues.length === 0)
     read = refs.resolveReferences(read, { given, lists: tenant?.actions ?? null });
   if (read.issues.length > 0) {

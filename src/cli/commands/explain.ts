@@ -25,9 +25,15 @@ import {
 } from '../../review/index.js';
 import type { ExplainFlags } from '../definitions.js';
 import { renderExplain, type ExplainReport } from '../explain-output.js';
-import { loadDesiredOrReport, resolveInputs, type ConfigInput } from '../inputs.js';
+import { loadDesiredOrReport } from '../inputs.js';
 import { CliError, type CommandIO } from '../io.js';
+import type { ConfigInput } from '../../run/requests.js';
+import type { ExplainRequest, TenantReader } from '../../run/read-requests.js';
+import { runIO } from '../context.js';
+import { parseExplainRequest } from '../read-requests.js';
 import { plural } from '../words.js';
+
+export { clientIdsOf } from '../read-requests.js';
 
 /** The policy a --policy value names: an address of a rate limit policy, or a consumer_selector. */
 export function findPolicy(text: string, policies: readonly PolicyEntry[]): PolicyEntry {
@@ -49,25 +55,6 @@ export function findPolicy(text: string, policies: readonly PolicyEntry[]): Poli
   throw new CliError(
     `--policy ${text}: the configuration declares no rate limit policy for ${selector}${hint}`,
   );
-}
-
-/**
- * The --client values as client ids: an empty one is refused, and one written
- * as a consumer_selector (`client_id:ID`, as the config names it) is the id
- * after the prefix.
- */
-export function clientIdsOf(values: readonly string[]): string[] {
-  return values.map((value) => {
-    const id = value.trim().replace(/^client_id:\s*/, '');
-    if (id === '') {
-      throw new CliError(
-        value.trim() === ''
-          ? '--client needs a client id (got an empty value)'
-          : `--client ${value}: no client id after client_id:`,
-      );
-    }
-    return id;
-  });
 }
 
 /**
@@ -97,23 +84,32 @@ export async function explainAction(
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
-  const input = resolveInputs(paths, flags.env, flags.varFile, io, 'one')[0]!;
-  const desired = await loadDesiredOrReport(input.paths, { vars: flags.var, varFiles: input.varFiles }, io);
+  return runExplain(parseExplainRequest(paths, flags, io), io);
+}
+
+/** Runs an explain request: the report printed; the exit code. */
+async function runExplain(request: ExplainRequest, io: CommandIO): Promise<number> {
+  const { input, allClients } = request;
+  const desired = await loadDesiredOrReport(
+    input.paths,
+    { vars: request.vars, varFiles: input.varFiles },
+    io,
+  );
   if (!desired) return 1;
   const policies = policiesOf(desired);
-  const given: Application[] = [...new Set(clientIdsOf(flags.client))].map((client_id) => ({ client_id }));
+  const given: Application[] = request.clients.map((client_id) => ({ client_id }));
   const asked =
-    flags.policy.length > 0
-      ? flags.policy.map((text) => findPolicy(text, policies))
-      : flags.client.length > 0 && !flags.allClients
+    request.policies.length > 0
+      ? request.policies.map((text) => findPolicy(text, policies))
+      : request.clients.length > 0 && !allClients
         ? []
         : policies;
-  const applications = flags.allClients ? await tenantApplications(flags, input, given, io) : given;
+  const applications = allClients ? await tenantApplications(allClients, input, given, io) : given;
   const report = {
     ...explainReport(policies, applications, asked),
-    ...(flags.allClients ? { from: 'tenant' as const } : {}),
+    ...(allClients ? { from: 'tenant' as const } : {}),
   };
-  io.stdout.write(renderExplain(report, flags.format, applications.length > 0));
+  io.stdout.write(renderExplain(report, request.output.format, applications.length > 0));
   return 0;
 }
 
@@ -123,16 +119,17 @@ export async function explainAction(
  * have. Says on stderr what it read, so that stdout stays the report.
  */
 async function tenantApplications(
-  flags: ExplainFlags,
+  reader: TenantReader,
   input: ConfigInput,
   given: readonly Application[],
   io: CommandIO,
 ): Promise<Application[]> {
   const live = await import('../tenant-read.js');
-  live.requireFull(await live.profileOf(flags, input), 'explain --all-clients');
+  live.requireFull(reader.api, 'explain --all-clients');
   const api = await import('../../api/index.js');
+  const { openClient } = await import('../../run/connection.js');
   const clientList: ReferenceList = client;
-  const connection = await live.openClient(flags, input, io);
+  const connection = await openClient(reader.connection, input, runIO(io));
   let read;
   try {
     read = await api.readReferences(connection.call, [

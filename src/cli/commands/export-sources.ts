@@ -4,38 +4,17 @@
  * export (--from-deploy-cli, deploy-cli-source.ts). Each gives an
  * ExportSource; export.ts writes and records it the same way.
  */
-import { readFileSync } from 'node:fs';
 import { CliError, type CommandIO } from '../io.js';
-import { absolute, parseCount } from '../context.js';
-import type { ConfigInput } from '../inputs.js';
+import { runIO } from '../context.js';
+import type { ConfigInput } from '../../run/requests.js';
+import type { ExportRequest } from '../../run/read-requests.js';
 import { reportIssues } from '../config-issues.js';
-import type { ExportFlags } from '../definitions.js';
 import type { PeerRead } from '../../config/peer-source.js';
 import { terraformAddressesToForget } from '../../config/from-terraform.js';
 import { shellQuote } from '../../plan/reasons.js';
 import { readPeerFile, skippedLines, type ExportSource } from './export-source.js';
 import { KINDS, readPer, type LiveResource, type RecordedResource } from '../../resources/index.js';
 import { plural } from '../words.js';
-
-/** The user ids of --user and --users-file, once each, in the order given. */
-function usersNamed(flags: ExportFlags, io: CommandIO): string[] {
-  const users = [...(flags.user ?? [])];
-  if (flags.usersFile) {
-    let text: string;
-    try {
-      text = readFileSync(absolute(flags.usersFile, io), 'utf8');
-    } catch (err) {
-      throw new CliError(
-        `--users-file ${flags.usersFile}: ${err instanceof Error ? err.message : String(err)}`,
-      );
-    }
-    for (const line of text.split(/\r?\n/)) {
-      const id = line.trim();
-      if (id !== '' && !id.startsWith('#')) users.push(id);
-    }
-  }
-  return [...new Set(users)];
-}
 
 /** What the state records of a resource read with its id. */
 const recordOf = ({ kind, address, identity, attributes, id }: LiveResource): RecordedResource => ({
@@ -47,13 +26,16 @@ const recordOf = ({ kind, address, identity, attributes, id }: LiveResource): Re
 });
 
 /** The tenant's resources (API profile full), with their ids. */
-async function tenantSource(dirArg: string, flags: ExportFlags, io: CommandIO): Promise<ExportSource> {
+async function tenantSource(
+  request: ExportRequest,
+  users: readonly string[],
+  io: CommandIO,
+): Promise<ExportSource> {
   const live = await import('../tenant-read.js');
-  const input: ConfigInput = { env: null, paths: [dirArg], varFiles: [] };
-  live.requireFull(await live.profileOf(flags, input), 'export');
-  const parallelism = parseCount(flags.parallelism, '--parallelism', 1, 256) ?? 10;
-  const users = usersNamed(flags, io);
-  const client = await live.openClient(flags, input, io, { parallelism });
+  const { openClient } = await import('../../run/connection.js');
+  const input: ConfigInput = { env: null, paths: [request.dir], varFiles: [] };
+  const { parallelism } = request;
+  const client = await openClient(request.connection, input, runIO(io), { parallelism });
   let read;
   try {
     read = await live.readLive(client, { user_id: users }, parallelism);
@@ -109,37 +91,23 @@ function terraformSource(file: string, read: PeerRead): ExportSource {
   };
 }
 
-/** The source the flags name; null when a peer's files have problems (printed). */
-export async function readExportSource(
-  dirArg: string,
-  flags: ExportFlags,
-  io: CommandIO,
-): Promise<ExportSource | null> {
-  const peers = [flags.fromTerraform && '--from-terraform', flags.fromDeployCli && '--from-deploy-cli'];
-  const given = peers.filter((p): p is string => typeof p === 'string');
-  if (given.length > 1) throw new CliError('give one of --from-terraform and --from-deploy-cli');
-  if (given.length === 1 && ((flags.user?.length ?? 0) > 0 || flags.usersFile))
-    throw new CliError(
-      `--user and --users-file name users to read on the tenant; ${given[0]} reads a file instead`,
-    );
-  if ((flags.actionId?.length ?? 0) > 0 && !flags.fromDeployCli)
-    throw new CliError(
-      '--action-id gives the ids of the Actions a Deploy CLI export names: use it with --from-deploy-cli',
-    );
-  if (flags.fromTerraform) {
-    const text = readPeerFile(flags.fromTerraform, '--from-terraform', io);
+/** The source the request names; null when a peer's files have problems (printed). */
+export async function readExportSource(request: ExportRequest, io: CommandIO): Promise<ExportSource | null> {
+  const { source } = request;
+  if (source.kind === 'terraform') {
+    const text = readPeerFile(source.file, '--from-terraform', io);
     const { readTerraformState } = await import('../../config/from-terraform.js');
-    const read = readTerraformState(text, flags.fromTerraform);
+    const read = readTerraformState(text, source.file);
     if (read.issues.length > 0) {
       reportIssues(read.issues, io);
       io.stderr.write('Nothing was written.\n');
       return null;
     }
-    return terraformSource(flags.fromTerraform, read);
+    return terraformSource(source.file, read);
   }
-  if (flags.fromDeployCli) {
+  if (source.kind === 'deploy-cli') {
     const { deployCliSource } = await import('./deploy-cli-source.js');
-    return deployCliSource(dirArg, flags, io);
+    return deployCliSource(request, source, io);
   }
-  return tenantSource(dirArg, flags, io);
+  return tenantSource(request, source.users, io);
 }

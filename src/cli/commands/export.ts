@@ -1,10 +1,13 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliError, type CommandIO } from '../io.js';
-import { absolute, openStore, withLockedState, lockTimeoutOf, type StateFlags } from '../context.js';
-import { stateScopeOf, type ConfigInput } from '../inputs.js';
+import { absolute, runIO, withLockedState } from '../context.js';
 import { guardTenant } from '../tenant-binding.js';
 import type { ExportFlags } from '../definitions.js';
+import type { ConfigInput, StateRequest } from '../../run/requests.js';
+import type { ExportRequest } from '../../run/read-requests.js';
+import { openStore, stateScopeOf } from '../../run/state-store.js';
+import { parseExportRequest } from '../read-requests.js';
 import { KINDS, readPer, type Kind, type LiveResource } from '../../resources/index.js';
 import type { ExportSource } from './export-source.js';
 import { listed, plural } from '../words.js';
@@ -74,27 +77,25 @@ async function writeFiles(dirArg: string, dir: string, source: ExportSource): Pr
   );
 }
 
-/** Records the source's resources in the state the flags locate, under its lock. */
+/** Records the source's resources in the state the request names, under its lock. */
 async function record(
-  dirArg: string,
-  flags: ExportFlags,
+  request: ExportRequest,
+  state: StateRequest,
   source: ExportSource,
   io: CommandIO,
 ): Promise<number> {
-  const { state: _state, ...rest } = flags;
-  const stateFlags: StateFlags = {
-    ...rest,
-    ...(typeof flags.state === 'string' ? { state: flags.state } : {}),
-  };
+  const { dir: dirArg, connection } = request;
   const input: ConfigInput = { env: null, paths: [dirArg], varFiles: [] };
-  const store = await openStore(stateFlags, dirArg, io, await stateScopeOf(input, flags, io));
+  const scope = await stateScopeOf(input, connection.named, runIO(io));
+  const store = await openStore(state, dirArg, runIO(io), scope);
+  const tenant = { ...connection.named, reassignTenant: connection.reassignTenant };
   try {
     return await withLockedState(
       store,
       'export',
-      { lockTimeoutMs: lockTimeoutOf(stateFlags), io },
+      { lockTimeoutMs: request.lockTimeoutMs, io },
       async (session) => {
-        await guardTenant(session, { store, input, io, command: 'export' }, flags, true);
+        await guardTenant(session, { store, input, io, command: 'export' }, tenant, true);
         // One write of the whole document, not a journal entry per resource: an export of
         // 60,000 resources would otherwise wait for 60,000 fsyncs.
         const byAddress = new Map(session.doc.resources.map((r) => [r.address, r]));
@@ -128,16 +129,21 @@ export async function exportAction(
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
-  const dir = absolute(dirArg, io);
-  await checkTarget(dirArg, dir, flags.force, io);
+  // The directory is looked at before the flags, as it always was.
+  await checkTarget(dirArg, absolute(dirArg, io), flags.force, io);
+  return runExport(parseExportRequest(dirArg, flags, io), io);
+}
+
+/** Runs an export request: the source read, the files written, the resources recorded; the exit code. */
+async function runExport(request: ExportRequest, io: CommandIO): Promise<number> {
   const { readExportSource } = await import('./export-sources.js');
-  const source = await readExportSource(dirArg, flags, io);
+  const source = await readExportSource(request, io);
   if (source === null) return 1;
   io.stdout.write(source.lead);
-  io.stdout.write(await writeFiles(dirArg, dir, source));
-  if (flags.state === false) {
+  io.stdout.write(await writeFiles(request.dir, absolute(request.dir, io), source));
+  if (request.state === null) {
     io.stdout.write('Not recorded in any state (--no-state): a plan of these files would create them all.\n');
     return 0;
   }
-  return record(dirArg, flags, source, io);
+  return record(request, request.state, source, io);
 }

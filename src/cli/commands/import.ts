@@ -1,36 +1,13 @@
 import { CliError, type CommandIO } from '../io.js';
-import { lockTimeoutOf, withLockedState } from '../context.js';
+import { runIO, withLockedState } from '../context.js';
 import { guardTenant } from '../tenant-binding.js';
-import { loadDesiredOrReport, openInputStore, resolveInputs, type ConfigInput } from '../inputs.js';
-import type { Kind, LiveResource, OperationDescriptor } from '../../resources/index.js';
+import { loadDesiredOrReport } from '../inputs.js';
+import { kindOf, type Kind, type LiveResource, type OperationDescriptor } from '../../resources/index.js';
 import type { ApiClient } from '../../api/index.js';
 import type { ImportFlags } from '../definitions.js';
-
-async function resolveAddress(
-  first: string,
-  second: string | undefined,
-  third: string | undefined,
-): Promise<{ address: string; kind: Kind; id: string | null }> {
-  const { parseAddress, formatAddress, isKindName, kindOf, KINDS } = await import('../../resources/index.js');
-  if (first.includes('[')) {
-    const parsed = parseAddress(first);
-    if (third) throw new CliError('usage: tenantform import ADDRESS [ID]');
-    return {
-      address: formatAddress(parsed.kind, parsed.identity),
-      kind: kindOf(parsed.kind),
-      id: second ?? null,
-    };
-  }
-  if (!isKindName(first)) {
-    const withIds = KINDS.filter((k) => k.id !== null).map((k) => k.name);
-    throw new CliError(`unknown kind "${first}"; use ${withIds.join(' or ')}, or a full address`);
-  }
-  if (!second) throw new CliError('usage: tenantform import KIND IDENTITY [ID]');
-  const kind = kindOf(first);
-  const identity = kind.id ? kind.id.parseIdentity(second) : [second];
-  if (!Array.isArray(identity)) throw new CliError(identity.problem);
-  return { address: formatAddress(kind.name, identity), kind, id: third ?? null };
-}
+import type { ImportRequest } from '../../run/read-requests.js';
+import { openInputStore } from '../../run/state-store.js';
+import { parseImportRequest } from '../read-requests.js';
 
 /**
  * tenantform import: attach a server id to a resource so that it can be
@@ -45,34 +22,43 @@ export async function importAction(
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
-  const { address, kind, id } = await resolveAddress(first, second, third);
-  if (!kind.id) throw new CliError(`${kind.title.many} have no id on the tenant; there is nothing to import`);
-  const { isKindId, unverifiedReason } = await import('../../resources/index.js');
-  if (id !== null && !isKindId(kind, id))
-    throw new CliError(`"${id}" does not look like a ${kind.name} id (expected ${kind.id.description})`);
-  const unverified = unverifiedReason(kind);
+  return runImport(parseImportRequest([first, second, third], flags, io), io);
+}
 
-  const input = resolveInputs([flags.config], flags.env, flags.varFile, io, 'one')[0]!;
-  if (id === null) return importLookedUp(address, kind, input, flags, io);
-  const live = await import('../tenant-read.js');
-  const { operationsFor } = await import('../../resources/index.js');
-  const get = operationsFor(kind, await live.profileOf(flags, input)).get;
-  if (get) return importRead(address, kind, id, get, input, flags, io);
-  const desired = await loadDesiredOrReport(input.paths, { vars: flags.var, varFiles: input.varFiles }, io);
+/** The state store of the request, opened, with the tenant guard's view of the request. */
+async function openImportStore(request: ImportRequest, io: CommandIO) {
+  const { connection, input } = request;
+  const store = await openInputStore(request.state, connection.named, input, runIO(io));
+  const tenant = { ...connection.named, reassignTenant: connection.reassignTenant };
+  return { store, guarded: { store, input, io, command: 'import' }, tenant };
+}
+
+/** Runs an import request: the id attached, read or looked up, and recorded; the exit code. */
+async function runImport(request: ImportRequest, io: CommandIO): Promise<number> {
+  const kind = kindOf(request.kind);
+  const { how } = request;
+  if (how.kind === 'look-up') return importLookedUp(request, kind, io);
+  if (how.kind === 'read') return importRead(request, kind, how.id, io);
+  const { input } = request;
+  const desired = await loadDesiredOrReport(input.paths, { vars: how.vars, varFiles: input.varFiles }, io);
   if (!desired) return 1;
-  const store = await openInputStore(flags, input, io);
+  const { address, configPath } = request;
+  const { id } = how;
+  const { unverifiedReason } = await import('../../resources/index.js');
+  const unverified = unverifiedReason(kind);
+  const { store, guarded, tenant } = await openImportStore(request, io);
   try {
     return await withLockedState(
       store,
       'import',
-      { lockTimeoutMs: lockTimeoutOf(flags), io },
+      { lockTimeoutMs: request.lockTimeoutMs, io },
       async (session) => {
-        await guardTenant(session, { store, input, io, command: 'import' }, flags, false);
+        await guardTenant(session, guarded, tenant, false);
         const recorded = session.doc.resources.find((r) => r.address === address);
         const wanted = desired.find((d) => d.address === address);
         if (!recorded && !wanted) {
           throw new CliError(
-            `${address} is neither in the state nor in the config at ${flags.config}; add it to the config first so that tenantform knows its settings`,
+            `${address} is neither in the state nor in the config at ${configPath}; add it to the config first so that tenantform knows its settings`,
           );
         }
         if (recorded?.id === id) {
@@ -104,16 +90,11 @@ export async function importAction(
  * (API profile full): reads it, refuses an id the tenant does not have (404)
  * or that names another resource, and records its id and live settings.
  */
-async function importRead(
-  address: string,
-  kind: Kind,
-  id: string,
-  get: OperationDescriptor,
-  input: ConfigInput,
-  flags: ImportFlags,
-  io: CommandIO,
-): Promise<number> {
-  return importFromTenant(address, kind, input, flags, io, 'read on the tenant by its id', async (call) => {
+async function importRead(request: ImportRequest, kind: Kind, id: string, io: CommandIO): Promise<number> {
+  const { address } = request;
+  const { operationsFor } = await import('../../resources/index.js');
+  const get: OperationDescriptor = operationsFor(kind, request.api).get!;
+  return importFromTenant(request, kind, io, 'read on the tenant by its id', async (call) => {
     const result = await call(get, { id }, undefined, {});
     if (result.outcome !== 'done') {
       const why = result.status === 404 ? 'has no' : `did not give (${result.status})`;
@@ -135,58 +116,39 @@ async function importRead(
  * records its id and live settings. A difference from the config shows in
  * the next plan.
  */
-async function importLookedUp(
-  address: string,
-  kind: Kind,
-  input: ConfigInput,
-  flags: ImportFlags,
-  io: CommandIO,
-): Promise<number> {
-  const live = await import('../tenant-read.js');
-  live.requireFull(await live.profileOf(flags, input), 'import without an id');
+async function importLookedUp(request: ImportRequest, kind: Kind, io: CommandIO): Promise<number> {
+  const { address } = request;
   const { parseAddress, operationsFor } = await import('../../resources/index.js');
   const { identity } = parseAddress(address);
   const attributes = Object.fromEntries(kind.identityFields.map((field, i) => [field, identity[i]]));
-  const list = operationsFor(kind, 'full').list;
-  if (!list)
-    throw new CliError(`${kind.title.many} cannot be listed, so they cannot be looked up; give the id`);
-  return importFromTenant(
-    address,
-    kind,
-    input,
-    flags,
-    io,
-    'found on the tenant by its identity',
-    async (call) => {
-      const api = await import('../../api/index.js');
-      const { found } = await api.findLive(call, kind, list, attributes);
-      if (!found) throw new CliError(`the tenant has no ${kind.title.one} ${address}; nothing was imported`);
-      return found;
-    },
-  );
+  const list = operationsFor(kind, 'full').list!;
+  return importFromTenant(request, kind, io, 'found on the tenant by its identity', async (call) => {
+    const api = await import('../../api/index.js');
+    const { found } = await api.findLive(call, kind, list, attributes);
+    if (!found) throw new CliError(`the tenant has no ${kind.title.one} ${address}; nothing was imported`);
+    return found;
+  });
 }
 
 /** Reads the resource with `find` under the state lock and records its id and live settings. */
 async function importFromTenant(
-  address: string,
+  request: ImportRequest,
   kind: Kind,
-  input: ConfigInput,
-  flags: ImportFlags,
   io: CommandIO,
   how: string,
   find: (call: ApiClient['call']) => Promise<LiveResource>,
 ): Promise<number> {
-  const live = await import('../tenant-read.js');
-  const store = await openInputStore(flags, input, io);
+  const { address } = request;
+  const { openClient } = await import('../../run/connection.js');
+  const { store, guarded, tenant } = await openImportStore(request, io);
   try {
     return await withLockedState(
       store,
       'import',
-      { lockTimeoutMs: lockTimeoutOf(flags), io },
+      { lockTimeoutMs: request.lockTimeoutMs, io },
       async (session) => {
-        const guarded = { store, input, io, command: 'import' };
-        await guardTenant(session, guarded, flags, false);
-        const client = await live.openClient(flags, input, io);
+        await guardTenant(session, guarded, tenant, false);
+        const client = await openClient(request.connection, request.input, runIO(io));
         let found;
         try {
           found = await find(client.call);
@@ -194,7 +156,7 @@ async function importFromTenant(
           await client.close();
         }
         // Bound once the tenant has answered: a target that never answers binds nothing.
-        await guardTenant(session, guarded, flags, true);
+        await guardTenant(session, guarded, tenant, true);
         const { parseAddress } = await import('../../resources/index.js');
         await session.record({
           op: 'put',

@@ -1,6 +1,8 @@
 import type { CommandIO } from '../io.js';
-import { resolveInputs, type ConfigInput } from '../inputs.js';
+import type { ConfigInput } from '../../run/requests.js';
+import type { ValidateRequest } from '../../run/read-requests.js';
 import { runSettings } from '../guardrails.js';
+import { parseValidateRequest } from '../read-requests.js';
 import { noCounts, runValidate, validateConfig, validationJson, writeValidation } from './validate.js';
 import type { ValidateFlags } from '../definitions.js';
 
@@ -19,32 +21,31 @@ export async function validateAction(
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
-  let inputs;
-  try {
-    // --live reads one tenant: one environment.
-    inputs = resolveInputs(paths, flags.env, flags.varFile, io, flags.live ? 'one' : 'all');
-  } catch (err) {
-    const { ProjectError } = await import('../../config/project.js');
-    if (!(err instanceof ProjectError)) throw err;
+  return runValidateRequest(parseValidateRequest(paths, flags, io), io);
+}
+
+/** Runs a validate request: every input validated and printed; the exit code (0 valid, 1 not). */
+async function runValidateRequest(request: ValidateRequest, io: CommandIO): Promise<number> {
+  const { format } = request.output;
+  if (request.source.kind === 'broken-project') {
     // A broken tenantform.yaml is reported like any config file: every problem at file:line:col.
-    return writeValidation(
-      { desired: [], files: [], counts: noCounts(), issues: err.issues },
-      flags.format,
-      io,
-    );
+    const issues = request.source.issues;
+    return writeValidation({ desired: [], files: [], counts: noCounts(), issues }, format, io);
   }
+  const { inputs } = request.source;
   const options = (input: ConfigInput) => ({
-    vars: flags.var,
+    vars: request.vars,
     varFiles: input.varFiles,
-    format: flags.format,
-    guardrails: runSettings(input, flags.strict),
+    format,
+    guardrails: runSettings(input, request.strict),
   });
-  if (flags.live) {
+  if (request.live) {
     const { runValidateLive } = await import('./validate-live.js');
-    return runValidateLive(flags, inputs[0]!, options(inputs[0]!), io);
+    const live = { reader: request.live, strict: request.strict, format };
+    return runValidateLive(live, inputs[0]!, options(inputs[0]!), io);
   }
   if (inputs.length === 1) return runValidate(inputs[0]!.paths, options(inputs[0]!), io);
-  if (flags.format === 'json') {
+  if (format === 'json') {
     const environments = [];
     for (const input of inputs) {
       const body = validationJson(await validateConfig(input.paths, options(input), io));

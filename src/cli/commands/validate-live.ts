@@ -13,19 +13,26 @@
 import type { ReferencesRead } from '../../api/index.js';
 import type { ConfigIssue, LoadResult } from '../../config/index.js';
 import { REFERENCE_LISTS, referencedKeys, type DesiredResource } from '../../resources/index.js';
-import type { ValidateFlags } from '../definitions.js';
-import type { ConfigInput } from '../inputs.js';
+import type { ConfigInput } from '../../run/requests.js';
+import type { TenantReader } from '../../run/read-requests.js';
+import { runIO } from '../context.js';
 import type { CommandIO } from '../io.js';
-import {
-  openClient,
-  profileOf,
-  readConcurrency,
-  referenceIssues,
-  referenceTitles,
-  uncheckedLists,
-} from '../tenant-read.js';
+import { readConcurrency, referenceIssues, referenceTitles, uncheckedLists } from '../tenant-read.js';
 import { listed, plural } from '../words.js';
-import { validateConfig, writeValidation, type ReferenceCheck, type ValidateOptions } from './validate.js';
+import {
+  validateConfig,
+  writeValidation,
+  type ReferenceCheck,
+  type ValidateFormat,
+  type ValidateOptions,
+} from './validate.js';
+
+/** What validate --live adds to a validation: the tenant read, --strict for the lists left unchecked, the format. */
+export interface LiveOptions {
+  reader: TenantReader;
+  strict: boolean;
+  format: ValidateFormat;
+}
 
 const NOT_CHECKED =
   'References not checked against the tenant: the spec API profile has no read operation (use --api full, or api: full for the environment in tenantform.yaml).';
@@ -65,7 +72,7 @@ function checkNote(desired: readonly DesiredResource[], read: ReferencesRead, pr
  */
 async function checkLive(
   result: LoadResult,
-  flags: ValidateFlags,
+  { reader, strict }: LiveOptions,
   input: ConfigInput,
   io: CommandIO,
 ): Promise<LiveCheck> {
@@ -76,7 +83,8 @@ async function checkLive(
     return { result, unchecked: [], check: { checked: true, requests: 0, note } };
   }
   const api = await import('../../api/index.js');
-  const client = await openClient(flags, input, io);
+  const { openClient } = await import('../../run/connection.js');
+  const client = await openClient(reader.connection, input, runIO(io));
   let read: ReferencesRead;
   try {
     read = await api.readReferences(client.call, queries, {
@@ -87,10 +95,10 @@ async function checkLive(
     await client.close();
   }
   const unchecked = uncheckedLists(result.desired, read);
-  const errors = [...(flags.strict ? unchecked : []), ...(await referenceIssues(result.desired, read))];
+  const errors = [...(strict ? unchecked : []), ...(await referenceIssues(result.desired, read))];
   return {
     result: errors.length > 0 ? { ...result, desired: [], issues: [...result.issues, ...errors] } : result,
-    unchecked: flags.strict ? [] : unchecked,
+    unchecked: strict ? [] : unchecked,
     check: {
       checked: Object.keys(read.items).length > 0,
       requests: read.pages,
@@ -101,17 +109,18 @@ async function checkLive(
 
 /** Runs `validate --live` for one environment's config; returns the exit code (0 valid, 1 not). */
 export async function runValidateLive(
-  flags: ValidateFlags,
+  live: LiveOptions,
   input: ConfigInput,
   options: ValidateOptions,
   io: CommandIO,
 ): Promise<number> {
+  const { format } = live;
   const { result, warnings } = await validateConfig(input.paths, options, io);
   // A config with problems is reported as validate reports it, before any request.
-  if (result.issues.length > 0) return writeValidation(result, flags.format, io, warnings);
-  if ((await profileOf(flags, input)) !== 'full') {
-    return writeValidation(result, flags.format, io, warnings, { checked: false, note: NOT_CHECKED });
+  if (result.issues.length > 0) return writeValidation(result, format, io, warnings);
+  if (live.reader.api !== 'full') {
+    return writeValidation(result, format, io, warnings, { checked: false, note: NOT_CHECKED });
   }
-  const live = await checkLive(result, flags, input, io);
-  return writeValidation(live.result, flags.format, io, [...live.unchecked, ...warnings], live.check);
+  const checked = await checkLive(result, live, input, io);
+  return writeValidation(checked.result, format, io, [...checked.unchecked, ...warnings], checked.check);
 }

@@ -6,6 +6,7 @@ import { configKeys, countsWith, LATER_KINDS_ZERO } from '../../../test/helpers/
 import { CliError, type CommandIO } from '../io.js';
 import { loadDesiredOrReport, parseVarArgs } from '../inputs.js';
 import { githubAnnotation, runValidate, summaryLine } from './validate.js';
+import { varsOrProblem } from '../read-requests.js';
 import type { ConfigCounts } from '../../resources/index.js';
 
 const VALID = `rate_limit_policies:
@@ -53,7 +54,7 @@ const opts = (
   vars: string[] = ['CLIENT=abc'],
   varFiles: string[] = [],
 ) => ({
-  vars,
+  vars: varsOrProblem(vars),
   varFiles,
   format,
 });

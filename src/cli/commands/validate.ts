@@ -30,19 +30,23 @@
  *   annotations on the files), then the summary line ("Valid: …" or "N errors.").
  */
 import { compareIssues, countResources } from '../../config/combine.js';
-import type { ConfigCounts, ConfigIssue, LoadResult } from '../../config/index.js';
+import { loadConfig, type ConfigCounts, type ConfigIssue, type LoadResult } from '../../config/index.js';
 import { KINDS } from '../../resources/index.js';
 import { checkConfig, DEFAULT_SETTINGS, type GuardrailSettings } from '../../review/index.js';
 import { errorCountLine, formatIssue, reportIssues } from '../config-issues.js';
 import { findingIssue, reportWarnings } from '../guardrails.js';
-import { loadConfigInput, type VarFlags } from '../inputs.js';
-import { CliError, type CommandIO } from '../io.js';
+import type { CommandIO } from '../io.js';
+import type { VarsOrProblem } from '../../run/read-requests.js';
 import { plural } from '../words.js';
 
 export type ValidateFormat = 'text' | 'json' | 'github';
 
-export interface ValidateOptions extends VarFlags {
-  format: ValidateFormat;
+/** What one config is validated with. */
+export interface ValidateOptions {
+  /** The --var values parsed, or the problem with one (reported as the config's). */
+  vars: VarsOrProblem;
+  /** The variable files, the environment's and then --var-file's. */
+  varFiles: readonly string[];
   /** The guardrails' settings (tenantform.yaml, --strict); default: each rule's own severity. */
   guardrails?: GuardrailSettings;
 }
@@ -183,25 +187,23 @@ export async function validateConfig(
   opts: ValidateOptions,
   io: CommandIO,
 ): Promise<Validation> {
-  let result: LoadResult;
-  try {
-    result = await loadConfigInput(path, opts, io);
-  } catch (err) {
-    if (!(err instanceof CliError)) throw err;
-    result = {
-      desired: [],
-      files: [],
-      counts: noCounts(),
-      issues: [{ file: '', line: 0, col: 0, message: err.message, code: err.code }],
-    };
-  }
+  const { vars } = opts;
+  const result: LoadResult = vars.ok
+    ? await loadConfig(path, {
+        vars: vars.vars,
+        varFiles: opts.varFiles,
+        env: io.env,
+        cwd: io.cwd,
+        ...(io.signal ? { signal: io.signal } : {}),
+      })
+    : { desired: [], files: [], counts: noCounts(), issues: [vars.issue] };
   return withGuardrails(result, opts.guardrails ?? DEFAULT_SETTINGS);
 }
 
-/** Runs `tenantform validate`; returns the exit code (0 valid, 1 not). */
+/** Validates one config and prints it in `format`; returns the exit code (0 valid, 1 not). */
 export async function runValidate(
   path: string | readonly string[],
-  opts: ValidateOptions,
+  opts: ValidateOptions & { format: ValidateFormat },
   io: CommandIO,
 ): Promise<number> {
   const { result, warnings } = await validateConfig(path, opts, io);
