@@ -30,7 +30,7 @@ import {
 } from './retry.js';
 import { sendOnce, type WireResponse } from './transport.js';
 import type { ApiStats, WaitKind } from './types.js';
-import { joined, plainText, type Wording } from '../resources/settings.js';
+import { joined, plainText, type SettingNames, type Wording } from '../resources/settings.js';
 
 export interface CallContext {
   dispatcher: Dispatcher;
@@ -55,6 +55,8 @@ export interface CallContext {
   reach: Reachability;
   stats: ApiStats;
   tokens: TokenSource | null;
+  /** How a wait's reason names a setting (src/cli: by its flag). */
+  names: SettingNames;
   /** What to tell the user when the API answers 401 and no fresh token helps. */
   unauthorizedHint: string | Wording;
 }
@@ -220,7 +222,7 @@ function afterFailure(ctx: CallContext, spec: CallSpec, err: unknown, tries: Att
     }
     return {
       delayMs: backoffMs(tries.counted, ctx.random, ctx.policy),
-      reason: `${describeFailure(failure.code)}; retrying`,
+      reason: `${plainText(describeFailure(failure.code), ctx.names)}; retrying`,
       kind: 'connection',
     };
   }

@@ -39,7 +39,7 @@ import type {
   TokenExchangeProfileCreate,
   WaitKind,
 } from './types.js';
-import { joined, setting, words, type Wording } from '../resources/settings.js';
+import { joined, plainName, setting, words, type Wording } from '../resources/settings.js';
 
 /** What to say when a static token is refused: where it came from, and the client credentials it overrode. */
 function staticTokenHint(credentials: Credentials): Wording {
@@ -275,6 +275,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     redactor,
     ...(log ? { log } : {}),
     noteWait,
+    names: options.settingNames ?? plainName,
     reach,
     stats,
     tokens: null,

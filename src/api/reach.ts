@@ -9,7 +9,7 @@
  */
 import { ApiError } from './errors.js';
 import { describeFailure, formatDuration } from './retry.js';
-import { plainText, setting, words } from '../resources/settings.js';
+import { joined, plainText, setting, words, type Wording } from '../resources/settings.js';
 
 /** Which request an error is about. */
 export interface RequestName {
@@ -91,11 +91,16 @@ export class Reachability {
   private unreachableError(request: RequestName, code: string, attempts: number): ApiError {
     const tries = attempts > 1 ? `, after ${attempts} attempts` : '';
     const where = this.where(code);
-    const message =
+    const failure = describeFailure(code);
+    const said =
       attempts > 0
-        ? `Cannot reach ${where}: ${describeFailure(code)}${tries}`
-        : `${request.operation} not sent: ${where} is unreachable (${describeFailure(code)})`;
-    return new ApiError(this.redact(message), {
+        ? joined(`Cannot reach ${where}: `, failure, tries)
+        : joined(`${request.operation} not sent: ${where} is unreachable (`, failure, ')');
+    const wording: Wording = {
+      parts: said.parts.map((part) => (typeof part === 'string' ? this.redact(part) : part)),
+    };
+    return new ApiError(plainText(wording), {
+      wording,
       code: 'API_UNREACHABLE',
       status: 0,
       error: 'Unreachable',

@@ -12,6 +12,8 @@ import {
   retryAfterMs,
   waitAfter429,
 } from './retry.js';
+import { flagWords } from '../cli/run-words.js';
+import { plainText } from '../resources/index.js';
 
 const NOW = 1_700_000_000_000;
 const policy = { maxAttempts: 6, baseDelayMs: 500, maxDelayMs: 30_000 };
@@ -148,11 +150,15 @@ describe('classifyFailure', () => {
 
 describe('describeFailure', () => {
   it('names NODE_EXTRA_CA_CERTS for a certificate from a CA this process does not trust, and only then', () => {
-    expect(describeFailure('UNABLE_TO_VERIFY_LEAF_SIGNATURE')).toBe(
+    const said = (code: string) => flagWords(describeFailure(code));
+    expect(said('UNABLE_TO_VERIFY_LEAF_SIGNATURE')).toBe(
       'TLS certificate cannot be verified, UNABLE_TO_VERIFY_LEAF_SIGNATURE (to trust a private CA, such as that of tenantform emulator --tls, put its file in NODE_EXTRA_CA_CERTS)',
     );
-    expect(describeFailure('DEPTH_ZERO_SELF_SIGNED_CERT')).toContain('NODE_EXTRA_CA_CERTS');
-    expect(describeFailure('CERT_HAS_EXPIRED')).toBe('TLS certificate expired, CERT_HAS_EXPIRED');
-    expect(describeFailure('ECONNREFUSED')).toBe('connection refused, ECONNREFUSED');
+    expect(plainText(describeFailure('UNABLE_TO_VERIFY_LEAF_SIGNATURE'))).toContain(
+      "such as that of tenantform emulator the emulator's TLS setting,",
+    );
+    expect(said('DEPTH_ZERO_SELF_SIGNED_CERT')).toContain('NODE_EXTRA_CA_CERTS');
+    expect(said('CERT_HAS_EXPIRED')).toBe('TLS certificate expired, CERT_HAS_EXPIRED');
+    expect(said('ECONNREFUSED')).toBe('connection refused, ECONNREFUSED');
   });
 });

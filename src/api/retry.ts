@@ -2,6 +2,7 @@
  * Retry decisions and wait computations, pure over headers, a clock reading
  * and a random source: what to retry, and how long to wait before the retry.
  */
+import { setting, words, type Wording } from '../resources/settings.js';
 
 export type Headers = Record<string, string | string[] | undefined>;
 
@@ -175,7 +176,7 @@ const CONNECT_CODES: Record<string, string> = {
 const RETRY_CODES = new Set(['ETIMEDOUT']);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
-/** Certificates no CA this process trusts vouches for: a private CA, such as the emulator's --tls. */
+/** Certificates no CA this process trusts vouches for: a private CA, such as the emulator's TLS one. */
 const UNTRUSTED_CODES = new Set([
   'DEPTH_ZERO_SELF_SIGNED_CERT',
   'SELF_SIGNED_CERT_IN_CHAIN',
@@ -197,15 +198,15 @@ function describeProxyRefusal(code: string): string | undefined {
   return `the proxy refused to connect to it (answered ${status})`;
 }
 
-/** "connection refused (ECONNREFUSED)" */
-export function describeFailure(code: string): string {
+/** "connection refused, ECONNREFUSED"; a setting it names (the emulator's TLS) kept as data. */
+export function describeFailure(code: string): Wording {
   const refusal = describeProxyRefusal(code);
-  if (refusal) return refusal;
-  const words = CONNECT_CODES[code];
-  const hint = UNTRUSTED_CODES.has(code)
-    ? ' (to trust a private CA, such as that of tenantform emulator --tls, put its file in NODE_EXTRA_CA_CERTS)'
-    : '';
-  return words ? `${words}, ${code}${hint}` : code;
+  if (refusal) return words`${refusal}`;
+  const known = CONNECT_CODES[code];
+  if (!known) return words`${code}`;
+  return UNTRUSTED_CODES.has(code)
+    ? words`${known}, ${code} (to trust a private CA, such as that of tenantform emulator ${setting('emulatorTls')}, put its file in NODE_EXTRA_CA_CERTS)`
+    : words`${known}, ${code}`;
 }
 
 /** Classifies an error thrown by undici (or a sleep) for the retry loop. */

@@ -5,7 +5,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type * as SchemaTypes from '../schemas/types.js';
-import type { ExpectedOutcome, ListQuery, OperationDescriptor } from '../resources/index.js';
+import type { ExpectedOutcome, ListQuery, OperationDescriptor, SettingNames } from '../resources/index.js';
 
 /** Body types, generated from schemas/ (see src/schemas/types.ts). */
 export type RateLimitPolicyConfiguration = SchemaTypes.RateLimitPolicyConfiguration;
@@ -117,6 +117,8 @@ export interface ApiClientOptions {
   logger?: (line: string) => void;
   /** Told about every wait the client makes (pacing, retry delays), for progress output. */
   onWait?: (ms: number, reason: string, kind: WaitKind) => void;
+  /** How a wait's reason names a setting (src/cli: by its flag); neutral names by default. */
+  settingNames?: SettingNames;
   /** Stops waits and new attempts; the call then fails with API_ABORTED. */
   signal?: AbortSignal;
   /**

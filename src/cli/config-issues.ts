@@ -7,13 +7,25 @@ import type { ConfigIssue } from '../config/index.js';
 import { isRuleCode } from '../review/index.js';
 import { cutEchoes } from './errors.js';
 import type { CommandIO } from './io.js';
+import { flagWords } from './run-words.js';
+
+/**
+ * An issue in the command line's words: one that names a setting (its
+ * `wording`) names it by its flag, and is shown without the wording.
+ */
+export function flagIssue(issue: ConfigIssue): ConfigIssue {
+  if (!issue.wording) return issue;
+  const { wording, ...shown } = issue;
+  return { ...shown, message: flagWords(wording) };
+}
 
 /**
  * "file:line:col: message", "file: message" for whole-file errors, or the
  * message alone for command-line errors; a guardrail's finding ends with its
  * rule code, "[token-type-reserved]", the name tenantform.yaml sets it by.
  */
-export function formatIssue(issue: ConfigIssue): string {
+export function formatIssue(shown: ConfigIssue): string {
+  const issue = flagIssue(shown);
   const message = isRuleCode(issue.code) ? `${issue.message} [${issue.code}]` : issue.message;
   if (!issue.file) return cutEchoes(message);
   if (issue.line <= 0) return cutEchoes(`${issue.file}: ${message}`);

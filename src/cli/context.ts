@@ -7,7 +7,7 @@ import { CliError, heldLocks, type CommandIO } from './io.js';
 import * as run from '../run/state-store.js';
 import { NO_SCOPE, type StateScope } from '../run/state-location.js';
 import type { Pacing, RunIO, StateRequest } from '../run/requests.js';
-import { noticeText } from './run-words.js';
+import { flagOf, flagWords, noticeText } from './run-words.js';
 import type { ApplyFlags } from './definitions.js';
 import type { LockInfo, StateLocation, StateStore, TakeoverReason } from '../state/types.js';
 import type { RescueFile, RescueOutcome, StateDocument, StateSession } from '../state/index.js';
@@ -44,6 +44,7 @@ export function runIO(io: CommandIO): RunIO {
     ...(io.signal ? { signal: io.signal } : {}),
     ...(io.openFileStore ? { openFileStore: io.openFileStore } : {}),
     notice: (notice) => io.stderr.write(noticeText(notice)),
+    settingNames: flagOf,
   };
 }
 
@@ -173,7 +174,10 @@ function takeoverNote(stale: LockInfo, replayed: number, how: TakeoverReason): s
 async function rescueFilesFor(store: StateStore, io: CommandIO | undefined): Promise<RescueFile[]> {
   const { findRescueFiles } = await import('../state/index.js');
   const found = await findRescueFiles(store);
-  for (const problem of found.problems) io?.stderr.write(`Warning: ${problem}; it was left as it is.\n`);
+  for (const problem of found.problems) {
+    const text = typeof problem === 'string' ? problem : flagWords(problem);
+    io?.stderr.write(`Warning: ${text}; it was left as it is.\n`);
+  }
   return found.files;
 }
 

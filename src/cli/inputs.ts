@@ -9,7 +9,7 @@ import { loadConfig, VARIABLE_NAME, type LoadResult } from '../config/index.js';
 import { readProject, type Environment, type Project } from '../config/project.js';
 import { absolute, runIO, stateRequestOf, type StateFlags } from './context.js';
 import type { StateStore } from '../state/types.js';
-import { reportIssues } from './config-issues.js';
+import { flagIssue, reportIssues } from './config-issues.js';
 import { CliError, type CommandIO } from './io.js';
 import type { StateScope } from '../run/state-location.js';
 import type { ConfigInput } from '../run/requests.js';
@@ -157,19 +157,20 @@ export async function loadConfigInput(
 }
 
 /** Loads the config at `path` with variables already parsed and variable files. */
-function loadParsed(
+async function loadParsed(
   path: string | readonly string[],
   opts: { vars: Record<string, string>; varFiles: readonly string[] },
   io: CommandIO,
 ): Promise<LoadResult> {
   const { vars } = opts;
-  return loadConfig(path, {
+  const result = await loadConfig(path, {
     vars,
     varFiles: opts.varFiles,
     env: io.env,
     cwd: io.cwd,
     ...(io.signal ? { signal: io.signal } : {}),
   });
+  return { ...result, issues: result.issues.map(flagIssue) };
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Plan } from '../plan/index.js';
 import type { KnownNames, ReferenceRead } from '../resources/index.js';
 import type { NameKeeper } from '../state/index.js';
 import type { CommandIO } from './io.js';
+import { messageOf } from './run-words.js';
 
 /**
  * The names kept beside the state (see src/resources/known-names.ts): read
@@ -12,7 +13,7 @@ import type { CommandIO } from './io.js';
  */
 
 function why(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return messageOf(err);
 }
 
 /** The names kept with the state of `store`; null when there are none or they cannot be read (said). */

@@ -1,5 +1,6 @@
 import type { Plan } from '../plan/types.js';
 import { writeChunks, type CommandIO } from './io.js';
+import { flagOf } from './run-words.js';
 
 export type PlanFormat = 'text' | 'json' | 'markdown' | 'terraform-json';
 
@@ -18,17 +19,25 @@ export async function writePlan(
   made?: { at: string | null; toolVersion: string | null },
 ): Promise<void> {
   const render = await import('../plan/index.js');
-  if (format === 'json') io.stdout.write(render.renderJson(plan) + '\n');
+  if (format === 'json') io.stdout.write(render.renderJson(plan, flagOf) + '\n');
   else if (format === 'terraform-json') {
     const { TOOL_VERSION } = await import('./version.js');
     const at = made?.at ?? new Date().toISOString();
     io.stdout.write(
-      render.renderTerraformJson(plan, { at, toolVersion: made?.toolVersion ?? TOOL_VERSION }) + '\n',
+      render.renderTerraformJson(plan, {
+        at,
+        toolVersion: made?.toolVersion ?? TOOL_VERSION,
+        names: flagOf,
+      }) + '\n',
     );
-  } else if (format === 'markdown') io.stdout.write(render.renderMarkdown(plan));
+  } else if (format === 'markdown') io.stdout.write(render.renderMarkdown(plan, flagOf));
   else
     writeChunks(
       io.stdout,
-      render.renderTextChunks(plan, { color: render.shouldUseColor(io.stdout, io.env), verbose }),
+      render.renderTextChunks(plan, {
+        color: render.shouldUseColor(io.stdout, io.env),
+        verbose,
+        names: flagOf,
+      }),
     );
 }

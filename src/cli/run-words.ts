@@ -5,7 +5,13 @@
  */
 import { join } from 'node:path';
 import type { RunError, RunNotice, RunProblem } from '../run/index.js';
-import { plainText, wordingOf, type Setting, type Wording } from '../resources/settings.js';
+import {
+  plainText,
+  wordingOf,
+  type Setting,
+  type SettingNames,
+  type Wording,
+} from '../resources/settings.js';
 
 /** The sentence of each problem, naming the flags that set it. */
 const PROBLEM_WORDS: { [C in RunProblem['code']]: (p: Extract<RunProblem, { code: C }>) => string } = {
@@ -65,11 +71,20 @@ const SETTING_FLAGS: Record<Setting, string> = {
   skipBlocked: '--skip-blocked',
   force: '--force',
   lockTimeout: '--lock-timeout',
+  verbose: '--verbose',
+  refresh: '--refresh',
+  variable: '--var',
+  variableFile: '--var-file',
+  actionId: '--action-id',
+  emulatorTls: '--tls',
 };
+
+/** Each setting named by its flag: what src/cli hands the layers that word their own output. */
+export const flagOf: SettingNames = (s) => SETTING_FLAGS[s];
 
 /** A wording in the command line's words: each setting named by its flag. */
 export function flagWords(wording: Wording): string {
-  return plainText(wording, (s) => SETTING_FLAGS[s]);
+  return plainText(wording, flagOf);
 }
 
 /** An error's message in the command line's words: its wording with flags, else its message. */

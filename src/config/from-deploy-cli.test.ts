@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readDeployCliDirectory, readDeployCliYaml } from './from-deploy-cli.js';
 import { resolveReferences, unresolvedNames, type ReferenceSources } from './peer-references.js';
 import type { PeerRead } from './peer-source.js';
+import { flagIssue } from '../cli/config-issues.js';
 
 const YAML_FIXTURE = 'test/fixtures/peers/deploy-cli/tenant.yaml';
 const DIR_FIXTURE = 'test/fixtures/peers/deploy-cli/directory';
@@ -135,7 +136,7 @@ describe('resolveReferences', () => {
     [
       'under spec, with nothing given',
       null,
-      /names its Action "partner-token-check" by name, and the spec API profile cannot look Action ids up: pass --action-id 'partner-token-check=<id>'/,
+      /names its Action "partner-token-check" by name, and the spec API profile cannot look Action ids up: pass --action-id 'partner-token-check=<id>', or read them from the tenant with --api full$/,
     ],
     [
       'when the tenant has none of that name',
@@ -150,14 +151,14 @@ describe('resolveReferences', () => {
           { key: 'b', name: 'partner-token-check' },
         ],
       },
-      /2 on the tenant have that name \(a, b\)/,
+      /2 on the tenant have that name \(a, b\): pass --action-id 'partner-token-check=<id>'$/,
     ],
   ])('says which profile needs an id %s, at the line of its action', (_when, lists, message) => {
     const done = resolveReferences(read(), { given: none, lists });
     expect(done.resources).toEqual([]);
     expect(done.issues).toHaveLength(1);
     expect(done.issues[0]!.message).toMatch(/^tokenExchangeProfiles\[0\] /);
-    expect(done.issues[0]!.message).toMatch(message);
+    expect(flagIssue(done.issues[0]!).message).toMatch(message);
     expect(yamlText.split('\n')[done.issues[0]!.line - 1]).toContain('action: partner-token-check');
   });
 

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { countsWith } from '../../test/helpers/kind-examples.js';
 import { loadConfig } from './load.js';
+import { flagIssue } from '../cli/config-issues.js';
 
 const policy = (selector: string) => `rate_limit_policies:
   - resource: oauth_authentication_api
@@ -213,7 +214,7 @@ describe('loadConfig: variables', () => {
     expect(await selectorOf({ varFiles: ['c/vars.yaml'] })).toBe('client_id:inside');
   });
 
-  it('reports an unset variable at its position', async () => {
+  it('reports an unset variable at its position, naming the settings that set one', async () => {
     const result = await load('c');
     expect(result.issues).toEqual([
       {
@@ -222,9 +223,19 @@ describe('loadConfig: variables', () => {
         col: 34,
         code: 'VAR_UNRESOLVED',
         message:
-          'variable CLIENT is not set: pass --var CLIENT=VALUE, put it in a --var-file, or set TENANTFORM_VAR_CLIENT',
+          'variable CLIENT is not set: pass a variable setting CLIENT=VALUE, put it in a variable file, or set TENANTFORM_VAR_CLIENT',
+        wording: expect.anything(),
       },
     ]);
+    // On the command line, each setting by its flag, and the issue shown without its wording.
+    expect(flagIssue(result.issues[0]!)).toEqual({
+      file: 'c/policy.yaml',
+      line: 4,
+      col: 34,
+      message:
+        'variable CLIENT is not set: pass --var CLIENT=VALUE, put it in a --var-file, or set TENANTFORM_VAR_CLIENT',
+      code: 'VAR_UNRESOLVED',
+    });
   });
 
   it('reports a missing var file', async () => {

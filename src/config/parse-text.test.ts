@@ -261,7 +261,7 @@ describe('parseConfigText: variables', () => {
 
   it('reports an unset variable at its reference, in plain and quoted scalars', () => {
     const message =
-      'variable CLIENT is not set: pass --var CLIENT=VALUE, put it in a --var-file, or set TENANTFORM_VAR_CLIENT';
+      'variable CLIENT is not set: pass a variable setting CLIENT=VALUE, put it in a variable file, or set TENANTFORM_VAR_CLIENT';
     expectIssueAt(selector('client_id:@@${CLIENT}'), message);
     expectIssueAt(selector('"client_id:@@${CLIENT}"'), message);
     expectIssueAt(selector("'client_id:@@${CLIENT}'"), message);

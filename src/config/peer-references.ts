@@ -6,7 +6,17 @@
  * data), else (API profile spec, which has no read) said plainly, one problem
  * per reference. Pure.
  */
-import { attributeProblems, kindOf, type PeerReference } from '../resources/index.js';
+import {
+  attributeProblems,
+  joined,
+  kindOf,
+  plainText,
+  setting,
+  words,
+  type PeerReference,
+  type Setting,
+  type Wording,
+} from '../resources/index.js';
 import type { PeerFound, PeerRead } from './peer-source.js';
 import type { ConfigIssue } from './types.js';
 
@@ -24,35 +34,46 @@ export interface ReferenceSources {
   lists: Readonly<Record<PeerReference['list'], readonly NamedItem[]>> | null;
 }
 
-/** How messages name a list's items and the flag that gives one's id. */
-const WORDS: Record<PeerReference['list'], { noun: string; flag: string; where: string }> = {
+/** How messages name a list's items and the setting that gives one's id. */
+const WORDS: Record<PeerReference['list'], { noun: string; given: Setting; where: string }> = {
   actions: {
     noun: 'Action',
-    flag: '--action-id',
+    given: 'actionId',
     where: 'deployed Action of that name bound to the custom-token-exchange trigger',
   },
 };
 
 /** The id `ref` names, or why it cannot be found. */
-function lookUp(ref: PeerReference, sources: ReferenceSources): { id: string } | { problem: string } {
+function lookUp(ref: PeerReference, sources: ReferenceSources): { id: string } | { problem: Wording } {
   const given = sources.given[ref.list].get(ref.name);
   if (given !== undefined) return { id: given };
-  const words = WORDS[ref.list];
-  const pass = `pass ${words.flag} '${ref.name}=<id>'`;
+  const { noun, where } = WORDS[ref.list];
+  const pass = words`pass ${setting(WORDS[ref.list].given)} '${ref.name}=<id>'`;
   if (sources.lists === null) {
     return {
-      problem: `names its ${words.noun} "${ref.name}" by name, and the spec API profile cannot look ${words.noun} ids up: ${pass}, or read them from the tenant with --api full`,
+      problem: joined(
+        `names its ${noun} "${ref.name}" by name, and the spec API profile cannot look ${noun} ids up: `,
+        pass,
+        words`, or read them from the tenant with ${setting('api')} full`,
+      ),
     };
   }
   const matches = sources.lists[ref.list].filter((item) => item.name === ref.name);
   if (matches.length === 1) return { id: matches[0]!.key };
   if (matches.length === 0) {
     return {
-      problem: `names the ${words.noun} "${ref.name}", and the tenant has no ${words.where}: deploy it, or ${pass}`,
+      problem: joined(
+        `names the ${noun} "${ref.name}", and the tenant has no ${where}: deploy it, or `,
+        pass,
+      ),
     };
   }
+  const keys = matches.map((m) => m.key).join(', ');
   return {
-    problem: `names the ${words.noun} "${ref.name}", and ${matches.length} on the tenant have that name (${matches.map((m) => m.key).join(', ')}): ${pass}`,
+    problem: joined(
+      `names the ${noun} "${ref.name}", and ${matches.length} on the tenant have that name (${keys}): `,
+      pass,
+    ),
   };
 }
 
@@ -63,9 +84,10 @@ function resolved(found: PeerFound, sources: ReferenceSources): PeerFound | Conf
   for (const ref of found.references) {
     const result = lookUp(ref, sources);
     const at = { file: ref.at.file, line: ref.at.line, col: ref.at.col };
-    if ('problem' in result)
-      issues.push({ ...at, message: `${found.origin} ${result.problem}`, code: 'PEER_UNRESOLVED' });
-    else attributes[ref.attribute] = result.id;
+    if ('problem' in result) {
+      const wording = joined(`${found.origin} `, result.problem);
+      issues.push({ ...at, message: plainText(wording), code: 'PEER_UNRESOLVED', wording });
+    } else attributes[ref.attribute] = result.id;
   }
   if (issues.length > 0) return issues;
   const [first] = found.references;

@@ -1,4 +1,4 @@
-import type { ConfigCounts, DesiredResource } from '../resources/index.js';
+import type { ConfigCounts, DesiredResource, Wording } from '../resources/index.js';
 
 /**
  * One problem found in the config, at a place the user can open.
@@ -14,6 +14,12 @@ export interface ConfigIssue {
   message: string;
   /** Stable machine code, e.g. SCHEMA_MAXIMUM, YAML_SYNTAX, DUPLICATE_RESOURCE, VAR_UNRESOLVED. */
   code: string;
+  /**
+   * The message as a wording, when it names a setting (VAR_UNRESOLVED,
+   * PEER_UNRESOLVED): `message` names it neutrally, src/cli words it with
+   * the flag and shows the issue without this field.
+   */
+  wording?: Wording;
 }
 
 /**

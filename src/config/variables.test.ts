@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { coreScalar, createVariableLookup, interpolate, lookupFromRecord } from './variables.js';
+import { flagWords } from '../cli/run-words.js';
 
 describe('createVariableLookup', () => {
   const lookup = createVariableLookup({
@@ -43,8 +44,16 @@ describe('interpolate', () => {
 
   it('reports problems with their offsets', () => {
     expect(interpolate('ab${MISSING}', lookup).problems).toEqual([
-      { offset: 2, code: 'VAR_UNRESOLVED', message: expect.stringContaining('variable MISSING is not set') },
+      {
+        offset: 2,
+        code: 'VAR_UNRESOLVED',
+        message: expect.stringContaining('variable MISSING is not set'),
+        wording: expect.anything(),
+      },
     ]);
+    expect(flagWords(interpolate('ab${MISSING}', lookup).problems[0]!.wording!)).toBe(
+      'variable MISSING is not set: pass --var MISSING=VALUE, put it in a --var-file, or set TENANTFORM_VAR_MISSING',
+    );
     expect(interpolate('x ${bad name}', lookup).problems[0]).toMatchObject({ offset: 2, code: 'VAR_SYNTAX' });
     expect(interpolate('x ${OPEN', lookup).problems[0]).toMatchObject({ offset: 2, code: 'VAR_SYNTAX' });
   });

@@ -10,6 +10,7 @@
  * - Only values are interpolated, never mapping keys.
  * - An unset variable is an error at the reference's position.
  */
+import { plainText, setting, words, type Wording } from '../resources/index.js';
 import type { VariableLookup } from './types.js';
 
 export const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -20,6 +21,8 @@ export interface InterpolationProblem {
   offset: number;
   message: string;
   code: 'VAR_UNRESOLVED' | 'VAR_SYNTAX';
+  /** The message as a wording, when it names a setting (`message` names it neutrally). */
+  wording?: Wording;
 }
 
 export interface Interpolation {
@@ -99,11 +102,8 @@ export function interpolate(input: string, lookup: VariableLookup): Interpolatio
     }
     const value = lookup(name);
     if (value === undefined) {
-      problems.push({
-        offset: dollar,
-        code: 'VAR_UNRESOLVED',
-        message: `variable ${name} is not set: pass --var ${name}=VALUE, put it in a --var-file, or set ${ENV_PREFIX}${name}`,
-      });
+      const wording = words`variable ${name} is not set: pass ${setting('variable')} ${name}=VALUE, put it in a ${setting('variableFile')}, or set ${ENV_PREFIX}${name}`;
+      problems.push({ offset: dollar, code: 'VAR_UNRESOLVED', message: plainText(wording), wording });
       out += input.slice(dollar, close + 1);
       continue;
     }

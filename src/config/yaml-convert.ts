@@ -6,6 +6,7 @@
  */
 import type { Alias, Node, Scalar, YAMLMap, YAMLSeq } from 'yaml';
 import { YAML } from './yaml-lib.js';
+import { plainText, type Wording } from '../resources/index.js';
 import type { ConfigIssue, ConfigLimits, VariableLookup } from './types.js';
 import { coreScalar, interpolate } from './variables.js';
 import { issueAt, keyString, nodeOffset, pathKey, type DocumentIndex, type JsonPath } from './yaml-nodes.js';
@@ -170,7 +171,11 @@ class Converter {
     if (!value.includes('$')) return value;
     const result = interpolate(value, this.lookup);
     for (const problem of result.problems) {
-      this.reportAt(this.referenceOffset(node, value, problem.offset), problem.message, problem.code);
+      this.reportAt(
+        this.referenceOffset(node, value, problem.offset),
+        problem.wording ?? problem.message,
+        problem.code,
+      );
     }
     if (result.problems.length > 0) return value;
     if (result.wholeReference && node.type === 'PLAIN' && !node.tag) return coreScalar(result.value);
@@ -194,8 +199,12 @@ class Converter {
     this.reportAt(nodeOffset(node, 0), message, code, aboutValue);
   }
 
-  private reportAt(offset: number, message: string, code: string, aboutValue = true): void {
-    this.issues.push(issueAt(this.index, offset, message, code));
+  private reportAt(offset: number, message: string | Wording, code: string, aboutValue = true): void {
+    this.issues.push(
+      typeof message === 'string'
+        ? issueAt(this.index, offset, message, code)
+        : { ...issueAt(this.index, offset, plainText(message), code), wording: message },
+    );
     if (aboutValue) this.reported.add(pathKey(this.path));
   }
 }

@@ -25,7 +25,7 @@ export {
   type RateLimitTierName,
 } from './rate-limit-options.js';
 export { ADMIN_KEY_HEADER, ADMIN_PREFIX } from './admin.js';
-export { EmulatorOptionError, parseFaultSpec, parseLatencySpec } from './faults.js';
+export { checkFaults, EmulatorOptionError, FAULT_NAMES } from './faults.js';
 export { EMULATOR_SCOPES, emulatorScopes, servedOperations } from './api.js';
 export { routesFor } from './router.js';
 export { generateTraffic, TRAFFIC_SHAPES, type TrafficEvent, type TrafficShape } from './traffic.js';
@@ -53,4 +53,4 @@ export type {
   RateLimitPolicyConfiguration,
   TokenExchangeProfile,
 } from './types.js';
-export { parseTenantNames, startTenants, variablePrefix, type TenantHandle } from './tenants.js';
+export { startTenants, variablePrefix, type TenantHandle } from './tenants.js';

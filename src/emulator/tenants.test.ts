@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { EmulatorOptionError } from './faults.js';
-import { parseTenantNames, startTenants, variablePrefix, type TenantHandle } from './tenants.js';
+import { startTenants, variablePrefix, type TenantHandle } from './tenants.js';
 
 let tenants: TenantHandle[] = [];
 afterEach(async () => {
@@ -20,16 +19,7 @@ const create = (t: TenantHandle, token: string, selector = 'default') =>
     }),
   });
 
-describe('parseTenantNames', () => {
-  it.each([
-    ['3', ['t1', 't2', 't3']],
-    ['dev, prod', ['dev', 'prod']],
-  ])('reads %s', (spec, names) => expect(parseTenantNames(spec)).toEqual(names));
-
-  it.each(['0', 'a,a', 'a b', ''])('refuses %j', (spec) =>
-    expect(() => parseTenantNames(spec)).toThrow(EmulatorOptionError),
-  );
-
+describe('variablePrefix', () => {
   it('turns a name into a variable prefix', () => expect(variablePrefix('eu-west.1')).toBe('EU_WEST_1'));
 });
 

@@ -16,28 +16,6 @@ export interface TenantHandle extends EmulatorHandle {
   name: string;
 }
 
-const TENANT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
-
-/** "3" → t1, t2, t3; "dev,prod" → dev, prod. Throws EmulatorOptionError for a bad list. */
-export function parseTenantNames(spec: string): string[] {
-  const text = spec.trim();
-  if (/^\d+$/.test(text)) {
-    const n = Number(text);
-    if (n < 1 || n > 1000) throw new EmulatorOptionError(`--tenants must be from 1 to 1000 (got ${text})`);
-    return Array.from({ length: n }, (_, i) => `t${i + 1}`);
-  }
-  const names = text.split(',').map((s) => s.trim());
-  for (const name of names) {
-    if (!TENANT_NAME.test(name)) {
-      throw new EmulatorOptionError(
-        `--tenants: "${name}" is not a tenant name (letters, digits, ., _ and -), nor is the list a number`,
-      );
-    }
-  }
-  if (new Set(names).size !== names.length) throw new EmulatorOptionError('--tenants lists a name twice');
-  return names;
-}
-
 /**
  * Starts one emulator per name. With a fixed `port`, tenant i listens on
  * port + i; with 0 each gets a free port. `dataFile` is then a directory:

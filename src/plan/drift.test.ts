@@ -6,6 +6,7 @@ import { renderJson } from './render-json.js';
 import { renderMarkdown } from './render-markdown.js';
 import { renderText } from './render-text.js';
 import { checkSchema } from '../schemas/index.js';
+import { flagOf } from '../cli/run-words.js';
 
 const allLists: LiveSnapshot['reads'] = [
   { kind: 'rate_limit_policy', params: {} },
@@ -186,7 +187,7 @@ describe('drift in markdown', () => {
       ),
     );
     const { plan } = planRefreshed([], stateDoc([]), live);
-    const md = renderMarkdown(plan);
+    const md = renderMarkdown(plan, flagOf);
     expect(md.length).toBeLessThan(65_536);
     expect(md).toMatch(
       /_\d+ more drift entries not shown; run `tenantform plan --refresh` to see them all._/,

@@ -264,7 +264,7 @@ describe('the reasons of a plan file', () => {
     (_i, plan) => {
       const text = serializePlan(plan, META);
       const saved = JSON.parse(text) as { changes: { reason: unknown }[] };
-      expect(saved.changes.map((c) => c.reason)).toEqual(plan.changes.map(reasonText));
+      expect(saved.changes.map((c) => c.reason)).toEqual(plan.changes.map((c) => reasonText(c)));
       expect(parsePlanFile(text, 'p.json').changes.map((c) => c.reason)).toEqual(
         plan.changes.map((c) => c.reason),
       );

@@ -1,5 +1,5 @@
 import type { ApiProfile } from '../resources/index.js';
-import { joined, setting, words, type Wording } from '../resources/settings.js';
+import { joined, plainName, setting, words, type SettingNames, type Wording } from '../resources/settings.js';
 import { checkSchema, jsonSyntaxProblem } from '../schemas/index.js';
 import { describeStateLocation, type StateDocument, type StateLocation } from '../state/types.js';
 import { PlanError } from './errors.js';
@@ -50,14 +50,23 @@ export interface SavedPlan {
  * The text of a plan file (pretty JSON, ending in a newline), sealed with
  * `key`, the plan key of the state at `meta.stateLocation` (see plan-seal.ts).
  */
-export function serializePlan(plan: Plan, meta: PlanFileMeta, key: Uint8Array): string {
-  const json = planToJson(plan, {
-    created_at: meta.createdAt,
-    tool_version: meta.toolVersion,
-    config_paths: meta.configPaths,
-    state_location: meta.stateLocation,
-    target: meta.target,
-  });
+export function serializePlan(
+  plan: Plan,
+  meta: PlanFileMeta,
+  key: Uint8Array,
+  names: SettingNames = plainName,
+): string {
+  const json = planToJson(
+    plan,
+    {
+      created_at: meta.createdAt,
+      tool_version: meta.toolVersion,
+      config_paths: meta.configPaths,
+      state_location: meta.stateLocation,
+      target: meta.target,
+    },
+    names,
+  );
   // Sealed as a reader will see it: after a JSON round trip (undefined fields gone).
   const record = JSON.parse(JSON.stringify(json)) as Record<string, unknown>;
   return JSON.stringify({ ...record, seal: sealOf(record, key) }, null, 2) + '\n';

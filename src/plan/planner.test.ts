@@ -251,6 +251,20 @@ describe('planChanges: the plan as a whole', () => {
     expect(JSON.stringify([frozen, doc])).toBe(before);
   });
 
+  it('shares one frozen reason among the changes whose reasons carry no data', () => {
+    const plan = planChanges(
+      [...want, desired('rate_limit_policy', policy('client_id:c'))],
+      stateDoc([...have, recorded('rate_limit_policy', policy('client_id:gone'), { id: 'rlp_2' })]),
+    );
+    const byCode = (code: string) => plan.changes.filter((c) => c.reason.code === code).map((c) => c.reason);
+    for (const code of ['create', 'delete-because-no-config']) {
+      const reasons = byCode(code);
+      expect(reasons.length).toBeGreaterThan(1);
+      for (const reason of reasons) expect(reason).toBe(reasons[0]);
+      expect(Object.isFrozen(reasons[0])).toBe(true);
+    }
+  });
+
   it('refuses an address declared twice, naming both places', () => {
     const a = desired('rate_limit_policy', policy('default'), { file: 'a.yaml', line: 2, col: 3 });
     const b = desired('rate_limit_policy', policy('default'), { file: 'b.yaml', line: 9, col: 3 });

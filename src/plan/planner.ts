@@ -6,10 +6,39 @@ import { PlanError } from './errors.js';
 import { reasonText } from './reasons.js';
 import { selectChanges, type PlanOptions } from './selection.js';
 import { ACTION_INFO, emptySummary } from './actions.js';
-import { PLAN_FORMAT_VERSION, type Change, type Plan, type PlanReason, type PlanSummary } from './types.js';
+import {
+  PLAN_FORMAT_VERSION,
+  type Change,
+  type Plan,
+  type PlanReason,
+  type PlanSummary,
+  type ReasonCode,
+} from './types.js';
 import { setting, words } from '../resources/settings.js';
 
 type Decision = Pick<Change, 'action' | 'reason'>;
+
+/** The codes whose reasons carry no data. */
+type PlainCode = {
+  [R in PlanReason as R['code']]: Exclude<keyof R, 'code'> extends never ? R['code'] : never;
+}[ReasonCode];
+
+/**
+ * The reasons that carry no data, one frozen object each, shared by every
+ * change that has one: a plan of 100,000 changes (mostly creates and
+ * no-ops) would otherwise hold as many copies. Never mutate a reason.
+ */
+const PLAIN: { readonly [C in PlainCode]: Extract<PlanReason, { code: C }> } = Object.freeze({
+  create: Object.freeze({ code: 'create' }),
+  'no-op': Object.freeze({ code: 'no-op' }),
+  'replace-by-request': Object.freeze({ code: 'replace-by-request' }),
+  'delete-because-no-config': Object.freeze({ code: 'delete-because-no-config' }),
+  'delete-without-id': Object.freeze({ code: 'delete-without-id' }),
+  'forget-because-cannot-delete': Object.freeze({ code: 'forget-because-cannot-delete' }),
+  destroy: Object.freeze({ code: 'destroy' }),
+  'destroy-without-id': Object.freeze({ code: 'destroy-without-id' }),
+  'destroy-forget': Object.freeze({ code: 'destroy-forget' }),
+});
 
 /**
  * The action for a resource that is both desired and recorded. A change the
@@ -28,8 +57,8 @@ function decideKept(
   const kind = kindOf(desired.kind);
   if (deepEqual(desired.attributes, recorded.attributes)) {
     return forceReplace
-      ? { action: 'replace', reason: { code: 'replace-by-request' } }
-      : { action: 'no-op', reason: { code: 'no-op' } };
+      ? { action: 'replace', reason: PLAIN['replace-by-request'] }
+      : { action: 'no-op', reason: PLAIN['no-op'] };
   }
   const paths = changedPaths(recorded.attributes, desired.attributes);
   const ops = operationsFor(kind, api);
@@ -69,13 +98,13 @@ function decideRemoved(recorded: RecordedResource, destroy: boolean, api: ApiPro
   if (!remove) {
     return {
       action: 'forget',
-      reason: { code: destroy ? 'destroy-forget' : 'forget-because-cannot-delete' },
+      reason: PLAIN[destroy ? 'destroy-forget' : 'forget-because-cannot-delete'],
     };
   }
   if (recorded.id === null && needsId(remove)) {
-    return { action: 'blocked', reason: { code: destroy ? 'destroy-without-id' : 'delete-without-id' } };
+    return { action: 'blocked', reason: PLAIN[destroy ? 'destroy-without-id' : 'delete-without-id'] };
   }
-  return { action: 'delete', reason: { code: destroy ? 'destroy' : 'delete-because-no-config' } };
+  return { action: 'delete', reason: PLAIN[destroy ? 'destroy' : 'delete-because-no-config'] };
 }
 
 function byKindThenAddress(a: Change, b: Change): number {
@@ -108,7 +137,7 @@ function kept(
 ): Change {
   const decision = have
     ? decideKept(want, have, forceReplace, api)
-    : { action: 'create' as const, reason: { code: 'create' } as const };
+    : { action: 'create' as const, reason: PLAIN.create };
   return {
     address: want.address,
     kind: want.kind,

@@ -1,4 +1,10 @@
-import { kindOf, unverifiedReason, type KindModule } from '../resources/index.js';
+import {
+  kindOf,
+  plainName,
+  unverifiedReason,
+  type KindModule,
+  type SettingNames,
+} from '../resources/index.js';
 import { assertNever } from './actions.js';
 import type { Change } from './types.js';
 
@@ -39,8 +45,15 @@ function removeWithoutId(address: string): string {
   );
 }
 
-/** A change's reason in words: "not in state", "configuration.limit changed; updated in place (same id)", … */
-export function reasonText(change: Pick<Change, 'kind' | 'address' | 'adopted' | 'reason'>): string {
+/**
+ * A change's reason in words: "not in state", "configuration.limit changed;
+ * updated in place (same id)", … A setting it names is named by `names`
+ * (src/cli: its flag).
+ */
+export function reasonText(
+  change: Pick<Change, 'kind' | 'address' | 'adopted' | 'reason'>,
+  names: SettingNames = plainName,
+): string {
   const kind = kindOf(change.kind);
   const { address, adopted, reason } = change;
   switch (reason.code) {
@@ -51,7 +64,7 @@ export function reasonText(change: Pick<Change, 'kind' | 'address' | 'adopted' |
     case 'update':
       return `${listFields(reason.paths)} changed; updated in place (same id)`;
     case 'replace-by-request':
-      return 'replace requested with --replace; nothing changed, and it is absent in between';
+      return `replace requested with ${names('replace')}; nothing changed, and it is absent in between`;
     case 'replace-because-cannot-update':
       return `${listFields(reason.paths)} changed; ${kind.limitation}`;
     case 'replace-because-fixed':

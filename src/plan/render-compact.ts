@@ -1,4 +1,4 @@
-import { kindOf } from '../resources/index.js';
+import { kindOf, type SettingNames } from '../resources/index.js';
 import type { Paint } from './color.js';
 import { reasonText } from './reasons.js';
 import type { Change } from './types.js';
@@ -21,14 +21,15 @@ export function isCompact(shown: number, verbose: boolean | undefined): boolean 
 }
 
 /** The sentence before the lines: why they are short, and where the detail is. */
-export function compactNote(shown: number): string {
-  return `${shown} changes, one line each (more than ${COMPACT_ABOVE}): --verbose shows every change's attributes; --format markdown and --format json always have them.`;
+export function compactNote(shown: number, names: SettingNames): string {
+  const format = names('format');
+  return `${shown} changes, one line each (more than ${COMPACT_ABOVE}): ${names('verbose')} shows every change's attributes; ${format} markdown and ${format} json always have them.`;
 }
 
 /** One change on one line: `  + rate limit policy rate_limit_policy["…"]`. */
-export function compactLine(change: Change, paint: Paint): string {
+export function compactLine(change: Change, paint: Paint, names: SettingNames): string {
   const symbol = paint(ACTION_STYLES[change.action], SYMBOLS[change.action].padStart(3));
   const flag = change.adopted ? ` ${paint('yellow', adoptedFlag(change.kind))}` : '';
-  const why = change.action === 'blocked' ? paint('dim', `  # ${reasonText(change)}`) : '';
+  const why = change.action === 'blocked' ? paint('dim', `  # ${reasonText(change, names)}`) : '';
   return `${symbol} ${kindOf(change.kind).title.one} ${change.address}${flag}${why}`;
 }

@@ -1,4 +1,4 @@
-import { kindOf } from '../resources/index.js';
+import { kindOf, plainName, type SettingNames } from '../resources/index.js';
 import { SUMMARY_KEYS } from './actions.js';
 import { canonicalize } from './canonical.js';
 import type { StateLocation } from '../state/types.js';
@@ -17,8 +17,8 @@ export interface PlanJsonMeta {
   target?: string | null;
 }
 
-/** One change as plan JSON writes it (schemas/plan.schema.json's change). */
-export function changeJson(change: Change): Record<string, unknown> {
+/** One change as plan JSON writes it (schemas/plan.schema.json's change); `names` names the settings its reason names. */
+export function changeJson(change: Change, names: SettingNames = plainName): Record<string, unknown> {
   const first = kindOf(change.kind).identityFields;
   return {
     address: change.address,
@@ -27,7 +27,7 @@ export function changeJson(change: Change): Record<string, unknown> {
     action: change.action,
     id: change.id,
     adopted: change.adopted,
-    reason: reasonText(change),
+    reason: reasonText(change, names),
     source: change.source
       ? { file: change.source.file, line: change.source.line, col: change.source.col }
       : null,
@@ -63,7 +63,11 @@ function findingJson(f: Finding): Record<string, unknown> {
 }
 
 /** The plan as a JSON-ready object with a fixed key order (matches schemas/plan.schema.json). */
-export function planToJson(plan: Plan, meta?: PlanJsonMeta): Record<string, unknown> {
+export function planToJson(
+  plan: Plan,
+  meta?: PlanJsonMeta,
+  names: SettingNames = plainName,
+): Record<string, unknown> {
   return {
     format_version: plan.format_version,
     api: plan.api,
@@ -80,7 +84,7 @@ export function planToJson(plan: Plan, meta?: PlanJsonMeta): Record<string, unkn
     ...(plan.targets ? { targets: [...plan.targets] } : {}),
     ...(plan.destroy ? { destroy: true } : {}),
     summary: Object.fromEntries(SUMMARY_KEYS.map((key) => [key, plan.summary[key]])),
-    changes: plan.changes.map(changeJson),
+    changes: plan.changes.map((change) => changeJson(change, names)),
     ...(plan.drift ? { drift: plan.drift.map(driftJson) } : {}),
     ...(plan.findings ? { findings: plan.findings.map(findingJson) } : {}),
     ...(plan.names ? { names: plan.names } : {}),
@@ -140,8 +144,8 @@ function reviewJson(change: Change, review: ChangeReview, names: Plan['names']):
  * also carries its `review` (short name, risky and why, effects, the codes of
  * the guardrails' findings), worked out here: a saved plan does not hold it.
  */
-export function renderJson(plan: Plan): string {
-  const doc = planToJson(plan);
+export function renderJson(plan: Plan, names: SettingNames = plainName): string {
+  const doc = planToJson(plan, undefined, names);
   const reviews = reviewChanges(plan);
   const changes = (doc.changes as Record<string, unknown>[]).map((c, i) => ({
     ...c,

@@ -1,4 +1,4 @@
-import { kindOf, printable } from '../resources/index.js';
+import { kindOf, plainName, printable, type SettingNames } from '../resources/index.js';
 import { attributeDiff, attributeLines } from './attribute-lines.js';
 import type { Drift } from './drift.js';
 import { namesNote } from './names.js';
@@ -125,10 +125,10 @@ function valueLines(change: Change): string[] {
 }
 
 /** The collapsed block of one change: its full address, why, the guardrails' sentences, its values. */
-function details({ change, review, plain }: ShownChange): string {
+function details({ change, review, plain }: ShownChange, names: SettingNames): string {
   const diff = valueLines(change).join('\n');
   const fence = fenceFor(diff);
-  const notes = [`Why: ${escapeHtml(reasonText(change))}.`];
+  const notes = [`Why: ${escapeHtml(reasonText(change, names))}.`];
   if (change.action === 'replace')
     notes.push(`Note: ${escapeHtml(absenceNote(kindOf(change.kind).title.one))}.`);
   const does = [...review.effects.map(effectWords), ...plain];
@@ -154,7 +154,7 @@ const DRIFT_BUDGET = 20_000;
  * The drift section: heading, a table, and each change's recorded → live diff
  * in a collapsible block, cut (with a note) when it would pass DRIFT_BUDGET.
  */
-function driftMarkdown(drift: readonly Drift[]): string[] {
+function driftMarkdown(drift: readonly Drift[], names: SettingNames): string[] {
   const out = [`**${escapeCell(driftHeading(drift))}**`, ''];
   if (drift.length === 0) return out;
   const parts: string[] = ['| Drift | Kind | Address | What it means |\n| --- | --- | --- | --- |'];
@@ -196,7 +196,7 @@ function driftMarkdown(drift: readonly Drift[]): string[] {
   out.push(parts.join('\n'), '');
   if (shown < drift.length) {
     out.push(
-      `_${drift.length - shown} more drift entries not shown; run \`tenantform plan --refresh\` to see them all._`,
+      `_${drift.length - shown} more drift entries not shown; run \`tenantform plan ${names('refresh')}\` to see them all._`,
       '',
     );
   }
@@ -205,17 +205,17 @@ function driftMarkdown(drift: readonly Drift[]): string[] {
 }
 
 /** The head of the comment: title, profile, scope, drift, summary, adopted note. */
-function headLines(plan: Plan, changed: boolean): string[] {
+function headLines(plan: Plan, changed: boolean, settingNames: SettingNames): string[] {
   const title = plan.destroy ? '### tenantform destroy plan' : '### tenantform plan';
   const profile = profileLine(plan);
   const head: string[] = [title, ''];
   if (profile) head.push(escapeHtml(profile), '');
-  const scope = scopeNote(plan);
+  const scope = scopeNote(plan, settingNames);
   if (scope) head.push(...scope.split('\n').map((line) => `> ${escapeHtml(line)}`), '');
   const adopted = adoptedNote(
     plan.changes.filter((c) => c.action === 'no-op' && c.adopted).map((c) => c.kind),
   );
-  if (plan.drift) head.push(...driftMarkdown(plan.drift));
+  if (plan.drift) head.push(...driftMarkdown(plan.drift, settingNames));
   head.push(changed ? `**${summaryLine(plan)}**` : summaryLine(plan));
   if (adopted) head.push('', adopted);
   const names = namesNote(plan);
@@ -242,10 +242,10 @@ function looseLines(loose: readonly Finding[]): string[] {
  * the plan is too big the rest is left out with a note saying how much.
  * Ends with a newline.
  */
-export function renderMarkdown(plan: Plan): string {
+export function renderMarkdown(plan: Plan, names: SettingNames = plainName): string {
   const changes = plan.changes.filter((c) => c.action !== 'no-op');
   const view = reviewView(plan, changes);
-  const head = headLines(plan, changes.length > 0);
+  const head = headLines(plan, changes.length > 0, names);
   const loose = looseLines(view.loose);
   if (changes.length === 0) return [...head, ...(loose.length > 0 ? ['', ...loose] : [])].join('\n') + '\n';
 
@@ -278,7 +278,7 @@ export function renderMarkdown(plan: Plan): string {
   const ordered = [...view.risky, ...view.others];
   let shownValues = 0;
   if (rows === ordered.length && add('')) {
-    while (shownValues < ordered.length && add(`${details(view.show(ordered[shownValues]!))}\n`))
+    while (shownValues < ordered.length && add(`${details(view.show(ordered[shownValues]!), names)}\n`))
       shownValues++;
   }
 

@@ -29,9 +29,11 @@
 import {
   fixedAttributes,
   kindOf,
+  plainName,
   type Attributes,
   type KindModule,
   type KindName,
+  type SettingNames,
 } from '../resources/index.js';
 import { assertNever } from './actions.js';
 import { deepEqual } from './canonical.js';
@@ -51,6 +53,8 @@ export interface TerraformJsonMade {
   at: string;
   /** tenantform's version. */
   toolVersion: string;
+  /** How the changes' reasons name a setting (src/cli: by its flag); neutral names by default. */
+  names?: SettingNames;
 }
 
 const PROVIDER = 'registry.terraform.io/auth0/auth0';
@@ -168,13 +172,13 @@ function changeObject(change: Change): Record<string, unknown> {
   return object;
 }
 
-function resourceChange(change: Change): Record<string, unknown> {
+function resourceChange(change: Change, names: SettingNames): Record<string, unknown> {
   const reason = actionReason(change.reason);
   return {
     ...addressFields(change.kind, change.identity),
     change: changeObject(change),
     ...(reason ? { action_reason: reason } : {}),
-    tenantform: changeJson(change),
+    tenantform: changeJson(change, names),
   };
 }
 
@@ -277,7 +281,8 @@ function rfc3339(at: string): string {
 
 /** The plan as Terraform's JSON plan representation (pretty, no trailing newline). */
 export function renderTerraformJson(plan: Plan, made: TerraformJsonMade): string {
-  const native = planToJson(plan);
+  const names = made.names ?? plainName;
+  const native = planToJson(plan, undefined, names);
   const version = `${TERRAFORM_RELEASE}+tenantform.${made.toolVersion}`;
   const prior = priorState(plan, version);
   const relevant = relevantAttributes(plan.drift);
@@ -286,7 +291,7 @@ export function renderTerraformJson(plan: Plan, made: TerraformJsonMade): string
     terraform_version: version,
     planned_values: plannedValues(plan),
     ...(plan.drift ? { resource_drift: resourceDrift(plan.drift) } : {}),
-    resource_changes: plan.changes.map(resourceChange),
+    resource_changes: plan.changes.map((change) => resourceChange(change, names)),
     ...(prior ? { prior_state: prior } : {}),
     configuration: configuration(plan),
     ...(relevant.length > 0 ? { relevant_attributes: relevant } : {}),

@@ -11,6 +11,7 @@ import {
 import { planChanges } from './planner.js';
 import { COMPACT_ABOVE } from './render-compact.js';
 import { renderText, renderTextChunks } from './render-text.js';
+import { flagOf } from '../cli/run-words.js';
 
 const ESC = String.fromCharCode(27);
 const ANSI = new RegExp(`${ESC}\\[[0-9;]*m`, 'g');
@@ -154,7 +155,7 @@ describe('renderText above COMPACT_ABOVE changes', () => {
     );
 
   it('shows one line per change, saying where the detail is', () => {
-    const text = renderText(many(COMPACT_ABOVE + 1), { color: false });
+    const text = renderText(many(COMPACT_ABOVE + 1), { color: false, names: flagOf });
     const lines = text.split('\n');
     expect(lines.filter((l) => l.startsWith('  + rate limit policy '))).toHaveLength(COMPACT_ABOVE + 1);
     expect(text).not.toContain('limit: 100');

@@ -1,4 +1,4 @@
-import { kindOf, printable } from '../resources/index.js';
+import { kindOf, plainName, printable, type SettingNames } from '../resources/index.js';
 import { effectWords, findingMessage } from '../review/index.js';
 import { assertNever } from './actions.js';
 import { attributeDiff, attributeLines } from './attribute-lines.js';
@@ -34,6 +34,8 @@ export interface TextOptions {
   showNoOp?: boolean;
   /** Each change's attributes however many there are; without it, more than COMPACT_ABOVE are one line each. */
   verbose?: boolean;
+  /** How its notes name a setting (src/cli: by its flag); neutral names by default. */
+  names?: SettingNames;
 }
 
 const BODY = '      ';
@@ -108,19 +110,19 @@ function body(change: Change, paint: Paint): string[] {
  * header (symbol, kind, short name, the change in words) and, for a blocked
  * change, why (it stops apply).
  */
-function compactLine(item: ShownChange, paint: Paint): string {
+function compactLine(item: ShownChange, paint: Paint, names: SettingNames): string {
   const why =
-    item.change.action === 'blocked' ? paint('dim', `  # ${printable(reasonText(item.change))}`) : '';
+    item.change.action === 'blocked' ? paint('dim', `  # ${printable(reasonText(item.change, names))}`) : '';
   return header(item, paint) + why;
 }
 
-function block(item: ShownChange, paint: Paint): string {
+function block(item: ShownChange, paint: Paint, names: SettingNames): string {
   const { change } = item;
   const lines = [
     header(item, paint),
     ...reviewLines(item, paint),
     ...body(change, paint),
-    BODY + paint('dim', `# ${printable(reasonText(change))}`),
+    BODY + paint('dim', `# ${printable(reasonText(change, names))}`),
   ];
   if (change.action === 'replace') {
     lines.push(BODY + paint('yellow', `# note: ${absenceNote(kindOf(change.kind).title.one)}`));
@@ -146,19 +148,20 @@ export function renderText(plan: Plan, options: TextOptions): string {
  * shown (not verbose) one line each, said once before the first such list.
  * Risky changes keep their blocks unless they alone are more than that.
  */
-function lister(view: ReviewView, shown: number, verbose: boolean | undefined, paint: Paint) {
+function lister(view: ReviewView, shown: number, options: TextOptions, paint: Paint) {
+  const { verbose, names = plainName } = options;
   const compact = isCompact(shown, verbose);
   let noted = false;
   // A line or block at a time, each change's words worked out as it is written (ReviewView.show).
   return function* list(items: readonly ReviewedChange[], areRisky: boolean): Generator<string> {
     if (!compact || (areRisky && !isCompact(view.risky.length, verbose))) {
-      for (const item of items) yield block(view.show(item), paint) + '\n\n';
+      for (const item of items) yield block(view.show(item), paint, names) + '\n\n';
       return;
     }
     if (items.length === 0) return;
-    if (!noted) yield paint('dim', compactNote(shown)) + '\n\n';
+    if (!noted) yield paint('dim', compactNote(shown, names)) + '\n\n';
     noted = true;
-    for (const item of items) yield compactLine(view.show(item), paint) + '\n';
+    for (const item of items) yield compactLine(view.show(item), paint, names) + '\n';
     yield '\n';
   };
 }
@@ -174,9 +177,11 @@ export function* renderTextChunks(plan: Plan, options: TextOptions): Generator<s
   if (profile) yield paint('bold', profile) + '\n\n';
   if (plan.drift) yield driftText(plan.drift, paint);
   const view = reviewView(plan, shown);
-  const list = lister(view, shown.length, options.verbose, paint);
+  const list = lister(view, shown.length, options, paint);
   if (shown.length > 0) {
-    yield legend(new Set(shown.map((c) => c.action))) + '\n\n';
+    const actions = new Set<Change['action']>();
+    for (const c of shown) actions.add(c.action);
+    yield legend(actions) + '\n\n';
     if (view.risky.length > 0) {
       yield paint('bold', `Review these (${view.risky.length}):`) + '\n\n';
       yield* list(view.risky, true);
@@ -192,7 +197,7 @@ export function* renderTextChunks(plan: Plan, options: TextOptions): Generator<s
     ? []
     : plan.changes.filter((c) => c.action === 'no-op' && c.adopted).map((c) => c.kind);
   const note = adoptedNote(hiddenAdopted);
-  const scope = scopeNote(plan);
+  const scope = scopeNote(plan, options.names ?? plainName);
   const names = namesNote(plan);
   const tail = [
     note ? paint('yellow', note) : null,

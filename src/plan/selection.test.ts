@@ -8,6 +8,7 @@ import { sealOf } from './plan-seal.js';
 import { renderMarkdown } from './render-markdown.js';
 import { renderText } from './render-text.js';
 import { closestMatch, editDistance } from './selection.js';
+import { flagOf } from '../cli/run-words.js';
 
 const KEY = Buffer.alloc(32, 1);
 
@@ -59,10 +60,10 @@ describe('--target', () => {
     expect(plan.targets).toEqual([DEFAULT]);
     expect(plan.changes.map((c) => [c.address, c.action])).toEqual([[DEFAULT, 'replace']]);
     expect(plan.summary).toMatchObject({ replace: 1, create: 0, delete: 0 });
-    expect(renderText(plan, { color: false })).toContain(
+    expect(renderText(plan, { color: false, names: flagOf })).toContain(
       'This plan is partial (--target): it covers 1 resource only',
     );
-    expect(renderMarkdown(plan)).toContain('> This plan is partial (--target)');
+    expect(renderMarkdown(plan, flagOf)).toContain('> This plan is partial (--target)');
   });
 
   it('accepts an address spelled with other spacing, and a full plan has no targets', () => {
@@ -124,7 +125,7 @@ describe('--replace', () => {
     const forced = unchanged.changes.find((c) => c.address === DEFAULT)!;
     expect(forced).toMatchObject({ action: 'replace', id: 'rlp_1' });
     expect(forced.reason).toEqual({ code: 'replace-by-request' });
-    expect(reasonText(forced)).toContain('replace requested with --replace');
+    expect(reasonText(forced, flagOf)).toContain('replace requested with --replace');
     expect(renderText(unchanged, { color: false })).toContain('consumer_selector: "default"');
   });
 

@@ -1,5 +1,5 @@
 import { ACTION_INFO, ACTIONS, type Action } from './actions.js';
-import { kindOf, sharedUnverifiedReason, type KindName } from '../resources/index.js';
+import { kindOf, sharedUnverifiedReason, type KindName, type SettingNames } from '../resources/index.js';
 import { adoptedWords } from './reasons.js';
 import type { Plan } from './types.js';
 import type { Style } from './color.js';
@@ -71,7 +71,7 @@ export function summaryLine(plan: Plan): string {
  * What a plan covers when it is not the usual full plan, or null: a partial
  * plan (--target) says so, and a destroy says what happens to resources the API cannot delete.
  */
-export function scopeNote(plan: Plan): string | null {
+export function scopeNote(plan: Plan, names: SettingNames): string | null {
   const notes: string[] = [];
   if (plan.destroy && plan.changes.length > 0) {
     const forgets = plan.summary.forget;
@@ -85,7 +85,7 @@ export function scopeNote(plan: Plan): string | null {
   if (plan.targets) {
     const n = plan.targets.length;
     notes.push(
-      `This plan is partial (--target): it covers ${n} resource${n === 1 ? '' : 's'} only; changes to others wait for a plan without --target.`,
+      `This plan is partial (${names('target')}): it covers ${n} resource${n === 1 ? '' : 's'} only; changes to others wait for a plan without ${names('target')}.`,
     );
   }
   return notes.length > 0 ? notes.join('\n') : null;

@@ -99,11 +99,14 @@ export { action, TOKEN_EXCHANGE_TRIGGER } from './action.js';
 export { IDENTIFIERS_PER_REQUEST, resourceServer } from './resource-server.js';
 export {
   joined,
+  plainName,
   plainText,
   setting,
   words,
   wordingOf,
+  wordingOrMessage,
   type Setting,
+  type SettingNames,
   type SettingRef,
   type Wording,
 } from './settings.js';

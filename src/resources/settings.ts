@@ -25,7 +25,13 @@ export type Setting =
   | 'replace'
   | 'skipBlocked'
   | 'force'
-  | 'lockTimeout';
+  | 'lockTimeout'
+  | 'verbose'
+  | 'refresh'
+  | 'variable'
+  | 'variableFile'
+  | 'actionId'
+  | 'emulatorTls';
 
 /** A reference to a setting inside a wording. */
 export interface SettingRef {
@@ -83,11 +89,28 @@ const PLAIN: Record<Setting, string> = {
   skipBlocked: 'the skip-blocked setting',
   force: 'the force setting',
   lockTimeout: 'the lock timeout',
+  verbose: 'the verbose setting',
+  refresh: 'the refresh setting',
+  variable: 'a variable setting',
+  variableFile: 'variable file',
+  actionId: 'an Action id setting',
+  emulatorTls: "the emulator's TLS setting",
 };
 
+/** How a message names a setting: src/cli names each by its flag; `plainText` by a neutral name. */
+export type SettingNames = (s: Setting) => string;
+
+/** The neutral name of a setting. */
+export const plainName: SettingNames = (s) => PLAIN[s];
+
 /** The wording as text, each setting named by `name` (neutral names unless given). */
-export function plainText(wording: Wording, name: (s: Setting) => string = (s) => PLAIN[s]): string {
+export function plainText(wording: Wording, name: SettingNames = plainName): string {
   return wording.parts.map((p) => (typeof p === 'string' ? p : name(p.setting))).join('');
+}
+
+/** An error's wording if it carries one, else its message: for a message that embeds another. */
+export function wordingOrMessage(err: unknown): Wording | string {
+  return wordingOf(err) ?? (err instanceof Error ? err.message : String(err));
 }
 
 /** The wording an error carries, if any. */

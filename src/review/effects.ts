@@ -97,19 +97,29 @@ interface Sides {
   after: PolicyEntry[];
 }
 
-function sidesOf(changes: PlanView['changes']): Sides {
-  const before: ResourceView[] = [];
-  const after: ResourceView[] = [];
+/**
+ * The policies as the changes leave them on one side: each view made as
+ * policiesOf reads it, so that none outlives it (a list of them all would,
+ * for a plan of 100,000 changes, outlive the young generation).
+ */
+function* sideViews(changes: PlanView['changes'], side: keyof Sides): Generator<ResourceView> {
   for (const c of changes) {
     if (c.kind !== rateLimitPolicy.name) continue;
-    const view = { kind: c.kind, address: c.address, source: c.source };
-    if (c.before) before.push({ ...view, attributes: c.before });
     // Blocked and forgotten changes leave the tenant as it is; a delete removes.
-    const landed =
-      c.action === 'delete' ? null : c.action === 'blocked' || c.action === 'forget' ? c.before : c.after;
-    if (landed) after.push({ ...view, attributes: landed });
+    const attributes =
+      side === 'before'
+        ? c.before
+        : c.action === 'delete'
+          ? null
+          : c.action === 'blocked' || c.action === 'forget'
+            ? c.before
+            : c.after;
+    if (attributes) yield { kind: c.kind, address: c.address, source: c.source, attributes };
   }
-  return { before: policiesOf(before), after: policiesOf(after) };
+}
+
+function sidesOf(changes: PlanView['changes']): Sides {
+  return { before: policiesOf(sideViews(changes, 'before')), after: policiesOf(sideViews(changes, 'after')) };
 }
 
 /** The policy that governs a scope's applications once its own policy is gone (or before it existed). */

@@ -107,6 +107,7 @@ function clientOptions(
     signal: io.signal,
     logger: request.debug ? (line: string) => io.notice({ kind: 'debug', line }) : undefined,
     ...(onWait ? { onWait } : {}),
+    ...(io.settingNames ? { settingNames: io.settingNames } : {}),
   };
 }
 

@@ -8,7 +8,7 @@
  */
 import type { ApiClientOptions } from '../api/types.js';
 import type { Environment } from '../config/project.js';
-import type { ApiProfile } from '../resources/index.js';
+import type { ApiProfile, SettingNames } from '../resources/index.js';
 import type { StateStore } from '../state/types.js';
 
 /** What one run of the loader reads: config paths and variable files, for one environment or none. */
@@ -164,6 +164,8 @@ export interface RunIO {
   cwd: string;
   signal?: AbortSignal;
   notice(notice: RunNotice): void;
+  /** How the API client's wait reasons name a setting (src/cli: by its flag). */
+  settingNames?: SettingNames;
   /** Opens the file state backend at an absolute path (tests inject their own). */
   openFileStore?: (path: string) => StateStore;
 }

@@ -1,6 +1,6 @@
 import { holderStatus } from './lock-holder.js';
 import type { LockInfo } from './types.js';
-import { plainText, setting, words, type Wording } from '../resources/settings.js';
+import { joined, plainText, setting, words, type Wording } from '../resources/settings.js';
 
 export { unknownHolder } from './lock-holder.js';
 
@@ -87,22 +87,23 @@ export function ioReason(cause: unknown): string {
   return cause instanceof Error ? cause.message : String(cause);
 }
 
-const PERMISSION_ADVICE =
-  'check that this user may read and write there (permissions, and attributes such as chattr +i), or keep the state elsewhere with --state FILE';
+const PERMISSION_ADVICE = words`check that this user may read and write there (permissions, and attributes such as chattr +i), or keep the state elsewhere with ${setting('state')} FILE`;
 
 /** What to do about a file-system failure, by its code; nothing when there is nothing general to say. */
-const IO_ADVICE: Record<string, string> = {
+const IO_ADVICE: Record<string, Wording> = {
   EACCES: PERMISSION_ADVICE,
   EPERM: PERMISSION_ADVICE,
-  EROFS: 'the file system is mounted read-only: keep the state on a writable one with --state FILE',
-  ENOSPC: 'free some space on that device, then run the command again',
-  EDQUOT: 'the disk quota is used up: free some space, then run the command again',
+  EROFS: words`the file system is mounted read-only: keep the state on a writable one with ${setting('state')} FILE`,
+  ENOSPC: words`free some space on that device, then run the command again`,
+  EDQUOT: words`the disk quota is used up: free some space, then run the command again`,
 };
 
+/** A file-system failure while doing `action`, with what to do about it (a setting it names kept as data). */
 export function ioError(action: string, cause: unknown): StateError {
   if (cause instanceof StateError) return cause;
   const detail = ioReason(cause);
   const code = (cause as { code?: unknown } | null)?.code;
-  const advice = typeof code === 'string' && IO_ADVICE[code] ? `; ${IO_ADVICE[code]}` : '';
-  return new StateError('STATE_IO', `could not ${action}: ${detail}${advice}`, { cause });
+  const advice = typeof code === 'string' ? IO_ADVICE[code] : undefined;
+  const message = `could not ${action}: ${detail}`;
+  return new StateError('STATE_IO', advice ? joined(message, '; ', advice) : message, { cause });
 }

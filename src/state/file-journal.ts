@@ -1,5 +1,6 @@
 import { open, unlink, type FileHandle } from 'node:fs/promises';
 import { ioError, StateError } from './errors.js';
+import { joined, setting, wordingOrMessage, words } from '../resources/index.js';
 import { readBytes, syncDirectory, writeFileAtomic, type AppendFn, type SyncFn } from './file-io.js';
 import { checkJournalEntry, decodeJournalBytes, parseJournalText } from './validate.js';
 import type { JournalEntry } from './types.js';
@@ -59,8 +60,11 @@ export class FileJournal {
       if (err instanceof StateError && err.code === 'STATE_CORRUPT') {
         throw new StateError(
           'STATE_CORRUPT',
-          `${err.message} Run tenantform state repair (with the same path or --state) to keep every complete ` +
+          joined(
+            wordingOrMessage(err),
+            words` Run tenantform state repair (with the same path or ${setting('state')}) to keep every complete `,
             'entry; it saves the damaged journal as a backup first.',
+          ),
         );
       }
       throw err;

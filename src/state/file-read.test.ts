@@ -81,6 +81,33 @@ describe('readStateValue', () => {
     expect(await readStateValue(join(dir, 'missing.json'))).toBeUndefined();
   });
 
+  it('hands each element of the list to `each` as it is parsed, in order, once', async () => {
+    const value = doc(20_000);
+    for (const text of [
+      JSON.stringify(value, null, 2),
+      JSON.stringify(value),
+      JSON.stringify(value, null, '\t'),
+    ]) {
+      const path = join(dir, `state-${++files}.json`);
+      writeFileSync(path, text);
+      const seen: unknown[] = [];
+      let whenDone = -1;
+      const read = readStateValue(path, (element) => {
+        seen.push(element);
+        (element as { seen?: number }).seen = seen.length;
+      }).then((result) => {
+        whenDone = seen.length;
+        return result;
+      });
+      const result = (await read) as { resources: { seen?: number }[] };
+      expect(whenDone).toBe(value.resources.length);
+      // The very objects of the value, each seen once, in list order.
+      expect(seen).toHaveLength(value.resources.length);
+      result.resources.forEach((element, i) => expect(element).toBe(seen[i]));
+      expect(result.resources.map((r) => r.seen)).toEqual(value.resources.map((_, i) => i + 1));
+    }
+  });
+
   it('lets the store report a file it gives up on as before', async () => {
     const path = join(dir, 'bad.json');
     const bytes = Buffer.from(JSON.stringify(doc(2), null, 2));

@@ -28,6 +28,11 @@ const CLOSE_BRACKET = 0x5d;
 
 class GiveUp extends Error {}
 
+/** Called on each element of the `resources` list as soon as it is parsed (see readStateValue). */
+export type EachElement = (element: unknown) => void;
+
+const nothing: EachElement = () => undefined;
+
 /**
  * Splits the text of a JSON object, fed in pieces, into the elements of its
  * `resources` list (parsed a piece's worth at a time: the complete elements
@@ -55,7 +60,10 @@ class ResourceSplitter {
   remainder: string | null = null;
 
   /** `stopAtList`: stop reading at the list's `[` (the document's start, for FastList). */
-  constructor(private readonly stopAtList = false) {}
+  constructor(
+    private readonly each: EachElement = nothing,
+    private readonly stopAtList = false,
+  ) {}
 
   /** The text read, up to the list's `[` when stopAtList stopped there. */
   get head(): string {
@@ -157,11 +165,15 @@ class ResourceSplitter {
   private parsePending(end: boolean): void {
     const text = this.pending.join('');
     this.pending = [];
+    let parsed: unknown[];
     try {
-      const parsed = JSON.parse(`[${text}]`) as unknown[];
-      for (const element of parsed) this.resources.push(element);
+      parsed = JSON.parse(`[${text}]`) as unknown[];
     } catch {
       throw new GiveUp();
+    }
+    for (const element of parsed) {
+      this.each(element);
+      this.resources.push(element);
     }
     const expected = this.resources.length === 0 && this.separators === 0 ? 0 : this.separators + 1;
     if (end && this.resources.length !== expected) throw new GiveUp();
@@ -183,7 +195,10 @@ class FastList {
   private pending: string[] = [];
   readonly elements: unknown[] = [];
 
-  constructor(indent: string) {
+  constructor(
+    indent: string,
+    private readonly each: EachElement,
+  ) {
     this.separator = `\n${indent}},`;
   }
 
@@ -195,18 +210,23 @@ class FastList {
     }
     this.pending.push(text.slice(0, at + this.separator.length - 1));
     const parsed = JSON.parse(`[${this.pending.join('')}]`) as unknown[];
-    for (const element of parsed) this.elements.push(element);
+    for (const element of parsed) {
+      this.each(element);
+      this.elements.push(element);
+    }
     this.pending = [text.slice(at + this.separator.length)];
   }
 
   /** The document's value: its start, then what was not parsed yet, with the elements put first. */
   finish(head: string): unknown {
-    const rest = new ResourceSplitter();
+    const rest = new ResourceSplitter(this.each);
     rest.feed(head + this.pending.join(''));
     const value = rest.finish() as { resources: unknown[] };
     // The last element follows the last comma parsed up to: none there is a trailing comma.
     if (this.elements.length > 0 && value.resources.length === 0) throw new GiveUp();
-    value.resources = [...this.elements, ...value.resources];
+    // The elements read so far, and the rest after them: no third list of them all.
+    for (const element of value.resources) this.elements.push(element);
+    value.resources = this.elements;
     return value;
   }
 }
@@ -218,9 +238,13 @@ function firstIndent(text: string): string | null {
 
 /** Reads the decoded pieces of a state file: see the top of this file. */
 class StateReader {
-  private readonly head = new ResourceSplitter(true);
+  private readonly head: ResourceSplitter;
   /** Once the list opened: the fast way when the file is laid out for it, else the whole splitter. */
   private list: FastList | ResourceSplitter | null = null;
+
+  constructor(private readonly each: EachElement) {
+    this.head = new ResourceSplitter(each, true);
+  }
 
   feed(text: string): void {
     if (this.list) return this.list.feed(text);
@@ -228,9 +252,9 @@ class StateReader {
     const remainder = this.head.remainder;
     if (remainder === null) return;
     const indent = firstIndent(remainder);
-    if (indent !== null) this.list = new FastList(indent);
+    if (indent !== null) this.list = new FastList(indent, this.each);
     else {
-      this.list = new ResourceSplitter();
+      this.list = new ResourceSplitter(this.each);
       this.list.feed(this.head.head);
     }
     this.list.feed(remainder);
@@ -245,8 +269,12 @@ class StateReader {
 /**
  * The parsed value of the state file at `path` (see the top of this file),
  * null when there is no file, or undefined when it must be read whole.
+ * `each` is called on every element of the `resources` list, in order, as
+ * soon as it is parsed (and before the value is complete): what it changes
+ * there, it changes while the element is young, before most of it has
+ * outlived a scavenge.
  */
-export async function readStateValue(path: string): Promise<unknown> {
+export async function readStateValue(path: string, each: EachElement = nothing): Promise<unknown> {
   let handle;
   try {
     handle = await open(path, 'r');
@@ -255,7 +283,7 @@ export async function readStateValue(path: string): Promise<unknown> {
   }
   try {
     const decoder = new TextDecoder('utf-8', { fatal: true });
-    const splitter = new StateReader();
+    const splitter = new StateReader(each);
     const buffer = Buffer.allocUnsafe(READ_BYTES);
     for (;;) {
       const { bytesRead } = await handle.read(buffer, 0, READ_BYTES, null);

@@ -20,7 +20,13 @@ import { FileLock } from './file-lock.js';
 import { ensurePlanKey, readPlanKey } from './plan-key.js';
 import { readNamesFile, writeNamesFile } from './names-file.js';
 import type { KnownNames } from '../resources/index.js';
-import { checkDocumentToWrite, checkStateDocument, decodeStateBytes, parseStateText } from './validate.js';
+import {
+  checkDocumentToWrite,
+  checkStateDocument,
+  decodeStateBytes,
+  parseStateText,
+  recordStringSharer,
+} from './validate.js';
 import { readStateValue } from './file-read.js';
 import type { JournalEntry, LockInfo, LockOptions, StateDocument, StateStore } from './types.js';
 
@@ -146,8 +152,9 @@ class FileStore implements StateStore {
   async read(): Promise<StateDocument | null> {
     this.open();
     // Read a piece at a time; read whole only when that gives up (file-read.ts), to report why.
-    const value = await readStateValue(this.file);
-    if (value !== undefined) return checkStateDocument(value, `state file ${this.file}`, this.restoreHint());
+    const value = await readStateValue(this.file, recordStringSharer());
+    if (value !== undefined)
+      return checkStateDocument(value, `state file ${this.file}`, this.restoreHint(), true);
     const bytes = await readBytes(this.file);
     return bytes === null ? null : this.parse(bytes);
   }

@@ -47,6 +47,27 @@ describe('recordIssues: the config schema checked once per kind', () => {
     expect(issues).toEqual(recordProblems(bad).map((problem) => ({ address: bad.address, problem })));
   });
 
+  it('finds a refused record in any batch of a large state, and accepts one of good records', () => {
+    const good = Array.from({ length: 600 }, (_, i) => policyRecord(i, { action: 'log', limit: 10 }));
+    expect(recordIssues(good)).toEqual([]);
+    for (const at of [0, 255, 256, 599]) {
+      const bad = policyRecord(at, { action: 'block', limit: -5 });
+      const records = good.map((r, i) => (i === at ? bad : r));
+      expect(recordIssues(records).map((i) => i.address)).toEqual(recordProblems(bad).map(() => bad.address));
+    }
+  });
+
+  it('names both records that carry one id, per kind', () => {
+    const a = policyRecord(1, { action: 'log', limit: 10 });
+    const b = { ...policyRecord(2, { action: 'log', limit: 10 }), id: a.id };
+    const profile = { ...profileRecord(1), id: 'tep_1' };
+    const other = { ...profileRecord(2), id: 'tep_1' };
+    expect(recordIssues([a, b, profile, other])).toEqual([
+      { address: b.address, problem: `id "${a.id}" is also recorded for ${a.address}` },
+      { address: other.address, problem: `id "tep_1" is also recorded for ${profile.address}` },
+    ]);
+  });
+
   it('still checks the identity of records whose kind passed the schema as a whole', () => {
     const good = policyRecord(1, { action: 'log', limit: 10 });
     const identity = ['oauth_authentication_api', 'client', 'client_id:c9'];

@@ -50,15 +50,17 @@ function kindsPassingSchema(resources: readonly RecordedResource[]): Set<string>
 /** Every problem of `resources`: each record's own, and ids recorded for two resources of one kind. */
 export function recordIssues(resources: readonly RecordedResource[]): RecordIssue[] {
   const issues: RecordIssue[] = [];
-  const owners = new Map<string, string>();
+  // The address each id is recorded for, per kind: keyed by the record's own id string, no key made per record.
+  const owners = new Map<RecordedResource['kind'], Map<string, string>>();
   const passed = kindsPassingSchema(resources);
   for (const record of resources) {
     for (const problem of recordProblems(record, passed.has(record.kind)))
       issues.push({ address: record.address, problem });
     if (record.id === null) continue;
-    const key = `${record.kind} ${record.id}`;
-    const owner = owners.get(key);
-    if (owner === undefined) owners.set(key, record.address);
+    let ofKind = owners.get(record.kind);
+    if (!ofKind) owners.set(record.kind, (ofKind = new Map()));
+    const owner = ofKind.get(record.id);
+    if (owner === undefined) ofKind.set(record.id, record.address);
     else issues.push({ address: record.address, problem: `id "${record.id}" is also recorded for ${owner}` });
   }
   return issues;

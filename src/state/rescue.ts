@@ -13,6 +13,7 @@ import { open, readdir, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { StateError } from './errors.js';
+import { joined, wordingOrMessage, type Wording } from '../resources/index.js';
 import { readBytes } from './file-io.js';
 import { recordProblems } from './integrity.js';
 import { checkJournalEntry } from './validate.js';
@@ -92,17 +93,18 @@ export async function writeRescueFile(
   };
   const text = JSON.stringify(doc, null, 1) + '\n';
   const name = `${stamp(now)}-${process.pid}-${randomBytes(3).toString('hex')}.json`;
-  const failures: string[] = [];
+  const failures: (Wording | string)[] = [];
   for (const place of candidateDirs(store)) {
     const path = join(place.dir, place.prefix + name);
     try {
       await writeNew(path, text);
       return path;
     } catch (err) {
-      failures.push(`${path}: ${err instanceof Error ? err.message : String(err)}`);
+      failures.push(joined(`${path}: `, wordingOrMessage(err)));
     }
   }
-  throw new StateError('STATE_IO', `could not write a rescue file (${failures.join('; ')})`);
+  const listed = failures.flatMap((failure, i) => (i === 0 ? [failure] : ['; ', failure]));
+  throw new StateError('STATE_IO', joined('could not write a rescue file (', ...listed, ')'));
 }
 
 /** One stderr line per entry: RESCUE_LINE_PREFIX + the entry as JSON. */
@@ -199,13 +201,13 @@ export async function readRescueFile(path: string): Promise<RescueFile> {
 /**
  * The rescue files this store left: those beside its file (any), and those
  * in the temp directory that name this store. Unreadable candidates are
- * reported in `problems` and left alone.
+ * reported in `problems` (a setting they name kept as data) and left alone.
  */
 export async function findRescueFiles(
   store: StatePlace,
-): Promise<{ files: RescueFile[]; problems: string[] }> {
+): Promise<{ files: RescueFile[]; problems: (Wording | string)[] }> {
   const files: RescueFile[] = [];
-  const problems: string[] = [];
+  const problems: (Wording | string)[] = [];
   for (const place of candidateDirs(store)) {
     let names: string[];
     try {
@@ -228,7 +230,7 @@ export async function findRescueFiles(
         if (temp && file.state !== store.description) continue;
         files.push(file);
       } catch (err) {
-        if (place.prefix !== TEMP_PREFIX) problems.push(err instanceof Error ? err.message : String(err));
+        if (place.prefix !== TEMP_PREFIX) problems.push(wordingOrMessage(err));
       }
     }
   }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { profile, putEntry, stateDoc } from '../../test/helpers/state-contract.js';
-import { checkDocumentToWrite, checkJournalEntry, parseJournalText, parseStateText } from './validate.js';
+import {
+  checkDocumentToWrite,
+  checkJournalEntry,
+  parseJournalText,
+  parseStateText,
+  recordStringSharer,
+} from './validate.js';
 
 function failure(fn: () => unknown): { code?: string; message: string } {
   try {
@@ -35,10 +41,62 @@ describe('state document validation', () => {
     expect(err.message).toContain(detail);
   });
 
+  it('names each address recorded twice by its place in the document, and its other problems in order', () => {
+    const moved = { ...profile(3), address: 'token_exchange_profile["x"]' };
+    const resources = [profile(2), profile(1), moved, profile(4), profile(2), profile(1)];
+    const err = failure(() =>
+      parseStateText(JSON.stringify({ ...stateDoc(1), resources }), 'state file s.json'),
+    );
+    expect(err.code).toBe('STATE_CORRUPT');
+    expect(err.message).toContain(
+      `resources[2].address is ${moved.address} but kind and identity say ${profile(3).address}; ` +
+        `resources[4].address ${profile(2).address} appears twice; ` +
+        `resources[5].address ${profile(1).address} appears twice.`,
+    );
+    const write = failure(() =>
+      checkDocumentToWrite({ ...stateDoc(1), resources: [profile(1), profile(1)] }, 's.json'),
+    );
+    expect(write.code).toBe('STATE_INVALID');
+    expect(write.message).toContain(`resources[1].address ${profile(1).address} appears twice`);
+  });
+
   it('reports a caller’s invalid document as STATE_INVALID, saying nothing was written', () => {
     const err = failure(() => checkDocumentToWrite({ ...stateDoc(1), lineage: '' }, 's.json'));
     expect(err.code).toBe('STATE_INVALID');
     expect(err.message).toContain('refusing to write');
+  });
+});
+
+describe('recordStringSharer', () => {
+  it('changes no value of a record, and leaves what is not a record as it is', () => {
+    const share = recordStringSharer();
+    const record = {
+      kind: 'user_permission',
+      address: 'user_permission["auth0|u","https://api","read"]',
+      identity: ['auth0|u', 'https://api', 'read'],
+      attributes: { user_id: 'auth0|u', resource_server_identifier: 'https://api', permission_name: 'read' },
+    };
+    const odd: unknown[] = [
+      null,
+      7,
+      'text',
+      [1, 2],
+      { kind: 'no_such_kind', identity: ['a'], attributes: { a: 'a' } },
+      { kind: 'user_permission', identity: 'auth0|u', attributes: { user_id: 'auth0|u' } },
+      { kind: 'user_permission', identity: ['auth0|u'], attributes: null },
+      { kind: 'user_permission', identity: ['auth0|u'], attributes: { user_id: 5 } },
+      { kind: 'user_permission', identity: [], attributes: Object.create({ user_id: 'inherited' }) },
+      { kind: 'toString', identity: [], attributes: {} },
+    ];
+    const before = structuredClone([record, record, odd]);
+    const again = structuredClone(record);
+    for (const value of [record, again, ...odd]) share(value);
+    expect(structuredClone([record, again, odd])).toEqual(before);
+    expect(Object.keys(record.attributes)).toEqual([
+      'user_id',
+      'resource_server_identifier',
+      'permission_name',
+    ]);
   });
 });
 

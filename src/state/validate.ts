@@ -23,14 +23,22 @@ function issuesText(issues: readonly SchemaIssue[]): string[] {
   return issues.map((i) => (i.path.length > 0 ? `${pathText(i.path)}: ${i.message}` : i.message));
 }
 
-/** Issues of a document beyond the schema: addresses must match kind and identity, and be unique. */
-function semanticIssues(doc: StateDocument): string[] {
+/**
+ * Issues of a document beyond the schema: addresses must match kind and
+ * identity, and be unique. `sorted` is its resources sorted by address, where
+ * an address recorded twice sits beside itself: the set of every address that
+ * names which is made only then (for 100,000 records, megabytes that would
+ * outlive the young generation).
+ */
+function semanticIssues(doc: StateDocument, sorted: readonly RecordedResource[]): string[] {
   const out: string[] = [];
-  const seen = new Set<string>();
+  const twice = sorted.some((r, i) => i > 0 && r.address === sorted[i - 1]!.address);
+  const seen = twice ? new Set<string>() : null;
   doc.resources.forEach((r, i) => {
     const expected = formatAddress(r.kind, r.identity);
     if (r.address !== expected)
       out.push(`resources[${i}].address is ${r.address} but kind and identity say ${expected}`);
+    if (!seen) return;
     if (seen.has(r.address)) out.push(`resources[${i}].address ${r.address} appears twice`);
     seen.add(r.address);
   });
@@ -43,17 +51,26 @@ function versionOf(value: unknown, key: string): unknown {
     : undefined;
 }
 
-/** What is wrong with a value as a state document of the supported version; empty when nothing is. */
-function documentProblems(value: unknown): string[] {
+/**
+ * What is wrong with a value as a state document of the supported version
+ * (empty when nothing is), and its resources sorted by address (empty when
+ * its shape is wrong).
+ */
+function checkDocument(value: unknown): { problems: string[]; sorted: RecordedResource[] } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     const got = Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`;
-    return [
-      `the document must be a JSON object with format_version, lineage, serial and resources (got ${got})`,
-    ];
+    return {
+      problems: [
+        `the document must be a JSON object with format_version, lineage, serial and resources (got ${got})`,
+      ],
+      sorted: [],
+    };
   }
   const issues = checkSchema('state', value);
-  if (issues.length > 0) return issuesText(issues);
-  return semanticIssues(value as StateDocument);
+  if (issues.length > 0) return { problems: issuesText(issues), sorted: [] };
+  const doc = value as StateDocument;
+  const sorted = sortResources(doc.resources);
+  return { problems: semanticIssues(doc, sorted), sorted };
 }
 
 function unknownVersion(value: unknown, readable: readonly number[]): number | null {
@@ -64,30 +81,60 @@ function unknownVersion(value: unknown, readable: readonly number[]): number | n
 const listed = (problems: string[]): string =>
   problems.slice(0, 3).join('; ') + (problems.length > 3 ? ` (and ${problems.length - 3} more)` : '');
 
+/** Makes a record's strings shared: see recordStringSharer. */
+export type ShareRecordStrings = (value: unknown) => void;
+
 /**
- * Points each record's kind at the kind's own name, and each identity part at
- * the equal string of its attributes: JSON.parse makes every string anew, so
- * a state of 100,000 records would otherwise hold these strings twice for
- * as long as it is read.
+ * Points each record's kind at the kind's own name, and its identity parts
+ * and the attributes they come from at one string per value for all the
+ * records it is given: JSON.parse makes every string anew, so a state of
+ * 100,000 records would otherwise hold the identity twice per record, and a
+ * value many records share (an API identifier, a user) once per record.
+ * Takes any value, since the file store calls it on each record as soon as
+ * it is parsed, before the document is checked (file-read.ts): the copies
+ * then die young instead of outliving the young generation. Whatever is not
+ * such a record is left as it is; values stay equal, only shared.
  */
-function shareStrings(resources: RecordedResource[]): void {
-  for (const record of resources) {
-    if (!isKindName(record.kind)) continue;
+export function recordStringSharer(): ShareRecordStrings {
+  const kept = new Map<string, string>();
+  const keep = (value: string): string => {
+    const first = kept.get(value);
+    if (first !== undefined) return first;
+    kept.set(value, value);
+    return value;
+  };
+  return (value) => {
+    if (typeof value !== 'object' || value === null) return;
+    const record = value as { kind?: unknown; identity?: unknown; attributes?: unknown };
+    if (typeof record.kind !== 'string' || !isKindName(record.kind)) return;
     const kind = kindOf(record.kind);
     record.kind = kind.name;
+    const { identity } = record;
+    const attributes = record.attributes as Record<string, unknown> | null | undefined;
+    if (!Array.isArray(identity) || typeof attributes !== 'object' || attributes === null) return;
     kind.identityFields.forEach((field, i) => {
-      const value = record.attributes[field];
-      if (typeof value === 'string' && value === record.identity[i]) record.identity[i] = value;
+      const part = attributes[field];
+      if (typeof part !== 'string' || !Object.prototype.hasOwnProperty.call(attributes, field)) return;
+      const shared = keep(part);
+      attributes[field] = shared;
+      if (shared === identity[i]) identity[i] = shared;
     });
-  }
+  };
 }
 
 /**
  * Checks a stored value as a state document and returns it with resources
  * sorted. Throws STATE_UNKNOWN_VERSION for another format_version and
- * STATE_CORRUPT for anything else wrong, naming `where`; `hint` says how to recover.
+ * STATE_CORRUPT for anything else wrong, naming `where`; `hint` says how to
+ * recover. `stringsShared`: a recordStringSharer has seen every record
+ * already (the file store's reader does, as it parses).
  */
-export function checkStateDocument(value: unknown, where: string, hint = ''): StateDocument {
+export function checkStateDocument(
+  value: unknown,
+  where: string,
+  hint = '',
+  stringsShared = false,
+): StateDocument {
   const version = unknownVersion(value, READABLE_STATE_VERSIONS);
   if (version !== null) {
     throw new StateError(
@@ -96,7 +143,7 @@ export function checkStateDocument(value: unknown, where: string, hint = ''): St
         `${UNTOUCHED} Use the tenantform release that wrote it.`,
     );
   }
-  const problems = documentProblems(value);
+  const { problems, sorted } = checkDocument(value);
   if (problems.length > 0) {
     throw new StateError(
       'STATE_CORRUPT',
@@ -105,8 +152,8 @@ export function checkStateDocument(value: unknown, where: string, hint = ''): St
   }
   // An older version is read as the current one: format 1 only lacked `tenant`.
   const doc = value as StateDocument;
-  shareStrings(doc.resources);
-  return { ...doc, format_version: STATE_FORMAT_VERSION, resources: sortResources(doc.resources) };
+  if (!stringsShared) sorted.forEach(recordStringSharer());
+  return { ...doc, format_version: STATE_FORMAT_VERSION, resources: sorted };
 }
 
 /** Parses stored state text (see checkStateDocument). */
@@ -162,14 +209,14 @@ export function checkDocumentToWrite(doc: StateDocument, where: string): StateDo
       `refusing to write format_version ${version} to ${where}; this tenantform writes format_version ${STATE_FORMAT_VERSION}`,
     );
   }
-  const problems = documentProblems(doc);
+  const { problems, sorted } = checkDocument(doc);
   if (problems.length > 0) {
     throw new StateError(
       'STATE_INVALID',
       `refusing to write an invalid state document to ${where}: ${listed(problems)}`,
     );
   }
-  return { ...doc, resources: sortResources(doc.resources) };
+  return { ...doc, resources: sorted };
 }
 
 const ENTRY_KEYS = {
@@ -209,7 +256,7 @@ export function checkJournalEntry(value: unknown, where: string): JournalEntry {
     serial: 0,
     resources: [entry.resource],
   };
-  const problems = documentProblems(wrapper);
+  const { problems } = checkDocument(wrapper);
   if (problems.length > 0) throw corrupt(listed(problems).replace(/resources\[0\]/g, 'resource'));
   return entry as JournalEntry;
 }

@@ -14,7 +14,7 @@ import { createJsonProgress } from '../apply-json.js';
 import { applyExitCode, keepUnrecorded, reportApply } from '../apply-report.js';
 import { loadDesiredOrReport } from '../inputs.js';
 import { checkJsonFlags, parseApplyRequest, type ApplyRunFlags } from '../requests.js';
-import { describeError, messageOf } from '../run-words.js';
+import { describeError, flagOf, messageOf } from '../run-words.js';
 
 export type { ApplyRunFlags };
 import type { DestroyFlags } from '../definitions.js';
@@ -237,6 +237,7 @@ async function showPlan(
       planModule.renderTextChunks(plan, {
         color: planModule.shouldUseColor(io.stdout, io.env),
         verbose: output.verbose,
+        names: flagOf,
       }),
     );
   const hasChanges = planModule.hasChanges(plan);

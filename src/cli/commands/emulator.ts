@@ -15,9 +15,6 @@ import {
   MAX_FRONT_END_OFFSET_MS,
   EMULATOR_REFERENCES,
   EmulatorOptionError,
-  parseFaultSpec,
-  parseLatencySpec,
-  parseTenantNames,
   rateText,
   resolveRateLimit,
   variablePrefix,
@@ -34,6 +31,7 @@ import type { EmulatorRequest } from '../../run/local-requests.js';
 import { startEmulators } from '../../run/local-runs.js';
 import type { CommandIO } from '../io.js';
 import { plural } from '../words.js';
+import { parseFaultSpec, parseLatencySpec, parseTenantNames } from './emulator-specs.js';
 
 /** startEmulator's options as a request carries them: the log is the caller's. */
 type RequestOptions = EmulatorRequest['options'];

@@ -9,6 +9,7 @@ import { loadDesiredOrReport } from '../inputs.js';
 import type { ConfigInput, PlanRequest, TargetRequest } from '../../run/requests.js';
 import { environmentTarget, openInputStore, storeLocation, targetGiven } from '../../run/state-store.js';
 import { TOOL_VERSION } from '../version.js';
+import { flagOf } from '../run-words.js';
 import type { PlanFlags } from '../definitions.js';
 import { describeState, noStateWarning, whereLines } from '../where.js';
 import { checkTenant } from '../tenant-binding.js';
@@ -58,7 +59,7 @@ async function savePlan(
   const { serializePlan } = await import('../../plan/index.js');
   const file = request.out!;
   const meta = { createdAt: new Date().toISOString(), toolVersion: TOOL_VERSION, ...origin };
-  const text = serializePlan(result, meta, key);
+  const text = serializePlan(result, meta, key, flagOf);
   // The mode given to open applies only to a new file: fchmod an existing one before writing.
   let fd: number;
   try {

@@ -33,7 +33,7 @@ import { compareIssues, countResources } from '../../config/combine.js';
 import { loadConfig, type ConfigCounts, type ConfigIssue, type LoadResult } from '../../config/index.js';
 import { KINDS } from '../../resources/index.js';
 import { checkConfig, DEFAULT_SETTINGS, type GuardrailSettings } from '../../review/index.js';
-import { errorCountLine, formatIssue, reportIssues } from '../config-issues.js';
+import { errorCountLine, flagIssue, formatIssue, reportIssues } from '../config-issues.js';
 import { findingIssue, reportWarnings } from '../guardrails.js';
 import type { CommandIO } from '../io.js';
 import type { VarsOrProblem } from '../../run/read-requests.js';
@@ -197,7 +197,9 @@ export async function validateConfig(
         ...(io.signal ? { signal: io.signal } : {}),
       })
     : { desired: [], files: [], counts: noCounts(), issues: [vars.issue] };
-  return withGuardrails(result, opts.guardrails ?? DEFAULT_SETTINGS);
+  // Issues in the command line's words: a setting an issue names, by its flag.
+  const worded = { ...result, issues: result.issues.map(flagIssue) };
+  return withGuardrails(worded, opts.guardrails ?? DEFAULT_SETTINGS);
 }
 
 /** Validates one config and prints it in `format`; returns the exit code (0 valid, 1 not). */
