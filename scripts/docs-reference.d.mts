@@ -1,4 +1,5 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import type * as Emulator from '../src/emulator/index.js';
 import type * as Resources from '../src/resources/index.js';
 import type { KindModule } from '../src/resources/index.js';
 
@@ -12,6 +13,10 @@ export declare function identityTable(
   parseYaml: (text: string) => unknown,
 ): string;
 export declare function withRegion(text: string, name: string, content: string): string;
+export declare const ROUTE_SOURCES: { page: string; region: string };
+export declare function routeSourceTable(
+  emulator: Pick<typeof Emulator, 'EMULATOR_KINDS' | 'EMULATOR_REFERENCES' | 'routeSourceRows'>,
+): string;
 export declare function exampleAttributes(
   kind: KindModule,
   parseYaml: (text: string) => unknown,

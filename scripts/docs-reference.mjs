@@ -334,6 +334,24 @@ export function configurationReference(load) {
 /** The pages with a table of the kinds in a generated region, and the region's name. */
 export const KIND_TABLES = [{ page: 'docs/configuration.md', region: 'kinds' }];
 
+/** The page with the table of where each emulator behaviour comes from, and its region. */
+export const ROUTE_SOURCES = { page: 'docs/emulator.md', region: 'route-sources' };
+
+/**
+ * The route table of docs/emulator.md: per route of each emulator module (in
+ * EMULATOR_KINDS, then EMULATOR_REFERENCES order) each behaviour and its
+ * source, as the modules declare them (`sources`), then what every route
+ * answers. `emulator` is src/emulator. Cells are the modules' own Markdown.
+ */
+export function routeSourceTable({ EMULATOR_KINDS, EMULATOR_REFERENCES, routeSourceRows }) {
+  const rows = routeSourceRows([...EMULATOR_KINDS, ...EMULATOR_REFERENCES]);
+  const cell = (text) => String(text).replace(/\|/g, '\\|');
+  return table(
+    ['route', 'behaviour', 'source'],
+    rows.map((row) => row.map(cell)),
+  ).join('\n');
+}
+
 /** The one resource of a kind's example config (the first entry; of a grouped kind its first member). */
 export function exampleAttributes(kind, parseYaml) {
   const entry = parseYaml(kind.config.example)[kind.config.key][0];

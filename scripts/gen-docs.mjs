@@ -1,8 +1,10 @@
 // Writes the generated references (scripts/docs-reference.mjs):
 // docs/commands.md from the commands of src/cli/definitions.ts,
-// docs/configuration-reference.md from schemas/, and the tables of the kinds
-// in other pages (KIND_TABLES) from the kinds' declarations. Run it after changing a
-// command, a flag or a schema (npm run gen:docs); test/docs-reference.test.ts
+// docs/configuration-reference.md from schemas/, the tables of the kinds in
+// other pages (KIND_TABLES) from the kinds' declarations, and the route table
+// of docs/emulator.md (ROUTE_SOURCES) from the emulator modules' `sources`.
+// Run it after changing a command, a flag, a schema or an emulator module's
+// sources (npm run gen:docs); test/docs-reference.test.ts
 // fails while a page is stale. The CLI is TypeScript: scripts/import-source.mjs
 // bundles src/cli/main.ts for this one run.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -15,6 +17,8 @@ import {
   configurationReference,
   identityTable,
   KIND_TABLES,
+  ROUTE_SOURCES,
+  routeSourceTable,
   withRegion,
 } from './docs-reference.mjs';
 import { importSource } from './import-source.mjs';
@@ -32,6 +36,12 @@ const pages = {
 for (const { page, region } of KIND_TABLES) {
   pages[page] = withRegion(readFileSync(`${root}${page}`, 'utf8'), region, identityTable(resources, parse));
 }
+const emulator = await importSource('src/emulator/index.ts');
+pages[ROUTE_SOURCES.page] = withRegion(
+  readFileSync(`${root}${ROUTE_SOURCES.page}`, 'utf8'),
+  ROUTE_SOURCES.region,
+  routeSourceTable(emulator),
+);
 for (const [page, text] of Object.entries(pages)) {
   let old = '';
   try {

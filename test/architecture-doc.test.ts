@@ -418,6 +418,7 @@ describe(`${DOC}: where new things go`, () => {
       pages.COMMANDS_PAGE,
       pages.CONFIGURATION_PAGE,
       ...pages.KIND_TABLES.map((t) => t.page),
+      pages.ROUTE_SOURCES.page,
     ]);
     expect(ticked(step).filter((t) => t.includes('.') && !t.startsWith('npm') && !written.has(t))).toEqual(
       [],

@@ -15,8 +15,11 @@ import {
   configurationReference,
   identityTable,
   KIND_TABLES,
+  ROUTE_SOURCES,
+  routeSourceTable,
   withRegion,
 } from '../scripts/docs-reference.mjs';
+import * as emulator from '../src/emulator/index.js';
 import * as resources from '../src/resources/index.js';
 import { parse } from 'yaml';
 import { buildProgram } from '../src/cli/main.js';
@@ -48,6 +51,23 @@ describe('the generated references', () => {
       expect(text).toBe(withRegion(text, region, identityTable(resources, parse)));
     },
   );
+
+  it(`${ROUTE_SOURCES.page}: its route table is up to date with the emulator modules' sources (else run npm run gen:docs)`, () => {
+    const text = read(ROUTE_SOURCES.page);
+    expect(text).toBe(withRegion(text, ROUTE_SOURCES.region, routeSourceTable(emulator)));
+  });
+
+  it('writes a row per route of every emulator module, then what every route answers', () => {
+    const rows = routeSourceTable(emulator).split('\n').slice(2, -1);
+    expect(rows[0]).toBe(
+      '| `POST /rate-limit-policies` | 201, the policy; 409 for the same resource + consumer + consumer_selector; 400 for a body the schema refuses | spec |',
+    );
+    expect(rows).toContain(
+      '| `GET /rate-limit-policies`, `GET /rate-limit-policies/{id}` | checkpoint pages (`take`, `from`, `next`), filters `resource`, `consumer`, `consumer_selector`; 50 a page unless asked | SDK; 100 as the largest page is a choice |',
+    );
+    expect(rows.some((row) => row.startsWith('| `GET /logs` |'))).toBe(true);
+    expect(rows.at(-1)).toMatch(/^\| every route \| 401, 403 naming the scope/);
+  });
 
   it('writes a row per kind, its address from its example', () => {
     const rows = identityTable(resources, parse).split('\n').slice(2, -1);

@@ -31,6 +31,7 @@ const GENERATED = [
   'docs/commands.md',
   'docs/configuration-reference.md',
   'docs/configuration.md',
+  'docs/emulator.md',
 ].sort();
 
 /** The kind's own tests, and the tests that run over every kind and every route. */

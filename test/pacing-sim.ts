@@ -161,7 +161,9 @@ export async function simulate(o: SimOptions): Promise<SimResult> {
     sleep: (ms) => after(ms),
     random,
     maxDelayMs: 30_000,
-    onWait: () => {},
+    onWait: (ms: number) => {
+      if (process.env.PACING_TRACE) console.log(`${(t - start).toFixed(0)} wait ${ms}`);
+    },
     ...(o.share !== undefined ? { share: o.share } : {}),
   } as ConstructorParameters<typeof Pacer>[0]);
   const latency = o.latencyMs ?? 2;

@@ -18,7 +18,10 @@ export type WaitCause =
   | { kind: 'max-rate'; share: number };
 
 export type Decision =
-  { type: 'go' } | { type: 'event' } | { type: 'sleep'; ms: number; cause: WaitCause; capped?: boolean };
+  | { type: 'go' }
+  | { type: 'event' }
+  /** `partial`: a wait cut short to hear an answer, never counted as served. */
+  | { type: 'sleep'; ms: number; cause: WaitCause; capped?: boolean; partial?: boolean };
 
 /** The requests-per-second ceiling's bucket of one request: tokens and when last counted. */
 export interface RpsState {

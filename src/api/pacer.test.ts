@@ -3,7 +3,7 @@ import { Pacer, WAIT_REASON } from './pacer.js';
 
 const T0 = 1_700_000_000_000;
 
-function fixture(opts: { maxRps?: number; maxDelayMs?: number; share?: number } = {}) {
+function fixture(opts: { maxRps?: number; maxDelayMs?: number; share?: number; earlyMs?: number } = {}) {
   let t = T0;
   const sleeps: number[] = [];
   const reasons: string[] = [];
@@ -12,7 +12,8 @@ function fixture(opts: { maxRps?: number; maxDelayMs?: number; share?: number } 
     sleep: async (ms, signal) => {
       signal?.throwIfAborted();
       sleeps.push(ms);
-      t += ms;
+      // `earlyMs`: a timer that fires before the clock has moved as far (Node's may, by a millisecond).
+      t += Math.max(0, ms - (opts.earlyMs ?? 0));
     },
     random: () => 0,
     maxDelayMs: opts.maxDelayMs ?? 30_000,
@@ -122,6 +123,48 @@ describe('Pacer', () => {
     await f.pacer.acquire();
     await f.pacer.acquire();
     expect(f.sleeps.slice(1).every((ms) => ms <= 125)).toBe(true); // a token's time, not the whole Reset
+  });
+
+  it('spends the last token at once when its answer could not show a refill (a token a second or slower: every answer names a later Reset)', async () => {
+    const f = fixture();
+    const three = (remaining: number, resetInSec: number) => f.rate(remaining, resetInSec, 3);
+    f.pacer.release(await f.pacer.acquire(), three(2, 1)); // full before it: 1/s proven, and no faster than that shows
+    f.pacer.release(await f.pacer.acquire(), three(1, 2));
+    // Held as a probe, it would go a second later and name the next Reset either way.
+    f.pacer.release(await f.pacer.acquire(), three(0, 3));
+    expect(f.sleeps).toEqual([]);
+    // Three Resets a second apart in no time: a bucket draining, paced at a token a second.
+    expect(f.pacer.refill).toBe('continuous');
+    await f.pacer.acquire();
+    expect(f.sleeps).toEqual([1000]);
+  });
+
+  it('counts a continuous bucket from the answer that showed it full, at the newest proven rate, not at the slower rates proven before', async () => {
+    const f = fixture();
+    const three = (remaining: number, resetInSec: number) => f.rate(remaining, resetInSec, 3);
+    f.pacer.release(await f.pacer.acquire(), three(2, 2)); // full before it; Reset rounded up: 0.5/s proven
+    f.pacer.release(await f.pacer.acquire(), three(1, 3));
+    f.pacer.release(await f.pacer.acquire(), three(0, 4)); // 3 tokens by +4 s: 0.75/s
+    expect(f.pacer.refill).toBe('continuous');
+    // Sent 4/3 s in, at 0.75/s; its answer: 4 tokens back by +5 s (0.8/s).
+    f.pacer.release(await f.pacer.acquire(), three(0, 4));
+    await f.pacer.acquire();
+    // From the full bucket at T0 the fifth token is back by 2 ÷ 0.8/s = 2.5 s; counted on from
+    // the fourth request's level (taken on at 0.75/s) it would come 1.25 s after it, at 2.58 s.
+    expect(f.now() - T0).toBeLessThan(2550);
+  });
+
+  it('a wait cut short to hear an answer due is not counted as served, even when the clock comes back early', async () => {
+    const f = fixture({ earlyMs: 1 });
+    const three = (remaining: number, resetInSec: number) => f.rate(remaining, resetInSec, 3);
+    f.pacer.release(await f.pacer.acquire(), three(2, 1));
+    f.pacer.release(await f.pacer.acquire(), three(1, 2));
+    f.pacer.release(await f.pacer.acquire(), three(0, 3));
+    await f.pacer.acquire(); // in flight: its answer is due within two round trips
+    const sentAt = f.now();
+    await f.pacer.acquire();
+    // Not at the end of the short wait: only once a token is back (a second, less the early clock).
+    expect(f.now() - sentAt).toBeGreaterThanOrEqual(990);
   });
 
   it('takes a tenant for a continuous bucket when its Reset moves on faster than a window could (a window keeps its Reset until its clock passes it)', async () => {

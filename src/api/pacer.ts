@@ -1,62 +1,18 @@
 /**
- * One limiter per API client, shared by all its requests. The invariant: no
- * request goes unless the newest answer's Remaining, less every request not
- * yet answered (the tenant may count them after it), leaves one for it, or the
- * limiter's clock has surely passed that answer's Reset (then one request, the
- * opener, goes alone, and its answer sets the count again); a bucket proven to
- * refill continuously adds what its proven rate refilled since (a bucket of
- * one, whose answers prove nothing between requests, what the rate it is
- * trying refilled since the last answer arrived). It assumes of
- * the headers only what the service documents and what cannot be otherwise:
- * within a window Remaining only falls (an answer naming the level's Reset
- * with more left was served before the level's and is counted in it); Reset is
- * a second of the limiter's clock, never before its answer, and a later Reset
- * shows the limiter past the earlier one (tenant-clock.ts places the windows
- * from that and from local sending and arrival times). It does not take Date
- * for the limiter's clock: a front end stamps it, to the second, maybe a
- * second stale or off; it only bounds a clock seconds away. A 429 stops every
- * request until the Reset (or Retry-After) it names. Until the first answer
- * shows whether the tenant sends the headers, only one request is in flight.
- *
- * The level: requests we may still send now. Each answer sets it from
- * Remaining as above; each request sent takes one. Answers to requests older
- * than the one the level was last set from are stale for the level but still
- * teach how the budget comes back.
- *
- * How the budget comes back is learned, never assumed (refill-model.ts):
- *
- * - Until an answer proves otherwise, the tenant is paced by what every model
- *   promises: tokens are back at X-RateLimit-Reset. When the level is spent,
- *   nothing goes until the latest local moment the tenant's clock can reach
- *   Reset; then the opener goes. This is the service's documented model (whole
- *   steps at the top of each window), and the wait costs nothing there: a
- *   window's tokens stay until used.
- * - A continuous bucket refills before Reset. While that is not known, the
- *   last token of a window is held back as a probe: it goes when the proofs
- *   of refill.ts (valid for such a bucket) say a continuous bucket has
- *   refilled one, if that can be before the Reset. Its answer names the same
- *   Reset (so it was made before it) and shows a refill (continuous) or none
- *   (a window, for the rest of the run); either way it spent a token that was
- *   there, so it costs no 429.
- * - For a continuous bucket the level grows at the largest rate the answers
- *   prove (never above the truth). A bucket of one proves nothing between
- *   requests (every answer says 0 left): its token is counted from the last
- *   answer's arrival (the latest it can have been taken), and each answer
- *   raises the rate it tested (the gap since the answer before) twofold until
- *   the bucket's first 429, then by a tenth, below any rate that got a 429
- *   (which proves the gap it went after too short). A 429 empties the level and
- *   forgets the proven rate but the lower of the growth rate and a fraction of
- *   the old rate: 0.9 when the rate was a probe above the proven one, half
- *   when it was proven (another client drew on the shared bucket).
- *
- * Two ceilings of the user's sit on top (ceilings.ts): a rate per second, and
- * a share of the sustained rate learned. No wait passes the rate-limit
- * timeout's deadline (the first 429 of a streak plus the timeout).
- *
- * Callers are served first come, first served: one caller decides at a time.
+ * One pacer per API client (or per bucket: pacer-routes.ts), shared by all its
+ * requests; callers are served first come, first served, one deciding at a
+ * time. The invariant (docs/pacing-and-failures.md has the why): a request
+ * goes only if the newest answer's Remaining, less every request not yet
+ * answered, leaves one for it (the level), or once the limiter's clock has
+ * surely passed that answer's Reset (tenant-clock.ts; then one opener goes
+ * alone and its answer sets the level again). A bucket proven continuous
+ * (refill-model.ts) also counts what its proven rate (refill.ts) refilled. A
+ * 429 stops everyone until the Reset or Retry-After it names. Date is never
+ * taken for the limiter's clock. The user's ceilings sit on top (ceilings.ts);
+ * no wait passes the rate-limit timeout's deadline.
  */
 import { UserCeilings, type Decision, type RpsState, type WaitCause } from './ceilings.js';
-import { RefillBounds } from './refill.js';
+import { LevelSinceFull, RefillBounds } from './refill.js';
 import { RefillModel } from './refill-model.js';
 import { backoffMs, readRateHeaders, retryAfterMs, type Headers } from './retry.js';
 import { TenantClock } from './tenant-clock.js';
@@ -125,6 +81,8 @@ interface Answer {
   dateMs: number | undefined;
   /** Retry-After, ms, when sent. */
   retryAfterMs: number | undefined;
+  /** Answers to other requests that arrived while it was in flight. */
+  overlapped: number;
 }
 
 export class Pacer {
@@ -136,6 +94,10 @@ export class Pacer {
   private readonly clock = new TenantClock();
   private readonly model = new RefillModel(this.clock);
   private readonly bounds = new RefillBounds();
+  private readonly sinceFull = new LevelSinceFull();
+  /** Answers (or failures) in so far, and that count when each request in flight was sent. */
+  private answered = 0;
+  private readonly answeredAtSend = new Map<number, number>();
   private readonly ceilings: UserCeilings;
   /** Refill rate in use (tokens per ms), continuous buckets only. */
   private rate: number | undefined;
@@ -178,6 +140,8 @@ export class Pacer {
   private last429At = -Infinity;
   /** No request before this local time (a 429's Retry-After). */
   private holdUntil = 0;
+  /** Sending time of the latest request whose answer a wait was cut short for. */
+  private heard = -Infinity;
   /** Round trip of the latest answer, ms. */
   private roundTrip = 0;
   /** Lessons from 429s without Reset or Retry-After in a row; 0 once a request succeeds. */
@@ -231,7 +195,8 @@ export class Pacer {
     const sentAt = this.inFlight.get(ticket);
     if (sentAt === undefined) return;
     this.inFlight.delete(ticket);
-    if (headers) this.learn(this.read(ticket, sentAt, headers, status));
+    const overlapped = this.ended(ticket);
+    if (headers) this.learn(this.read(ticket, sentAt, headers, status, overlapped));
     else this.unanswered(ticket);
     this.wake();
   }
@@ -243,9 +208,18 @@ export class Pacer {
    */
   cancel(ticket: number): void {
     if (!this.inFlight.delete(ticket)) return;
+    this.ended(ticket);
     if (this.level !== undefined && ticket > this.levelTicket) this.level += 1;
     this.unanswered(ticket);
     this.wake();
+  }
+
+  /** A request's slot ended: how many other answers came while it was in flight. */
+  private ended(ticket: number): number {
+    const overlapped = this.answered - (this.answeredAtSend.get(ticket) ?? this.answered);
+    this.answeredAtSend.delete(ticket);
+    this.answered += 1;
+    return overlapped;
   }
 
   /** No answer came for `ticket`: an opener's window stays unopened, a probe unanswered. */
@@ -267,7 +241,7 @@ export class Pacer {
     return this.model.kind === 'continuous' || this.limit === 1;
   }
 
-  private read(ticket: number, sentAt: number, headers: Headers, status: number): Answer {
+  private read(ticket: number, sentAt: number, headers: Headers, status: number, overlapped: number): Answer {
     const rate = readRateHeaders(headers);
     const date = headers.date;
     const dateMs = typeof date === 'string' ? Date.parse(date) : NaN;
@@ -281,6 +255,7 @@ export class Pacer {
       resetMs: rate.reset === undefined ? undefined : rate.reset * 1000,
       dateMs: Number.isNaN(dateMs) ? undefined : dateMs,
       retryAfterMs: retryAfterMs(headers, this.options.now()),
+      overlapped,
     };
   }
 
@@ -299,6 +274,10 @@ export class Pacer {
     if (a.status === 429) return this.on429(a);
     const remaining = a.remaining!;
     if (this.limit === undefined) this.limit = remaining + 1;
+    if (remaining === this.limit - 1) {
+      // Full before it: exactly Limit − 1 left, less whatever else may be served after it.
+      this.sinceFull.full(a.recvAt, remaining - this.inFlight.size - a.overlapped);
+    }
     const tookBefore = this.tookAt;
     this.tookAt = Math.max(this.tookAt, a.recvAt);
     const wasProbe = a.ticket === this.probe;
@@ -410,7 +389,8 @@ export class Pacer {
       const ceiling = remaining + 1 + this.rate * (a.recvAt - a.sentAt);
       // With another client on the bucket, what Remaining shows is theirs to take too:
       // count on no more than our own share predicts.
-      const shown = this.shared ? Math.min(predicted, floor) : Math.max(predicted, floor);
+      const replayed = this.shared ? undefined : this.sinceFull.levelAt(a.recvAt, this.rate, this.limit!);
+      const shown = this.shared ? Math.min(predicted, floor) : Math.max(predicted, floor, replayed ?? floor);
       this.level = Math.min(shown, ceiling);
     } else {
       this.level = floor;
@@ -419,6 +399,7 @@ export class Pacer {
 
   private on429(a: Answer): void {
     this.after429 = true;
+    this.sinceFull.forget();
     // Requests sent before the last 429 arrived were sent on the same mistaken level: one lesson.
     const lesson = a.sentAt >= this.last429At;
     const planned = this.clock.expectedLocal(a.resetMs ?? Infinity);
@@ -551,7 +532,11 @@ export class Pacer {
     if (this.continuous && this.rate !== undefined) {
       // A bucket of one counts its next token from the answer in flight: hear it first.
       if (this.limit === 1 && this.inFlight.size > 0) return { type: 'event' };
-      return { type: 'sleep', ms: Math.max(1, Math.ceil((1 - level) / this.rate)), cause };
+      const ms = Math.max(1, Math.ceil((1 - level) / this.rate));
+      // An answer due before the wait ends may prove a higher rate: wait for it first.
+      const due = this.untilAnswerDue(now);
+      if (due !== undefined && due < ms) return { type: 'sleep', ms: due, cause, partial: true };
+      return { type: 'sleep', ms, cause };
     }
     // Answers still to come may show more left than the level counts on (it takes
     // every request in flight as not counted yet): hear them before waiting for Reset.
@@ -566,6 +551,19 @@ export class Pacer {
     }
     if (this.inFlight.size > 0) return { type: 'event' };
     return null;
+  }
+
+  /**
+   * How long until the newest request in flight is due to be answered (two
+   * round trips); undefined when none, overdue, or already waited for once.
+   */
+  private untilAnswerDue(now: number): number | undefined {
+    let newest = -Infinity;
+    for (const sentAt of this.inFlight.values()) newest = Math.max(newest, sentAt);
+    if (newest <= this.heard) return undefined;
+    this.heard = newest;
+    const due = Math.ceil(newest + 2 * Math.max(this.roundTrip, 1) - now);
+    return due > 0 ? due : undefined;
   }
 
   /**
@@ -585,6 +583,9 @@ export class Pacer {
     const due = this.levelAt + 1 / proven;
     const spare = Math.max(this.roundTrip, 1) * 2;
     if (due + spare >= this.clock.expectedLocal(this.resetMs)) return null;
+    // A token's refill takes a Reset's second or more: a continuous bucket names a later Reset
+    // after every request, so the probe tells only if surely answered before this Reset.
+    if (1 / proven >= 1000 && due + spare >= this.clock.earliestLocal(this.resetMs)) return null;
     this.probeAt = due;
     if (now >= due) return null;
     return { type: 'sleep', ms: Math.max(1, Math.ceil(due - now)), cause: budget(WAIT_REASON.pace) };
@@ -626,7 +627,7 @@ export class Pacer {
       if (await this.sleepUntilDeadline(now, d.ms, signal)) continue;
       this.options.onWait(d.ms, d.cause);
       await this.options.sleep(d.ms, signal);
-      if (d.capped || this.options.now() < now + d.ms) {
+      if (!d.partial && (d.capped || this.options.now() < now + d.ms)) {
         // A wait cut short by its cap, or a clock that did not move as far as
         // asked: count the wait as served (one request may go) so the loop
         // always makes progress.
@@ -659,6 +660,8 @@ export class Pacer {
     const level = this.levelNow(now);
     const ticket = ++this.lastTicket;
     this.inFlight.set(ticket, now);
+    this.answeredAtSend.set(ticket, this.answered);
+    this.sinceFull.took(now);
     if (level !== undefined && this.seen === 'headers') {
       if (this.probeAt !== undefined && now >= this.probeAt) {
         this.probe = ticket;

@@ -169,3 +169,55 @@ function max(a: number | undefined, b: number): number {
 function min(a: number | undefined, b: number): number {
   return a === undefined ? b : Math.min(a, b);
 }
+
+/** Requests replayed since the bucket was last seen full; beyond this the rounding it saves is spread thin. */
+const MAX_REPLAYED = 256;
+
+/**
+ * The level of a continuous bucket since an answer showed it full: Remaining
+ * = Limit − 1 leaves exactly Limit − 1 tokens, so later it holds at least
+ * that, plus what a proven rate refilled (never above Limit), less every
+ * request that may have been served after that answer. Replayed with the
+ * newest proven rate, the level does not keep the lower rates learned on the
+ * way (Reset's whole seconds spread over a few requests), which a level
+ * carried from answer to answer does.
+ */
+export class LevelSinceFull {
+  /** Local arrival of the answer that showed the bucket full; undefined = none. */
+  private from: number | undefined;
+  private start = 0;
+  /** Sending times of the requests since. */
+  private takes: number[] = [];
+
+  /** An answer arriving at `at` showed the bucket full; `level` is what it left, less requests it may precede. */
+  full(at: number, level: number): void {
+    this.from = at;
+    this.start = level;
+    this.takes = [];
+  }
+
+  took(at: number): void {
+    if (this.from === undefined) return;
+    this.takes.push(at);
+    if (this.takes.length > MAX_REPLAYED) this.from = undefined;
+  }
+
+  forget(): void {
+    this.from = undefined;
+  }
+
+  /** Requests we may send at `now` at `rate` (tokens per ms) on a bucket of `limit`; undefined when unknown. */
+  levelAt(now: number, rate: number, limit: number): number | undefined {
+    if (this.from === undefined) return undefined;
+    let level = this.start;
+    let at = this.from;
+    for (const sent of this.takes) {
+      if (sent > at) {
+        level = Math.min(limit, level + rate * (sent - at));
+        at = sent;
+      }
+      level -= 1;
+    }
+    return Math.min(limit, level + rate * Math.max(0, now - at));
+  }
+}

@@ -33,7 +33,7 @@ describe('TenantClock', () => {
     expect(clock.lo).toBe(3988);
     // A Reset only 1 s after our sending: the limiter's clock cannot be 4 s ahead.
     clock.observe({ sentAt: S + 20, recvAt: S + 22, resetMs: S + 1000 });
-    expect(clock.hasDate).toBe(false);
+    expect(clock.bounded).toBe(false); // Date dropped: nothing bounds the offset from below
     expect(clock.hi).toBe(980);
     expect(clock.planned).toBe(0);
   });

@@ -52,11 +52,6 @@ export class TenantClock {
   /** Extra wait after plans a 429 proved early, ms (doubles with each). */
   private slack = 0;
 
-  /** Whether answers carry a Date header that agrees with the limiter's Reset. */
-  get hasDate(): boolean {
-    return this.dated;
-  }
-
   observe(r: ClockReading): void {
     if (r.resetMs !== undefined) this.resetHi = Math.min(this.resetHi, r.resetMs - r.sentAt);
     if (this.passedLo > this.resetHi) this.passedLo = -Infinity; // the limiter's clock moved back

@@ -12,19 +12,12 @@ import {
   type PolicyEntry,
   type PolicyReach,
 } from '../review/index.js';
+import type { ExplainReport } from '../run/explain.js';
 import { actionWords, counterWords, GROUP_WORDS, LEVEL_WORDS, scopeWords } from '../review/words.js';
 import { listed } from './words.js';
 import { printable } from '../resources/index.js';
 
-/** What one run of explain found. */
-export interface ExplainReport {
-  /** The applications asked about (or read from the tenant), each with what governs it. */
-  clients: ClientExplanation[];
-  /** The policies asked about (or every policy), each with what it governs. */
-  policies: PolicyReach[];
-  /** 'tenant' when the applications are the tenant's (explain --all-clients); else they were given. */
-  from?: 'tenant';
-}
+export type { ExplainReport };
 
 /** Whose applications the reverse lists: "the clients given", or the tenant's. */
 function whose(report: ExplainReport, short: boolean): string {

@@ -12,6 +12,7 @@ import {
   type SettingNames,
   type Wording,
 } from '../resources/settings.js';
+import { rateLimitPolicy } from '../resources/rate-limit-policy.js';
 
 /** The sentence of each problem, naming the flags that set it. */
 const PROBLEM_WORDS: { [C in RunProblem['code']]: (p: Extract<RunProblem, { code: C }>) => string } = {
@@ -32,7 +33,33 @@ const PROBLEM_WORDS: { [C in RunProblem['code']]: (p: Extract<RunProblem, { code
     `sent. To confirm this tenant, set TENANTFORM_ALLOWED_HOSTS=${p.host} where the credentials are set (in CI, ` +
     'beside the secrets; several hosts separated by commas), or name it with TENANTFORM_DOMAIN, ' +
     'TENANTFORM_BASE_URL, --domain or --base-url.',
+  POLICY_NOT_A_POLICY: (p) => `--policy ${p.text}: not a ${rateLimitPolicy.title.one}`,
+  POLICY_NOT_DECLARED: (p) => {
+    const hint = p.closest ? ` (did you mean ${p.closest}?)` : p.declared === 0 ? ' (it declares none)' : '';
+    return `--policy ${p.text}: the configuration declares no rate limit policy for ${p.selector}${hint}`;
+  },
+  READ_NEEDS_FULL: (p) => fullProfileNeeded(READS[p.read]),
+  LOGS_UNREADABLE: (p) => `${p.via === 'plan' ? '--simulate' : '--logs'} ${p.message}`,
+  LOGS_READ_STOPPED: (p) =>
+    p.status === null
+      ? 'GET /logs answered an event without log_id: cannot read on'
+      : `GET /logs answered ${p.status}`,
 };
+
+/** The command line that makes each read of the tenant the full profile is needed for. */
+const READS: Record<Extract<RunProblem, { code: 'READ_NEEDS_FULL' }>['read'], string> = {
+  'all-clients': 'explain --all-clients',
+  'simulate-tenant-logs': 'simulate --logs tenant',
+  'plan-tenant-logs': 'plan --simulate tenant',
+};
+
+/** Why `what` cannot run under the spec profile, and how to give the full one. */
+export function fullProfileNeeded(what: string): string {
+  return (
+    `${what} reads the tenant, and the spec API profile has no read operation: ` +
+    'use it with a tenant that offers the full Management API (--api full, or api: full for the environment in tenantform.yaml)'
+  );
+}
 
 /** A RunError's sentence on the command line. */
 export function runErrorMessage(err: RunError): string {

@@ -6,6 +6,7 @@
  * printed through `printable` (control characters escaped) and, in
  * Markdown, escaped for the table or chart they sit in.
  */
+import type { ReadSummary } from '../run/simulate.js';
 import { codeCell, escapeCell } from '../plan/index.js';
 import { isEnforcing } from '../review/index.js';
 import { actionShort, actionWords } from '../review/words.js';
@@ -21,12 +22,7 @@ import {
 export type SimulateFormat = 'text' | 'markdown' | 'json';
 
 /** Where the events came from, for the report's first line. */
-export interface ReadSummary {
-  /** The files read, or the tenant's base URL. */
-  source: string;
-  /** Tenant reads: how far back the tenant's retention reached, and whether the cap stopped the read. */
-  retention?: { oldest: number | null; capped: boolean; cap: number; pages: number };
-}
+export type { ReadSummary };
 
 const number = (n: number) => n.toLocaleString('en-US');
 

@@ -9,9 +9,10 @@ import type { Plan } from '../plan/types.js';
 import type { DesiredResource } from '../resources/index.js';
 import type { Finding, SimulatedEvidence } from '../review/index.js';
 import type { PolicyResult } from '../simulate/index.js';
-import type { ConfigInput } from './inputs.js';
+import type { ConfigInput } from '../run/requests.js';
+import type { TenantReader } from '../run/read-requests.js';
+import { runIO } from './context.js';
 import type { CommandIO } from './io.js';
-import type { TenantReader } from './simulate-tenant.js';
 
 /** The tenant's events read for a plan at most. */
 const PLAN_CAP = 1_000_000;
@@ -51,10 +52,11 @@ export async function withEvidence(
 ): Promise<Plan> {
   const sim = await import('../simulate/index.js');
   const { policiesOf } = await import('../review/index.js');
-  const { readLogs } = await import('./simulate-read.js');
+  const { readLogs } = await import('../run/simulate.js');
   const simulation = new sim.Simulation();
-  await readLogs('plan --simulate', source, simulation, {
+  await readLogs('plan', source, simulation, {
     ...context,
+    io: runIO(context.io),
     limits: { since: null, cap: PLAN_CAP },
   });
   const report = simulation.report(policiesOf(desired));

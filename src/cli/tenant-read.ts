@@ -24,15 +24,13 @@ import {
 } from '../resources/index.js';
 import type { StateDocument } from '../state/types.js';
 import { CliError, type CommandIO } from './io.js';
+import { fullProfileNeeded } from './run-words.js';
 import { listed, plural } from './words.js';
 
 /** Refuses `what` under the spec profile, which has no read operation. */
 export function requireFull(profile: ApiProfile, what: string): void {
   if (profile === 'full') return;
-  throw new CliError(
-    `${what} reads the tenant, and the spec API profile has no read operation: ` +
-      'use it with a tenant that offers the full Management API (--api full, or api: full for the environment in tenantform.yaml)',
-  );
+  throw new CliError(fullProfileNeeded(what));
 }
 
 /**

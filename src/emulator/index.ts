@@ -28,6 +28,13 @@ export { ADMIN_KEY_HEADER, ADMIN_PREFIX } from './admin.js';
 export { checkFaults, EmulatorOptionError, FAULT_NAMES } from './faults.js';
 export { EMULATOR_SCOPES, emulatorScopes, servedOperations } from './api.js';
 export { routesFor } from './router.js';
+export {
+  EVERY_ROUTE,
+  routeName,
+  routeSourceRows,
+  type RouteFact,
+  type RouteSources,
+} from './route-sources.js';
 export { generateTraffic, TRAFFIC_SHAPES, type TrafficEvent, type TrafficShape } from './traffic.js';
 export { EMULATOR_KINDS, emulatorKind } from './kinds/index.js';
 export { EMULATOR_REFERENCES } from './references/index.js';

@@ -25,7 +25,17 @@ export type RunProblem =
       baseUrl: string;
       host: string;
       key: 'base_url' | 'domain';
-    };
+    }
+  /** A policy asked about is an address of another kind. */
+  | { code: 'POLICY_NOT_A_POLICY'; text: string }
+  /** A policy asked about is not declared: `closest` is the selector most like it, `declared` how many there are. */
+  | { code: 'POLICY_NOT_DECLARED'; text: string; selector: string; closest: string | null; declared: number }
+  /** A read of the tenant (`read`: what it reads) under the spec profile, which has no read operation. */
+  | { code: 'READ_NEEDS_FULL'; read: 'all-clients' | 'simulate-tenant-logs' | 'plan-tenant-logs' }
+  /** A log source (a file or directory of events) that is not log events: `message` names the file and line. */
+  | { code: 'LOGS_UNREADABLE'; via: 'simulate' | 'plan'; message: string }
+  /** The tenant's logs could not be read on: an answer that is not a page (`status`), or an event without log_id (null). */
+  | { code: 'LOGS_READ_STOPPED'; status: number | null };
 
 export type RunProblemCode = RunProblem['code'];
 

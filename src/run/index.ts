@@ -33,6 +33,15 @@ export type {
   VarsOrProblem,
 } from './read-requests.js';
 export { RunError, type RunProblem, type RunProblemCode } from './errors.js';
+export { explainReport, findPolicy, runExplain, type ExplainReport, type ExplainResult } from './explain.js';
+export {
+  readLogs,
+  runSimulate,
+  type LogReader,
+  type ReadLimits,
+  type ReadSummary,
+  type SimulateResult,
+} from './simulate.js';
 export {
   absolute,
   environmentState,

@@ -15,6 +15,7 @@ import { checkSchema, type SchemaIssue, type SchemaName } from '../../schemas/in
 import { badRequest } from '../errors.js';
 import { randomAlphanumeric } from '../ids.js';
 import type { PageSize } from '../pages.js';
+import type { RouteSources } from '../route-sources.js';
 
 /** What a kind's data may ask of the tenant that holds it. */
 export interface TenantContext {
@@ -104,6 +105,12 @@ export interface EmulatorKindSpec<K extends string, P, D extends KindData<P>> {
    * user's permission list). Run through OperationInput.annotate.
    */
   annotates?: Readonly<Record<string, (data: D, items: unknown[]) => unknown[]>>;
+  /**
+   * Where each served route's behaviour comes from (spec, docs, SDK,
+   * observed, choice), by descriptor name: the table of docs/emulator.md
+   * (route-sources.ts, npm run gen:docs). Every handler's route is in it.
+   */
+  sources: readonly RouteSources[];
   /** Why `part` (from a data file or a seed) is unusable, or undefined. */
   check(part: unknown): string | undefined;
   /** A seed's part with what the service would have generated filled in (ids, timestamps); default as given. */
@@ -122,6 +129,7 @@ export interface EmulatorKind<K extends string = string, P = unknown> {
   handlers: Readonly<Record<string, (data: KindData<unknown>, input: OperationInput) => OperationResult>>;
   refuses?: Readonly<Record<string, (data: KindData<unknown>, body: unknown) => void>>;
   annotates?: Readonly<Record<string, (data: KindData<unknown>, items: unknown[]) => unknown[]>>;
+  sources: readonly RouteSources[];
   check(part: unknown): string | undefined;
   complete?(part: unknown, nowIso: string): unknown;
 }

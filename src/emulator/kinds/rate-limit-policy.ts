@@ -184,6 +184,47 @@ export const rateLimitPolicies = emulatorKind({
     },
     getRateLimitPolicy: (data, { params }) => ({ status: 200, body: data.get(checkPolicyId(params.id!)) }),
   },
+  sources: [
+    {
+      operations: ['createRateLimitPolicy'],
+      facts: [
+        [
+          '201, the policy; 409 for the same resource + consumer + consumer_selector; 400 for a body the schema refuses',
+          'spec',
+        ],
+        [
+          'ids `rlp_` + 21 characters; error bodies `{statusCode, error, message, errorCode}`',
+          'observed; the `errorCode` values are a choice',
+        ],
+      ],
+    },
+    {
+      operations: ['deleteRateLimitPolicy'],
+      facts: [
+        [
+          '204, empty; 404 for an unknown id; 400 for an id over 26 characters',
+          "observed (the spec shows no status); the 400 follows the spec's 26-character bound",
+        ],
+        [
+          'under `full`, `Content-Type: application/json; charset=utf-8` on the 204',
+          'observed (under `spec` none, as before)',
+        ],
+      ],
+    },
+    {
+      operations: ['updateRateLimitPolicy'],
+      facts: [['200, the whole policy; only `configuration` may change', 'SDK, docs']],
+    },
+    {
+      operations: ['listRateLimitPolicies', 'getRateLimitPolicy'],
+      facts: [
+        [
+          'checkpoint pages (`take`, `from`, `next`), filters `resource`, `consumer`, `consumer_selector`; 50 a page unless asked',
+          'SDK; 100 as the largest page is a choice',
+        ],
+      ],
+    },
+  ],
   check(part) {
     if (!Array.isArray(part)) return 'rateLimitPolicies must be a list';
     const identities = new Set<string>();

@@ -154,6 +154,42 @@ export const tokenExchangeProfiles = emulatorKind({
     },
     getTokenExchangeProfile: (data, { params }) => ({ status: 200, body: data.get(params.id!) }),
   },
+  sources: [
+    {
+      operations: ['createTokenExchangeProfile'],
+      facts: [
+        [
+          '201, the profile; 409 for a subject_token_type another profile has',
+          'spec (fields), observed (201, ids `tep_` + 16)',
+        ],
+        [
+          'under `full`, 400 for an Action that does not exist, is not deployed or is bound to another trigger',
+          'docs (the rule), SDK (400 among the statuses)',
+        ],
+      ],
+    },
+    {
+      operations: ['updateTokenExchangeProfile'],
+      facts: [
+        ["200, the whole updated profile (the SDK's type says 204)", 'observed'],
+        ['404 without `errorCode` for an unknown id', 'choice (the body of the observed get)'],
+      ],
+    },
+    {
+      operations: ['deleteTokenExchangeProfile'],
+      facts: [['204, empty, no `Content-Type`; 204 also when the profile no longer exists', 'observed']],
+    },
+    {
+      operations: ['listTokenExchangeProfiles', 'getTokenExchangeProfile'],
+      facts: [
+        ['checkpoint pages as for policies; a cursor valid 24 hours', 'SDK, docs'],
+        [
+          '404 `{"statusCode":404,"error":"Not Found","message":"Token exchange profile not found."}`',
+          'observed',
+        ],
+      ],
+    },
+  ],
   check(part) {
     if (!Array.isArray(part)) return 'tokenExchangeProfiles must be a list';
     profileFields ??= requiredFields('token-exchange-profile-create-request.schema.json');

@@ -139,6 +139,41 @@ export const userPermissions = emulatorKind({
       return { status: 200, body: offsetPage(key, items, query, size) };
     },
   },
+  sources: [
+    {
+      operations: ['assignUserPermissions'],
+      facts: [
+        ['201, `{}`; permissions held already are skipped', 'observed'],
+        [
+          '404 for a user the emulator is told does not exist; under `full` 404 for an unknown API, 400 for a permission it does not define',
+          'SDK (the statuses); which of 400 and 404 is a choice',
+        ],
+      ],
+    },
+    {
+      operations: ['removeUserPermissions'],
+      facts: [
+        [
+          '204, empty, `Content-Type: application/json; charset=utf-8`; one the user lacks is skipped',
+          'observed (the header), SDK (the body)',
+        ],
+      ],
+    },
+    {
+      operations: ['listUserPermissions'],
+      facts: [
+        ['bare array, or with `include_totals=true` `{start, limit, total, permissions}`', 'SDK'],
+        [
+          'items `{permission_name, description, resource_server_name, resource_server_identifier, sources}`, a direct assignment one `DIRECT` source with empty id and name; sorted by `permission_name`',
+          'observed',
+        ],
+        [
+          'across APIs, then by `resource_server_identifier`; `description` "" when the API gives the permission none; an API the tenant lacks named by its identifier',
+          'choice',
+        ],
+      ],
+    },
+  ],
   check(part) {
     if (!isRecord(part)) return 'userPermissions must be a mapping';
     for (const [user, grants] of Object.entries(part)) {

@@ -109,5 +109,22 @@ export const actions = emulatorKind({
       if (why) throw badRequest(why, 'invalid_action');
     },
   },
+  sources: [
+    {
+      operations: ['listActions'],
+      facts: [
+        ['`{total, page, per_page, actions}`, 20 a page unless asked, no `include_totals`', 'SDK'],
+        ['no `page` when not asked; no `total` when nothing matches', 'observed'],
+        ['`deployed=true` means "has a `deployed_version`"', 'choice'],
+      ],
+    },
+    {
+      operations: ['getAction'],
+      facts: [
+        ['200, the Action', 'SDK'],
+        ['404 `inexistent_action`, "The action does not exist"', 'choice'],
+      ],
+    },
+  ],
   check: (part) => itemsProblem(part, 'actions', 'action', 'action', (a) => a.id),
 });

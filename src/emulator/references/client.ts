@@ -82,5 +82,26 @@ export const clients = emulatorKind({
       return { status: 200, body: served(query)(structuredClone(found)) };
     },
   },
+  sources: [
+    {
+      operations: ['listClients'],
+      facts: [
+        ['offset pages, `fields`/`include_fields`', 'SDK'],
+        [
+          'every item carries `tenant`; `app_type` and `is_first_party` filter',
+          "observed; the tenant's name `emulator` is a choice",
+        ],
+      ],
+    },
+    {
+      operations: ['getClient'],
+      facts: [
+        [
+          '200, the application; 404 `inexistent_client`, "The client does not exist"',
+          "docs (the code), observed (the message, in the Terraform provider's recorded tests)",
+        ],
+      ],
+    },
+  ],
   check: (part) => itemsProblem(part, 'clients', 'application', 'client', (a) => a.client_id),
 });

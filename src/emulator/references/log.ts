@@ -128,6 +128,21 @@ export const logs = emulatorKind({
       return { status: 200, body: data.after(from, wholeNumber(query, 'take', 1, 100, 50)) };
     },
   },
+  sources: [
+    {
+      operations: ['listLogs'],
+      facts: [
+        [
+          'checkpoint (`from`, `take` at most 100): a bare array ordered by `log_id`, empty at the end; search (`q`, `sort`, `page`, `per_page` at most 100, 1,000 results at most), `include_totals` answering `{start, limit, length, total, logs}`',
+          'docs, SDK',
+        ],
+        [
+          'only a date range in `q` (another query is a 400), only `date:1` and `date:-1` in `sort`; `fields` ignored; no `Link` header; the page past the 1,000th result is a 400',
+          'choice',
+        ],
+      ],
+    },
+  ],
   check: (part) => {
     if (!Array.isArray(part)) return 'logs must be a list';
     const seen = new Set<string>();

@@ -136,6 +136,25 @@ export const resourceServers = emulatorKind({
       }
     },
   },
+  sources: [
+    {
+      operations: ['listResourceServers'],
+      facts: [
+        ['offset pages, at most 10 `identifiers`', 'SDK'],
+        ['`fields` keeps only those fields', 'observed'],
+      ],
+    },
+    {
+      operations: ['getResourceServer'],
+      facts: [
+        ['by id or identifier', 'observed (real tools read it so)'],
+        [
+          '404 "The resource server does not exist"',
+          'observed (message); `inexistent_resource_server` is a choice',
+        ],
+      ],
+    },
+  ],
   check: (part) =>
     itemsProblem(part, 'resourceServers', 'API (resource server)', 'resourceServer', (r) => r.identifier),
 });

@@ -94,6 +94,14 @@ export const userRoles = emulatorKind({
       return { status: 200, body: offsetPage(key, data.list(params.user_id!), query, size) };
     },
   },
+  sources: [
+    {
+      operations: ['assignUserRole'],
+      facts: [['201, the assignment with its id', 'choice (a test-only kind)']],
+    },
+    { operations: ['removeUserRole'], facts: [['204, empty', 'choice (a test-only kind)']] },
+    { operations: ['listUserRoles'], facts: [['offset pages', 'choice (a test-only kind)']] },
+  ],
   check(part) {
     if (!Array.isArray(part)) return 'userRoles must be a list';
     const held = new Set<string>();
