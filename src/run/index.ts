@@ -75,3 +75,30 @@ export {
   type ConnectionSettings,
   type WaitSink,
 } from './connection.js';
+export type {
+  EmulatorRequest,
+  EnvsRequest,
+  FmtRequest,
+  ForceUnlockRequest,
+  InitRequest,
+  LocatedState,
+  ShowRequest,
+  StateListRequest,
+  StateMigrateRequest,
+  StateRepairRequest,
+  StateRescueRequest,
+  StateRmRequest,
+  StateShowRequest,
+} from './local-requests.js';
+export {
+  affectedEnvironments,
+  listEnvironments,
+  migrateStates,
+  readLocatedState,
+  startEmulators,
+  withLocatedStore,
+  writeScaffold,
+  type InitOutcome,
+  type ScaffoldFile,
+  type StartedEmulator,
+} from './local-runs.js';
