@@ -9,7 +9,7 @@ import path from 'node:path';
  * client interface it needs); the emulator stands apart (it serves the kinds'
  * operation descriptors but shares no code with api, config, plan, apply or
  * state); run (a command as a typed request, and what runs it) sits below cli
- * and above everything else but the emulator; cli is on top and alone may
+ * and above everything else (the emulator too: it starts `tenantform emulator`'s tenants); cli is on top and alone may
  * import everything. Test files are not bound by it.
  *
  * eslint.config.js runs it as the local rule `tenantform/dependency-rule`
@@ -53,7 +53,7 @@ export const ALLOWED = {
   apply: [...BASE, 'plan'],
   api: BASE,
   emulator: BASE,
-  run: [...BASE, 'review', 'simulate', 'config', 'state', 'plan', 'apply', 'api'],
+  run: [...BASE, 'review', 'simulate', 'config', 'state', 'plan', 'apply', 'api', 'emulator'],
   cli: FOLDERS,
 };
 

@@ -6,40 +6,15 @@
  * closed output.
  */
 import type { ApplyResult } from '../apply/index.js';
-import type { StateSession, StateStore } from '../state/index.js';
 import { stopExitCode, stopRequested, type CommandIO } from './io.js';
 import { withoutHint } from './progress.js';
 import { plural } from './words.js';
-import { messageOf } from './run-words.js';
 
 /** Where the unrecorded operations went: a rescue file, or only the stderr lines. */
 export interface RescueNote {
   path: string | null;
   /** Why no file could be written. */
   problem?: string;
-}
-
-/**
- * Keeps every operation the tenant acknowledged but the state could not
- * record: one machine-readable stderr line each (CI logs keep them), then a
- * rescue file beside the state or in the temp directory.
- */
-export async function keepUnrecorded(
-  result: ApplyResult,
-  session: StateSession,
-  store: StateStore,
-  io: CommandIO,
-): Promise<RescueNote | null> {
-  if (result.unrecorded.length === 0) return null;
-  const state = await import('../state/index.js');
-  const lineage = session.doc.lineage;
-  const entries = result.unrecorded.map((u) => state.toJournalEntry(lineage, u.entry));
-  io.stderr.write(state.rescueLines(entries).join('\n') + '\n');
-  try {
-    return { path: await state.writeRescueFile(store, entries) };
-  } catch (err) {
-    return { path: null, problem: messageOf(err) };
-  }
 }
 
 /** A replace whose create answered 409 sent its delete too: counted apart from plain adoptions. */

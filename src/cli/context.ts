@@ -3,14 +3,15 @@
  * Everything here turns flags into values or a CliError naming the flag.
  */
 import { isAbsolute, resolve } from 'node:path';
-import { CliError, heldLocks, type CommandIO } from './io.js';
+import { CliError, type CommandIO } from './io.js';
 import * as run from '../run/state-store.js';
 import { NO_SCOPE, type StateScope } from '../run/state-location.js';
 import type { Pacing, RunIO, StateRequest } from '../run/requests.js';
-import { flagOf, flagWords, noticeText } from './run-words.js';
+import { flagOf, noticeText } from './run-words.js';
 import type { ApplyFlags } from './definitions.js';
-import type { LockInfo, StateLocation, StateStore, TakeoverReason } from '../state/types.js';
-import type { RescueFile, RescueOutcome, StateDocument, StateSession } from '../state/index.js';
+import type { StateLocation, StateStore } from '../state/types.js';
+import type { StateDocument, StateSession } from '../state/index.js';
+import type { LockRequest } from '../run/locked-state.js';
 
 /**
  * The flags that say where the state is and how to lock it, as the commands
@@ -43,7 +44,10 @@ export function runIO(io: CommandIO): RunIO {
     cwd: io.cwd,
     ...(io.signal ? { signal: io.signal } : {}),
     ...(io.openFileStore ? { openFileStore: io.openFileStore } : {}),
-    notice: (notice) => io.stderr.write(noticeText(notice)),
+    notice: (notice) => {
+      const text = noticeText(notice);
+      if (text !== '') io.stderr.write(text);
+    },
     settingNames: flagOf,
   };
 }
@@ -152,117 +156,34 @@ export function pacingOptions(flags: PacingFlags): Pacing {
 }
 
 /**
- * What apply and friends say when they took over the lock of a holder that
- * can no longer write: on a file state its process is gone; on pg only its
- * database session is known to have ended, and the process may still run.
- */
-function takeoverNote(stale: LockInfo, replayed: number, how: TakeoverReason): string {
-  const journal =
-    replayed === 0
-      ? 'its journal had nothing to replay'
-      : `replayed the ${replayed} operation${replayed === 1 ? '' : 's'} its journal recorded`;
-  const why =
-    how === 'process-gone'
-      ? 'that process is no longer running'
-      : 'its database session ended (terminated, disconnected or force-unlocked); the process may still be ' +
-        'running, but it can write nothing more to this state, and what it has in flight goes to its rescue ' +
-        'file, which the next command replays';
-  return `Took over the state lock of ${stale.command} (pid ${stale.pid} on host ${stale.host}, since ${stale.since}): ${why}; ${journal}.\n`;
-}
-
-/** The rescue files left for this store (see state/rescue.ts); unreadable ones are reported and left. */
-async function rescueFilesFor(store: StateStore, io: CommandIO | undefined): Promise<RescueFile[]> {
-  const { findRescueFiles } = await import('../state/index.js');
-  const found = await findRescueFiles(store);
-  for (const problem of found.problems) {
-    const text = typeof problem === 'string' ? problem : flagWords(problem);
-    io?.stderr.write(`Warning: ${text}; it was left as it is.\n`);
-  }
-  return found.files;
-}
-
-function reportRescued(rescued: RescueOutcome, io: CommandIO | undefined, replayed: string): void {
-  for (const file of rescued.replayed) {
-    io?.stderr.write(
-      `Rescue file ${file.path}: ${file.entries.length} acknowledged operation(s) ${replayed}.\n`,
-    );
-  }
-  for (const { file, record } of rescued.kept) {
-    io?.stderr.write(
-      `Rescue file ${file.path}: kept the recorded id ${record.id} of ${record.address}; the file has it adopted ` +
-        'without an id (its create was answered 409: by then another apply had made it and recorded its id).\n',
-    );
-  }
-  for (const { file, reason } of rescued.skipped) {
-    io?.stderr.write(
-      `Warning: rescue file ${file.path} was not replayed: ${reason}; it was left as it is.\n`,
-    );
-  }
-}
-
-/**
  * The state as plan and state list/show see it: stored document, pending
- * journal and rescue files applied in memory, nothing written.
+ * journal and rescue files applied in memory, nothing written; see
+ * readStateWithRescue in src/run.
  */
 export async function readStateForPlan(
   store: StateStore,
   io: CommandIO,
   options: { skipRecordChecks?: boolean } = {},
 ): Promise<StateDocument | null> {
-  const { readStateSnapshotWithRescue } = await import('../state/index.js');
-  const snapshot = await readStateSnapshotWithRescue(store, {
-    rescue: await rescueFilesFor(store, io),
-    skipRecordChecks: options.skipRecordChecks,
-  });
-  reportRescued(snapshot.rescued, io, 'included (the next apply records them)');
-  return snapshot.doc;
+  const { readStateWithRescue } = await import('../run/locked-state.js');
+  return readStateWithRescue(store, runIO(io), options);
 }
 
 /**
  * Runs `fn` with the state locked for `command` (waiting up to `lockTimeoutMs`),
- * leftover journal and rescue files replayed, and the lock released afterwards
- * whatever happens.
+ * leftover journal and rescue files replayed (said on `io`'s stderr), and the
+ * lock released afterwards whatever happens; see withLockedState in src/run.
  */
 export async function withLockedState<T>(
   store: StateStore,
   command: string,
-  flags: {
-    /** How long to wait for the lock, in ms (lockTimeoutOf). */
-    lockTimeoutMs: number;
+  flags: LockRequest & {
     /** Where to report rescue files replayed or skipped. */
     io?: CommandIO;
-    /** A rescue file named on the command line, replayed with those found. */
-    rescue?: RescueFile;
-    /** Opens a state with records that fail the integrity checks (state rm). */
-    skipRecordChecks?: boolean;
   },
   fn: (session: StateSession) => Promise<T>,
 ): Promise<T> {
-  const { io, rescue: explicitRescue, lockTimeoutMs } = flags;
-  const { openState } = await import('../state/index.js');
-  // Looked for once the lock is held: a file written while this waited (by an
-  // apply whose lock it took over) is replayed before anything is sent.
-  const rescue = async (): Promise<RescueFile[]> => {
-    const found = await rescueFilesFor(store, io);
-    if (explicitRescue && !found.some((r) => r.path === explicitRescue.path)) found.push(explicitRescue);
-    return found;
-  };
-  const session = await openState(store, {
-    command,
-    lockTimeoutMs,
-    rescue,
-    skipRecordChecks: flags.skipRecordChecks,
-    onTakeover: (stale, replayed, how) => io?.stderr.write(takeoverNote(stale, replayed, how)),
-  });
-  heldLocks.count += 1;
-  try {
-    reportRescued(session.rescued, io, 'recorded into the state');
-    return await fn(session);
-  } finally {
-    try {
-      await session.release();
-    } finally {
-      heldLocks.count -= 1;
-    }
-  }
+  const { io, ...lock } = flags;
+  const locked = await import('../run/locked-state.js');
+  return locked.withLockedState(store, command, lock, io ? runIO(io) : undefined, fn);
 }

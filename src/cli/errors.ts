@@ -1,4 +1,4 @@
-import { CliError, StopRequest, stopExitCode, type CommandIO } from './io.js';
+import { CliError, EXIT_PLAN_REFUSED, StopRequest, stopExitCode, type CommandIO } from './io.js';
 import { RunError } from '../run/errors.js';
 import { messageOf, runErrorMessage } from './run-words.js';
 
@@ -19,7 +19,8 @@ export function reportError(err: unknown, io: CommandIO): number {
   }
   if (err instanceof RunError) {
     io.stderr.write(`Error: ${cutEchoes(runErrorMessage(err))}\n`);
-    return err.exitCode;
+    // A saved plan refused: nothing was locked, recorded or sent, and planning again is the way on.
+    return err.problem.code === 'PLAN_REFUSED' ? EXIT_PLAN_REFUSED : err.exitCode;
   }
   if (err instanceof Error && typeof (err as { code?: unknown }).code === 'string') {
     io.stderr.write(`Error: ${cutEchoes(messageOf(err))}\n`);

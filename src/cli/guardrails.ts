@@ -1,31 +1,15 @@
 /**
- * The guardrails in the commands: which settings a run has (tenantform.yaml,
- * the environment's over the project's, and --strict), the findings as
- * config issues (errors) and warnings, printed at file:line:col with their
- * rule code. validate runs the config rules; plan and apply run them after
- * loading the config and the plan rules after planning: an error stops the
- * command there, before anything is written or sent.
+ * The guardrails' findings in the commands: as config issues (errors) and
+ * warnings, printed at file:line:col with their rule code. Which settings a
+ * run has and which findings stop it is src/run/review.ts's (plan, apply)
+ * and validate's own.
  */
 import { compareIssues, type ConfigIssue } from '../config/index.js';
-import type { Plan } from '../plan/types.js';
-import type { DesiredResource } from '../resources/index.js';
-import {
-  checkChanges,
-  checkConfig,
-  DEFAULT_SETTINGS,
-  findingMessage,
-  type Finding,
-  type GuardrailSettings,
-} from '../review/index.js';
+import { findingMessage, type Finding } from '../review/index.js';
 import { formatIssue, errorCountLine } from './config-issues.js';
-import type { ConfigInput } from './inputs.js';
 import type { CommandIO } from './io.js';
 
-/** The settings of one run: its environment's guardrails (if any), and --strict. */
-export function runSettings(input: ConfigInput, strict: boolean | undefined): GuardrailSettings {
-  const base = input.environment?.guardrails ?? DEFAULT_SETTINGS;
-  return strict ? { ...base, strict: true } : base;
-}
+export { runSettings } from '../run/review.js';
 
 /** A finding as a config issue: its position, its sentence, its rule code as `code`. */
 export function findingIssue(finding: Finding): ConfigIssue {
@@ -55,54 +39,12 @@ export function reportWarnings(issues: readonly ConfigIssue[], io: CommandIO): v
   io.stderr.write(issues.map((i) => warningLine(i) + '\n').join('') + warningCountLine(issues.length) + '\n');
 }
 
-/**
- * Splits findings: errors stop the command (printed on stderr with "N
- * errors.", and the way to change a rule), warnings go on. Returns the
- * warnings, or null when there was an error.
- */
-function stopOnErrors(findings: readonly Finding[], io: CommandIO): Finding[] | null {
-  const errors = findings
-    .filter((f) => f.severity === 'error')
-    .map(findingIssue)
-    .sort(compareIssues);
-  if (errors.length === 0) return findings.filter((f) => f.severity === 'warning');
+/** Guardrail errors on stderr, sorted, with "N errors." and the way to change a rule. */
+export function reportGuardrailErrors(findings: readonly Finding[], io: CommandIO): void {
+  const errors = findings.map(findingIssue).sort(compareIssues);
   io.stderr.write(
     errors.map((i) => formatIssue(i) + '\n').join('') +
       errorCountLine(errors.length) +
       '\nNothing was sent. A rule can be set to warning or off in tenantform.yaml (guardrails.rules); see docs/reviewing-policy-changes.md.\n',
   );
-  return null;
-}
-
-/** plan and apply, after loading the config: the config rules' warnings, or null (printed) on an error. */
-export function reviewConfig(
-  desired: readonly DesiredResource[],
-  settings: GuardrailSettings,
-  io: CommandIO,
-): Finding[] | null {
-  return stopOnErrors(checkConfig(desired, settings), io);
-}
-
-/**
- * plan and apply, after planning: the plan with every warning (the config
- * rules' and the plan rules') as its findings, or null (printed) on an error.
- */
-export function reviewPlan(
-  plan: Plan,
-  configWarnings: readonly Finding[],
-  settings: GuardrailSettings,
-  io: CommandIO,
-): Plan | null {
-  const warnings = stopOnErrors(checkChanges(plan.changes, settings), io);
-  return warnings ? { ...plan, findings: [...configWarnings, ...warnings] } : null;
-}
-
-/**
- * apply PLANFILE --strict: the plan's warnings (recorded when it was made)
- * are errors now; null (printed) when it has any.
- */
-export function strictSavedPlan(plan: Plan, strict: boolean | undefined, io: CommandIO): Plan | null {
-  if (!strict) return plan;
-  const findings = (plan.findings ?? []).map((f) => ({ ...f, severity: 'error' as const }));
-  return stopOnErrors(findings, io) ? plan : null;
 }

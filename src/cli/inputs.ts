@@ -75,21 +75,6 @@ export function resolveInputs(
   throw new CliError(`${project.file} defines environments (${known}); choose one with --env NAME`);
 }
 
-/**
- * The state flags for one environment: its tenantform.yaml `state` entry
- * unless the command line names a state itself (--state, --backend or
- * --workspace), which wins.
- */
-export function environmentStateFlags<F extends StateFlags>(flags: F, input: ConfigInput): F {
-  const s = input.environment?.state;
-  if (!s || flags.state !== undefined || flags.backend !== undefined || flags.workspace !== undefined) {
-    return flags;
-  }
-  return s.backend === 'pg'
-    ? { ...flags, backend: 'pg', workspace: s.workspace }
-    : { ...flags, backend: 'file', ...(s.path !== undefined ? { state: s.path } : {}) };
-}
-
 /** What the default state of an input depends on besides its paths; see stateScopeOf in src/run. */
 export async function stateScopeOf(
   input: ConfigInput,

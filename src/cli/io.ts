@@ -1,4 +1,5 @@
 import type { StateStore } from '../state/types.js';
+import type { RunFigures } from '../run/view.js';
 
 /**
  * What a command may touch of the outside world. main.ts builds it from the
@@ -35,23 +36,8 @@ export interface CommandIO {
   report?: (figures: RunFigures) => void;
 }
 
-/** What plan and apply tell a multi-environment run about one environment. */
-export interface RunFigures {
-  /** Where the state is (the store's description). */
-  state?: string;
-  /** The API base URL apply sends to. */
-  target?: string;
-  /** Changes in the plan (everything but no-ops). */
-  changes?: number;
-  /** Apply: operations done, failed and not attempted. */
-  done?: number;
-  failed?: number;
-  notAttempted?: number;
-  /** Apply: HTTP requests sent, how many were answered 429, and how many of those were retried. */
-  requests?: number;
-  status429?: number;
-  retried429?: number;
-}
+/** What plan and apply tell a multi-environment run about one environment (src/run/view.ts). */
+export type { RunFigures } from '../run/view.js';
 
 /**
  * Exit code of `apply PLANFILE` when it refuses the saved plan (stale, edited,
@@ -111,12 +97,8 @@ export function stopExitCode(stop: StopRequest): number {
   return stop.kind === 'output' ? EXIT_OUTPUT_CLOSED : EXIT_INTERRUPTED;
 }
 
-/**
- * Locks this process holds right now (see withLockedState). While one is
- * held, a second Ctrl+C does not kill the process: it would leave the lock
- * behind; the command stops at the next safe point and releases it.
- */
-export const heldLocks = { count: 0 };
+/** Locks this process holds right now (see withLockedState in src/run): a second Ctrl+C then waits. */
+export { heldLocks } from '../run/locked-state.js';
 
 /** An error a command reports to the user as-is, with the exit code to use. */
 export class CliError extends Error {

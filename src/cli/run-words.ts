@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import type { RunError, RunNotice, RunProblem } from '../run/index.js';
+import { stateNoticeText } from './run-notices.js';
 import {
   plainText,
   wordingOf,
@@ -33,6 +34,15 @@ const PROBLEM_WORDS: { [C in RunProblem['code']]: (p: Extract<RunProblem, { code
     `sent. To confirm this tenant, set TENANTFORM_ALLOWED_HOSTS=${p.host} where the credentials are set (in CI, ` +
     'beside the secrets; several hosts separated by commas), or name it with TENANTFORM_DOMAIN, ' +
     'TENANTFORM_BASE_URL, --domain or --base-url.',
+  STATE_OTHER_TENANT: ({ state, bound, target, command }) =>
+    `the state ${state} belongs to the tenant at ${bound}, but this ${command} would act on ${target}. ` +
+    `Its ids are the other tenant's: acting on ${target} with them would create, delete or forget the wrong ` +
+    'resources. Nothing was sent. Give each tenant a state of its own (--state FILE, or an environment per ' +
+    'tenant in tenantform.yaml, each with its own target and state); or, if these very resources now live at ' +
+    `${target}, pass --reassign-tenant to bind the state to it.`,
+  PLAN_UNWRITABLE: ({ file, reason }) => `cannot write the plan to ${file}: ${reason}`,
+  PLAN_REFUSED: ({ error }) => messageOf(error),
+  REFRESH_NEEDS_FULL: () => fullProfileNeeded('apply --refresh'),
   POLICY_NOT_A_POLICY: (p) => `--policy ${p.text}: not a ${rateLimitPolicy.title.one}`,
   POLICY_NOT_DECLARED: (p) => {
     const hint = p.closest ? ` (did you mean ${p.closest}?)` : p.declared === 0 ? ' (it declares none)' : '';
@@ -70,6 +80,7 @@ export function runErrorMessage(err: RunError): string {
 /** A notice of a run, as the line(s) written on stderr. */
 export function noticeText(notice: RunNotice): string {
   if (notice.kind === 'debug') return `[debug] ${notice.line}\n`;
+  if (notice.kind !== 'older-state') return stateNoticeText(notice, flagWords, messageOf) ?? '';
   const { path, moveTo } = notice;
   return (
     `Note: using the state at ${path}, which is bound to no tenant yet (an earlier tenantform kept every ` +

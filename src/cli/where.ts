@@ -3,7 +3,7 @@
  * and the API target. Two runs whose paths differ only in order can use two
  * different states; these lines make that visible.
  */
-import { isAbsolute, relative, sep } from 'node:path';
+import { describeStore } from '../run/tenant-binding.js';
 import type { CommandIO } from './io.js';
 import type { StateStore } from '../state/types.js';
 
@@ -18,11 +18,8 @@ export interface TargetSettings {
 export { targetGiven } from '../run/state-store.js';
 
 /** The store's description, with a file path shown relative to the working directory when inside it. */
-export function describeState(store: StateStore, io: CommandIO): string {
-  const where = store.description;
-  if (!isAbsolute(where)) return where;
-  const rel = relative(io.cwd, where);
-  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? where : rel.split(sep).join('/');
+export function describeState(store: StateStore, io: Pick<CommandIO, 'cwd'>): string {
+  return describeStore(store, io.cwd);
 }
 
 /** "State:  …" and "Target: …" lines, ending with a blank line. */

@@ -27,4 +27,5 @@ export { parseVarFileText } from './var-file.js';
 export { displayPath } from './source-files.js';
 export { findConfigFiles, readTextFile } from './source-files.js';
 export { formatConfigText, isConfigText, type FormatResult } from './format.js';
+export { formatFiles, type FormatOutcome, type FormattedFile } from './format-files.js';
 export { exportConfigFiles, type ExportFile } from './export.js';

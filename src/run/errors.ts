@@ -26,6 +26,14 @@ export type RunProblem =
       host: string;
       key: 'base_url' | 'domain';
     }
+  /** The state (`state`, described) is bound to the tenant at `bound`, and the run would act on `target`. */
+  | { code: 'STATE_OTHER_TENANT'; state: string; bound: string; target: string; command: string }
+  /** A plan file could not be written (`reason`, from the file system). */
+  | { code: 'PLAN_UNWRITABLE'; file: string; reason: string }
+  /** A saved plan refused (stale, edited, unsealed, made for another state, target or profile): nothing was sent. */
+  | { code: 'PLAN_REFUSED'; error: Error & { code: string } }
+  /** A refresh reads the tenant, and the spec API profile has no read operation. */
+  | { code: 'REFRESH_NEEDS_FULL' }
   /** A policy asked about is an address of another kind. */
   | { code: 'POLICY_NOT_A_POLICY'; text: string }
   /** A policy asked about is not declared: `closest` is the selector most like it, `declared` how many there are. */

@@ -22,6 +22,18 @@ export type {
   TargetRequest,
 } from './requests.js';
 export type {
+  AppliedResult,
+  PlanReview,
+  RescueOutcome as RescueFileOutcome,
+  RunEvent,
+  RunFigures,
+  RunView,
+  WhereTarget,
+} from './view.js';
+export { runApply, type ApplyRunResult } from './apply.js';
+export { runPlan, type PlanMaker, type PlanResult } from './plan.js';
+export { runRefresh, type RefreshResult } from './refresh.js';
+export type {
   ExplainRequest,
   ExportRequest,
   ExportSourceRequest,
@@ -63,3 +75,30 @@ export {
   type ConnectionSettings,
   type WaitSink,
 } from './connection.js';
+export type {
+  EmulatorRequest,
+  EnvsRequest,
+  FmtRequest,
+  ForceUnlockRequest,
+  InitRequest,
+  LocatedState,
+  ShowRequest,
+  StateListRequest,
+  StateMigrateRequest,
+  StateRepairRequest,
+  StateRescueRequest,
+  StateRmRequest,
+  StateShowRequest,
+} from './local-requests.js';
+export {
+  affectedEnvironments,
+  listEnvironments,
+  migrateStates,
+  readLocatedState,
+  startEmulators,
+  withLocatedStore,
+  writeScaffold,
+  type InitOutcome,
+  type ScaffoldFile,
+  type StartedEmulator,
+} from './local-runs.js';

@@ -8,8 +8,9 @@
  */
 import type { ApiClientOptions } from '../api/types.js';
 import type { Environment } from '../config/project.js';
-import type { ApiProfile, SettingNames } from '../resources/index.js';
-import type { StateStore } from '../state/types.js';
+import type { ApiProfile, SettingNames, Wording } from '../resources/index.js';
+import type { RescueOutcome } from '../state/index.js';
+import type { LockInfo, StateStore, TakeoverReason } from '../state/types.js';
 
 /** What one run of the loader reads: config paths and variable files, for one environment or none. */
 export interface ConfigInput {
@@ -156,7 +157,17 @@ export type RunNotice =
   /** The default state used is where an earlier tenantform kept it, bound to no tenant: it may move to `moveTo`. */
   | { kind: 'older-state'; path: string; moveTo: string }
   /** A debug line (requests, statements): never a secret. */
-  | { kind: 'debug'; line: string };
+  | { kind: 'debug'; line: string }
+  /** The lock of a holder that can no longer write was taken over, its journal (`replayed` operations) replayed. */
+  | { kind: 'lock-takeover'; holder: LockInfo; replayed: number; how: TakeoverReason }
+  /** A rescue file that could not be read, left as it is (a setting it names kept as data). */
+  | { kind: 'rescue-unreadable'; problem: Wording | string }
+  /** What became of the rescue files found: included in a read, or recorded into the state under the lock. */
+  | { kind: 'rescued'; rescued: RescueOutcome; into: 'read' | 'state' }
+  /** The names kept with the state could not be read (`error` says why): ids are shown alone. */
+  | { kind: 'names-unread'; error: unknown }
+  /** The names read from the tenant could not be kept with the state (`error` says why). */
+  | { kind: 'names-unkept'; error: unknown };
 
 /** What a run may touch of the outside world; src/cli builds it from its CommandIO. */
 export interface RunIO {

@@ -6,9 +6,9 @@
  * (nothing shaped like a JWT is written anywhere). The journal is examined
  * after killing an apply midway, while it still holds entries.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EMULATOR_SCOPES, startEmulator, type EmulatorHandle } from '../../src/emulator/index.js';
 import { tempDir } from '../helpers/cli.js';
 import { assertBuilt, childEnv, Children, INTERNAL_ERROR, RequestTrap, type ChildResult } from './harness.js';
@@ -157,8 +157,27 @@ describe('secrets stay out of output and files', () => {
   });
 
   it('the journal, lock and state of an apply killed midway, and a saved plan', async () => {
+    // Killed after its twelfth request, once a record is in its journal: a worker sends on while
+    // its answered operations are being synced (group commit), so under load the first record
+    // may land after later requests arrive. The next request waits for it.
     const victim = children.start(applyArgs(), { cwd: dir, env: childEnv(clientCredentials()) });
-    trap.arm(12, () => victim.process.kill('SIGKILL'));
+    let armed = false;
+    trap.arm(12, () => {
+      armed = true;
+    });
+    trap.before(1, async () => {
+      if (!armed) return;
+      trap.before(1, null);
+      const journal = `${statePath()}.journal`;
+      await vi.waitFor(
+        () => expect(existsSync(journal) && readFileSync(journal, 'utf8')).toMatch(/"op":"put"/),
+        {
+          timeout: 30_000,
+          interval: 20,
+        },
+      );
+      victim.process.kill('SIGKILL');
+    });
     const killed = await victim.result;
     expect(killed.signal).toBe('SIGKILL');
     const left = filesUnder(join(dir, 'state')).map((f) => f.path);

@@ -17,8 +17,6 @@ import {
   EmulatorOptionError,
   rateText,
   resolveRateLimit,
-  startEmulator,
-  startTenants,
   variablePrefix,
   UNLIMITED_BUCKET,
   type TenantHandle,
@@ -29,9 +27,14 @@ import {
   type RateLimitSettings,
 } from '../../emulator/index.js';
 import { isApiProfile } from '../../resources/index.js';
+import type { EmulatorRequest } from '../../run/local-requests.js';
+import { startEmulators } from '../../run/local-runs.js';
 import type { CommandIO } from '../io.js';
 import { plural } from '../words.js';
 import { parseFaultSpec, parseLatencySpec, parseTenantNames } from './emulator-specs.js';
+
+/** startEmulator's options as a request carries them: the log is the caller's. */
+type RequestOptions = EmulatorRequest['options'];
 
 export { parseFaultSpec, parseLatencySpec };
 
@@ -208,18 +211,20 @@ function dateHeaderOptions(
   return out;
 }
 
+/** The emulator command as one typed request; throws EmulatorOptionError naming the flag. */
+export async function emulatorRequest(opts: EmulatorCommandOptions, io: CommandIO): Promise<EmulatorRequest> {
+  const tenants = opts.tenants !== undefined ? parseTenantNames(opts.tenants) : null;
+  return { options: await emulatorOptions(opts, io), tenants, json: opts.json };
+}
+
 /** Turns the command's flags into startEmulator options; throws EmulatorOptionError naming the flag. */
-export async function emulatorOptions(opts: EmulatorCommandOptions, io: CommandIO): Promise<EmulatorOptions> {
+async function emulatorOptions(opts: EmulatorCommandOptions, io: CommandIO): Promise<RequestOptions> {
   const path = (p: string) => (isAbsolute(p) ? p : resolve(io.cwd, p));
   if (opts.host.trim() === '') fail('--host must not be empty');
   if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) {
     fail(`--port must be a whole number from 0 to 65535 (got ${opts.port})`);
   }
-  const options: EmulatorOptions = {
-    host: opts.host,
-    port: opts.port,
-    log: (line) => io.stderr.write(`${line}\n`),
-  };
+  const options: RequestOptions = { host: opts.host, port: opts.port };
   if (opts.api !== undefined) {
     if (!isApiProfile(opts.api)) fail(`--api must be spec or full (got ${opts.api})`);
     options.api = opts.api;
@@ -257,7 +262,7 @@ export async function emulatorOptions(opts: EmulatorCommandOptions, io: CommandI
  */
 async function logOptions(
   opts: EmulatorCommandOptions,
-  options: EmulatorOptions,
+  options: RequestOptions,
   path: (p: string) => string,
 ): Promise<void> {
   if (opts.logs === undefined && opts.traffic === undefined) return;
@@ -309,7 +314,7 @@ function describeDate(h: EmulatorHandle): string {
   return `${how}, from a clock ${s} s ${h.frontEndOffsetMs > 0 ? 'ahead of' : 'behind'} the rate limiter's`;
 }
 
-function describeSettings(o: EmulatorOptions, h: EmulatorHandle): string[] {
+function describeSettings(o: RequestOptions, h: EmulatorHandle): string[] {
   const lines = [
     row('API profile', o.api === 'full' ? "full (the spec's operations and those beyond it)" : 'spec'),
     row('rate limit', describeRateLimit(h.rateLimit)),
@@ -351,7 +356,7 @@ function caExport(caFile: string | undefined): string[] {
   return caFile ? [`  export NODE_EXTRA_CA_CERTS=${caFile}`] : [];
 }
 
-function printHuman(h: EmulatorHandle, o: EmulatorOptions, io: CommandIO): void {
+function printHuman(h: EmulatorHandle, o: RequestOptions, io: CommandIO): void {
   const text = [
     `Tenant Management API emulator listening on ${h.baseUrl}`,
     '',
@@ -381,7 +386,7 @@ function untilAborted(signal: AbortSignal | undefined): Promise<void> {
   return new Promise((done) => signal.addEventListener('abort', () => done(), { once: true }));
 }
 
-function printTenants(handles: readonly TenantHandle[], o: EmulatorOptions, io: CommandIO): void {
+function printTenants(handles: readonly TenantHandle[], o: RequestOptions, io: CommandIO): void {
   const width = Math.max(...handles.map((h) => h.name.length));
   const text = [
     `${handles.length} emulated tenants, each with its own data, credentials and rate limit:`,
@@ -409,19 +414,28 @@ function printTenants(handles: readonly TenantHandle[], o: EmulatorOptions, io: 
   io.stdout.write(text.join('\n'));
 }
 
-async function runTenants(opts: EmulatorCommandOptions, io: CommandIO): Promise<number> {
-  let options: EmulatorOptions;
-  let handles: TenantHandle[];
+/**
+ * The emulator command from its settings: the request checked, the tenants
+ * started and described, then run until io.signal; the exit code (1 for a
+ * bad option or a port that cannot be bound).
+ */
+export async function runEmulator(opts: EmulatorCommandOptions, io: CommandIO): Promise<number> {
+  let request: EmulatorRequest;
+  let started;
   try {
-    const names = parseTenantNames(opts.tenants!);
-    options = await emulatorOptions(opts, io);
-    handles = await startTenants(names, options);
+    request = await emulatorRequest(opts, io);
+    started = await startEmulators(request, (line) => io.stderr.write(`${line}\n`));
   } catch (err) {
     if (!(err instanceof EmulatorOptionError)) throw err;
     io.stderr.write(`Error: ${err.message}\n`);
     return 1;
   }
-  if (opts.json) {
+  if (started.kind === 'several') return runTenants(started.handles, request, io);
+  return runOne(started.handle, request, io);
+}
+
+async function runTenants(handles: TenantHandle[], request: EmulatorRequest, io: CommandIO): Promise<number> {
+  if (request.json) {
     const tenants = handles.map((h) => ({
       name: h.name,
       base_url: h.baseUrl,
@@ -436,7 +450,7 @@ async function runTenants(opts: EmulatorCommandOptions, io: CommandIO): Promise<
       `${JSON.stringify({ pid: process.pid, ...full, ...(ca ? { ca_file: ca } : {}), tenants })}\n`,
     );
   } else {
-    printTenants(handles, options, io);
+    printTenants(handles, request.options, io);
   }
   await untilAborted(io.signal);
   const results = await Promise.allSettled(handles.map((h) => h.stop()));
@@ -445,29 +459,17 @@ async function runTenants(opts: EmulatorCommandOptions, io: CommandIO): Promise<
     io.stderr.write(`Error: stopping the emulator: ${(failed.reason as Error).message}\n`);
     return 1;
   }
-  if (!opts.json) io.stderr.write('Emulator stopped.\n');
+  if (!request.json) io.stderr.write('Emulator stopped.\n');
   return 0;
 }
 
-export async function runEmulator(opts: EmulatorCommandOptions, io: CommandIO): Promise<number> {
-  if (opts.tenants !== undefined) return runTenants(opts, io);
-  let options: EmulatorOptions;
-  let handle: EmulatorHandle;
-  try {
-    options = await emulatorOptions(opts, io);
-    handle = await startEmulator(options);
-  } catch (err) {
-    if (!(err instanceof EmulatorOptionError)) throw err;
-    io.stderr.write(`Error: ${err.message}\n`);
-    return 1;
-  }
-  const loopback = ['127.0.0.1', 'localhost', '::1'].includes(opts.host) || opts.host.startsWith('127.');
+async function runOne(handle: EmulatorHandle, request: EmulatorRequest, io: CommandIO): Promise<number> {
+  const host = request.options.host ?? '';
+  const loopback = ['127.0.0.1', 'localhost', '::1'].includes(host) || host.startsWith('127.');
   if (!loopback) {
-    io.stderr.write(
-      `Warning: listening on ${opts.host}; anyone who can reach it can use these credentials.\n`,
-    );
+    io.stderr.write(`Warning: listening on ${host}; anyone who can reach it can use these credentials.\n`);
   }
-  if (opts.json) {
+  if (request.json) {
     const line = {
       base_url: handle.baseUrl,
       token: handle.token,
@@ -478,7 +480,7 @@ export async function runEmulator(opts: EmulatorCommandOptions, io: CommandIO): 
     };
     io.stdout.write(`${JSON.stringify(line)}\n`);
   } else {
-    printHuman(handle, options, io);
+    printHuman(handle, request.options, io);
   }
   await untilAborted(io.signal);
   try {
@@ -487,6 +489,6 @@ export async function runEmulator(opts: EmulatorCommandOptions, io: CommandIO): 
     io.stderr.write(`Error: stopping the emulator: ${(err as Error).message}\n`);
     return 1;
   }
-  if (!opts.json) io.stderr.write('Emulator stopped.\n');
+  if (!request.json) io.stderr.write('Emulator stopped.\n');
   return 0;
 }

@@ -13,35 +13,13 @@
  * Exit codes: 0 listed (also when none is affected); 1 no project, or a
  * broken tenantform.yaml (every problem at file:line:col).
  */
-import { isAbsolute, relative, sep } from 'node:path';
-import type { Environment, Project } from '../../config/project.js';
-import { absolute } from '../context.js';
+import type { Environment } from '../../config/project.js';
+import type { EnvsRequest } from '../../run/local-requests.js';
+import { listEnvironments } from '../../run/local-runs.js';
+import { runIO } from '../context.js';
 import { CliError, type CommandIO } from '../io.js';
 import type { EnvsFlags } from '../definitions.js';
-
-/** True when `file` is `path` or inside it (both absolute). */
-function within(file: string, path: string): boolean {
-  const rel = relative(path, file);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-}
-
-/** The environments a set of changed files affects, in project order. */
-export function affectedEnvironments(
-  project: Project,
-  changed: readonly string[],
-  io: CommandIO,
-): Environment[] {
-  const files = changed.map((f) => absolute(f, io));
-  const projectFile = absolute(project.file, io);
-  if (files.includes(projectFile)) return project.environments;
-  return project.environments.filter((env) =>
-    files.some(
-      (file) =>
-        env.paths.some((p) => within(file, absolute(p, io))) ||
-        env.varFiles.some((v) => absolute(v, io) === file),
-    ),
-  );
-}
+import { parseEnvsRequest } from '../local-requests.js';
 
 function targetText(env: Environment): string {
   return env.target?.baseUrl ?? env.target?.domain ?? '-';
@@ -83,34 +61,39 @@ export async function envsAction(
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
-  const { readProject, ProjectError } = await import('../../config/project.js');
-  let project: Project | null;
+  return runEnvs(parseEnvsRequest(path, flags), io);
+}
+
+/** Runs an envs request: the environments listed in the request's format; the exit code. */
+async function runEnvs(request: EnvsRequest, io: CommandIO): Promise<number> {
+  const { ProjectError } = await import('../../config/project.js');
+  let envs: Environment[] | null;
   try {
-    project = readProject(path, absolute(path, io));
+    envs = await listEnvironments(request, runIO(io));
   } catch (err) {
     if (!(err instanceof ProjectError)) throw err;
     io.stderr.write(`${err.message}\n`);
     return 1;
   }
-  if (!project) throw new CliError(`${path}: no tenantform.yaml with environments here`);
-  const changed = flags.changed === true ? [] : flags.changed;
-  const envs = changed ? affectedEnvironments(project, changed, io) : project.environments;
-  if (flags.format === 'github-matrix') {
-    io.stdout.write(JSON.stringify({ include: envs.map((e) => ({ environment: e.name })) }) + '\n');
-  } else if (flags.format === 'json') {
-    io.stdout.write(JSON.stringify({ environments: envs.map(asJson) }) + '\n');
-  } else if (envs.length === 0) {
-    io.stdout.write(changed ? 'No environment is affected by these files.\n' : '');
-  } else {
-    const rows = envs.map((e) => [e.name, e.paths.join(', '), targetText(e), stateText(e)]);
-    const header = ['Environment', 'Paths', 'Target', 'State'];
-    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-    const line = (cells: string[]) =>
-      cells
-        .map((c, i) => c.padEnd(widths[i]!))
-        .join('  ')
-        .trimEnd() + '\n';
-    io.stdout.write(line(header) + rows.map(line).join(''));
-  }
+  if (!envs) throw new CliError(`${request.path}: no tenantform.yaml with environments here`);
+  io.stdout.write(envsText(envs, request));
   return 0;
+}
+
+/** The environments as the request's format prints them. */
+function envsText(envs: readonly Environment[], request: EnvsRequest): string {
+  if (request.format === 'github-matrix') {
+    return JSON.stringify({ include: envs.map((e) => ({ environment: e.name })) }) + '\n';
+  }
+  if (request.format === 'json') return JSON.stringify({ environments: envs.map(asJson) }) + '\n';
+  if (envs.length === 0) return request.changed ? 'No environment is affected by these files.\n' : '';
+  const rows = envs.map((e) => [e.name, e.paths.join(', '), targetText(e), stateText(e)]);
+  const header = ['Environment', 'Paths', 'Target', 'State'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd() + '\n';
+  return line(header) + rows.map(line).join('');
 }

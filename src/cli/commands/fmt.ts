@@ -12,20 +12,13 @@
  * file would change (Terraform's convention, for CI); 1 a file cannot be read
  * or parsed (nothing is written then).
  */
-import { writeFileSync } from 'node:fs';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
-import {
-  DEFAULT_LIMITS,
-  displayPath,
-  findConfigFiles,
-  formatConfigText,
-  isConfigText,
-  readTextFile,
-} from '../../config/index.js';
+import { formatFiles, type ConfigIssue } from '../../config/index.js';
 import { configKeysAt } from '../../schemas/index.js';
-import type { ConfigIssue } from '../../config/index.js';
+import type { FmtRequest } from '../../run/local-requests.js';
 import type { CommandIO } from '../io.js';
 import type { FmtFlags } from '../definitions.js';
+import { parseFmtRequest } from '../local-requests.js';
 
 /** The exit code of `fmt --check` when a file would change. */
 export const FMT_CHECK_FAILED = 3;
@@ -57,27 +50,12 @@ export async function fmtAction(
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
-  const paths = pathArgs.length > 0 ? pathArgs : ['.'];
-  const found = await findConfigFiles(paths, io.cwd, new Set());
-  const issues: ConfigIssue[] = [...found.issues];
-  const changed: { abs: string; shown: string; before: string; after: string }[] = [];
-  const skipped: string[] = [];
-  for (const abs of found.files) {
-    const shown = displayPath(abs, io.cwd);
-    const read = await readTextFile(abs, shown, DEFAULT_LIMITS);
-    if ('issue' in read) {
-      issues.push(read.issue);
-      continue;
-    }
-    if (!isConfigText(read.text)) {
-      skipped.push(shown);
-      continue;
-    }
-    const result = formatConfigText(read.text, shown);
-    issues.push(...result.issues);
-    if (result.issues.length === 0 && result.text !== read.text)
-      changed.push({ abs, shown, before: read.text, after: result.text });
-  }
+  return runFmt(parseFmtRequest(pathArgs, flags), io);
+}
+
+/** Runs a fmt request: the files formatted (written unless --check), named on stdout; the exit code. */
+async function runFmt(request: FmtRequest, io: CommandIO): Promise<number> {
+  const { changed, skipped, issues } = await formatFiles(request.paths, io.cwd, !request.check);
   if (skipped.length > 0) io.stderr.write(skippedLine(skipped));
   if (issues.length > 0) {
     for (const issue of issues) io.stderr.write(issueLine(issue) + '\n');
@@ -86,7 +64,7 @@ export async function fmtAction(
   }
   for (const file of changed) {
     io.stdout.write(file.shown + '\n');
-    if (flags.diff)
+    if (request.diff)
       io.stdout.write(
         endLine(
           createTwoFilesPatch(file.shown, file.shown, file.before, file.after, '', '', {
@@ -95,11 +73,10 @@ export async function fmtAction(
           }),
         ),
       );
-    if (!flags.check) writeFileSync(file.abs, file.after);
   }
-  if (flags.check && changed.length > 0) {
+  if (request.check && changed.length > 0) {
     io.stderr.write(
-      `${changed.length} file${changed.length === 1 ? ' is' : 's are'} not formatted; run tenantform fmt ${paths.join(' ')} to fix.\n`,
+      `${changed.length} file${changed.length === 1 ? ' is' : 's are'} not formatted; run tenantform fmt ${request.paths.join(' ')} to fix.\n`,
     );
     return FMT_CHECK_FAILED;
   }

@@ -1,7 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { readFileSync, readdirSync } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import type { CommandIO } from '../io.js';
-import { absolute } from '../context.js';
+import type { InitRequest } from '../../run/local-requests.js';
+import { writeScaffold, type ScaffoldFile } from '../../run/local-runs.js';
+import { parseInitRequest } from '../local-requests.js';
 import { PACKAGE_SCHEMAS_DIR, TOOL_VERSION } from '../version.js';
 import { KINDS } from '../../resources/index.js';
 import {
@@ -14,13 +16,8 @@ import {
 } from './init-templates.js';
 import type { InitFlags } from '../definitions.js';
 
-/** One file of the scaffold: a path relative to the target directory (with `/`) and its text. */
 export { PACKAGE_SCHEMAS_DIR };
-
-export interface ScaffoldFile {
-  path: string;
-  content: string;
-}
+export type { ScaffoldFile };
 
 /** Every file `tenantform init` writes, in the order it reports them. */
 export function scaffoldFiles(
@@ -56,19 +53,16 @@ function shown(dir: string, io: CommandIO): string {
   return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The config files already below `dir` (as validate and plan would read them), as the user would write them. */
-async function configFilesIn(dir: string, io: CommandIO): Promise<string[]> {
-  const { findConfigFiles, displayPath } = await import('../../config/index.js');
-  const found = await findConfigFiles([dir], io.cwd, new Set());
-  return found.files.map((file) => displayPath(file, io.cwd));
-}
-
 /**
  * Why init refuses a directory that already holds config: the example
  * resources it adds would join that config, and the next apply would create
  * them on the tenant. Names the config found and what init would add.
  */
-async function alreadyConfigured(where: string, config: string[], files: ScaffoldFile[]): Promise<string> {
+async function alreadyConfigured(
+  where: string,
+  config: readonly string[],
+  files: readonly ScaffoldFile[],
+): Promise<string> {
   const { parseConfigText } = await import('../../config/index.js');
   const found = config.slice(0, 10).map((f) => `  ${f}\n`);
   if (config.length > 10) found.push(`  … and ${config.length - 10} more\n`);
@@ -97,44 +91,46 @@ export async function initAction(
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
-  const target = absolute(dir || '.', io);
-  if (existsSync(target) && !statSync(target).isDirectory()) {
-    io.stderr.write(`Error: ${dir} exists and is not a directory.\n`);
-    return 1;
-  }
+  return runInit(parseInitRequest(dir, flags, io), io);
+}
+
+/** Runs an init request: the scaffold written, or why nothing was; the exit code. */
+async function runInit(request: InitRequest, io: CommandIO): Promise<number> {
   const files = scaffoldFiles();
-  const config = existsSync(target) ? await configFilesIn(target, io) : [];
-  if (config.length > 0 && !flags.force) {
-    io.stderr.write(await alreadyConfigured(shown(target, io), config, files));
-    return 1;
+  const outcome = await writeScaffold(request, files, io);
+  const where = shown(request.dir, io);
+  switch (outcome.kind) {
+    case 'not-a-directory':
+      io.stderr.write(`Error: ${request.given} exists and is not a directory.\n`);
+      return 1;
+    case 'holds-config':
+      io.stderr.write(await alreadyConfigured(where, outcome.config, files));
+      return 1;
+    case 'not-files':
+      io.stderr.write(`Error: these paths exist and are not files: ${outcome.paths.join(', ')}\n`);
+      return 1;
+    case 'files-exist':
+      io.stderr.write(
+        `Error: ${outcome.paths.length} file(s) already exist in ${where}; nothing was written:\n` +
+          outcome.paths.map((path) => `  ${path}\n`).join('') +
+          'Re-run with --force to overwrite them.\n',
+      );
+      return 1;
+    case 'written':
+      io.stdout.write(writtenText(where, files, outcome.overwritten));
+      return 0;
   }
-  const existing = files.filter((f) => existsSync(join(target, f.path)));
-  const notFiles = existing.filter((f) => !statSync(join(target, f.path)).isFile());
-  if (notFiles.length > 0) {
-    io.stderr.write(
-      `Error: these paths exist and are not files: ${notFiles.map((f) => f.path).join(', ')}\n`,
-    );
-    return 1;
-  }
-  if (existing.length > 0 && !flags.force) {
-    io.stderr.write(
-      `Error: ${existing.length} file(s) already exist in ${shown(target, io)}; nothing was written:\n` +
-        existing.map((f) => `  ${f.path}\n`).join('') +
-        'Re-run with --force to overwrite them.\n',
-    );
-    return 1;
-  }
+}
 
-  for (const file of files) {
-    const path = join(target, file.path);
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, file.content);
-  }
-
-  const overwritten = new Set(existing.map((f) => f.path));
+/** What init says once it has written the scaffold into `where`: the files, and what to run next. */
+function writtenText(
+  where: string,
+  files: readonly ScaffoldFile[],
+  overwrittenPaths: readonly string[],
+): string {
+  const overwritten = new Set(overwrittenPaths);
   const schemaCount = files.filter((f) => f.path.startsWith('schemas/')).length;
   const listed = files.filter((f) => !f.path.startsWith('schemas/'));
-  const where = shown(target, io);
   // Run where init ran (a checkout or a project that has tenantform installed); `--no`
   // as in the README and workflow written here: npx never downloads a package of that name.
   const next = [
@@ -143,15 +139,14 @@ export async function initAction(
     ['npx --no tenantform emulator', 'a local tenant to try apply against (see README.md)'],
   ] as const;
   const width = Math.max(...next.map(([command]) => command.length));
-  io.stdout.write(
+  return (
     `Initialised a tenantform config in ${where}:\n` +
-      listed.map((f) => `  ${f.path}${overwritten.has(f.path) ? ' (overwritten)' : ''}\n`).join('') +
-      `  schemas/ (${schemaCount} JSON Schemas for editor completion and checks)\n` +
-      '\nNext:\n' +
-      next.map(([command, why]) => `  ${command.padEnd(width)}  # ${why}\n`).join('') +
-      `Then pin tenantform in ${where} (npm install there; its README.md says how until tenantform is\n` +
-      'on the npm registry), commit package-lock.json, set the secrets listed in\n' +
-      '.github/workflows/tenantform.yml, and push.\n',
+    listed.map((f) => `  ${f.path}${overwritten.has(f.path) ? ' (overwritten)' : ''}\n`).join('') +
+    `  schemas/ (${schemaCount} JSON Schemas for editor completion and checks)\n` +
+    '\nNext:\n' +
+    next.map(([command, why]) => `  ${command.padEnd(width)}  # ${why}\n`).join('') +
+    `Then pin tenantform in ${where} (npm install there; its README.md says how until tenantform is\n` +
+    'on the npm registry), commit package-lock.json, set the secrets listed in\n' +
+    '.github/workflows/tenantform.yml, and push.\n'
   );
-  return 0;
 }

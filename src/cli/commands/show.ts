@@ -8,13 +8,14 @@
  * located by PATH (default ".") with every resource's attributes.
  * Reads only; takes no lock and sends no request.
  */
-import { existsSync } from 'node:fs';
-import { CliError, type CommandIO } from '../io.js';
-import { absolute, stateRequestOf } from '../context.js';
-import { openInputStore, resolveInputs } from '../inputs.js';
+import type { CommandIO } from '../io.js';
+import { runIO } from '../context.js';
 import { writePlan } from '../plan-output.js';
 import { looksLikePlanFile } from './apply.js';
 import type { ShowFlags } from '../definitions.js';
+import { parseShowRequest } from '../local-requests.js';
+import type { ShowRequest } from '../../run/local-requests.js';
+import { readLocatedState } from '../../run/local-runs.js';
 
 export async function showAction(
   target: string | undefined,
@@ -23,43 +24,33 @@ export async function showAction(
   io: CommandIO,
 ): Promise<number> {
   const plan = await import('../../plan/index.js');
-  if (target !== undefined && !existsSync(absolute(target, io))) {
-    throw new CliError(
-      `${target} does not exist: show takes a plan file saved by plan --out, or a config path locating the state`,
-    );
-  }
-  if (target !== undefined && looksLikePlanFile(absolute(target, io))) {
-    // The seal first, with the plan key of the state the plan names: an edited plan is never shown as the one apply runs.
-    const { openSealedPlan, refusedPlanExit } = await import('../saved-plan.js');
-    const { saved, store } = await refusedPlanExit(() => openSealedPlan(target, stateRequestOf(flags), io));
-    await store.close();
-    // What apply would act on, for a reviewer: the state the plan was made from and the target it recorded,
-    // on stderr as plan says them, so that stdout is the plan exactly as plan printed it.
-    const { describeStateLocation } = await import('../../state/index.js');
-    const { whereLines } = await import('../where.js');
-    const recorded =
-      saved.target ?? 'none recorded (apply sends to the one its command line or environment names)';
-    io.stderr.write(whereLines(describeStateLocation(saved.stateLocation), recorded));
-    const made = { at: saved.createdAt, toolVersion: saved.toolVersion };
-    await writePlan(saved.plan, flags.format, io, flags.verbose, made);
-    return 0;
-  }
-  if (flags.format === 'terraform-json') {
-    throw new CliError(
-      `--format terraform-json shows a plan file saved by plan --out; ${target ?? '.'} is not one (for the state, use --format json)`,
-    );
-  }
-  const { readStateSnapshot } = await import('../../state/index.js');
-  const input = resolveInputs([target ?? '.'], flags.env, [], io, 'one')[0]!;
-  const store = await openInputStore(flags, input, io);
-  let doc;
-  try {
-    doc = await readStateSnapshot(store);
-  } finally {
-    await store.close();
-  }
-  if (flags.format === 'json') io.stdout.write(JSON.stringify(doc, null, 2) + '\n');
-  else if (flags.format === 'markdown') io.stdout.write(plan.renderStateMarkdown(doc));
+  const request = parseShowRequest(target, flags, io, looksLikePlanFile);
+  if (request.kind === 'plan-file') return showPlanFile(request, io);
+  const doc = await readLocatedState(request.located, runIO(io));
+  const { format } = request.output;
+  if (format === 'json') io.stdout.write(JSON.stringify(doc, null, 2) + '\n');
+  else if (format === 'markdown') io.stdout.write(plan.renderStateMarkdown(doc));
   else io.stdout.write(plan.renderStateText(doc));
+  return 0;
+}
+
+/** A saved plan exactly as plan printed it, once its seal holds; what apply would act on, on stderr. */
+async function showPlanFile(
+  request: Extract<ShowRequest, { kind: 'plan-file' }>,
+  io: CommandIO,
+): Promise<number> {
+  // The seal first, with the plan key of the state the plan names: an edited plan is never shown as the one apply runs.
+  const { openSealedPlan, refusedPlanExit } = await import('../saved-plan.js');
+  const { saved, store } = await refusedPlanExit(() => openSealedPlan(request.file, request.state, io));
+  await store.close();
+  // What apply would act on, for a reviewer: the state the plan was made from and the target it recorded,
+  // on stderr as plan says them, so that stdout is the plan exactly as plan printed it.
+  const { describeStateLocation } = await import('../../state/index.js');
+  const { whereLines } = await import('../where.js');
+  const recorded =
+    saved.target ?? 'none recorded (apply sends to the one its command line or environment names)';
+  io.stderr.write(whereLines(describeStateLocation(saved.stateLocation), recorded));
+  const made = { at: saved.createdAt, toolVersion: saved.toolVersion };
+  await writePlan(saved.plan, request.output.format, io, request.output.verbose, made);
   return 0;
 }

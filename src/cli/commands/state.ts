@@ -1,15 +1,5 @@
-import { existsSync, statSync } from 'node:fs';
 import { CliError, type CommandIO } from '../io.js';
-import {
-  absolute,
-  lockTimeoutOf,
-  openStore,
-  parseDuration,
-  readStateForPlan,
-  withLockedState,
-  type StateFlags,
-} from '../context.js';
-import { openInputStore, resolveInputs } from '../inputs.js';
+import { readStateForPlan, runIO, withLockedState } from '../context.js';
 import type { LockInfo, StateStore } from '../../state/types.js';
 import { printable } from '../../resources/index.js';
 import type {
@@ -21,30 +11,34 @@ import type {
   StateRmFlags,
   StateShowFlags,
 } from '../definitions.js';
+import {
+  parseForceUnlockRequest,
+  parseStateListRequest,
+  parseStateMigrateRequest,
+  parseStateRepairRequest,
+  parseStateRescueRequest,
+  parseStateRmRequest,
+  parseStateShowRequest,
+} from '../local-requests.js';
+import type {
+  ForceUnlockRequest,
+  LocatedState,
+  StateRepairRequest,
+  StateRescueRequest,
+  StateRmRequest,
+} from '../../run/local-requests.js';
+import { migrateStates, withLocatedStore } from '../../run/local-runs.js';
 
-async function withStore<T>(
-  flags: StateFlags & { env?: string },
-  path: string,
+/** Runs `fn` with the located state's store open. */
+function withStore<T>(
+  located: LocatedState,
   io: CommandIO,
   fn: (store: StateStore) => Promise<T>,
 ): Promise<T> {
-  const input = resolveInputs([path], flags.env, [], io, 'one')[0]!;
-  const store = await openInputStore(flags, input, io);
-  try {
-    return await fn(store);
-  } finally {
-    await store.close();
-  }
+  return withLocatedStore(located, runIO(io), fn);
 }
 
-/** The address in its canonical spelling; throws AddressError naming what is wrong. */
-async function canonicalAddress(address: string): Promise<string> {
-  const { parseAddress, formatAddress } = await import('../../resources/index.js');
-  const parsed = parseAddress(address);
-  return formatAddress(parsed.kind, parsed.identity);
-}
-
-function notInState(address: string, store: StateStore): CliError {
+function notInState(address: string, store: { description: string }): CliError {
   return new CliError(`${address} is not in the state (${store.description}); see tenantform state list`);
 }
 
@@ -55,23 +49,24 @@ export async function stateListAction(
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
-  const { recordIssues, badRecordAdvice } = await import('../../state/integrity.js');
-  return withStore(flags, path, io, async (store) => {
-    const doc = await readStateForPlan(store, io, { skipRecordChecks: true });
-    if (!doc || doc.resources.length === 0) {
+  const request = parseStateListRequest(path, flags, io);
+  const { recordLines } = await import('../../state/records.js');
+  const { badRecordAdvice } = await import('../../state/integrity.js');
+  return withStore(request.located, io, async (store) => {
+    const lines = recordLines(await readStateForPlan(store, io, { skipRecordChecks: true }));
+    if (lines.length === 0) {
       io.stderr.write(`No resources recorded in ${store.description}.\n`);
       return 0;
     }
-    const issues = recordIssues(doc.resources);
-    for (const r of doc.resources) {
+    for (const r of lines) {
       const notes = [
         r.id ?? (r.adopted ? 'no id' : ''),
         r.adopted ? 'adopted: settings not verified' : '',
-        ...issues.filter((i) => i.address === r.address).map((i) => `BAD: ${i.problem}`),
+        ...r.problems.map((problem) => `BAD: ${problem}`),
       ].filter(Boolean);
       io.stdout.write(`${printable(`${r.address}${notes.length ? `  (${notes.join('; ')})` : ''}`)}\n`);
     }
-    if (issues.length > 0) {
+    if (lines.some((r) => r.problems.length > 0)) {
       io.stderr.write(
         `\nplan and apply refuse this state until the records marked BAD are fixed. ${badRecordAdvice()}\n`,
       );
@@ -89,16 +84,14 @@ export async function stateShowAction(
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
-  const canonical = await canonicalAddress(address);
-  return withStore(flags, path, io, async (store) => {
-    const doc = await readStateForPlan(store, io, { skipRecordChecks: true });
-    const found = doc?.resources.find((r) => r.address === canonical);
-    if (!found) throw notInState(canonical, store);
-    io.stdout.write(JSON.stringify(found, null, 2) + '\n');
-    const { recordIssues } = await import('../../state/integrity.js');
-    const bad = recordIssues(doc!.resources).filter((i) => i.address === canonical);
-    for (const issue of bad) io.stderr.write(`BAD: ${issue.problem}\n`);
-    return bad.length > 0 ? 1 : 0;
+  const request = await parseStateShowRequest(address, path, flags, io);
+  const { recordAt } = await import('../../state/records.js');
+  return withStore(request.located, io, async (store) => {
+    const found = recordAt(await readStateForPlan(store, io, { skipRecordChecks: true }), request.address);
+    if (!found) throw notInState(request.address, store);
+    io.stdout.write(JSON.stringify(found.record, null, 2) + '\n');
+    for (const problem of found.problems) io.stderr.write(`BAD: ${problem}\n`);
+    return found.problems.length > 0 ? 1 : 0;
   });
 }
 
@@ -110,18 +103,21 @@ export async function stateRmAction(
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
-  const canonical = await canonicalAddress(address);
-  return withStore(flags, path, io, (store) =>
+  return runStateRm(await parseStateRmRequest(address, path, flags, io), io);
+}
+
+async function runStateRm(request: StateRmRequest, io: CommandIO): Promise<number> {
+  const { removeRecord } = await import('../../state/records.js');
+  const { address } = request;
+  return withStore(request.located, io, (store) =>
     withLockedState(
       store,
       'state rm',
-      { lockTimeoutMs: lockTimeoutOf(flags), io, skipRecordChecks: true },
+      { lockTimeoutMs: request.lockTimeoutMs, io, skipRecordChecks: true },
       async (session) => {
-        if (!session.doc.resources.some((r) => r.address === canonical)) throw notInState(canonical, store);
-        await session.record({ op: 'remove', address: canonical });
-        await session.commit();
+        if (!(await removeRecord(session, address))) throw notInState(address, store);
         io.stdout.write(
-          `Removed ${canonical} from the state. It stays on the tenant; tenantform no longer tracks it.\n`,
+          `Removed ${address} from the state. It stays on the tenant; tenantform no longer tracks it.\n`,
         );
         return 0;
       },
@@ -142,13 +138,16 @@ export async function stateRescueAction(
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
-  const state = await import('../../state/index.js');
-  const rescue = await state.readRescueFile(absolute(file, io));
-  return withStore(flags, path, io, (store) =>
+  return runStateRescue(await parseStateRescueRequest(file, path, flags, io), io);
+}
+
+async function runStateRescue(request: StateRescueRequest, io: CommandIO): Promise<number> {
+  const { rescue } = request;
+  return withStore(request.located, io, (store) =>
     withLockedState(
       store,
       'state rescue',
-      { lockTimeoutMs: lockTimeoutOf(flags), io, rescue },
+      { lockTimeoutMs: request.lockTimeoutMs, io, rescue },
       async (session) => {
         const skipped = session.rescued.skipped.find((s) => s.file.path === rescue.path);
         if (skipped) throw new CliError(`${rescue.path} was not recorded: ${skipped.reason}`);
@@ -174,44 +173,39 @@ export async function stateRepairAction(
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
+  return runStateRepair(parseStateRepairRequest(path, flags, io), io);
+}
+
+async function runStateRepair(request: StateRepairRequest, io: CommandIO): Promise<number> {
   const { hostname } = await import('node:os');
-  return withStore(flags, path, io, async (store) => {
-    if (!store.repairJournal) {
+  const { repairJournal } = await import('../../state/records.js');
+  return withStore(request.located, io, async (store) => {
+    const holder = {
+      pid: process.pid,
+      host: hostname(),
+      command: 'state repair',
+      since: new Date().toISOString(),
+    };
+    const result = await repairJournal(store, holder, request.lockTimeoutMs);
+    if (result.kind === 'no-journal-file') {
       throw new CliError(
         `${store.description} keeps its journal as database rows; there is nothing to repair`,
       );
     }
-    const lock = await store.lock(
-      { pid: process.pid, host: hostname(), command: 'state repair', since: new Date().toISOString() },
-      { timeoutMs: parseDuration(flags.lockTimeout ?? '0s', '--lock-timeout') },
-    );
-    try {
-      const result = await store.repairJournal();
-      if (!result.backup) {
-        io.stdout.write(
-          `The journal of ${store.description} is intact (${result.kept} entries); nothing to repair.\n`,
-        );
-        return 0;
-      }
+    if (!result.backup) {
       io.stdout.write(
-        `Repaired the journal of ${store.description}: kept ${result.kept} complete entries, dropped line(s) ` +
-          `${result.dropped.join(', ')}. The damaged journal is saved as ${result.backup}.\n` +
-          'What a dropped line recorded is no longer in the state: if it was an operation the tenant did, the next ' +
-          'apply sends it again (a create answers 409 and is adopted).\n',
+        `The journal of ${store.description} is intact (${result.kept} entries); nothing to repair.\n`,
       );
       return 0;
-    } finally {
-      await store.unlock(lock.id);
     }
+    io.stdout.write(
+      `Repaired the journal of ${store.description}: kept ${result.kept} complete entries, dropped line(s) ` +
+        `${result.dropped.join(', ')}. The damaged journal is saved as ${result.backup}.\n` +
+        'What a dropped line recorded is no longer in the state: if it was an operation the tenant did, the next ' +
+        'apply sends it again (a create answers 409 and is adopted).\n',
+    );
+    return 0;
   });
-}
-
-/** The state file PATH names: a file that is not YAML config (e.g. state.json), or its .lock; else null. */
-function stateFileArgument(path: string, io: CommandIO): string | null {
-  const abs = absolute(path, io);
-  if (abs.endsWith('.lock') && existsSync(abs)) return abs.slice(0, -'.lock'.length);
-  if (existsSync(abs) && statSync(abs).isFile() && !/\.ya?ml$/i.test(abs)) return abs;
-  return null;
 }
 
 /**
@@ -223,7 +217,7 @@ function stateFileArgument(path: string, io: CommandIO): string | null {
 async function mayRemove(
   holder: LockInfo,
   status: 'running' | 'gone' | 'unknown',
-  flags: ForceUnlockFlags,
+  force: boolean,
   where: string,
   io: CommandIO,
 ): Promise<boolean> {
@@ -235,7 +229,7 @@ async function mayRemove(
       : 'whether that process still runs cannot be checked from here (another host or container, or a lock record ' +
         'that cannot be read; a PostgreSQL lock is held by a database session that is still open)';
   const risk = `the state ${where} is locked by ${who}, and ${why}: removing its lock lets a second apply run beside it, and the two record conflicting state`;
-  if (!flags.force) {
+  if (!force) {
     throw new CliError(
       `${risk}. Nothing was removed. Stop that process (or wait for it: --lock-timeout); if you are sure it is gone, run force-unlock again with --force.`,
       1,
@@ -253,51 +247,41 @@ export async function forceUnlockAction(
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
-  // PATH may name the state file itself (or its .lock) instead of a config path.
-  const stateFile = flags.state || (flags.backend ?? 'file') !== 'file' ? null : stateFileArgument(path, io);
-  const located = stateFile ? { ...flags, state: stateFile } : flags;
-  return withStore(located, stateFile ? '.' : path, io, async (store) => {
-    const { holderStatus } = await import('../../state/index.js');
-    const current = store.lockHolder ? await store.lockHolder() : undefined;
-    if (current === null) {
+  return runForceUnlock(parseForceUnlockRequest(path, flags, io), io);
+}
+
+async function runForceUnlock(request: ForceUnlockRequest, io: CommandIO): Promise<number> {
+  const { lockHolding, removeLock } = await import('../../state/records.js');
+  return withStore(request.located, io, async (store) => {
+    const holding = await lockHolding(store);
+    if (holding.kind === 'unlocked') {
       io.stdout.write(`${store.description} was not locked.\n`);
       return 0;
     }
-    if (current !== undefined) {
-      const status = holderStatus(current);
-      if (!(await mayRemove(current, status, flags, store.description, io))) {
+    if (holding.kind === 'held') {
+      if (!(await mayRemove(holding.holder, holding.status, request.force, store.description, io))) {
         io.stdout.write('The lock was left in place.\n');
         return 1;
       }
-    } else if (!flags.force) {
+    } else if (!request.force) {
       throw new CliError(
         `cannot tell who holds the lock of ${store.description}: run again with --force to remove it`,
       );
     }
-    const holder = await store.forceUnlock();
-    if (!holder) {
+    const removed = await removeLock(store);
+    if (!removed) {
       io.stdout.write(`${store.description} was not locked.\n`);
       return 0;
     }
+    const { holder } = removed;
     io.stdout.write(
       `Removed the lock held by ${holder.command} (pid ${holder.pid} on ${holder.host}) since ${holder.since}.\n` +
-        (holderStatus(holder) === 'gone'
+        (removed.gone
           ? 'That process is no longer running.\n'
           : 'If that process is still running, stop it: two applies at once can record conflicting state.\n'),
     );
     return 0;
   });
-}
-
-async function storeFromSpec(spec: string, flags: StateMigrateFlags, io: CommandIO): Promise<StateStore> {
-  if (spec.startsWith('file:')) {
-    return openStore({ state: spec.slice(5), backend: 'file' }, '.', io);
-  }
-  if (spec === 'pg' || spec.startsWith('pg:')) {
-    const workspace = spec.startsWith('pg:') ? spec.slice(3) : 'default';
-    return openStore({ backend: 'pg', backendConfig: flags.backendConfig, workspace }, '.', io);
-  }
-  throw new CliError(`"${spec}" is not a state location; use file:PATH or pg[:WORKSPACE]`);
 }
 
 /** tenantform state migrate --from file:PATH --to pg:WORKSPACE. */
@@ -306,23 +290,9 @@ export async function stateMigrateAction(
   _cmd: unknown,
   io: CommandIO,
 ): Promise<number> {
-  const { migrateState } = await import('../../state/pg/index.js');
-  const from = await storeFromSpec(flags.from, flags, io);
-  try {
-    const to = await storeFromSpec(flags.to, flags, io);
-    try {
-      const result = await migrateState(from, to, {
-        force: flags.force ?? false,
-        lockTimeoutMs: parseDuration(flags.lockTimeout ?? '0s', '--lock-timeout'),
-      });
-      io.stdout.write(
-        `Copied ${result.resources} resources from ${from.description} to ${to.description} (serial ${result.serial}).\n`,
-      );
-      return 0;
-    } finally {
-      await to.close();
-    }
-  } finally {
-    await from.close();
-  }
+  const result = await migrateStates(parseStateMigrateRequest(flags), runIO(io));
+  io.stdout.write(
+    `Copied ${result.resources} resources from ${result.from} to ${result.to} (serial ${result.serial}).\n`,
+  );
+  return 0;
 }

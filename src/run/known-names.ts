@@ -1,29 +1,21 @@
-import type { Plan } from '../plan/index.js';
-import type { KnownNames, ReferenceRead } from '../resources/index.js';
-import type { NameKeeper } from '../state/index.js';
-import type { CommandIO } from './io.js';
-import { messageOf } from './run-words.js';
-
 /**
  * The names kept beside the state (see src/resources/known-names.ts): read
  * for a plan made without reading the tenant, and, after every read of the
  * tenant's reference lists, updated with what it gave. Display only: a names
- * file that cannot be read or written costs the names, said on stderr, never
- * the command.
+ * file that cannot be read or written costs the names, said as a notice,
+ * never the run.
  */
-
-function why(err: unknown): string {
-  return messageOf(err);
-}
+import type { Plan } from '../plan/index.js';
+import type { KnownNames, ReferenceRead } from '../resources/index.js';
+import type { NameKeeper } from '../state/index.js';
+import type { RunIO } from './requests.js';
 
 /** The names kept with the state of `store`; null when there are none or they cannot be read (said). */
-export async function storedNames(store: NameKeeper, io: CommandIO): Promise<KnownNames | null> {
+export async function storedNames(store: NameKeeper, io: Pick<RunIO, 'notice'>): Promise<KnownNames | null> {
   try {
     return await store.readNames();
   } catch (err) {
-    io.stderr.write(
-      `Note: the names kept with the state were not read (${why(err)}); ids are shown alone.\n`,
-    );
+    io.notice({ kind: 'names-unread', error: err });
     return null;
   }
 }
@@ -36,7 +28,7 @@ export async function storedNames(store: NameKeeper, io: CommandIO): Promise<Kno
 export async function keepNames(
   store: NameKeeper,
   references: ReferenceRead,
-  io: CommandIO,
+  io: Pick<RunIO, 'notice'>,
   now: Date = new Date(),
 ): Promise<KnownNames> {
   const { knownNamesOf, mergeKnownNames, noKnownNames } = await import('../resources/index.js');
@@ -46,7 +38,7 @@ export async function keepNames(
   try {
     await store.writeNames(kept);
   } catch (err) {
-    io.stderr.write(`Note: the names read from the tenant were not kept with the state (${why(err)}).\n`);
+    io.notice({ kind: 'names-unkept', error: err });
   }
   return kept;
 }
