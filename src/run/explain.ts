@@ -18,6 +18,7 @@ import {
 import { RunError } from './errors.js';
 import type { ExplainRequest, TenantReader } from './read-requests.js';
 import type { ConfigInput, RunIO } from './requests.js';
+import { loadInputConfig } from './load-config.js';
 
 /** What one run of explain found. */
 export interface ExplainReport {
@@ -119,14 +120,7 @@ async function tenantApplications(
  */
 export async function runExplain(request: ExplainRequest, io: RunIO): Promise<ExplainResult> {
   const { input, allClients } = request;
-  const { loadConfig } = await import('../config/index.js');
-  const loaded = await loadConfig(input.paths, {
-    vars: request.vars,
-    varFiles: input.varFiles,
-    env: io.env,
-    cwd: io.cwd,
-    ...(io.signal ? { signal: io.signal } : {}),
-  });
+  const loaded = await loadInputConfig(input, request.vars, io);
   if (loaded.issues.length > 0) return { kind: 'config-issues', issues: loaded.issues };
   const policies = policiesOf(loaded.desired);
   const given: Application[] = request.clients.map((client_id) => ({ client_id }));

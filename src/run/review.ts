@@ -4,7 +4,6 @@
  * strict), and the findings split: errors stop the run (an event), warnings
  * go with the plan.
  */
-import { loadConfig } from '../config/index.js';
 import type { Plan } from '../plan/types.js';
 import type { DesiredResource } from '../resources/index.js';
 import {
@@ -15,6 +14,7 @@ import {
   type GuardrailSettings,
 } from '../review/index.js';
 import type { ConfigInput, RunIO } from './requests.js';
+import { loadInputConfig } from './load-config.js';
 import type { RunView } from './view.js';
 
 /** The settings of one run: its environment's guardrails (if any), and strict. */
@@ -34,13 +34,7 @@ export async function loadDesired(
   view: Pick<RunView, 'event'>,
 ): Promise<DesiredResource[] | null> {
   if (vars === null) return [];
-  const result = await loadConfig(input.paths, {
-    vars,
-    varFiles: input.varFiles,
-    env: io.env,
-    cwd: io.cwd,
-    ...(io.signal ? { signal: io.signal } : {}),
-  });
+  const result = await loadInputConfig(input, vars, io);
   if (result.issues.length === 0) return result.desired;
   view.event({ kind: 'config-issues', issues: result.issues });
   return null;

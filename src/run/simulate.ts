@@ -16,6 +16,7 @@ import { RunError } from './errors.js';
 import type { SimulateRequest, TenantReader } from './read-requests.js';
 import type { ConfigInput, RunIO } from './requests.js';
 import { absolute } from './state-store.js';
+import { loadInputConfig } from './load-config.js';
 
 /** What was read: the source, and for the tenant how far back its logs reached. */
 export interface ReadSummary {
@@ -163,14 +164,7 @@ export type SimulateResult =
 /** Runs a simulate request: the config loaded, the events read and replayed against its policies. */
 export async function runSimulate(request: SimulateRequest, io: RunIO): Promise<SimulateResult> {
   const { input, since } = request;
-  const { loadConfig } = await import('../config/index.js');
-  const loaded = await loadConfig(input.paths, {
-    vars: request.vars,
-    varFiles: input.varFiles,
-    env: io.env,
-    cwd: io.cwd,
-    ...(io.signal ? { signal: io.signal } : {}),
-  });
+  const loaded = await loadInputConfig(input, request.vars, io);
   if (loaded.issues.length > 0) return { kind: 'config-issues', issues: loaded.issues };
   const { policiesOf } = await import('../review/index.js');
   const sim = await import('../simulate/index.js');
