@@ -1,7 +1,8 @@
 /**
  * A plan request run: the config and its rules, the state read (no lock, no
  * write), the tenant read when the request refreshes, the plan made and
- * reviewed, shown, and saved sealed when the request names a file. Sends no
+ * reviewed, shown (with the evidence of the logs when the request
+ * simulates), and saved sealed when the request names a file. Sends no
  * request but reads.
  */
 import { closeSync, fchmodSync, openSync, writeFileSync } from 'node:fs';
@@ -147,6 +148,19 @@ async function makePlan(
   );
 }
 
+/** The plan to show: with the simulation's evidence when the request simulates (plan-evidence.ts). */
+async function shownPlan(
+  request: PlanRequest,
+  plan: Plan,
+  desired: readonly DesiredResource[],
+  io: RunIO,
+): Promise<Plan> {
+  if (!request.simulate) return plan;
+  const { withEvidence } = await import('./plan-evidence.js');
+  const reader = { connection: request.connection, api: request.api };
+  return withEvidence(plan, desired, request.simulate, { reader, input: request.input, io });
+}
+
 /** Runs a plan request: the plan shown (view.showPlan), saved when the request names a file. */
 export async function runPlan(
   request: PlanRequest,
@@ -171,7 +185,7 @@ export async function runPlan(
   if (recorded === null && plan.summary.create > 0) view.event({ kind: 'no-state', state });
   const changes = plan.changes.filter((c) => c.action !== 'no-op').length;
   view.event({ kind: 'figures', figures: { state: store.description, changes } });
-  await view.showPlan({ plan, desired, applicable: [] });
+  await view.showPlan({ plan: await shownPlan(request, plan, desired, io), desired, applicable: [] });
   if (request.out) {
     const paths = request.input.paths;
     const stateLocation = await storeLocation(store, request.state, paths[paths.length - 1]!, io);

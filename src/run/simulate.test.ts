@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers/cli.js';
@@ -6,7 +6,10 @@ import { runErrorMessage } from '../cli/run-words.js';
 import { Simulation } from '../simulate/index.js';
 import { RunError } from './errors.js';
 import type { SimulateRequest, TenantReader } from './read-requests.js';
-import type { RunIO } from './requests.js';
+import type { Plan } from '../plan/types.js';
+import { runPlan } from './plan.js';
+import type { PlanRequest, RunIO } from './requests.js';
+import type { RunView } from './view.js';
 import { readLogs, runSimulate } from './simulate.js';
 
 let work: { dir: string; cleanup: () => void };
@@ -94,5 +97,58 @@ describe('readLogs', () => {
     expect(runErrorMessage(await problemOf(read('plan', 'tenant')))).toMatch(
       /^plan --simulate tenant reads the tenant/,
     );
+  });
+});
+
+describe('runPlan with a log source to simulate', () => {
+  const planRequest = (over: Partial<PlanRequest> = {}): PlanRequest => ({
+    input,
+    vars: {},
+    state: { file: 'state.json' },
+    connection: spec.connection,
+    api: 'spec',
+    selection: { targets: [], replace: [], destroy: false },
+    refresh: false,
+    strict: false,
+    detailedExitcode: false,
+    simulate: 'logs.jsonl',
+    output: { format: 'text', verbose: false },
+    ...over,
+  });
+  /** A view that keeps the plan shown; the events are not looked at here. */
+  const showing = () => {
+    const shown: Plan[] = [];
+    const view: RunView = {
+      event: () => {},
+      showPlan: (review) => Promise.resolve(void shown.push(review.plan)),
+      confirm: () => Promise.reject(new Error('plan asks nothing')),
+    };
+    return { view, shown };
+  };
+  const maker = { toolVersion: '0.0.0-test', now: () => new Date(0) };
+
+  it('shows the plan with what each changed policy would have done to the events read; returns and saves it without', async () => {
+    const { view, shown } = showing();
+    const result = await runPlan(planRequest({ out: 'plan.json' }), io(), view, maker);
+    expect(result.status).toBe('planned');
+    const [address, evidence] = Object.entries(shown[0]!.simulated ?? {})[0]!;
+    expect(address).toBe('rate_limit_policy["oauth_authentication_api","client","default"]');
+    // A limit of 1 a second, three events, two in the same second: one turned away.
+    expect(evidence).toMatchObject({ requests: 3, peak: 2, secondsOver: 1, turnedAway: 1, limited: ['web'] });
+    if (result.status === 'planned') expect(result.plan.simulated).toBeUndefined();
+    expect(readFileSync(join(work.dir, 'plan.json'), 'utf8')).not.toContain('simulated');
+  });
+
+  it('shows the plan as made when the request does not simulate', async () => {
+    const { view, shown } = showing();
+    await runPlan(planRequest({ simulate: undefined }), io(), view, maker);
+    expect(shown[0]!.simulated).toBeUndefined();
+  });
+
+  it('stops with the log source’s problem as data, before the plan is shown', async () => {
+    const { view, shown } = showing();
+    const problem = await problemOf(runPlan(planRequest({ simulate: 'bad.jsonl' }), io(), view, maker));
+    expect(problem.problem).toMatchObject({ code: 'LOGS_UNREADABLE', via: 'plan' });
+    expect(shown).toEqual([]);
   });
 });

@@ -32,15 +32,8 @@ function planView(request: PlanRequest, io: CommandIO): RunView {
           );
       } else unexpectedEvent(event);
     },
-    async showPlan({ plan, desired }: PlanReview) {
-      const { input } = request;
-      const reader = { connection: request.connection, api: request.api };
-      const shown = request.simulate
-        ? await (
-            await import('../simulate-plan.js')
-          ).withEvidence(plan, desired, request.simulate, { reader, input, io })
-        : plan;
-      await writePlan(shown, request.output.format, io, request.output.verbose);
+    async showPlan({ plan }: PlanReview) {
+      await writePlan(plan, request.output.format, io, request.output.verbose);
     },
     confirm: () => Promise.reject(new Error('plan asks nothing')),
   };

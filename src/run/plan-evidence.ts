@@ -1,18 +1,17 @@
 /**
- * plan --simulate SOURCE: the plan as shown, with what each changed policy
- * would have done to the traffic of the tenant's logs (a `simulated` effect
- * in its review), and each `enforce-without-log` warning answered when the
- * logs show the new limit at least twice their peak. The plan saved with
- * --out is the plan without them: the evidence is for the reviewer.
+ * The evidence of a plan request that simulates (its `simulate`, a log
+ * source): the plan to show, with what each changed policy would have done to
+ * the traffic of the tenant's logs (a `simulated` effect in its review), and
+ * each `enforce-without-log` warning answered when the logs show the new limit
+ * at least twice their peak. runPlan saves (`out`) and returns the plan
+ * without them: the evidence is for the reviewer.
  */
 import type { Plan } from '../plan/types.js';
 import type { DesiredResource } from '../resources/index.js';
 import type { Finding, SimulatedEvidence } from '../review/index.js';
 import type { PolicyResult } from '../simulate/index.js';
-import type { ConfigInput } from '../run/requests.js';
-import type { TenantReader } from '../run/read-requests.js';
-import { runIO } from './context.js';
-import type { CommandIO } from './io.js';
+import type { ConfigInput, RunIO } from './requests.js';
+import type { TenantReader } from './read-requests.js';
 
 /** The tenant's events read for a plan at most. */
 const PLAN_CAP = 1_000_000;
@@ -48,15 +47,14 @@ export async function withEvidence(
   plan: Plan,
   desired: readonly DesiredResource[],
   source: string,
-  context: { reader: TenantReader; input: ConfigInput; io: CommandIO },
+  context: { reader: TenantReader; input: ConfigInput; io: RunIO },
 ): Promise<Plan> {
   const sim = await import('../simulate/index.js');
   const { policiesOf } = await import('../review/index.js');
-  const { readLogs } = await import('../run/simulate.js');
+  const { readLogs } = await import('./simulate.js');
   const simulation = new sim.Simulation();
   await readLogs('plan', source, simulation, {
     ...context,
-    io: runIO(context.io),
     limits: { since: null, cap: PLAN_CAP },
   });
   const report = simulation.report(policiesOf(desired));
