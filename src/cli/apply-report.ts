@@ -6,6 +6,7 @@
  * closed output.
  */
 import type { ApplyResult } from '../apply/index.js';
+import { isIncomplete } from '../run/index.js';
 import { stopExitCode, stopRequested, type CommandIO } from './io.js';
 import { withoutHint } from './progress.js';
 import { plural } from './words.js';
@@ -83,13 +84,6 @@ function adoptionWarning(result: ApplyResult, io: CommandIO): void {
       lines.join('') +
       'They are recorded without an id. To manage them fully, find their ids on the tenant and run ' +
       'tenantform import; `tenantform state list` flags every adopted resource.\n',
-  );
-}
-
-/** Whether the run ended short of the plan: something failed, was not attempted or not recorded, or it was stopped. */
-function isIncomplete(result: ApplyResult, interrupted: boolean): boolean {
-  return (
-    result.failed.length > 0 || result.notAttempted.length > 0 || result.unrecorded.length > 0 || interrupted
   );
 }
 

@@ -3,14 +3,16 @@
  * (text, Markdown for one pull-request comment, or JSON), and a closing table
  * per environment with target, result, changes, requests, 429s and time.
  */
-import { writeChunks, type CommandIO, type RunFigures } from './io.js';
+import type { EnvironmentStatus, RunFigures } from '../run/index.js';
+import { writeChunks, type CommandIO } from './io.js';
 
-/** One environment's run, as the fleet collected it. */
+/** One environment's run, as the fleet ran it (src/run/fleet.ts) and its output kept. */
 export interface EnvRun {
   name: string;
-  /** The single-environment command's exit code (plan: 0 no changes, 2 changes). */
-  code: number;
+  /** ok: planned without changes, or applied completely; changes: planned with changes; failed. */
+  status: EnvironmentStatus;
   figures: RunFigures;
+  /** Its target, worded. */
   target: string;
   ms: number;
   /** Its stdout (plan: the whole rendering), and its stderr. */
@@ -26,13 +28,13 @@ function seconds(ms: number): string {
 }
 
 function planResult(r: EnvRun): string {
-  if (r.code === 0) return 'no changes';
-  if (r.code === 2) return `${r.figures.changes ?? '?'} to change`;
+  if (r.status === 'ok') return 'no changes';
+  if (r.status === 'changes') return `${r.figures.changes ?? '?'} to change`;
   return 'failed';
 }
 
 function applyResult(r: EnvRun): string {
-  if (r.code === 0) return (r.figures.changes ?? 0) === 0 ? 'no changes' : 'applied';
+  if (r.status === 'ok') return (r.figures.changes ?? 0) === 0 ? 'no changes' : 'applied';
   return (r.figures.done ?? 0) > 0 ? 'incomplete' : 'failed';
 }
 
@@ -48,7 +50,7 @@ function table(header: string[], rows: string[][]): string {
 }
 
 function summary(runs: readonly EnvRun[], what: string): string {
-  const failed = runs.filter((r) => r.code !== 0 && r.code !== 2).length;
+  const failed = runs.filter((r) => r.status === 'failed').length;
   return `${runs.length} environment${runs.length === 1 ? '' : 's'} ${what}${failed > 0 ? `, ${failed} failed` : ''}.\n`;
 }
 
@@ -73,7 +75,7 @@ function markdown(runs: readonly EnvRun[]): string {
     '',
   ].join('\n');
   const bodies = runs.map((r) =>
-    r.code === 0 || r.code === 2 ? r.output : `**Failed:**\n\n\`\`\`\n${r.errors.trim()}\n\`\`\`\n`,
+    r.status !== 'failed' ? r.output : `**Failed:**\n\n\`\`\`\n${r.errors.trim()}\n\`\`\`\n`,
   );
   const total = bodies.reduce((n, b) => n + b.length, head.length);
   const share = Math.floor((MARKDOWN_BUDGET - head.length) / runs.length);
@@ -87,12 +89,12 @@ function markdown(runs: readonly EnvRun[]): string {
 function json(runs: readonly EnvRun[]): string {
   const environments = runs.map((r) => {
     let plan: unknown = null;
-    if (r.code === 0 || r.code === 2) plan = JSON.parse(r.output) as unknown;
+    if (r.status !== 'failed') plan = JSON.parse(r.output) as unknown;
     return {
       environment: r.name,
       target: r.target,
       state: r.figures.state ?? null,
-      result: r.code === 0 ? 'no-changes' : r.code === 2 ? 'changes' : 'failed',
+      result: r.status === 'ok' ? 'no-changes' : r.status,
       changes: r.figures.changes ?? null,
       plan,
       errors: r.errors === '' ? null : r.errors,
@@ -121,7 +123,7 @@ export function printPlans(
     (function* () {
       for (const r of runs) {
         yield `\n== Environment ${r.name} ==\n`;
-        yield r.code === 0 || r.code === 2 ? r.output : 'Failed: the error is above (stderr).\n';
+        yield r.status !== 'failed' ? r.output : 'Failed: the error is above (stderr).\n';
       }
     })(),
   );

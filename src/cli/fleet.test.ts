@@ -1,29 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { bounded, isFleetRun } from './fleet.js';
+import { isFleetRun } from './fleet.js';
 import { prefixedStream } from './fleet-streams.js';
 import { printPlans, type EnvRun } from './fleet-output.js';
-
-describe('bounded', () => {
-  it('runs at most `limit` at once and keeps the order of results', async () => {
-    let running = 0;
-    let peak = 0;
-    const gates: (() => void)[] = [];
-    const done = bounded([1, 2, 3, 4, 5, 6, 7], 3, async (n) => {
-      running++;
-      peak = Math.max(peak, running);
-      await new Promise<void>((resolve) => gates.push(resolve));
-      running--;
-      return n * 10;
-    });
-    // Release one waiting task at a time until all have run.
-    while (gates.length > 0 || running > 0) {
-      await new Promise((r) => setImmediate(r));
-      gates.shift()?.();
-    }
-    expect(await done).toEqual([10, 20, 30, 40, 50, 60, 70]);
-    expect(peak).toBe(3);
-  });
-});
 
 describe('isFleetRun', () => {
   it.each([
@@ -48,14 +26,14 @@ describe('prefixedStream', () => {
 });
 
 describe('printPlans', () => {
-  const run = (name: string, output: string, code = 2): EnvRun => ({
+  const run = (name: string, output: string, status: EnvRun['status'] = 'changes'): EnvRun => ({
     name,
-    code,
+    status,
     figures: { changes: 1 },
     target: 'https://t/api/v2',
     ms: 1,
     output,
-    errors: code === 1 ? 'Error: boom\n' : '',
+    errors: status === 'failed' ? 'Error: boom\n' : '',
   });
   const print = (runs: EnvRun[]) => {
     let out = '';
@@ -78,7 +56,7 @@ describe('printPlans', () => {
   });
 
   it('leaves small plans whole and shows a failed environment’s error', () => {
-    const out = print([run('a', 'plan a\n'), run('b', '', 1)]);
+    const out = print([run('a', 'plan a\n'), run('b', '', 'failed')]);
     expect(out).toContain('plan a\n');
     expect(out).not.toContain('cut short');
     expect(out).toMatch(/\| `b` \| https:\/\/t\/api\/v2 \| failed \|/);

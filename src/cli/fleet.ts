@@ -1,31 +1,29 @@
 /**
- * Multi-environment plan and apply (`--env A --env B`, `--all-envs`): each
- * environment runs the single-environment command with its own CommandIO,
- * so it gets its own config, state (and lock), API client and pacer; up to
- * --env-parallelism run at once, and one failing environment does not stop
- * the others. This module only schedules, collects and prints
- * (fleet-output.ts); the work is the commands' own: the command table
- * (main.ts) hands it the one-environment action to run.
+ * Multi-environment plan and apply (`--env A --env B`, `--all-envs`): the
+ * flags as a FleetRequest (requests.ts), run by runFleet (src/run/fleet.ts),
+ * which runs each environment as its own plan or apply. This module gives
+ * each environment its output (plan: buffered, printed whole and in order;
+ * apply: lines prefixed as they come, fleet-streams.ts), its view (the one
+ * command's own, commands/plan.ts and commands/apply.ts), one question at a
+ * time, and prints the result (fleet-output.ts) and its exit code.
  */
-import { CliError, type CommandIO, type RunFigures } from './io.js';
-import { parseCount } from './context.js';
-import { environmentTargetFlags, resolveInputs, type ConfigInput, type EnvSelection } from './inputs.js';
-import { targetGiven } from './where.js';
-import { bufferStream, prefixedStream } from './fleet-streams.js';
+import {
+  runFleet as runFleetRequest,
+  type EnvironmentOutcome,
+  type FleetTarget,
+  type RunView,
+} from '../run/index.js';
+import type { FleetEnvironment } from '../run/requests.js';
+import { runIO } from './context.js';
+import { reportError } from './errors.js';
+import { bufferStream, prefixedStream, type EnvStream } from './fleet-streams.js';
 import { printApplyTable, printPlans, type EnvRun } from './fleet-output.js';
-import type { ApplyFlags, PlanFlags } from './definitions.js';
+import type { CommandIO } from './io.js';
+import { unexpectedEvent } from './run-view.js';
+import { parseFleetRequest, type FleetFlags } from './requests.js';
+import { TOOL_VERSION } from './version.js';
 
-/**
- * The flags a multi-environment run reads, as plan and apply define them
- * (definitions.ts): what picks the environments, and what names one state,
- * target or file (refused with several environments).
- */
-export type FleetFlags = Pick<PlanFlags, 'varFile'> &
-  Partial<Pick<PlanFlags, 'envParallelism' | 'state' | 'workspace' | 'out' | 'format' | 'detailedExitcode'>> &
-  Partial<Pick<ApplyFlags, 'domain' | 'baseUrl' | 'tokenFile'>> & {
-    env?: EnvSelection;
-    allEnvs?: boolean;
-  };
+export type { FleetFlags };
 
 /** A one-environment action: plan's, apply's or destroy's. */
 export type SingleRun<F> = (paths: string[], flags: F, cmd: unknown, io: CommandIO) => Promise<number>;
@@ -33,47 +31,6 @@ export type SingleRun<F> = (paths: string[], flags: F, cmd: unknown, io: Command
 /** True when the flags ask for more than one environment (or all of them). */
 export function isFleetRun(flags: Pick<FleetFlags, 'env' | 'allEnvs'>): boolean {
   return flags.allEnvs === true || (Array.isArray(flags.env) && new Set(flags.env).size > 1);
-}
-
-/** Flags that name one state, target or file cannot serve several environments. */
-function refuseSingleTargetFlags(flags: FleetFlags): void {
-  const single: [keyof FleetFlags, string][] = [
-    ['state', '--state'],
-    ['workspace', '--workspace'],
-    ['domain', '--domain'],
-    ['baseUrl', '--base-url'],
-    ['tokenFile', '--token-file'],
-    ['out', '--out'],
-  ];
-  for (const [key, flag] of single) {
-    if (flags[key] !== undefined) {
-      throw new CliError(
-        `${flag} names one ${key === 'out' ? 'plan file' : 'state or tenant'}, so it cannot serve several environments: ` +
-          `set it per environment in tenantform.yaml, or run one environment with --env NAME`,
-      );
-    }
-  }
-  if (flags.allEnvs && flags.env !== undefined && (typeof flags.env === 'string' || flags.env.length > 0)) {
-    throw new CliError('give either --env NAME (repeatable) or --all-envs, not both');
-  }
-}
-
-/** Runs `fn` over items with at most `limit` at once; results keep the items' order. */
-export async function bounded<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
 
 /** A mutex for questions: one environment asks at a time. */
@@ -88,55 +45,57 @@ function serialConfirm(io: CommandIO): ((env: string, q: string) => Promise<bool
   };
 }
 
-/**
- * The target as tenantform.yaml or else the process environment names it,
- * for the plan table (plan resolves no target): "not set" when neither does.
- */
-async function configuredTarget(input: ConfigInput, env: CommandIO['env']): Promise<string> {
-  const t = environmentTargetFlags<{ domain?: string; baseUrl?: string }>({}, input);
-  if (t.baseUrl !== undefined || t.domain !== undefined) {
-    return t.baseUrl ?? `https://${t.domain}/api/v2`;
-  }
-  if (!targetGiven({}, env)) return 'not set';
-  const { resolveTarget } = await import('../api/target.js');
-  try {
-    return `${resolveTarget({}, env).baseUrl} (from the environment variables)`;
-  } catch {
-    return 'invalid (in the environment variables)';
-  }
+/** An environment's target in its table row. */
+function targetText(target: FleetTarget): string {
+  if (target.kind === 'unset') return 'not set';
+  if (target.kind === 'invalid') return 'invalid (in the environment variables)';
+  return target.fromVariables ? `${target.baseUrl} (from the environment variables)` : target.baseUrl;
 }
 
-/**
- * tenantform plan|apply|destroy with several environments: `runOne` once per
- * environment, output as plan (`command` 'plan': each environment's output
- * buffered, then printed in turn) or apply ('apply': lines prefixed with the
- * environment as they come, then a table). Exit codes aggregate: 1 when any
- * environment failed; otherwise, for plan --detailed-exitcode, 2 when any has
- * changes; else 0.
- */
-export async function runFleet<F extends FleetFlags>(
-  command: 'plan' | 'apply',
-  pathArgs: string[],
-  flags: F,
-  io: CommandIO,
-  runOne: SingleRun<F>,
-): Promise<number> {
-  refuseSingleTargetFlags(flags);
-  const parallelism = parseCount(flags.envParallelism ?? '4', '--env-parallelism', 1, 256) ?? 4;
-  const inputs = resolveInputs(pathArgs, flags.allEnvs ? undefined : flags.env, [], io, 'all');
-  if (inputs.some((i) => i.env === null)) {
-    throw new CliError(`--all-envs needs a directory with a tenantform.yaml that names environments`);
-  }
-  const projectDir = pathArgs.length > 0 ? pathArgs[0]! : '.';
-  const confirm = serialConfirm(io);
-  const width = Math.max(...inputs.map((i) => i.env!.length));
+/** The view of an environment whose request was refused: its run never starts, so nothing is told to it. */
+const NO_RUN: RunView = {
+  event: unexpectedEvent,
+  showPlan: () => Promise.reject(new Error('an environment refused shows no plan')),
+  confirm: () => Promise.reject(new Error('an environment refused asks nothing')),
+};
 
-  const runs = await bounded(inputs, parallelism, async (input): Promise<EnvRun> => {
-    const name = input.env!;
-    const figures: RunFigures = {};
+/**
+ * One environment's view, the one command's own, and what it says last
+ * (apply: its exit's words, as the one command says them; plan: nothing).
+ */
+async function commandViews() {
+  const { planView } = await import('./commands/plan.js');
+  const { applyView, finish } = await import('./commands/apply.js');
+  return (environment: FleetEnvironment, io: CommandIO) => {
+    const none = (_outcome: EnvironmentOutcome) => undefined;
+    if (!('request' in environment)) return { view: NO_RUN, last: none };
+    if (environment.command === 'plan') return { view: planView(environment.request, io), last: none };
+    const { request } = environment;
+    const last = (outcome: EnvironmentOutcome) =>
+      void (outcome.kind === 'apply' && finish(outcome.result, request, io));
+    return { view: applyView(request, io), last };
+  };
+}
+
+/** One environment's output streams. */
+type Streams = { out: EnvStream; err: EnvStream };
+
+/**
+ * The views of a multi-environment run: each environment's CommandIO (its
+ * streams, the serialized question), and at its end what the one command
+ * says last (apply: cancelled, nothing to apply; an error: reportError).
+ */
+async function fleetView(command: 'plan' | 'apply', names: readonly string[], io: CommandIO) {
+  const commandView = await commandViews();
+  const confirm = serialConfirm(io);
+  const width = Math.max(...names.map((n) => n.length));
+  const streams = new Map<string, Streams>();
+  const open = (environment: FleetEnvironment) => {
+    const { name } = environment;
     const label = `[${name}]`.padEnd(width + 2);
     const out = command === 'plan' ? bufferStream() : prefixedStream(label, io.stdout);
     const err = prefixedStream(label, io.stderr);
+    streams.set(name, { out, err });
     const envIO: CommandIO = {
       stdout: out,
       stderr: err,
@@ -144,34 +103,49 @@ export async function runFleet<F extends FleetFlags>(
       cwd: io.cwd,
       ...(confirm ? { confirm: (q: string) => confirm(name, q) } : {}),
       ...(io.signal ? { signal: io.signal } : {}),
-      report: (f) => Object.assign(figures, f),
     };
-    // Plan always learns whether there are changes (exit 2); the aggregate decides what to return.
-    const envFlags = { ...flags, env: [name], allEnvs: false, detailedExitcode: true } as F;
-    const started = performance.now();
-    let code: number;
-    try {
-      code = await runOne([projectDir], envFlags, undefined, envIO);
-    } catch (e) {
-      const { reportError } = await import('./errors.js');
-      code = reportError(e, envIO);
-    }
-    out.end();
-    err.end();
-    return {
-      name,
-      code,
-      figures,
-      target: figures.target ?? (await configuredTarget(input, io.env)),
-      ms: performance.now() - started,
-      output: out.text(),
-      errors: err.text(),
+    const { view, last } = commandView(environment, envIO);
+    const close = (outcome: EnvironmentOutcome) => {
+      if (outcome.kind === 'error') reportError(outcome.error, envIO);
+      else last(outcome);
+      out.end();
+      err.end();
     };
-  });
+    return { io: runIO(envIO), view, close };
+  };
+  return { view: { open }, streams };
+}
 
+/**
+ * tenantform plan|apply with several environments: each environment's output
+ * as plan (`command` 'plan': buffered, then printed in turn) or apply
+ * ('apply': lines prefixed with the environment as they come, then a table).
+ * Exit codes aggregate: 1 when any environment failed; otherwise, for plan
+ * --detailed-exitcode, 2 when any has changes; else 0.
+ */
+export async function runFleet(
+  command: 'plan' | 'apply',
+  pathArgs: string[],
+  flags: FleetFlags,
+  io: CommandIO,
+): Promise<number> {
+  const { requireFull } = await import('./tenant-read.js');
+  const { looksLikePlanFile } = await import('./commands/apply.js');
+  const request = parseFleetRequest(command, pathArgs, flags, io, {
+    requireFull,
+    isPlanFile: looksLikePlanFile,
+  });
+  const names = request.environments.map((e) => e.name);
+  const { view, streams } = await fleetView(command, names, io);
+  const result = await runFleetRequest(request, view, { toolVersion: TOOL_VERSION });
+  const runs = result.environments.map((r): EnvRun => ({
+    ...r,
+    target: targetText(r.target),
+    output: streams.get(r.name)!.out.text(),
+    errors: streams.get(r.name)!.err.text(),
+  }));
   if (command === 'plan') printPlans(runs, flags.format ?? 'text', io);
   else printApplyTable(runs, io);
-  if (runs.some((r) => r.code !== 0 && r.code !== 2)) return 1;
-  if (command === 'plan' && flags.detailedExitcode && runs.some((r) => r.code === 2)) return 2;
-  return 0;
+  if (result.failed) return 1;
+  return command === 'plan' && flags.detailedExitcode && result.changes ? 2 : 0;
 }

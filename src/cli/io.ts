@@ -1,5 +1,4 @@
 import type { StateStore } from '../state/types.js';
-import type { RunFigures } from '../run/view.js';
 
 /**
  * What a command may touch of the outside world. main.ts builds it from the
@@ -32,12 +31,7 @@ export interface CommandIO {
    * (bench/cli-entry.mjs: the cost of that fsync) inject their own.
    */
   openFileStore?: (path: string) => StateStore;
-  /** Set by multi-environment runs (fleet.ts): receives one environment's figures as a command learns them. */
-  report?: (figures: RunFigures) => void;
 }
-
-/** What plan and apply tell a multi-environment run about one environment (src/run/view.ts). */
-export type { RunFigures } from '../run/view.js';
 
 /**
  * Exit code of `apply PLANFILE` when it refuses the saved plan (stale, edited,

@@ -65,7 +65,7 @@ type Several<F> = (paths: string[], flags: F, io: CommandIO, asked: boolean) => 
 
 /**
  * plan and apply: with several environments (--env A --env B, --all-envs)
- * fleet.ts runs `single` once per environment, with output `style`;
+ * fleet.ts runs them, each as the command's own run, with output `style`;
  * otherwise `single` runs. `several` has the last word (apply's).
  */
 function perEnvironment<F extends FleetFlags>(
@@ -76,7 +76,7 @@ function perEnvironment<F extends FleetFlags>(
   return async (paths, flags, cmd, io) => {
     const fleet = await import('./fleet.js');
     return several(paths, flags, io, fleet.isFleetRun(flags))
-      ? fleet.runFleet(style, paths, flags, io, single)
+      ? fleet.runFleet(style, paths, flags, io)
       : single(paths, flags, cmd, io);
   };
 }

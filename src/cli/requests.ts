@@ -12,6 +12,8 @@ import type {
   ChangeSource,
   ConfigInput,
   ConnectionRequest,
+  FleetEnvironment,
+  FleetRequest,
   PlanRequest,
   Selection,
   TargetRequest,
@@ -26,7 +28,7 @@ import {
   type PacingFlags,
 } from './context.js';
 import type { ApplyFlags, PlanFlags, RefreshFlags } from './definitions.js';
-import { environmentApi, parseVarArgs, resolveInputs } from './inputs.js';
+import { environmentApi, parseVarArgs, resolveInputs, type EnvSelection } from './inputs.js';
 import { CliError, type CommandIO } from './io.js';
 
 /** apply's flags as apply and destroy run them: destroy has no --replace and plans the removal of everything. */
@@ -258,4 +260,103 @@ export function parseRefreshRequest(
     connection: connectionRequestOf(flags, io, input),
     parallelism,
   };
+}
+
+/**
+ * The flags a multi-environment run reads, as plan and apply define them
+ * (definitions.ts): what picks the environments, and what names one state,
+ * target or file (refused with several environments).
+ */
+export type FleetFlags = Pick<PlanFlags, 'varFile'> &
+  Partial<Pick<PlanFlags, 'envParallelism' | 'state' | 'workspace' | 'out' | 'format' | 'detailedExitcode'>> &
+  Partial<Pick<ApplyFlags, 'domain' | 'baseUrl' | 'tokenFile'>> & {
+    env?: EnvSelection;
+    allEnvs?: boolean;
+  };
+
+/** Flags that name one state, target or file cannot serve several environments. */
+function refuseSingleTargetFlags(flags: FleetFlags): void {
+  const single: [keyof FleetFlags, string][] = [
+    ['state', '--state'],
+    ['workspace', '--workspace'],
+    ['domain', '--domain'],
+    ['baseUrl', '--base-url'],
+    ['tokenFile', '--token-file'],
+    ['out', '--out'],
+  ];
+  for (const [key, flag] of single) {
+    if (flags[key] !== undefined) {
+      throw new CliError(
+        `${flag} names one ${key === 'out' ? 'plan file' : 'state or tenant'}, so it cannot serve several environments: ` +
+          `set it per environment in tenantform.yaml, or run one environment with --env NAME`,
+      );
+    }
+  }
+  if (flags.allEnvs && flags.env !== undefined && (typeof flags.env === 'string' || flags.env.length > 0)) {
+    throw new CliError('give either --env NAME (repeatable) or --all-envs, not both');
+  }
+}
+
+/** What parsing one environment's plan or apply request needs besides its flags. */
+export interface FleetParsers {
+  requireFull: (profile: ApiProfile, what: string) => void;
+  isPlanFile: PlanFileTest;
+}
+
+/**
+ * One environment's request: the command's flags with that environment
+ * alone, parsed as the command parses them; the problem, if they are
+ * refused, is that environment's failure.
+ */
+function environmentOf(
+  command: 'plan' | 'apply',
+  projectDir: string,
+  input: ConfigInput,
+  flags: FleetFlags,
+  io: CommandIO,
+  parsers: FleetParsers,
+): FleetEnvironment {
+  const name = input.env!;
+  // Plan always learns whether there are changes; the whole run's exit code decides what to make of it.
+  // `flags` are all of plan's or apply's (main.ts hands the command's own).
+  const envFlags: unknown = { ...flags, env: [name], allEnvs: false, detailedExitcode: true };
+  try {
+    return command === 'plan'
+      ? {
+          name,
+          input,
+          command,
+          request: parsePlanRequest([projectDir], envFlags as PlanFlags, io, parsers.requireFull),
+        }
+      : {
+          name,
+          input,
+          command,
+          request: parseApplyRequest([projectDir], envFlags as ApplyRunFlags, io, parsers.isPlanFile),
+        };
+  } catch (problem) {
+    return { name, input, command, problem };
+  }
+}
+
+/**
+ * plan or apply with several environments (--env A --env B, --all-envs): the
+ * flags refused with several, the environments, and each one's request.
+ */
+export function parseFleetRequest(
+  command: 'plan' | 'apply',
+  pathArgs: string[],
+  flags: FleetFlags,
+  io: CommandIO,
+  parsers: FleetParsers,
+): FleetRequest {
+  refuseSingleTargetFlags(flags);
+  const parallelism = parseCount(flags.envParallelism ?? '4', '--env-parallelism', 1, 256) ?? 4;
+  const inputs = resolveInputs(pathArgs, flags.allEnvs ? undefined : flags.env, [], io, 'all');
+  if (inputs.some((i) => i.env === null)) {
+    throw new CliError(`--all-envs needs a directory with a tenantform.yaml that names environments`);
+  }
+  const projectDir = pathArgs.length > 0 ? pathArgs[0]! : '.';
+  const environments = inputs.map((input) => environmentOf(command, projectDir, input, flags, io, parsers));
+  return { command, environments, parallelism };
 }

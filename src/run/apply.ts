@@ -135,6 +135,13 @@ async function applyLocked(run: ApplyRun, session: StateSession): Promise<ApplyR
   return executeApply(run, plan, session);
 }
 
+/** True when an apply left something undone: a failure, an operation not attempted or not recorded, or a stop. */
+export function isIncomplete(result: ApplyResult, interrupted: boolean): boolean {
+  return (
+    result.failed.length > 0 || result.notAttempted.length > 0 || result.unrecorded.length > 0 || interrupted
+  );
+}
+
 /** Runs an apply request (apply or destroy): see the module's comment. */
 export async function runApply(request: ApplyRequest, io: RunIO, view: RunView): Promise<ApplyRunResult> {
   const run = await prepareApply(request, io, view);

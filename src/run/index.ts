@@ -12,6 +12,8 @@ export type {
   ChangeSource,
   ConfigInput,
   ConnectionRequest,
+  FleetEnvironment,
+  FleetRequest,
   Pacing,
   PlanRequest,
   RefreshRequest,
@@ -30,9 +32,18 @@ export type {
   RunView,
   WhereTarget,
 } from './view.js';
-export { runApply, type ApplyRunResult } from './apply.js';
+export { isIncomplete, runApply, type ApplyRunResult } from './apply.js';
 export { runPlan, type PlanMaker, type PlanResult } from './plan.js';
 export { runRefresh, type RefreshResult } from './refresh.js';
+export {
+  runFleet,
+  type EnvironmentOutcome,
+  type EnvironmentStatus,
+  type EnvironmentView,
+  type FleetResult,
+  type FleetTarget,
+  type FleetView,
+} from './fleet.js';
 export type {
   ExplainRequest,
   ExportRequest,

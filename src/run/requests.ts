@@ -139,6 +139,26 @@ export interface PlanRequest {
   output: { format: 'text' | 'json' | 'markdown' | 'terraform-json'; verbose: boolean };
 }
 
+/**
+ * One environment of a multi-environment run: its plan or apply request, or
+ * the problem that kept its request from being made (its failure, told in
+ * its turn; the other environments run).
+ */
+export type FleetEnvironment = { name: string; input: ConfigInput } & (
+  | { command: 'plan'; request: PlanRequest }
+  | { command: 'apply'; request: ApplyRequest }
+  | { command: 'plan' | 'apply'; problem: unknown }
+);
+
+/** `plan` and `apply` over several environments (or all of them), each its own run. */
+export interface FleetRequest {
+  command: 'plan' | 'apply';
+  /** In the order the results keep. */
+  environments: readonly FleetEnvironment[];
+  /** Environments run at once. */
+  parallelism: number;
+}
+
 /** `refresh`: one environment, read under the lock. */
 export interface RefreshRequest {
   input: ConfigInput;

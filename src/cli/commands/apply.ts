@@ -137,9 +137,9 @@ function writeApplied(
 /**
  * What apply shows: what it acts on, the plan, the question, the progress
  * and the outcome; with --json, stdout carries JSON lines only (the rest
- * goes to stderr).
+ * goes to stderr). One environment's of several as well (fleet.ts).
  */
-function applyView(request: ApplyRequest, io: CommandIO): RunView {
+export function applyView(request: ApplyRequest, io: CommandIO): RunView {
   const info = request.output.json ? io.stderr : io.stdout;
   const json = request.output.json ? createJsonProgress(io.stdout) : null;
   let progress: Progress | null = null;
@@ -159,7 +159,7 @@ function applyView(request: ApplyRequest, io: CommandIO): RunView {
         case 'no-state':
           return void info.write(noStateWarning(event.state));
         case 'figures':
-          return io.report?.(event.figures);
+          return; // for the table of a multi-environment run (src/run/fleet.ts)
         case 'apply-started':
           progress = json ?? createProgress(io.stdout, event.total, { verbose: request.output.verbose });
           if (!json) io.stdout.write('\n');
@@ -188,7 +188,7 @@ function applyView(request: ApplyRequest, io: CommandIO): RunView {
 }
 
 /** The exit code of an apply run, and what it says last (nothing to apply, cancelled). */
-function finish(run: ApplyRunResult, request: ApplyRequest, io: CommandIO): number {
+export function finish(run: ApplyRunResult, request: ApplyRequest, io: CommandIO): number {
   switch (run.status) {
     case 'stopped':
       return 1;

@@ -13,8 +13,9 @@ import { readSummary } from '../tenant-read.js';
  * What plan shows: what the plan is made against first, on stderr (stdout
  * stays the plan alone in every format: piped into files, comments and
  * show's output), then the plan in its format, and where it was saved.
+ * One environment's of several as well (fleet.ts).
  */
-function planView(request: PlanRequest, io: CommandIO): RunView {
+export function planView(request: PlanRequest, io: CommandIO): RunView {
   return {
     event(event: RunEvent) {
       if (renderCommonEvent(event, io)) return;
@@ -24,7 +25,8 @@ function planView(request: PlanRequest, io: CommandIO): RunView {
         io.stderr.write(whereLines(event.state, targetLine(event.target, unset)));
       } else if (event.kind === 'tenant-read') io.stderr.write(`${readSummary(event.read)}\n`);
       else if (event.kind === 'no-state') io.stderr.write(noStateWarning(event.state));
-      else if (event.kind === 'figures') io.report?.(event.figures);
+      else if (event.kind === 'figures')
+        return; // for the table of a multi-environment run (src/run/fleet.ts)
       else if (event.kind === 'plan-saved') {
         if (request.output.format === 'text')
           io.stdout.write(
