@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { configKeys, countsWith, LATER_KINDS_ZERO } from '../../../test/helpers/kind-examples.js';
 import { CliError, type CommandIO } from '../io.js';
 import { loadDesiredOrReport, parseVarArgs } from '../inputs.js';
-import { githubAnnotation, runValidate, summaryLine } from './validate.js';
+import { githubAnnotation, summaryLine } from './validate.js';
+import { validatePrinted as runValidate } from '../../../test/helpers/validate.js';
 import { varsOrProblem } from '../read-requests.js';
 import type { ConfigCounts } from '../../resources/index.js';
 
