@@ -54,6 +54,12 @@ const PROBLEM_WORDS: { [C in RunProblem['code']]: (p: Extract<RunProblem, { code
     p.status === null
       ? 'GET /logs answered an event without log_id: cannot read on'
       : `GET /logs answered ${p.status}`,
+  IMPORT_UNKNOWN: (p) =>
+    `${p.address} is neither in the state nor in the config at ${p.configPath}; add it to the config first so that tenantform knows its settings`,
+  IMPORT_ID_UNKNOWN: (p) =>
+    `the tenant ${p.status === 404 ? 'has no' : `did not give (${p.status})`} ${p.title} with id ${p.id}; nothing was imported`,
+  IMPORT_ID_OTHER: (p) => `${p.id} on the tenant is ${p.found}, not ${p.address}; nothing was imported`,
+  IMPORT_NOT_ON_TENANT: (p) => `the tenant has no ${p.title} ${p.address}; nothing was imported`,
 };
 
 /** The command line that makes each read of the tenant the full profile is needed for. */

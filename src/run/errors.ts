@@ -43,7 +43,15 @@ export type RunProblem =
   /** A log source (a file or directory of events) that is not log events: `message` names the file and line. */
   | { code: 'LOGS_UNREADABLE'; via: 'simulate' | 'plan'; message: string }
   /** The tenant's logs could not be read on: an answer that is not a page (`status`), or an event without log_id (null). */
-  | { code: 'LOGS_READ_STOPPED'; status: number | null };
+  | { code: 'LOGS_READ_STOPPED'; status: number | null }
+  /** An id to attach to `address`, which neither the state records nor the config at `configPath` declares. */
+  | { code: 'IMPORT_UNKNOWN'; address: string; configPath: string }
+  /** The tenant did not give a resource (`title`: its kind's, as "rate limit policy") with `id` (`status`: 404, or what it answered). */
+  | { code: 'IMPORT_ID_UNKNOWN'; title: string; id: string; status: number }
+  /** The id names another resource (`found`) than the one to import (`address`). */
+  | { code: 'IMPORT_ID_OTHER'; id: string; found: string; address: string }
+  /** No resource (`title`: its kind's) at `address` on the tenant. */
+  | { code: 'IMPORT_NOT_ON_TENANT'; title: string; address: string };
 
 export type RunProblemCode = RunProblem['code'];
 
