@@ -4,12 +4,10 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { CliError, type CommandIO } from './io.js';
-import * as run from '../run/state-store.js';
-import { NO_SCOPE, type StateScope } from '../run/state-location.js';
 import type { Pacing, RunIO, StateRequest } from '../run/requests.js';
 import { flagOf, noticeText } from './run-words.js';
 import type { ApplyFlags } from './definitions.js';
-import type { StateLocation, StateStore } from '../state/types.js';
+import type { StateStore } from '../state/types.js';
 import type { StateDocument, StateSession } from '../state/index.js';
 import type { LockRequest } from '../run/locked-state.js';
 
@@ -50,26 +48,6 @@ export function runIO(io: CommandIO): RunIO {
     },
     settingNames: flagOf,
   };
-}
-
-/** The state location the flags name; see resolveStateLocation in src/run. */
-export async function resolveStateLocation(
-  flags: StateFlags,
-  configPath: string,
-  io: CommandIO,
-  scope: StateScope = NO_SCOPE,
-): Promise<StateLocation> {
-  return run.resolveStateLocation(stateRequestOf(flags), configPath, runIO(io), scope);
-}
-
-/** Opens the state store the flags name; see openStore in src/run. */
-export async function openStore(
-  flags: StateFlags,
-  configPath: string,
-  io: CommandIO,
-  scope: StateScope = NO_SCOPE,
-): Promise<StateStore> {
-  return run.openStore(stateRequestOf(flags), configPath, runIO(io), scope);
 }
 
 /** --lock-timeout in ms (0s unless given). */

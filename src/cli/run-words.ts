@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import type { RunError, RunNotice, RunProblem } from '../run/index.js';
 import { stateNoticeText } from './run-notices.js';
+import { listed } from './words.js';
 import {
   plainText,
   wordingOf,
@@ -60,7 +61,27 @@ const PROBLEM_WORDS: { [C in RunProblem['code']]: (p: Extract<RunProblem, { code
     `the tenant ${p.status === 404 ? 'has no' : `did not give (${p.status})`} ${p.title} with id ${p.id}; nothing was imported`,
   IMPORT_ID_OTHER: (p) => `${p.id} on the tenant is ${p.found}, not ${p.address}; nothing was imported`,
   IMPORT_NOT_ON_TENANT: (p) => `the tenant has no ${p.title} ${p.address}; nothing was imported`,
+  PEER_FILE_UNREADABLE: (p) => `${PEER_FLAGS[p.peer]} ${p.path}: ${p.reason}`,
+  PEER_SOURCE_EMPTY: (p) =>
+    p.peer === 'terraform'
+      ? `${p.path} holds none of the resource types tenantform manages (${p.types.join(', ')}); nothing was written`
+      : `${p.path} holds no ${listed(p.types, 'or')}; nothing was written`,
+  EXPORT_TARGET_HOLDS_CONFIG: (p) => {
+    const { overwritten, others } = p;
+    const listedOthers =
+      others.slice(0, 5).join(', ') + (others.length > 5 ? ` and ${others.length - 5} more` : '');
+    const why = [
+      ...(overwritten.length > 0
+        ? [`it already has ${overwritten.join(', ')}, which export would overwrite`]
+        : []),
+      ...(others.length > 0 ? [`it holds config (${listedOthers}) that the exported files would join`] : []),
+    ];
+    return `${p.dir}: ${why.join('; ')}; nothing was written. Export into an empty directory, or pass --force to write anyway`;
+  },
 };
+
+/** The flag that names each peer's files for export. */
+const PEER_FLAGS = { terraform: '--from-terraform', 'deploy-cli': '--from-deploy-cli' } as const;
 
 /** The command line that makes each read of the tenant the full profile is needed for. */
 const READS: Record<Extract<RunProblem, { code: 'READ_NEEDS_FULL' }>['read'], string> = {

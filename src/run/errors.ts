@@ -51,7 +51,18 @@ export type RunProblem =
   /** The id names another resource (`found`) than the one to import (`address`). */
   | { code: 'IMPORT_ID_OTHER'; id: string; found: string; address: string }
   /** No resource (`title`: its kind's) at `address` on the tenant. */
-  | { code: 'IMPORT_NOT_ON_TENANT'; title: string; address: string };
+  | { code: 'IMPORT_NOT_ON_TENANT'; title: string; address: string }
+  /** A peer's file (a Terraform state, a Deploy CLI export) that cannot be read: `reason`, from the file system. */
+  | { code: 'PEER_FILE_UNREADABLE'; peer: 'terraform' | 'deploy-cli'; path: string; reason: string }
+  /** A peer's files that hold nothing tenantform manages: `types`, what they could have held. */
+  | { code: 'PEER_SOURCE_EMPTY'; peer: 'terraform' | 'deploy-cli'; path: string; types: readonly string[] }
+  /** The directory to export into holds config: files export would overwrite, and others the export would join. */
+  | {
+      code: 'EXPORT_TARGET_HOLDS_CONFIG';
+      dir: string;
+      overwritten: readonly string[];
+      others: readonly string[];
+    };
 
 export type RunProblemCode = RunProblem['code'];
 
