@@ -43,7 +43,6 @@ const PROBLEM_WORDS: { [C in RunProblem['code']]: (p: Extract<RunProblem, { code
     `${target}, pass --reassign-tenant to bind the state to it.`,
   PLAN_UNWRITABLE: ({ file, reason }) => `cannot write the plan to ${file}: ${reason}`,
   PLAN_REFUSED: ({ error }) => messageOf(error),
-  REFRESH_NEEDS_FULL: () => fullProfileNeeded('apply --refresh'),
   POLICY_NOT_A_POLICY: (p) => `--policy ${p.text}: not a ${rateLimitPolicy.title.one}`,
   POLICY_NOT_DECLARED: (p) => {
     const hint = p.closest ? ` (did you mean ${p.closest}?)` : p.declared === 0 ? ' (it declares none)' : '';
@@ -85,6 +84,7 @@ const PEER_FLAGS = { terraform: '--from-terraform', 'deploy-cli': '--from-deploy
 
 /** The command line that makes each read of the tenant the full profile is needed for. */
 const READS: Record<Extract<RunProblem, { code: 'READ_NEEDS_FULL' }>['read'], string> = {
+  'apply-refresh': 'apply --refresh',
   'all-clients': 'explain --all-clients',
   'simulate-tenant-logs': 'simulate --logs tenant',
   'plan-tenant-logs': 'plan --simulate tenant',

@@ -32,14 +32,15 @@ export type RunProblem =
   | { code: 'PLAN_UNWRITABLE'; file: string; reason: string }
   /** A saved plan refused (stale, edited, unsealed, made for another state, target or profile): nothing was sent. */
   | { code: 'PLAN_REFUSED'; error: Error & { code: string } }
-  /** A refresh reads the tenant, and the spec API profile has no read operation. */
-  | { code: 'REFRESH_NEEDS_FULL' }
   /** A policy asked about is an address of another kind. */
   | { code: 'POLICY_NOT_A_POLICY'; text: string }
   /** A policy asked about is not declared: `closest` is the selector most like it, `declared` how many there are. */
   | { code: 'POLICY_NOT_DECLARED'; text: string; selector: string; closest: string | null; declared: number }
   /** A read of the tenant (`read`: what it reads) under the spec profile, which has no read operation. */
-  | { code: 'READ_NEEDS_FULL'; read: 'all-clients' | 'simulate-tenant-logs' | 'plan-tenant-logs' }
+  | {
+      code: 'READ_NEEDS_FULL';
+      read: 'apply-refresh' | 'all-clients' | 'simulate-tenant-logs' | 'plan-tenant-logs';
+    }
   /** A log source (a file or directory of events) that is not log events: `message` names the file and line. */
   | { code: 'LOGS_UNREADABLE'; via: 'simulate' | 'plan'; message: string }
   /** The tenant's logs could not be read on: an answer that is not a page (`status`), or an event without log_id (null). */
