@@ -6,30 +6,16 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../../test/helpers/cli.js';
-import { startEmulator, type EmulatorHandle } from '../emulator/index.js';
-import { RunError } from './errors.js';
+import { describe, expect, it } from 'vitest';
+import { problemOf, runBench } from '../../test/helpers/run-emulator.js';
 import { checkExportTarget, runExport, type ExportEvent, type ExportView } from './export.js';
 import type { ExportRequest } from './read-requests.js';
-import type { RunIO } from './requests.js';
 
 const PEERS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test', 'fixtures', 'peers');
 const TFSTATE = join(PEERS, 'terraform', 'terraform.tfstate');
 
-let emulator: EmulatorHandle;
-let work: { dir: string; cleanup: () => void };
-beforeAll(async () => {
-  emulator = await startEmulator({ api: 'full' });
-});
-afterAll(() => emulator.stop());
-beforeEach(() => {
-  work = tempDir('tenantform-run-export-');
-  emulator.reset();
-});
-afterEach(() => work.cleanup());
-
-const io = (): RunIO => ({ env: { TENANTFORM_TOKEN: emulator.token }, cwd: work.dir, notice: () => {} });
+const bench = runBench('tenantform-run-export-');
+const { io, connection } = bench;
 
 function request(source: ExportRequest['source'], overrides: Partial<ExportRequest> = {}): ExportRequest {
   return {
@@ -37,13 +23,7 @@ function request(source: ExportRequest['source'], overrides: Partial<ExportReque
     source,
     state: { file: 'state.json' },
     lockTimeoutMs: 0,
-    connection: {
-      named: { baseUrl: emulator.baseUrl },
-      target: { baseUrl: emulator.baseUrl },
-      debug: false,
-      pacing: {},
-      reassignTenant: false,
-    },
+    connection: connection(),
     api: 'full',
     parallelism: 2,
     ...overrides,
@@ -61,17 +41,11 @@ function fakeView() {
 }
 
 const recorded = () =>
-  (JSON.parse(readFileSync(join(work.dir, 'state.json'), 'utf8')) as { resources: { id: string | null }[] })
-    .resources;
-
-async function problemOf(promise: Promise<unknown>): Promise<unknown> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(RunError);
-  return (err as RunError).problem;
-}
+  (
+    JSON.parse(readFileSync(join(bench.work.dir, 'state.json'), 'utf8')) as {
+      resources: { id: string | null }[];
+    }
+  ).resources;
 
 describe('runExport', () => {
   it('from a Terraform state: tells what it read, writes the files and schemas, records every resource with its id', async () => {
@@ -84,13 +58,13 @@ describe('runExport', () => {
     expect(told.map((e) => e.kind)).toEqual(['source-read', 'files-written']);
     const written = told[1]!.kind === 'files-written' ? told[1]!.files : [];
     expect(written.reduce((n, f) => n + f.count, 0)).toBe(result.source.resources.length);
-    expect(readdirSync(join(work.dir, 'out')).sort()).toEqual(
+    expect(readdirSync(join(bench.work.dir, 'out')).sort()).toEqual(
       [...written.map((f) => f.name), 'schemas'].sort(),
     );
-    expect(readFileSync(join(work.dir, 'out', 'schemas', 'config.schema.json'), 'utf8')).toBe('{}');
+    expect(readFileSync(join(bench.work.dir, 'out', 'schemas', 'config.schema.json'), 'utf8')).toBe('{}');
     expect(recorded()).toHaveLength(result.source.records.length);
     expect(recorded().some((r) => r.id !== null)).toBe(true);
-    expect(emulator.stats().requests).toBe(0);
+    expect(bench.emulator.stats().requests).toBe(0);
   });
 
   it('without a state: the files only', async () => {
@@ -100,16 +74,16 @@ describe('runExport', () => {
       fakeView().view,
     );
     expect(result.status).toBe('written');
-    expect(existsSync(join(work.dir, 'state.json'))).toBe(false);
+    expect(existsSync(join(bench.work.dir, 'state.json'))).toBe(false);
   });
 
   it("a peer's file with problems: told as config issues, nothing written", async () => {
-    writeFileSync(join(work.dir, 'broken.tfstate'), 'not json');
+    writeFileSync(join(bench.work.dir, 'broken.tfstate'), 'not json');
     const { view, told } = fakeView();
     const result = await runExport(request({ kind: 'terraform', file: 'broken.tfstate' }), io(), view);
     expect(result).toEqual({ status: 'source-invalid' });
     expect(told.map((e) => e.kind)).toEqual(['config-issues']);
-    expect(existsSync(join(work.dir, 'out'))).toBe(false);
+    expect(existsSync(join(bench.work.dir, 'out'))).toBe(false);
   });
 
   it("a peer's file that cannot be read, or holds nothing tenantform manages: PEER_FILE_UNREADABLE, PEER_SOURCE_EMPTY", async () => {
@@ -126,14 +100,14 @@ describe('runExport', () => {
       fakeView().view,
     );
     expect(await problemOf(dir)).toMatchObject({ code: 'PEER_FILE_UNREADABLE', peer: 'deploy-cli' });
-    writeFileSync(join(work.dir, 'empty.yaml'), 'tenant: {}\n');
+    writeFileSync(join(bench.work.dir, 'empty.yaml'), 'tenant: {}\n');
     const empty = runExport(
       request({ kind: 'deploy-cli', path: 'empty.yaml', actionIds: new Map() }),
       io(),
       fakeView().view,
     );
     expect(await problemOf(empty)).toMatchObject({ code: 'PEER_SOURCE_EMPTY', peer: 'deploy-cli' });
-    expect(existsSync(join(work.dir, 'out'))).toBe(false);
+    expect(existsSync(join(bench.work.dir, 'out'))).toBe(false);
   });
 
   it('from the tenant (full): reads it through the emulator and records what it read', async () => {
@@ -141,17 +115,17 @@ describe('runExport', () => {
     const result = await runExport(request({ kind: 'tenant', users: [] }), io(), view);
     expect(result.status).toBe('recorded');
     expect(result.status === 'recorded' && result.source.origin.kind).toBe('tenant');
-    expect(emulator.stats().requests).toBeGreaterThan(0);
+    expect(bench.emulator.stats().requests).toBeGreaterThan(0);
   });
 });
 
 describe('checkExportTarget', () => {
   it('refuses a directory holding config unless forced; a missing or empty one passes', async () => {
     await checkExportTarget('out', false, io());
-    mkdirSync(join(work.dir, 'out'));
+    mkdirSync(join(bench.work.dir, 'out'));
     await checkExportTarget('out', false, io());
-    writeFileSync(join(work.dir, 'out', 'rate-limit-policies.yaml'), 'rate_limit_policies: []\n');
-    writeFileSync(join(work.dir, 'out', 'mine.yaml'), 'rate_limit_policies: []\n');
+    writeFileSync(join(bench.work.dir, 'out', 'rate-limit-policies.yaml'), 'rate_limit_policies: []\n');
+    writeFileSync(join(bench.work.dir, 'out', 'mine.yaml'), 'rate_limit_policies: []\n');
     expect(await problemOf(checkExportTarget('out', false, io()))).toEqual({
       code: 'EXPORT_TARGET_HOLDS_CONFIG',
       dir: 'out',

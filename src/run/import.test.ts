@@ -5,13 +5,10 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../../test/helpers/cli.js';
-import { startEmulator, type EmulatorHandle } from '../emulator/index.js';
-import { RunError } from './errors.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { problemOf, runBench } from '../../test/helpers/run-emulator.js';
 import { runImport } from './import.js';
 import type { ImportRequest } from './read-requests.js';
-import type { RunIO } from './requests.js';
 import type { RunEvent } from './view.js';
 
 const ADDRESS = 'rate_limit_policy["oauth_authentication_api","client","default"]';
@@ -22,21 +19,12 @@ const POLICY = `rate_limit_policies:
     configuration: { action: log, limit: 10 }
 `;
 
-let emulator: EmulatorHandle;
-let work: { dir: string; cleanup: () => void };
-beforeAll(async () => {
-  emulator = await startEmulator({ api: 'full' });
-});
-afterAll(() => emulator.stop());
+const bench = runBench('tenantform-run-import-');
+const { io, connection } = bench;
 beforeEach(() => {
-  work = tempDir('tenantform-run-import-');
-  mkdirSync(join(work.dir, 'config'));
-  writeFileSync(join(work.dir, 'config', 'p.yaml'), POLICY);
-  emulator.reset();
+  mkdirSync(join(bench.work.dir, 'config'));
+  writeFileSync(join(bench.work.dir, 'config', 'p.yaml'), POLICY);
 });
-afterEach(() => work.cleanup());
-
-const io = (): RunIO => ({ env: { TENANTFORM_TOKEN: emulator.token }, cwd: work.dir, notice: () => {} });
 
 function request(how: ImportRequest['how'], overrides: Partial<ImportRequest> = {}): ImportRequest {
   return {
@@ -47,20 +35,14 @@ function request(how: ImportRequest['how'], overrides: Partial<ImportRequest> = 
     configPath: 'config',
     state: { file: 'state.json' },
     lockTimeoutMs: 0,
-    connection: {
-      named: { baseUrl: emulator.baseUrl },
-      target: { baseUrl: emulator.baseUrl },
-      debug: false,
-      pacing: {},
-      reassignTenant: false,
-    },
+    connection: connection(),
     api: 'full',
     ...overrides,
   };
 }
 
 function recorded(): { address: string; id: string | null; adopted?: boolean; attributes: object }[] {
-  const file = join(work.dir, 'state.json');
+  const file = join(bench.work.dir, 'state.json');
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { resources: [] }).resources : [];
 }
 
@@ -70,20 +52,11 @@ function events() {
   return { told, view: { event: (e: RunEvent) => void told.push(e) } };
 }
 
-async function problemOf(promise: Promise<unknown>): Promise<unknown> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(RunError);
-  return (err as RunError).problem;
-}
-
 /** Creates the config's policy on the tenant, as another client would; its id. */
 async function createOnTenant(limit = 55): Promise<string> {
-  const res = await fetch(`${emulator.baseUrl}/rate-limit-policies`, {
+  const res = await fetch(`${bench.emulator.baseUrl}/rate-limit-policies`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${emulator.token}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${bench.emulator.token}`, 'content-type': 'application/json' },
     body: JSON.stringify({
       resource: 'oauth_authentication_api',
       consumer: 'client',
@@ -112,16 +85,16 @@ describe('runImport', () => {
     const again = await runImport(request({ kind: 'attach', id, vars: {} }), io(), view);
     expect(again).toEqual({ status: 'unchanged', address: ADDRESS, id });
     expect(told).toEqual([]);
-    expect(emulator.stats().requests).toBe(0);
+    expect(bench.emulator.stats().requests).toBe(0);
   });
 
   it('attach with a config that has problems: told to the view, nothing recorded', async () => {
-    writeFileSync(join(work.dir, 'config', 'p.yaml'), POLICY.replace('limit: 10', 'limit: 99999'));
+    writeFileSync(join(bench.work.dir, 'config', 'p.yaml'), POLICY.replace('limit: 10', 'limit: 99999'));
     const { view, told } = events();
     const result = await runImport(request({ kind: 'attach', id: 'rlp_1', vars: {} }), io(), view);
     expect(result).toEqual({ status: 'config-invalid' });
     expect(told.map((e) => e.kind)).toEqual(['config-issues']);
-    expect(existsSync(join(work.dir, 'state.json'))).toBe(false);
+    expect(existsSync(join(bench.work.dir, 'state.json'))).toBe(false);
   });
 
   it('attach to an address neither recorded nor declared: IMPORT_UNKNOWN', async () => {

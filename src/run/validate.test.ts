@@ -5,11 +5,10 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../../test/helpers/cli.js';
-import { startEmulator, type EmulatorHandle } from '../emulator/index.js';
+import { describe, expect, it } from 'vitest';
+import { runBench } from '../../test/helpers/run-emulator.js';
 import type { ValidateRequest } from './read-requests.js';
-import type { ConfigInput, RunIO } from './requests.js';
+import type { ConfigInput } from './requests.js';
 import { runValidate } from './validate.js';
 
 const POLICY = (selector: string, limit = 10) => `rate_limit_policies:
@@ -19,25 +18,14 @@ const POLICY = (selector: string, limit = 10) => `rate_limit_policies:
     configuration: { action: log, limit: ${limit} }
 `;
 
-let emulator: EmulatorHandle;
-let work: { dir: string; cleanup: () => void };
-beforeAll(async () => {
-  emulator = await startEmulator({ api: 'full' });
-});
-afterAll(() => emulator.stop());
-beforeEach(() => {
-  work = tempDir('tenantform-run-validate-');
-  emulator.reset();
-});
-afterEach(() => work.cleanup());
+const bench = runBench('tenantform-run-validate-');
+const { io, connection } = bench;
 
 function put(dir: string, text: string): ConfigInput {
-  mkdirSync(join(work.dir, dir), { recursive: true });
-  writeFileSync(join(work.dir, dir, 'p.yaml'), text);
+  mkdirSync(join(bench.work.dir, dir), { recursive: true });
+  writeFileSync(join(bench.work.dir, dir, 'p.yaml'), text);
   return { env: dir, paths: [dir], varFiles: [] };
 }
-
-const io = (): RunIO => ({ env: { TENANTFORM_TOKEN: emulator.token }, cwd: work.dir, notice: () => {} });
 
 function request(inputs: ConfigInput[], overrides: Partial<ValidateRequest> = {}): ValidateRequest {
   return {
@@ -51,13 +39,7 @@ function request(inputs: ConfigInput[], overrides: Partial<ValidateRequest> = {}
 }
 
 const live = (api: 'spec' | 'full') => ({
-  connection: {
-    named: { baseUrl: emulator.baseUrl },
-    target: { baseUrl: emulator.baseUrl },
-    debug: false,
-    pacing: {},
-    reassignTenant: false,
-  },
+  connection: connection(),
   api,
 });
 
@@ -69,7 +51,7 @@ describe('runValidate', () => {
     expect(result.validation.result.issues).toEqual([]);
     expect(result.validation.result.counts.rate_limit_policies).toBe(1);
     expect(result.references).toBeUndefined();
-    expect(emulator.stats().requests).toBe(0);
+    expect(bench.emulator.stats().requests).toBe(0);
   });
 
   it('a problem with the variables is the config issue, and nothing is loaded', async () => {
@@ -106,13 +88,13 @@ describe('runValidate', () => {
       io(),
     );
     expect(result.kind === 'one' && result.references).toEqual({ kind: 'spec' });
-    expect(emulator.stats().requests).toBe(0);
+    expect(bench.emulator.stats().requests).toBe(0);
   });
 
   it('live under full, a config that names nothing: no request', async () => {
     const result = await runValidate(request([put('a', POLICY('default'))], { live: live('full') }), io());
     expect(result.kind === 'one' && result.references).toEqual({ kind: 'none-named' });
-    expect(emulator.stats().requests).toBe(0);
+    expect(bench.emulator.stats().requests).toBe(0);
   });
 
   it('live under full: reads the applications and names the client id the tenant lacks', async () => {
@@ -126,7 +108,7 @@ describe('runValidate', () => {
     expect(references.holds).toBe(false);
     expect(references.missing.map((i) => `${i.file}:${i.line}`)).toEqual(['a/p.yaml:2']);
     expect(Object.keys(references.read.items)).toEqual(['client']);
-    expect(emulator.stats().requests).toBeGreaterThan(0);
+    expect(bench.emulator.stats().requests).toBeGreaterThan(0);
   });
 
   it('live with a config issue: reported before any request', async () => {
@@ -135,6 +117,6 @@ describe('runValidate', () => {
       io(),
     );
     expect(result.kind === 'one' && result.references).toBeUndefined();
-    expect(emulator.stats().requests).toBe(0);
+    expect(bench.emulator.stats().requests).toBe(0);
   });
 });
