@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isFleetRun } from './fleet.js';
+import { isFleetRun } from './fleet-flags.js';
 import { prefixedStream } from './fleet-streams.js';
 import { printPlans, type EnvRun } from './fleet-output.js';
 

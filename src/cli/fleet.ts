@@ -20,18 +20,9 @@ import { bufferStream, prefixedStream, type EnvStream } from './fleet-streams.js
 import { printApplyTable, printPlans, type EnvRun } from './fleet-output.js';
 import type { CommandIO } from './io.js';
 import { unexpectedEvent } from './run-view.js';
-import { parseFleetRequest, type FleetFlags } from './requests.js';
+import type { FleetFlags } from './fleet-flags.js';
+import { parseFleetRequest } from './requests.js';
 import { TOOL_VERSION } from './version.js';
-
-export type { FleetFlags };
-
-/** A one-environment action: plan's, apply's or destroy's. */
-export type SingleRun<F> = (paths: string[], flags: F, cmd: unknown, io: CommandIO) => Promise<number>;
-
-/** True when the flags ask for more than one environment (or all of them). */
-export function isFleetRun(flags: Pick<FleetFlags, 'env' | 'allEnvs'>): boolean {
-  return flags.allEnvs === true || (Array.isArray(flags.env) && new Set(flags.env).size > 1);
-}
 
 /** A mutex for questions: one environment asks at a time. */
 function serialConfirm(io: CommandIO): ((env: string, q: string) => Promise<boolean>) | undefined {

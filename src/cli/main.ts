@@ -13,7 +13,7 @@ import { releaseLocksOnCrash } from './crash.js';
 import { cutEchoes, reportError } from './errors.js';
 import * as def from './definitions.js';
 import { KIND_WORDS } from './kind-words.js';
-import type { FleetFlags, SingleRun } from './fleet.js';
+import { isFleetRun, type FleetFlags, type SingleRun } from './fleet-flags.js';
 
 const require = createRequire(import.meta.url);
 const { version } = require('../../package.json') as { version: string };
@@ -73,12 +73,10 @@ function perEnvironment<F extends FleetFlags>(
   single: SingleRun<F>,
   several: Several<F> = (_paths, _flags, _io, asked) => asked,
 ): SingleRun<F> {
-  return async (paths, flags, cmd, io) => {
-    const fleet = await import('./fleet.js');
-    return several(paths, flags, io, fleet.isFleetRun(flags))
-      ? fleet.runFleet(style, paths, flags, io)
+  return async (paths, flags, cmd, io) =>
+    several(paths, flags, io, isFleetRun(flags))
+      ? (await import('./fleet.js')).runFleet(style, paths, flags, io)
       : single(paths, flags, cmd, io);
-  };
 }
 
 /**

@@ -28,7 +28,8 @@ import {
   type PacingFlags,
 } from './context.js';
 import type { ApplyFlags, PlanFlags, RefreshFlags } from './definitions.js';
-import { environmentApi, parseVarArgs, resolveInputs, type EnvSelection } from './inputs.js';
+import type { FleetFlags } from './fleet-flags.js';
+import { environmentApi, parseVarArgs, resolveInputs } from './inputs.js';
 import { CliError, type CommandIO } from './io.js';
 
 /** apply's flags as apply and destroy run them: destroy has no --replace and plans the removal of everything. */
@@ -261,18 +262,6 @@ export function parseRefreshRequest(
     parallelism,
   };
 }
-
-/**
- * The flags a multi-environment run reads, as plan and apply define them
- * (definitions.ts): what picks the environments, and what names one state,
- * target or file (refused with several environments).
- */
-export type FleetFlags = Pick<PlanFlags, 'varFile'> &
-  Partial<Pick<PlanFlags, 'envParallelism' | 'state' | 'workspace' | 'out' | 'format' | 'detailedExitcode'>> &
-  Partial<Pick<ApplyFlags, 'domain' | 'baseUrl' | 'tokenFile'>> & {
-    env?: EnvSelection;
-    allEnvs?: boolean;
-  };
 
 /** Flags that name one state, target or file cannot serve several environments. */
 function refuseSingleTargetFlags(flags: FleetFlags): void {
