@@ -246,6 +246,31 @@ describe('Pacer', () => {
     expect(f.sleeps).toEqual([2000]);
   });
 
+  it('gives back the request counted twice when a newer answer shows more left in the same window (the tenant served it before the level came)', async () => {
+    const f = fixture();
+    f.pacer.release(await f.pacer.acquire(), f.rate(9, 2)); // ticket 1
+    const [, t3, t4] = await Promise.all([f.pacer.acquire(), f.pacer.acquire(), f.pacer.acquire()]);
+    f.pacer.release(t3!, f.rate(5, 2)); // 5 left, less tickets 2 and 4 in flight: 3
+    // Ticket 4 was served before ticket 3 (more left, same Reset): counted in ticket 3's 5 and
+    // again as in flight, so 4 are left for us (ticket 2 may still take one), not 6 − 1 = 5.
+    f.pacer.release(t4!, f.rate(6, 2));
+    const more = Array.from({ length: 5 }, () => f.pacer.acquire());
+    // Three go; the fourth (the window's last token) waits to go as a probe once the rest are in.
+    expect(await granted(more)).toEqual([true, true, true, false, false]);
+  });
+
+  it('lowers the level when an older answer in the same window shows fewer left (another client took them)', async () => {
+    const f = fixture();
+    f.pacer.release(await f.pacer.acquire(), f.rate(9, 2)); // ticket 1
+    const [t2, t3] = await Promise.all([f.pacer.acquire(), f.pacer.acquire()]);
+    f.pacer.release(t3!, f.rate(7, 2)); // 7 left, less ticket 2 in flight: 6
+    // Ticket 2, served after ticket 3, shows 3 left: someone else took 3 in between.
+    f.pacer.release(t2!, f.rate(3, 2));
+    const more = Array.from({ length: 5 }, () => f.pacer.acquire());
+    // Two go; the third (the last token) waits to go as a probe after their answers.
+    expect(await granted(more)).toEqual([true, true, false, false, false]);
+  });
+
   it('reads Reset on the tenant clock: 3 s behind ours (its Date says so), its next second not past but up to 2 s away', async () => {
     const f = fixture();
     const behind = (remaining: number) => ({
