@@ -4,8 +4,17 @@ import { Pacer, WAIT_REASON } from './pacer.js';
 const T0 = 1_700_000_000_000;
 
 function fixture(
-  opts: { maxRps?: number; maxDelayMs?: number; share?: number; earlyMs?: number; opening?: number } = {},
+  opts: {
+    maxRps?: number;
+    maxDelayMs?: number;
+    share?: number;
+    earlyMs?: number;
+    opening?: number;
+    /** How early each timer fires in turn, ms (then on time). */
+    firesEarly?: number[];
+  } = {},
 ) {
+  const firesEarly = [...(opts.firesEarly ?? [])];
   let t = T0;
   const sleeps: number[] = [];
   const reasons: string[] = [];
@@ -15,7 +24,7 @@ function fixture(
       signal?.throwIfAborted();
       sleeps.push(ms);
       // `earlyMs`: a timer that fires before the clock has moved as far (Node's may, by a millisecond).
-      t += Math.max(0, ms - (opts.earlyMs ?? 0));
+      t += Math.max(0, ms - (opts.earlyMs ?? 0) - (firesEarly.shift() ?? 0));
     },
     random: () => 0,
     maxDelayMs: opts.maxDelayMs ?? 30_000,
@@ -200,6 +209,26 @@ describe('Pacer', () => {
     await f.pacer.acquire();
     // Not at the end of the short wait: only once a token is back (a second, less the early clock).
     expect(f.now() - sentAt).toBeGreaterThanOrEqual(990);
+  });
+
+  it("sends nothing before the Reset when its timer fires early on a clock that moved (Node's, after a long turn of the event loop)", async () => {
+    const f = fixture({ firesEarly: [30] });
+    f.pacer.release(await f.pacer.acquire(), f.rate(0, 1)); // nothing left until the next second
+    await f.pacer.acquire();
+    expect(f.now()).toBeGreaterThanOrEqual(T0 + 1000);
+    expect(f.sleeps).toEqual([1000, 30]);
+  });
+
+  it('paces a continuous bucket at its proven rate when a timer fires early', async () => {
+    const f = fixture({ firesEarly: [40] });
+    const three = (remaining: number, resetInSec: number) => f.rate(remaining, resetInSec, 3);
+    f.pacer.release(await f.pacer.acquire(), three(2, 1));
+    f.pacer.release(await f.pacer.acquire(), three(1, 2));
+    f.pacer.release(await f.pacer.acquire(), three(0, 3)); // continuous: a second a token at most
+    const sentAt = f.now();
+    f.pacer.release(await f.pacer.acquire(), three(0, 4));
+    // The level counts from the last answer: a token is back a second (3 tokens ÷ 3 s) later, not 40 ms before.
+    expect(f.now() - sentAt).toBeGreaterThanOrEqual(1000);
   });
 
   it('takes a tenant for a continuous bucket when its Reset moves on faster than a window could (a window keeps its Reset until its clock passes it)', async () => {

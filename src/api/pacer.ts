@@ -240,8 +240,11 @@ export class Pacer {
     if (sentAt === undefined) return;
     this.inFlight.delete(ticket);
     const overlapped = this.ended(ticket);
-    if (headers) this.learn(this.read(ticket, sentAt, headers, status, overlapped));
-    else this.unanswered(ticket);
+    if (headers) {
+      const answer = this.read(ticket, sentAt, headers, status, overlapped);
+      this.learn(answer);
+      this.brim(answer);
+    } else this.unanswered(ticket);
     this.wake();
   }
 
@@ -414,6 +417,23 @@ export class Pacer {
     if (level >= this.level) return;
     this.level = level;
     this.levelAnswer = a;
+  }
+
+  /**
+   * A continuous bucket may have stayed full until this answer's request was
+   * served, as late as its arrival, losing what it refilled meanwhile: the
+   * level counted from the sending must not keep that. At the arrival the
+   * bucket holds at least Limit − 1 less every request that may have been
+   * served after it (in flight, or answered while it was), and no lower
+   * bound may claim more.
+   */
+  private brim(a: Answer): void {
+    if (!this.continuous || a.status === 429 || a.remaining === undefined) return;
+    const level = this.levelNow(a.recvAt);
+    const most = (this.limit ?? Infinity) - 1 - this.inFlight.size;
+    if (level === undefined || level <= most) return;
+    this.level = most;
+    this.levelAt = a.recvAt;
   }
 
   private setContinuousLevel(a: Answer, remaining: number, tookBefore: number): void {
@@ -674,7 +694,8 @@ export class Pacer {
    * at the rate half way between the proven one and the highest the answers
    * allow (the last token to spare, so never a 429): its Remaining then proves
    * the rate above that (refill.ts's growth) or shows it below, and the one
-   * behind goes on the token spared. Each answer halves the span.
+   * behind goes on the token spared. Each answer halves the span. Not when the
+   * bucket could fill up meanwhile (the spare would be lost at the brim).
    */
   private holdForRate(now: number, level: number): Decision | null {
     const limit = this.limit ?? 0;
@@ -689,6 +710,9 @@ export class Pacer {
       this.rateBelow ?? Infinity,
     );
     if (lo === undefined || !Number.isFinite(hi) || hi <= lo * (1 + RATE_PRECISION)) return null;
+    // Two tokens, those in flight and what may refill in two round trips must stay below the brim:
+    // a token to spare is lost once the bucket is full.
+    if (2 + this.inFlight.size + hi * 2 * Math.max(this.roundTrip, 1) > limit) return null;
     const mid = (lo + hi) / 2;
     const held = this.sinceFull.levelAt(now, mid, limit);
     if (held === undefined) return null;
@@ -718,10 +742,12 @@ export class Pacer {
       if (await this.sleepUntilDeadline(now, d.ms, signal)) continue;
       this.options.onWait(d.ms, d.cause);
       await this.options.sleep(d.ms, signal);
-      if (!d.partial && (d.capped || this.options.now() < now + d.ms)) {
-        // A wait cut short by its cap, or a clock that did not move as far as
-        // asked: count the wait as served (one request may go) so the loop
-        // always makes progress.
+      if (!d.partial && (d.capped || this.options.now() === now)) {
+        // A wait cut short by its cap, or a clock that did not move at all:
+        // count the wait as served (one request may go) so the loop always
+        // makes progress. A timer that fired early on a clock that moved
+        // (Node's may, by a millisecond of Date.now; an injected sleep by
+        // more) only leads to the next decision: what is left of the wait.
         this.serveWait(now, d);
       }
     }
