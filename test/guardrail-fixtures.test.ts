@@ -9,7 +9,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runValidate } from '../src/cli/commands/validate.js';
+import { validatePrinted as runValidate } from './helpers/validate.js';
 import type { CommandIO } from '../src/cli/io.js';
 import type { ConfigIssue } from '../src/config/index.js';
 import { startEmulator, type EmulatorHandle } from '../src/emulator/index.js';

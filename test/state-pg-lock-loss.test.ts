@@ -18,7 +18,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../src/emulator/index.js';
-import { withLockedState } from '../src/cli/context.js';
+import { runIO } from '../src/cli/context.js';
+import { withLockedState } from '../src/run/locked-state.js';
 import { createPgStateStore } from '../src/state/pg/index.js';
 import { LINEAGE, profile, putEntry } from './helpers/state-contract-fixtures.js';
 import { openState, readStateSnapshot, writeRescueFile, type StateStore } from '../src/state/index.js';
@@ -262,8 +263,12 @@ describePg('an apply that takes over a PostgreSQL lock', () => {
       cwd: work.dir,
     };
     try {
-      const seen = await withLockedState(waiting, 'apply', { lockTimeoutMs: 30_000, io }, async (session) =>
-        session.doc.resources.map((r) => [r.address, r.id]),
+      const seen = await withLockedState(
+        waiting,
+        'apply',
+        { lockTimeoutMs: 30_000 },
+        runIO(io),
+        async (session) => session.doc.resources.map((r) => [r.address, r.id]),
       );
       expect(seen).toEqual([
         [profile(1).address, 'tep_1'],

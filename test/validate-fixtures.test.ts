@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandIO } from '../src/cli/io.js';
-import { runValidate } from '../src/cli/commands/validate.js';
+import { validatePrinted as runValidate } from './helpers/validate.js';
 import { varsOrProblem } from '../src/cli/read-requests.js';
 import type { ConfigIssue } from '../src/config/index.js';
 import { countsWith } from './helpers/kind-examples.js';

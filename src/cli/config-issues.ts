@@ -1,7 +1,7 @@
 /**
  * Config problems as text: "file:line:col: message" lines and the closing
- * "N errors." line. validate prints them in every format; plan, apply and
- * import print them through loadDesiredOrReport (inputs.ts).
+ * "N errors." line. validate prints them in every format; plan, apply,
+ * refresh and import print them when their run tells its config's problems.
  */
 import type { ConfigIssue } from '../config/index.js';
 import { isRuleCode } from '../review/index.js';

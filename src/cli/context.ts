@@ -1,17 +1,13 @@
 /**
- * Shared command plumbing: where the state lives, durations, numbers.
- * Everything here turns flags into values or a CliError naming the flag.
+ * Shared command plumbing: the state flags as a request, the run layer's
+ * view of a command's io, durations, numbers. Everything here turns flags
+ * into values or a CliError naming the flag.
  */
 import { isAbsolute, resolve } from 'node:path';
 import { CliError, type CommandIO } from './io.js';
-import * as run from '../run/state-store.js';
-import { NO_SCOPE, type StateScope } from '../run/state-location.js';
 import type { Pacing, RunIO, StateRequest } from '../run/requests.js';
 import { flagOf, noticeText } from './run-words.js';
 import type { ApplyFlags } from './definitions.js';
-import type { StateLocation, StateStore } from '../state/types.js';
-import type { StateDocument, StateSession } from '../state/index.js';
-import type { LockRequest } from '../run/locked-state.js';
 
 /**
  * The flags that say where the state is and how to lock it, as the commands
@@ -50,26 +46,6 @@ export function runIO(io: CommandIO): RunIO {
     },
     settingNames: flagOf,
   };
-}
-
-/** The state location the flags name; see resolveStateLocation in src/run. */
-export async function resolveStateLocation(
-  flags: StateFlags,
-  configPath: string,
-  io: CommandIO,
-  scope: StateScope = NO_SCOPE,
-): Promise<StateLocation> {
-  return run.resolveStateLocation(stateRequestOf(flags), configPath, runIO(io), scope);
-}
-
-/** Opens the state store the flags name; see openStore in src/run. */
-export async function openStore(
-  flags: StateFlags,
-  configPath: string,
-  io: CommandIO,
-  scope: StateScope = NO_SCOPE,
-): Promise<StateStore> {
-  return run.openStore(stateRequestOf(flags), configPath, runIO(io), scope);
 }
 
 /** --lock-timeout in ms (0s unless given). */
@@ -153,37 +129,4 @@ export function pacingOptions(flags: PacingFlags): Pacing {
       ? { retry: { rateLimitTimeoutMs: parseDuration(timeout, '--rate-limit-timeout') } }
       : {}),
   };
-}
-
-/**
- * The state as plan and state list/show see it: stored document, pending
- * journal and rescue files applied in memory, nothing written; see
- * readStateWithRescue in src/run.
- */
-export async function readStateForPlan(
-  store: StateStore,
-  io: CommandIO,
-  options: { skipRecordChecks?: boolean } = {},
-): Promise<StateDocument | null> {
-  const { readStateWithRescue } = await import('../run/locked-state.js');
-  return readStateWithRescue(store, runIO(io), options);
-}
-
-/**
- * Runs `fn` with the state locked for `command` (waiting up to `lockTimeoutMs`),
- * leftover journal and rescue files replayed (said on `io`'s stderr), and the
- * lock released afterwards whatever happens; see withLockedState in src/run.
- */
-export async function withLockedState<T>(
-  store: StateStore,
-  command: string,
-  flags: LockRequest & {
-    /** Where to report rescue files replayed or skipped. */
-    io?: CommandIO;
-  },
-  fn: (session: StateSession) => Promise<T>,
-): Promise<T> {
-  const { io, ...lock } = flags;
-  const locked = await import('../run/locked-state.js');
-  return locked.withLockedState(store, command, lock, io ? runIO(io) : undefined, fn);
 }

@@ -5,23 +5,11 @@
  * and validate's own.
  */
 import { compareIssues, type ConfigIssue } from '../config/index.js';
-import { findingMessage, type Finding } from '../review/index.js';
+import type { Finding } from '../review/index.js';
 import { formatIssue, errorCountLine } from './config-issues.js';
 import type { CommandIO } from './io.js';
 
-export { runSettings } from '../run/review.js';
-
-/** A finding as a config issue: its position, its sentence, its rule code as `code`. */
-export function findingIssue(finding: Finding): ConfigIssue {
-  const s = finding.source;
-  return {
-    file: s?.file ?? '',
-    line: s?.line ?? 0,
-    col: s?.col ?? 0,
-    message: findingMessage(finding),
-    code: finding.rule,
-  };
-}
+import { findingIssue } from '../run/review.js';
 
 /** "file:line:col: warning: message [rule]". */
 export function warningLine(issue: ConfigIssue): string {

@@ -1,26 +1,15 @@
 /**
- * What plan, apply, import and validate read: PATH arguments and --env turned
- * into config inputs (resolveInputs) and an environment's state, target and
- * credentials (environment*), --var flags (parseVarArgs), and the config
- * loaded from them (loadConfigInput, loadDesiredOrReport).
+ * What the commands that read a config take from the command line: PATH
+ * arguments and --env turned into config inputs (resolveInputs), an
+ * environment's API profile and target (environment*), and --var flags
+ * (parseVarArgs). The config itself is loaded by the runs (src/run).
  */
-import type { ApiProfile, DesiredResource } from '../resources/index.js';
-import { loadConfig, VARIABLE_NAME, type LoadResult } from '../config/index.js';
+import type { ApiProfile } from '../resources/index.js';
+import { VARIABLE_NAME } from '../config/index.js';
 import { readProject, type Environment, type Project } from '../config/project.js';
-import { absolute, runIO, stateRequestOf, type StateFlags } from './context.js';
-import type { StateStore } from '../state/types.js';
-import { flagIssue, reportIssues } from './config-issues.js';
+import { absolute } from './context.js';
 import { CliError, type CommandIO } from './io.js';
-import type { StateScope } from '../run/state-location.js';
 import type { ConfigInput } from '../run/requests.js';
-import * as run from '../run/state-store.js';
-
-export interface VarFlags {
-  /** --var values, each NAME=VALUE. */
-  vars: string[];
-  /** --var-file paths. */
-  varFiles: string[];
-}
 
 export type { ConfigInput };
 
@@ -75,28 +64,6 @@ export function resolveInputs(
   throw new CliError(`${project.file} defines environments (${known}); choose one with --env NAME`);
 }
 
-/** What the default state of an input depends on besides its paths; see stateScopeOf in src/run. */
-export async function stateScopeOf(
-  input: ConfigInput,
-  flags: { domain?: string; baseUrl?: string },
-  io: CommandIO,
-): Promise<StateScope> {
-  return run.stateScopeOf(input, { domain: flags.domain, baseUrl: flags.baseUrl }, runIO(io));
-}
-
-/**
- * The state store of one config input: the flags, else its environment's
- * state, else the default place for its last path, environment and target.
- */
-export async function openInputStore(
-  flags: StateFlags & { domain?: string; baseUrl?: string },
-  input: ConfigInput,
-  io: CommandIO,
-): Promise<StateStore> {
-  const target = { domain: flags.domain, baseUrl: flags.baseUrl };
-  return run.openInputStore(stateRequestOf(flags), target, input, runIO(io));
-}
-
 /** The API profile of a run: --api when given, else the environment's `api:`, else spec. */
 export function environmentApi(flag: ApiProfile | undefined, input: ConfigInput): ApiProfile {
   return flag ?? input.environment?.api ?? 'spec';
@@ -130,50 +97,4 @@ export function parseVarArgs(list: readonly string[]): Record<string, string> {
     vars.set(name, item.slice(eq + 1));
   }
   return Object.fromEntries(vars);
-}
-
-/** Loads the config at `path` with the --var/--var-file flags; a malformed --var throws CliError. */
-export async function loadConfigInput(
-  path: string | readonly string[],
-  opts: VarFlags,
-  io: CommandIO,
-): Promise<LoadResult> {
-  return loadParsed(path, { vars: parseVarArgs(opts.vars), varFiles: opts.varFiles }, io);
-}
-
-/** Loads the config at `path` with variables already parsed and variable files. */
-async function loadParsed(
-  path: string | readonly string[],
-  opts: { vars: Record<string, string>; varFiles: readonly string[] },
-  io: CommandIO,
-): Promise<LoadResult> {
-  const { vars } = opts;
-  const result = await loadConfig(path, {
-    vars,
-    varFiles: opts.varFiles,
-    env: io.env,
-    cwd: io.cwd,
-    ...(io.signal ? { signal: io.signal } : {}),
-  });
-  return { ...result, issues: result.issues.map(flagIssue) };
-}
-
-/**
- * For plan, apply and import: loads the config with the same --var/--var-file
- * flags; on any issue prints them as text on stderr and returns null (the
- * caller exits 1). A malformed --var throws CliError.
- */
-export async function loadDesiredOrReport(
-  path: string | readonly string[],
-  opts: VarFlags | { vars: Record<string, string>; varFiles: readonly string[] },
-  io: CommandIO,
-): Promise<DesiredResource[] | null> {
-  const result = Array.isArray(opts.vars)
-    ? await loadConfigInput(path, opts as VarFlags, io)
-    : await loadParsed(path, opts as { vars: Record<string, string>; varFiles: readonly string[] }, io);
-  if (result.issues.length > 0) {
-    reportIssues(result.issues, io);
-    return null;
-  }
-  return result.desired;
 }

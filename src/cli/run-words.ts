@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import type { RunError, RunNotice, RunProblem } from '../run/index.js';
 import { stateNoticeText } from './run-notices.js';
+import { listed } from './words.js';
 import {
   plainText,
   wordingOf,
@@ -42,7 +43,6 @@ const PROBLEM_WORDS: { [C in RunProblem['code']]: (p: Extract<RunProblem, { code
     `${target}, pass --reassign-tenant to bind the state to it.`,
   PLAN_UNWRITABLE: ({ file, reason }) => `cannot write the plan to ${file}: ${reason}`,
   PLAN_REFUSED: ({ error }) => messageOf(error),
-  REFRESH_NEEDS_FULL: () => fullProfileNeeded('apply --refresh'),
   POLICY_NOT_A_POLICY: (p) => `--policy ${p.text}: not a ${rateLimitPolicy.title.one}`,
   POLICY_NOT_DECLARED: (p) => {
     const hint = p.closest ? ` (did you mean ${p.closest}?)` : p.declared === 0 ? ' (it declares none)' : '';
@@ -54,10 +54,37 @@ const PROBLEM_WORDS: { [C in RunProblem['code']]: (p: Extract<RunProblem, { code
     p.status === null
       ? 'GET /logs answered an event without log_id: cannot read on'
       : `GET /logs answered ${p.status}`,
+  IMPORT_UNKNOWN: (p) =>
+    `${p.address} is neither in the state nor in the config at ${p.configPath}; add it to the config first so that tenantform knows its settings`,
+  IMPORT_ID_UNKNOWN: (p) =>
+    `the tenant ${p.status === 404 ? 'has no' : `did not give (${p.status})`} ${p.title} with id ${p.id}; nothing was imported`,
+  IMPORT_ID_OTHER: (p) => `${p.id} on the tenant is ${p.found}, not ${p.address}; nothing was imported`,
+  IMPORT_NOT_ON_TENANT: (p) => `the tenant has no ${p.title} ${p.address}; nothing was imported`,
+  PEER_FILE_UNREADABLE: (p) => `${PEER_FLAGS[p.peer]} ${p.path}: ${p.reason}`,
+  PEER_SOURCE_EMPTY: (p) =>
+    p.peer === 'terraform'
+      ? `${p.path} holds none of the resource types tenantform manages (${p.types.join(', ')}); nothing was written`
+      : `${p.path} holds no ${listed(p.types, 'or')}; nothing was written`,
+  EXPORT_TARGET_HOLDS_CONFIG: (p) => {
+    const { overwritten, others } = p;
+    const listedOthers =
+      others.slice(0, 5).join(', ') + (others.length > 5 ? ` and ${others.length - 5} more` : '');
+    const why = [
+      ...(overwritten.length > 0
+        ? [`it already has ${overwritten.join(', ')}, which export would overwrite`]
+        : []),
+      ...(others.length > 0 ? [`it holds config (${listedOthers}) that the exported files would join`] : []),
+    ];
+    return `${p.dir}: ${why.join('; ')}; nothing was written. Export into an empty directory, or pass --force to write anyway`;
+  },
 };
+
+/** The flag that names each peer's files for export. */
+const PEER_FLAGS = { terraform: '--from-terraform', 'deploy-cli': '--from-deploy-cli' } as const;
 
 /** The command line that makes each read of the tenant the full profile is needed for. */
 const READS: Record<Extract<RunProblem, { code: 'READ_NEEDS_FULL' }>['read'], string> = {
+  'apply-refresh': 'apply --refresh',
   'all-clients': 'explain --all-clients',
   'simulate-tenant-logs': 'simulate --logs tenant',
   'plan-tenant-logs': 'plan --simulate tenant',

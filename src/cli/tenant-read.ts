@@ -19,8 +19,6 @@ import { reportIssues } from './config-issues.js';
 import { fullProfileNeeded } from './run-words.js';
 import { reportWarnings } from './guardrails.js';
 
-export { readConcurrency, readLive, referenceIssues } from '../run/tenant-read.js';
-
 /** Refuses `what` under the spec profile, which has no read operation. */
 export function requireFull(profile: ApiProfile, what: string): void {
   if (profile === 'full') return;

@@ -137,7 +137,7 @@ export async function prepareApply(
   try {
     if (request.refresh && (request.api ?? 'spec') !== 'full') {
       throw new RunError(
-        { code: 'REFRESH_NEEDS_FULL' },
+        { code: 'READ_NEEDS_FULL', read: 'apply-refresh' },
         'a refresh reads the tenant, and the spec API profile has no read operation',
       );
     }

@@ -102,3 +102,14 @@ export {
   type ScaffoldFile,
   type StartedEmulator,
 } from './local-runs.js';
+export { runValidate, type LiveReferences, type Validation, type ValidateResult } from './validate.js';
+export { runImport, type ImportResult } from './import.js';
+export {
+  checkExportTarget,
+  runExport,
+  type ExportEvent,
+  type ExportOrigin,
+  type ExportResult,
+  type ExportSource,
+  type ExportView,
+} from './export.js';

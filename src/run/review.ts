@@ -4,12 +4,14 @@
  * strict), and the findings split: errors stop the run (an event), warnings
  * go with the plan.
  */
+import type { ConfigIssue } from '../config/index.js';
 import type { Plan } from '../plan/types.js';
 import type { DesiredResource } from '../resources/index.js';
 import {
   checkChanges,
   checkConfig,
   DEFAULT_SETTINGS,
+  findingMessage,
   type Finding,
   type GuardrailSettings,
 } from '../review/index.js';
@@ -21,6 +23,18 @@ import type { RunView } from './view.js';
 export function runSettings(input: ConfigInput, strict: boolean | undefined): GuardrailSettings {
   const base = input.environment?.guardrails ?? DEFAULT_SETTINGS;
   return strict ? { ...base, strict: true } : base;
+}
+
+/** A finding as a config issue: its position, its sentence, its rule code as `code`. */
+export function findingIssue(finding: Finding): ConfigIssue {
+  const s = finding.source;
+  return {
+    file: s?.file ?? '',
+    line: s?.line ?? 0,
+    col: s?.col ?? 0,
+    message: findingMessage(finding),
+    code: finding.rule,
+  };
 }
 
 /**

@@ -132,6 +132,12 @@ const recorded = () =>
     : [];
 
 describe('runApply', () => {
+  it('a refresh under the spec profile: READ_NEEDS_FULL (apply-refresh), nothing sent', async () => {
+    const run = runApply(applyRequest({ refresh: true }), runIO(), fakeView(true).view);
+    await expect(run).rejects.toMatchObject({ problem: { code: 'READ_NEEDS_FULL', read: 'apply-refresh' } });
+    expect(emulator.stats().requests).toBe(0);
+  });
+
   it('declined: tells where, shows the plan, asks, and sends and records nothing', async () => {
     const { view, told } = fakeView(false);
     const result = await runApply(applyRequest(), runIO(), view);

@@ -1,5 +1,5 @@
 import { CliError, type CommandIO } from '../io.js';
-import { readStateForPlan, runIO, withLockedState } from '../context.js';
+import { runIO } from '../context.js';
 import type { LockInfo, StateStore } from '../../state/types.js';
 import { printable } from '../../resources/index.js';
 import type {
@@ -52,8 +52,9 @@ export async function stateListAction(
   const request = parseStateListRequest(path, flags, io);
   const { recordLines } = await import('../../state/records.js');
   const { badRecordAdvice } = await import('../../state/integrity.js');
+  const { readStateWithRescue } = await import('../../run/locked-state.js');
   return withStore(request.located, io, async (store) => {
-    const lines = recordLines(await readStateForPlan(store, io, { skipRecordChecks: true }));
+    const lines = recordLines(await readStateWithRescue(store, runIO(io), { skipRecordChecks: true }));
     if (lines.length === 0) {
       io.stderr.write(`No resources recorded in ${store.description}.\n`);
       return 0;
@@ -86,8 +87,10 @@ export async function stateShowAction(
 ): Promise<number> {
   const request = await parseStateShowRequest(address, path, flags, io);
   const { recordAt } = await import('../../state/records.js');
+  const { readStateWithRescue } = await import('../../run/locked-state.js');
   return withStore(request.located, io, async (store) => {
-    const found = recordAt(await readStateForPlan(store, io, { skipRecordChecks: true }), request.address);
+    const doc = await readStateWithRescue(store, runIO(io), { skipRecordChecks: true });
+    const found = recordAt(doc, request.address);
     if (!found) throw notInState(request.address, store);
     io.stdout.write(JSON.stringify(found.record, null, 2) + '\n');
     for (const problem of found.problems) io.stderr.write(`BAD: ${problem}\n`);
@@ -108,12 +111,14 @@ export async function stateRmAction(
 
 async function runStateRm(request: StateRmRequest, io: CommandIO): Promise<number> {
   const { removeRecord } = await import('../../state/records.js');
+  const { withLockedState } = await import('../../run/locked-state.js');
   const { address } = request;
   return withStore(request.located, io, (store) =>
     withLockedState(
       store,
       'state rm',
-      { lockTimeoutMs: request.lockTimeoutMs, io, skipRecordChecks: true },
+      { lockTimeoutMs: request.lockTimeoutMs, skipRecordChecks: true },
+      runIO(io),
       async (session) => {
         if (!(await removeRecord(session, address))) throw notInState(address, store);
         io.stdout.write(
@@ -143,11 +148,13 @@ export async function stateRescueAction(
 
 async function runStateRescue(request: StateRescueRequest, io: CommandIO): Promise<number> {
   const { rescue } = request;
+  const { withLockedState } = await import('../../run/locked-state.js');
   return withStore(request.located, io, (store) =>
     withLockedState(
       store,
       'state rescue',
-      { lockTimeoutMs: request.lockTimeoutMs, io, rescue },
+      { lockTimeoutMs: request.lockTimeoutMs, rescue },
+      runIO(io),
       async (session) => {
         const skipped = session.rescued.skipped.find((s) => s.file.path === rescue.path);
         if (skipped) throw new CliError(`${rescue.path} was not recorded: ${skipped.reason}`);

@@ -4,8 +4,9 @@ import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { configKeys, countsWith, LATER_KINDS_ZERO } from '../../../test/helpers/kind-examples.js';
 import { CliError, type CommandIO } from '../io.js';
-import { loadDesiredOrReport, parseVarArgs } from '../inputs.js';
-import { githubAnnotation, runValidate, summaryLine } from './validate.js';
+import { parseVarArgs } from '../inputs.js';
+import { githubAnnotation, summaryLine } from './validate.js';
+import { validatePrinted as runValidate } from '../../../test/helpers/validate.js';
 import { varsOrProblem } from '../read-requests.js';
 import type { ConfigCounts } from '../../resources/index.js';
 
@@ -209,26 +210,6 @@ describe('summaryLine', () => {
         `^Valid: 3 files, 4 rate limit policies, 12 user permissions \\(5 users\\), 2 token exchange profiles${LATER_KINDS_ZERO}\\.$`,
       ),
     );
-  });
-});
-
-describe('loadDesiredOrReport', () => {
-  it('returns the desired resources of a valid config', async () => {
-    await put({ 'a.yaml': VALID });
-    const desired = await loadDesiredOrReport(['a.yaml'], { vars: ['CLIENT=abc'], varFiles: [] }, io());
-    expect(desired?.map((d) => d.kind)).toEqual(['rate_limit_policy', 'user_permission', 'user_permission']);
-    expect(err).toBe('');
-  });
-
-  it('prints the issues as text and returns null for an invalid config', async () => {
-    await put({ 'a.yaml': INVALID });
-    expect(await loadDesiredOrReport('a.yaml', { vars: [], varFiles: [] }, io())).toBeNull();
-    expect(err).toContain('a.yaml:5:44: limit must be at most 10000\n');
-    expect(err).toMatch(/2 errors\.\n$/);
-  });
-
-  it('throws a CliError for a malformed --var', async () => {
-    await expect(loadDesiredOrReport('.', { vars: ['oops'], varFiles: [] }, io())).rejects.toThrow(CliError);
   });
 });
 

@@ -1,9 +1,10 @@
 /**
  * tenantform validate [PATH...] [--var NAME=VALUE]... [--var-file FILE]... [--format text|json|github]
  *
- * Checks the config (PATH defaults to "."; several PATHs are merged) and
- * reports every problem at file:line:col. Sends no request, reads no state
- * (with --live, validate-live.ts also reads the tenant's reference lists).
+ * Prints what runValidate (src/run/validate.ts) found of the config (PATH
+ * defaults to "."; several PATHs are merged): every problem at file:line:col.
+ * Sends no request, reads no state (with --live, the run also reads the
+ * tenant's reference lists, and the output says what it checked).
  *
  * Besides the schema, the guardrails' config rules run on a valid config
  * (src/review, docs/reviewing-policy-changes.md): an error-level finding is
@@ -29,53 +30,23 @@
  *   error and "::warning …" per warning on stdout (GitHub shows them as
  *   annotations on the files), then the summary line ("Valid: …" or "N errors.").
  */
-import { compareIssues, countResources } from '../../config/combine.js';
-import { loadConfig, type ConfigCounts, type ConfigIssue, type LoadResult } from '../../config/index.js';
-import { KINDS } from '../../resources/index.js';
-import { checkConfig, DEFAULT_SETTINGS, type GuardrailSettings } from '../../review/index.js';
+import type { ReferencesRead } from '../../api/index.js';
+import type { ConfigIssue, LoadResult } from '../../config/index.js';
+import {
+  KINDS,
+  REFERENCE_LISTS,
+  referencedKeys,
+  type ConfigCounts,
+  type DesiredResource,
+} from '../../resources/index.js';
+import type { LiveReferences, Validation, ValidateResult } from '../../run/validate.js';
 import { errorCountLine, flagIssue, formatIssue, reportIssues } from '../config-issues.js';
-import { findingIssue, reportWarnings } from '../guardrails.js';
+import { reportWarnings } from '../guardrails.js';
 import type { CommandIO } from '../io.js';
-import type { VarsOrProblem } from '../../run/read-requests.js';
-import { plural } from '../words.js';
+import { referenceTitles, uncheckedLists } from '../tenant-read.js';
+import { listed, plural } from '../words.js';
 
 export type ValidateFormat = 'text' | 'json' | 'github';
-
-/** What one config is validated with. */
-export interface ValidateOptions {
-  /** The --var values parsed, or the problem with one (reported as the config's). */
-  vars: VarsOrProblem;
-  /** The variable files, the environment's and then --var-file's. */
-  varFiles: readonly string[];
-  /** The guardrails' settings (tenantform.yaml, --strict); default: each rule's own severity. */
-  guardrails?: GuardrailSettings;
-}
-
-/** A load result and the guardrails' warnings about it. */
-export interface Validation {
-  result: LoadResult;
-  warnings: ConfigIssue[];
-}
-
-/**
- * The config rules over a config that passed every other check: their
- * errors become the result's issues (the config is then invalid), their
- * warnings come apart. A config with issues is returned as it is.
- */
-export function withGuardrails(result: LoadResult, settings: GuardrailSettings): Validation {
-  if (result.issues.length > 0) return { result, warnings: [] };
-  const findings = checkConfig(result.desired, settings);
-  const issues = (severity: string) =>
-    findings
-      .filter((f) => f.severity === severity)
-      .map(findingIssue)
-      .sort(compareIssues);
-  const errors = issues('error');
-  return {
-    result: errors.length > 0 ? { ...result, desired: [], issues: errors } : result,
-    warnings: issues('warning'),
-  };
-}
 
 /**
  * "Valid: 3 files, 4 rate limit policies, 12 user permissions (5 users), 2 token exchange profiles.":
@@ -107,11 +78,6 @@ export function githubAnnotation(issue: ConfigIssue, level: 'error' | 'warning' 
   if (issue.file && issue.line > 0) props.push(`line=${issue.line}`, `col=${issue.col}`);
   const message = formatIssue({ ...issue, file: '' });
   return `::${level}${props.length > 0 ? ' ' + props.join(',') : ''}::${escapeData(message)}`;
-}
-
-/** The counts of a config that could not be read at all: zero of everything. */
-export function noCounts(): ConfigCounts {
-  return countResources([], 0);
 }
 
 /** What `validate --live` says of the references: checked or not, and the sentence for people. */
@@ -181,33 +147,89 @@ export function writeValidation(
   return valid ? 0 : 1;
 }
 
-/** Loads and checks a config, guardrails included; a malformed --var is an issue too. */
-export async function validateConfig(
-  path: string | readonly string[],
-  opts: ValidateOptions,
-  io: CommandIO,
-): Promise<Validation> {
-  const { vars } = opts;
-  const result: LoadResult = vars.ok
-    ? await loadConfig(path, {
-        vars: vars.vars,
-        varFiles: opts.varFiles,
-        env: io.env,
-        cwd: io.cwd,
-        ...(io.signal ? { signal: io.signal } : {}),
-      })
-    : { desired: [], files: [], counts: noCounts(), issues: [vars.issue] };
-  // Issues in the command line's words: a setting an issue names, by its flag.
-  const worded = { ...result, issues: result.issues.map(flagIssue) };
-  return withGuardrails(worded, opts.guardrails ?? DEFAULT_SETTINGS);
+const NOT_CHECKED =
+  'References not checked against the tenant: the spec API profile has no read operation (use --api full, or api: full for the environment in tenantform.yaml).';
+
+/** How many distinct items of the lists `names` the config refers to: "4 applications, 2 actions and 2 APIs". */
+function namedCount(desired: readonly DesiredResource[], names: readonly string[]): string {
+  return listed(
+    REFERENCE_LISTS.filter((l) => names.includes(l.name)).map((l) =>
+      plural(referencedKeys(l.references(desired)).length, l.title),
+    ),
+  );
 }
 
-/** Validates one config and prints it in `format`; returns the exit code (0 valid, 1 not). */
-export async function runValidate(
-  path: string | readonly string[],
-  opts: ValidateOptions & { format: ValidateFormat },
-  io: CommandIO,
-): Promise<number> {
-  const { result, warnings } = await validateConfig(path, opts, io);
-  return writeValidation(result, opts.format, io, warnings);
+/** "References checked against the tenant's applications in 2 requests: …", or why none was. */
+function checkNote(desired: readonly DesiredResource[], read: ReferencesRead, problems: number): string {
+  const names = Object.keys(read.items);
+  if (names.length === 0)
+    return `References not checked against the tenant: the token may list none of the lists the config refers to (${plural(read.pages, 'request')}).`;
+  const checked = `References checked against the tenant's ${referenceTitles(names)} in ${plural(read.pages, 'request')}`;
+  return problems === 0
+    ? `${checked}: the ${namedCount(desired, names)} the config names exist.`
+    : `${checked}.`;
+}
+
+/**
+ * A validation with what --live found of its references: the references the
+ * tenant lacks are errors, and so, under --strict, is each list the token may
+ * not read (a warning otherwise); and the sentence about the check.
+ */
+function withReferences(
+  { result, warnings }: Validation,
+  references: LiveReferences,
+): Validation & { check: ReferenceCheck } {
+  if (references.kind === 'spec') return { result, warnings, check: { checked: false, note: NOT_CHECKED } };
+  if (references.kind === 'none-named') {
+    const note = 'References: the config names no application, Action or API; nothing to check.';
+    return { result, warnings, check: { checked: true, requests: 0, note } };
+  }
+  const { desired, read, strict } = references;
+  const unchecked = uncheckedLists(desired, read);
+  const errors = [...(strict ? unchecked : []), ...references.missing];
+  return {
+    result: errors.length > 0 ? { ...result, desired: [], issues: [...result.issues, ...errors] } : result,
+    warnings: [...(strict ? [] : unchecked), ...warnings],
+    check: {
+      checked: Object.keys(read.items).length > 0,
+      requests: read.pages,
+      note: checkNote(desired, read, errors.length),
+    },
+  };
+}
+
+/** A validation's issues in the command line's words: a setting an issue names, by its flag. */
+function worded({ result, warnings }: Validation): Validation {
+  return { result: { ...result, issues: result.issues.map(flagIssue) }, warnings };
+}
+
+/**
+ * Prints what runValidate (src/run/validate.ts) found in `format`; returns
+ * the exit code (0 valid, 1 not). Several environments: text and github put
+ * "Environment NAME:" before each, json prints
+ * {"valid": bool, "environments": [{"environment", "valid", "files", "counts", "errors", "warnings"}]}.
+ */
+export function writeValidateResult(found: ValidateResult, format: ValidateFormat, io: CommandIO): number {
+  if (found.kind === 'one') {
+    const validation = worded(found.validation);
+    if (!found.references) return writeValidation(validation.result, format, io, validation.warnings);
+    const { result, warnings, check } = withReferences(validation, found.references);
+    return writeValidation(result, format, io, warnings, check);
+  }
+  if (format === 'json') {
+    const environments = found.environments.map(({ env, validation }) => ({
+      environment: env,
+      ...validationJson(worded(validation)),
+    }));
+    const valid = environments.every((e) => e.valid === true);
+    io.stdout.write(JSON.stringify({ valid, environments }) + '\n');
+    return valid ? 0 : 1;
+  }
+  let code = 0;
+  for (const { env, validation } of found.environments) {
+    io.stdout.write(`Environment ${env}:\n`);
+    const { result, warnings } = worded(validation);
+    code = Math.max(code, writeValidation(result, format, io, warnings));
+  }
+  return code;
 }
