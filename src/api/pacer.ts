@@ -423,9 +423,9 @@ export class Pacer {
    * A continuous bucket may have stayed full until this answer's request was
    * served, as late as its arrival, losing what it refilled meanwhile: the
    * level counted from the sending must not keep that. At the arrival the
-   * bucket holds at least Limit − 1 less every request that may have been
-   * served after it (in flight, or answered while it was), and no lower
-   * bound may claim more.
+   * bucket then holds Limit − 1 less the requests still in flight (they may
+   * be served after it), and no lower bound may claim more. (One answered
+   * meanwhile but served after it had this one in flight at its own arrival.)
    */
   private brim(a: Answer): void {
     if (!this.continuous || a.status === 429 || a.remaining === undefined) return;
