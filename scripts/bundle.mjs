@@ -1,8 +1,9 @@
 /**
  * Bundles the compiled CLI (dist/cli/main.js and everything it imports, our
  * modules and dependencies alike) into dist/bundle/, split at the lazy
- * command imports: a run resolves and loads a handful of files instead of a
- * few hundred, which is most of the start-up before the first request. The
+ * command imports (the lazy imports inside a command are bundled as static
+ * ones: scripts/eager-imports.mjs): a run resolves and loads a few dozen files
+ * instead of a few hundred, which is most of the start-up before the first request. The
  * chunks sit two levels below the package root like dist/cli/, so paths read
  * at run time (package.json, schemas/) stay the same. bin/tenantform.js runs
  * the bundle; tests and library users import dist/ as before.
@@ -10,6 +11,7 @@
 import { build } from 'esbuild';
 import { rmSync, writeFileSync } from 'node:fs';
 import { inputsHash, stampPath } from './build-stamp.mjs';
+import { eagerImportsPlugin } from './eager-imports.mjs';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -54,7 +56,7 @@ await build({
   banner: {
     js: "import { createRequire as __tenantformRequire } from 'node:module'; const require = __tenantformRequire(import.meta.url);",
   },
-  plugins: [lazyChildProcess],
+  plugins: [lazyChildProcess, eagerImportsPlugin],
   logLevel: 'warning',
   legalComments: 'linked',
 });

@@ -5,7 +5,6 @@
  * PLAN_REFUSED (nothing was locked, recorded or sent: plan again).
  */
 import type { Plan } from '../plan/types.js';
-import { PlanError } from '../plan/errors.js';
 import type { DesiredResource } from '../resources/index.js';
 import type { StateDocument, StateStore } from '../state/types.js';
 import type { StateSession } from '../state/index.js';
@@ -14,7 +13,7 @@ import { ApiConnection } from './connection.js';
 import { RunError } from './errors.js';
 import type { ApplyRequest, ConfigInput, RunIO } from './requests.js';
 import { loadReviewed, reviewPlan, strictSavedPlan } from './review.js';
-import { openSavedPlan } from './saved-plan.js';
+import { openSavedPlan, refusal } from './saved-plan.js';
 import { openInputStore, targetGiven } from './state-store.js';
 import type { RunView } from './view.js';
 
@@ -46,11 +45,6 @@ export async function bindTarget(run: ApplyRun, session: StateSession): Promise<
 }
 
 type Inputs = Pick<ApplyRun, 'input' | 'store' | 'planFor' | 'desired' | 'review'>;
-
-/** A PlanError refusing a saved plan, as a RunError PLAN_REFUSED (nothing was sent). */
-function refusal(err: unknown): unknown {
-  return err instanceof PlanError ? new RunError({ code: 'PLAN_REFUSED', error: err }, err.message) : err;
-}
 
 /** Runs `fn` (checking a saved plan under the lock), its PlanError a refusal of the plan. */
 function refusing<T>(fn: () => T): T {

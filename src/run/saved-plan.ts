@@ -9,13 +9,16 @@
  * (location, lineage, serial); a target confirmed by the
  * command line, the environment or tenantform.yaml, never by the file alone;
  * and every change checked against that state and the schemas
- * (verifySavedPlan). A refusal is a PlanError, which src/cli makes an exit
- * of its own, so that CI tells a plan to make again from an apply that failed.
+ * (verifySavedPlan). A refusal is a PlanError, which the runs make a
+ * RunError PLAN_REFUSED (refusal): src/cli gives it an exit of its own, so
+ * that CI tells a plan to make again from an apply that failed.
  */
 import { readFileSync } from 'node:fs';
+import { PlanError } from '../plan/errors.js';
 import type { Plan, SavedPlan } from '../plan/index.js';
 import type { StateDocument, StateLocation, StateStore } from '../state/index.js';
 import type { ApplyRequest, ConfigInput, RunIO, StateRequest, TargetRequest } from './requests.js';
+import { RunError } from './errors.js';
 import { absolute, openStore, resolveStateLocation, stateScopeOf, targetGiven } from './state-store.js';
 
 export interface SavedPlanApply {
@@ -68,6 +71,20 @@ export interface SealedPlan {
 export interface AppliedState {
   input: ConfigInput;
   target: TargetRequest;
+}
+
+/** A PlanError refusing a saved plan, as a RunError PLAN_REFUSED (nothing was sent); any other error as it is. */
+export function refusal(err: unknown): unknown {
+  return err instanceof PlanError ? new RunError({ code: 'PLAN_REFUSED', error: err }, err.message) : err;
+}
+
+/** openSealedPlan for a command that only shows the plan (show): its refusal a RunError PLAN_REFUSED. */
+export async function openPlanToShow(planArg: string, state: StateRequest, io: RunIO): Promise<SealedPlan> {
+  try {
+    return await openSealedPlan(planArg, state, io);
+  } catch (err) {
+    throw refusal(err);
+  }
 }
 
 /**

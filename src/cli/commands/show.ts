@@ -40,8 +40,8 @@ async function showPlanFile(
   io: CommandIO,
 ): Promise<number> {
   // The seal first, with the plan key of the state the plan names: an edited plan is never shown as the one apply runs.
-  const { openSealedPlan, refusedPlanExit } = await import('../saved-plan.js');
-  const { saved, store } = await refusedPlanExit(() => openSealedPlan(request.file, request.state, io));
+  const { openPlanToShow } = await import('../../run/saved-plan.js');
+  const { saved, store } = await openPlanToShow(request.file, request.state, runIO(io));
   await store.close();
   // What apply would act on, for a reviewer: the state the plan was made from and the target it recorded,
   // on stderr as plan says them, so that stdout is the plan exactly as plan printed it.
