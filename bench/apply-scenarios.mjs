@@ -324,7 +324,7 @@ export async function requestFigures(work, log) {
 export async function durabilityFigures(
   work,
   log,
-  { n = 5000, pairs = 12, minPairs = 8, budgetMs = 90_000 } = {},
+  { n = 5000, pairs = 20, minPairs = 12, budgetMs = 120_000 } = {},
 ) {
   const dir = configDir(work, 'durability', policiesOnly(n));
   const once = (fsync) => {

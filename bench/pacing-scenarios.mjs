@@ -76,10 +76,16 @@ async function gridCell(work, rate, burst, runs) {
   return { figures, line };
 }
 
+/** Whether a cell is asked for: BENCH_GRID_CELLS lists `R/B` cells (e.g. `1/3,2/3`); unset, every cell. */
+function cellWanted(rate, burst) {
+  const wanted = process.env.BENCH_GRID_CELLS;
+  return !wanted || wanted.split(',').includes(`${rate}/${burst}`);
+}
+
 /** The grid; `runs` per cell (median), 1 by default; BENCH_GRID_CONCURRENCY cells at once (default 1). */
 export async function pacingGridFigures(work, log, { runs = Number(process.env.BENCH_GRID_RUNS ?? 1) } = {}) {
   const tasks = RATES.flatMap((rate) =>
-    BURSTS.map((burst) => async () => {
+    BURSTS.filter((burst) => cellWanted(rate, burst)).map((burst) => async () => {
       const done = await gridCell(work, rate, burst, runs);
       log(done.line);
       return done;

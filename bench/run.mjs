@@ -10,6 +10,7 @@
  * bucket; window-grid: the documented model × each Date variant on the emulator
  * and on the docs-only limiter; skew) three times (default once). Their cells
  * run concurrently, BENCH_CONCURRENCY (default 6) at a time.
+ * BENCH_GRID_CELLS=1/3,2/3 runs only those cells (R/B) of the continuous grid.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';

@@ -4,8 +4,17 @@ import { Pacer, WAIT_REASON } from './pacer.js';
 const T0 = 1_700_000_000_000;
 
 function fixture(
-  opts: { maxRps?: number; maxDelayMs?: number; share?: number; earlyMs?: number; opening?: number } = {},
+  opts: {
+    maxRps?: number;
+    maxDelayMs?: number;
+    share?: number;
+    earlyMs?: number;
+    opening?: number;
+    /** How early each timer fires in turn, ms (then on time). */
+    firesEarly?: number[];
+  } = {},
 ) {
+  const firesEarly = [...(opts.firesEarly ?? [])];
   let t = T0;
   const sleeps: number[] = [];
   const reasons: string[] = [];
@@ -15,7 +24,7 @@ function fixture(
       signal?.throwIfAborted();
       sleeps.push(ms);
       // `earlyMs`: a timer that fires before the clock has moved as far (Node's may, by a millisecond).
-      t += Math.max(0, ms - (opts.earlyMs ?? 0));
+      t += Math.max(0, ms - (opts.earlyMs ?? 0) - (firesEarly.shift() ?? 0));
     },
     random: () => 0,
     maxDelayMs: opts.maxDelayMs ?? 30_000,
@@ -202,6 +211,26 @@ describe('Pacer', () => {
     expect(f.now() - sentAt).toBeGreaterThanOrEqual(990);
   });
 
+  it('sends nothing before the Reset when its timer fires early on a clock that moved', async () => {
+    const f = fixture({ firesEarly: [30] });
+    f.pacer.release(await f.pacer.acquire(), f.rate(0, 1)); // nothing left until the next second
+    await f.pacer.acquire();
+    expect(f.now()).toBeGreaterThanOrEqual(T0 + 1000);
+    expect(f.sleeps).toEqual([1000, 30]);
+  });
+
+  it('paces a continuous bucket at its proven rate when a timer fires early', async () => {
+    const f = fixture({ firesEarly: [40] });
+    const three = (remaining: number, resetInSec: number) => f.rate(remaining, resetInSec, 3);
+    f.pacer.release(await f.pacer.acquire(), three(2, 1));
+    f.pacer.release(await f.pacer.acquire(), three(1, 2));
+    f.pacer.release(await f.pacer.acquire(), three(0, 3)); // continuous: a second a token at most
+    const sentAt = f.now();
+    f.pacer.release(await f.pacer.acquire(), three(0, 4));
+    // The level counts from the last answer: a token is back a second (3 tokens ÷ 3 s) later, not 40 ms before.
+    expect(f.now() - sentAt).toBeGreaterThanOrEqual(1000);
+  });
+
   it('takes a tenant for a continuous bucket when its Reset moves on faster than a window could (a window keeps its Reset until its clock passes it)', async () => {
     const f = fixture();
     const dated = (remaining: number, resetInSec: number) => ({
@@ -244,6 +273,31 @@ describe('Pacer', () => {
     f.pacer.release(older!, f.rate(4, 2)); // late, and stale
     await f.pacer.acquire();
     expect(f.sleeps).toEqual([2000]);
+  });
+
+  it('gives back the request counted twice when a newer answer shows more left in the same window (the tenant served it before the level came)', async () => {
+    const f = fixture();
+    f.pacer.release(await f.pacer.acquire(), f.rate(9, 2)); // ticket 1
+    const [, t3, t4] = await Promise.all([f.pacer.acquire(), f.pacer.acquire(), f.pacer.acquire()]);
+    f.pacer.release(t3!, f.rate(5, 2)); // 5 left, less tickets 2 and 4 in flight: 3
+    // Ticket 4 was served before ticket 3 (more left, same Reset): counted in ticket 3's 5 and
+    // again as in flight, so 4 are left for us (ticket 2 may still take one), not 6 − 1 = 5.
+    f.pacer.release(t4!, f.rate(6, 2));
+    const more = Array.from({ length: 5 }, () => f.pacer.acquire());
+    // Three go; the fourth (the window's last token) waits to go as a probe once the rest are in.
+    expect(await granted(more)).toEqual([true, true, true, false, false]);
+  });
+
+  it('lowers the level when an older answer in the same window shows fewer left (another client took them)', async () => {
+    const f = fixture();
+    f.pacer.release(await f.pacer.acquire(), f.rate(9, 2)); // ticket 1
+    const [t2, t3] = await Promise.all([f.pacer.acquire(), f.pacer.acquire()]);
+    f.pacer.release(t3!, f.rate(7, 2)); // 7 left, less ticket 2 in flight: 6
+    // Ticket 2, served after ticket 3, shows 3 left: someone else took 3 in between.
+    f.pacer.release(t2!, f.rate(3, 2));
+    const more = Array.from({ length: 5 }, () => f.pacer.acquire());
+    // Two go; the third (the last token) waits to go as a probe after their answers.
+    expect(await granted(more)).toEqual([true, true, false, false, false]);
   });
 
   it('reads Reset on the tenant clock: 3 s behind ours (its Date says so), its next second not past but up to 2 s away', async () => {

@@ -6,7 +6,8 @@
  * answered, leaves one for it (the level), or once the limiter's clock has
  * surely passed that answer's Reset (tenant-clock.ts; then one opener goes
  * alone and its answer sets the level again). A bucket proven continuous
- * (refill-model.ts) also counts what its proven rate (refill.ts) refilled. A
+ * (refill-model.ts) also counts what its proven rate (refill.ts) refilled,
+ * and narrows that rate with a token to spare (holdForRate). A
  * 429 stops everyone until the Reset or Retry-After it names. Date is never
  * taken for the limiter's clock. The user's ceilings sit on top (ceilings.ts);
  * no wait passes the rate-limit timeout's deadline. Before the first answer one
@@ -76,6 +77,8 @@ const WINDOW_WAIT_CAP_MS = 65_000;
 const CLOCK_PRECISION_MS = 8;
 /** First wait after a 429 that names no time to come back. */
 const BLIND_FIRST_MS = 500;
+/** A continuous bucket's rate is probed until proven to within this fraction. */
+const RATE_PRECISION = 0.01;
 
 interface Answer {
   ticket: number;
@@ -157,6 +160,13 @@ export class Pacer {
 
   /** Requests that may go before the first answer (see PacerOptions.opening). */
   private opening: number;
+  /** Callers waiting for a slot, the one deciding among them. */
+  private queued = 0;
+  /** The rate (tokens per ms) the request about to go tests (holdForRate), and its ticket once sent. */
+  private rateProbeAt: number | undefined;
+  private rateProbe: { ticket: number; rate: number } | undefined;
+  /** A rate a probe found the bucket below (tokens per ms). */
+  private rateBelow: number | undefined;
 
   constructor(private readonly options: PacerOptions) {
     this.ceilings = new UserCeilings(options);
@@ -215,7 +225,8 @@ export class Pacer {
    * release() once its answer (or failure) is in.
    */
   acquire(signal?: AbortSignal): Promise<number> {
-    const mine = this.turn.then(() => this.waitForSlot(signal));
+    this.queued += 1;
+    const mine = this.turn.then(() => this.waitForSlot(signal)).finally(() => (this.queued -= 1));
     this.turn = mine.then(
       () => undefined,
       () => undefined,
@@ -229,8 +240,11 @@ export class Pacer {
     if (sentAt === undefined) return;
     this.inFlight.delete(ticket);
     const overlapped = this.ended(ticket);
-    if (headers) this.learn(this.read(ticket, sentAt, headers, status, overlapped));
-    else this.unanswered(ticket);
+    if (headers) {
+      const answer = this.read(ticket, sentAt, headers, status, overlapped);
+      this.learn(answer);
+      this.brim(answer);
+    } else this.unanswered(ticket);
     this.wake();
   }
 
@@ -315,6 +329,12 @@ export class Pacer {
     this.tookAt = Math.max(this.tookAt, a.recvAt);
     const wasProbe = a.ticket === this.probe;
     if (wasProbe) this.probe = 0;
+    if (a.ticket === this.rateProbe?.ticket) {
+      // Two tokens at the tested rate, and less than one left after taking one: the rate is below it.
+      if (remaining === 0 && !this.shared)
+        this.rateBelow = Math.min(this.rateBelow ?? Infinity, this.rateProbe.rate);
+      this.rateProbe = undefined;
+    }
     this.model.observe({ ...a, limit: this.limit, remaining });
     const before = this.probeBefore;
     if (wasProbe && before?.remaining !== undefined) {
@@ -399,6 +419,23 @@ export class Pacer {
     this.levelAnswer = a;
   }
 
+  /**
+   * A continuous bucket may have stayed full until this answer's request was
+   * served, as late as its arrival, losing what it refilled meanwhile: the
+   * level counted from the sending must not keep that. At the arrival the
+   * bucket then holds Limit − 1 less the requests still in flight (they may
+   * be served after it), and no lower bound may claim more. (One answered
+   * meanwhile but served after it had this one in flight at its own arrival.)
+   */
+  private brim(a: Answer): void {
+    if (!this.continuous || a.status === 429 || a.remaining === undefined) return;
+    const level = this.levelNow(a.recvAt);
+    const most = (this.limit ?? Infinity) - 1 - this.inFlight.size;
+    if (level === undefined || level <= most) return;
+    this.level = most;
+    this.levelAt = a.recvAt;
+  }
+
   private setContinuousLevel(a: Answer, remaining: number, tookBefore: number): void {
     if (this.shared && remaining === this.limit! - 1) {
       // A full bucket: nobody else draws on it now. Learn it afresh.
@@ -433,6 +470,7 @@ export class Pacer {
   private on429(a: Answer): void {
     this.after429 = true;
     this.sinceFull.forget();
+    this.rateBelow = undefined;
     // Requests sent before the last 429 arrived were sent on the same mistaken level: one lesson.
     const lesson = a.sentAt >= this.last429At;
     const planned = this.clock.expectedLocal(a.resetMs ?? Infinity);
@@ -561,7 +599,9 @@ export class Pacer {
     }
     const level = this.levelNow(now);
     if (level === undefined) return null;
-    if (level >= 1) return this.holdForProbe(now, level) ?? this.holdForClock(now, level);
+    this.rateProbeAt = undefined;
+    if (level >= 1)
+      return this.holdForProbe(now, level) ?? this.holdForClock(now, level) ?? this.holdForRate(now, level);
     const cause = budget(this.after429 ? WAIT_REASON.after429 : WAIT_REASON.pace);
     if (this.continuous && this.rate !== undefined) {
       // A bucket of one counts its next token from the answer in flight: hear it first.
@@ -647,6 +687,47 @@ export class Pacer {
     return { type: 'sleep', ms: Math.max(1, Math.ceil(at - now)), cause: budget(WAIT_REASON.pace) };
   }
 
+  /**
+   * A continuous bucket's rate is proven from below only, and a whole-second
+   * Reset spread over few requests leaves it loose. With another request
+   * waiting behind this one, this one waits until the bucket holds two tokens
+   * at the rate half way between the proven one and the highest the answers
+   * allow (the last token to spare, so never a 429): its Remaining then proves
+   * the rate above that (refill.ts's growth) or shows it below, and the one
+   * behind goes on the token spared. Each answer halves the span. Not when the
+   * bucket could fill up meanwhile (the spare would be lost at the brim).
+   */
+  private holdForRate(now: number, level: number): Decision | null {
+    const limit = this.limit ?? 0;
+    if (this.model.kind !== 'continuous' || this.shared || limit < 3 || level >= 2 || this.queued < 2)
+      return null;
+    const lo = this.rate;
+    // A probe's finding that a later proof contradicts (another client drew on the bucket) is dropped.
+    if (lo !== undefined && this.rateBelow !== undefined && this.rateBelow <= lo) this.rateBelow = undefined;
+    const hi = Math.min(
+      this.bounds.upper ?? Infinity,
+      this.bounds.likelyUpper ?? Infinity,
+      this.rateBelow ?? Infinity,
+    );
+    if (lo === undefined || !Number.isFinite(hi) || hi <= lo * (1 + RATE_PRECISION)) return null;
+    // Two tokens, those in flight and what may refill in two round trips must stay below the brim:
+    // a token to spare is lost once the bucket is full.
+    if (2 + this.inFlight.size + hi * 2 * Math.max(this.roundTrip, 1) > limit) return null;
+    const mid = (lo + hi) / 2;
+    const held = this.sinceFull.levelAt(now, mid, limit);
+    if (held === undefined) return null;
+    if (held >= 2) {
+      this.rateProbeAt = mid;
+      return null;
+    }
+    return {
+      type: 'sleep',
+      ms: Math.max(1, Math.ceil((2 - held) / mid)),
+      cause: budget(WAIT_REASON.pace),
+      partial: true,
+    };
+  }
+
   private async waitForSlot(signal?: AbortSignal): Promise<number> {
     for (;;) {
       signal?.throwIfAborted();
@@ -661,10 +742,12 @@ export class Pacer {
       if (await this.sleepUntilDeadline(now, d.ms, signal)) continue;
       this.options.onWait(d.ms, d.cause);
       await this.options.sleep(d.ms, signal);
-      if (!d.partial && (d.capped || this.options.now() < now + d.ms)) {
-        // A wait cut short by its cap, or a clock that did not move as far as
-        // asked: count the wait as served (one request may go) so the loop
-        // always makes progress.
+      if (!d.partial && (d.capped || this.options.now() === now)) {
+        // A wait cut short by its cap, or a clock that did not move at all:
+        // count the wait as served (one request may go) so the loop always
+        // makes progress. A timer that fired early on a clock that moved
+        // (Node's may, by a millisecond of Date.now; an injected sleep by
+        // more) only leads to the next decision: what is left of the wait.
         this.serveWait(now, d);
       }
     }
@@ -697,6 +780,7 @@ export class Pacer {
     this.answeredAtSend.set(ticket, this.answered);
     this.sinceFull.took(now);
     if (level !== undefined && this.seen === 'headers') {
+      if (this.rateProbeAt !== undefined) this.rateProbe = { ticket, rate: this.rateProbeAt };
       if (this.probeAt !== undefined && now >= this.probeAt) {
         this.probe = ticket;
         this.probeBefore = this.levelAnswer;

@@ -29,6 +29,11 @@
  *   rounding of Reset is spread over every token served since the anchor,
  *   so the bound tightens as a long run drains the bucket, whatever the
  *   order in which concurrent requests were served.
+ * - Likely ceiling (not a proof: it holds for a client alone on the bucket,
+ *   for probes only, never for safety): that Reset is also less than a
+ *   second after the bucket is full again, so after an anchor that found it
+ *   full the rate is below (1 + their count) ÷ (that Reset − 1 s − the
+ *   anchor's arrival).
  */
 
 const ANCHOR_SPACING_MS = 200;
@@ -71,6 +76,7 @@ export class RefillBounds {
   private fromGrowth: number | undefined;
   private ceiling: number | undefined;
   private fromOldest: number | undefined;
+  private likely: number | undefined;
 
   /** Largest proven rate, tokens per ms; undefined until an answer proves one. */
   get lower(): number | undefined {
@@ -82,6 +88,11 @@ export class RefillBounds {
   /** Smallest proven ceiling, tokens per ms. */
   get upper(): number | undefined {
     return this.ceiling;
+  }
+
+  /** The lowest rate the Resets allow a client alone on the bucket (tokens per ms): an estimate, not a proof. */
+  get likelyUpper(): number | undefined {
+    return this.likely;
   }
 
   /** Rate proven by answers' growth alone (the rate other clients leave us). */
@@ -134,6 +145,8 @@ export class RefillBounds {
       const lacked = anchor.exact ? 1 : a.limit - anchor.remaining - 1;
       const span = anchor.lastReset - anchor.sentAt;
       if (span > 0) this.fromReset = max(this.fromReset, (lacked + anchor.after) / span);
+      const before = anchor.lastReset - MS_PER_SECOND - anchor.recvAt;
+      if (anchor.exact && before > 0) this.likely = min(this.likely, (1 + anchor.after) / before);
     }
     this.tail.push({ sentAt: a.sentAt, recvAt: a.recvAt });
     if (this.tail.length > TAIL) this.tail.splice(0, this.tail.length - TAIL);
@@ -159,6 +172,7 @@ export class RefillBounds {
     this.fromReset = undefined;
     this.fromGrowth = undefined;
     this.fromOldest = undefined;
+    this.likely = undefined;
   }
 }
 

@@ -204,4 +204,37 @@ describe('applyPlan overlapping records with requests', () => {
     expect(result.done).toHaveLength(20);
     expect(recorded).toHaveLength(20);
   });
+
+  it('asks the recorder to flush only when a worker has nothing to send until a record is durable', async () => {
+    const pending: (() => void)[] = [];
+    const log: string[] = [];
+    const recorder: Recorder = {
+      record: () => new Promise<void>((resolve) => pending.push(resolve)),
+      flush: () => log.push(`flush with ${pending.length} waiting`),
+    };
+    const answer = { outcome: 'done', body: { id: 'rlp_1' } } as const;
+    // Records held: 17 answered and waiting, the worker may run no further ahead, so it asks for them now.
+    const instant: ExecutorClient = { call: async () => answer };
+    const held = applyPlan(plan(creates(40)), { client: instant, recorder, parallelism: 1 });
+    for (let i = 0; i < 100; i++) await tick();
+    expect(log).toEqual(['flush with 17 waiting']);
+    let finished = false;
+    void held.then(() => (finished = true));
+    for (let i = 0; i < 500 && !finished; i++) {
+      pending.splice(0).forEach((resolve) => resolve());
+      await tick();
+    }
+    expect((await held).done).toHaveLength(40);
+    // Records made durable as fast as answers come: no flush until the last request was answered.
+    log.length = 0;
+    const slow: ExecutorClient = { call: () => tick().then(() => answer) };
+    const keptUp = applyPlan(plan(creates(40)), { client: slow, recorder, parallelism: 1 });
+    for (let i = 0; i < 200 && log.length === 0; i++) {
+      pending.splice(0).forEach((resolve) => resolve());
+      await tick();
+    }
+    expect(log).toEqual(['flush with 1 waiting']);
+    pending.splice(0).forEach((resolve) => resolve());
+    expect((await keptUp).done).toHaveLength(40);
+  });
 });

@@ -21,9 +21,9 @@ const FATAL_CODES = new Set([
  * the worker sends its next request (see applyPlan's worker). One was too few
  * against a fast tenant: every worker waited for each fsync, so the disk's
  * latency added to the run (issue 39). Sixteen lets the answers that arrive
- * during one fsync go out together in the next, and bounds what a failing
- * disk can leave acknowledged but unrecorded (parallelism × 16, each kept in
- * the run's rescue file).
+ * during one fsync, and the journal's commit interval after it, go out
+ * together in the next, and bounds what a failing disk can leave acknowledged
+ * but unrecorded (parallelism × 16, each kept in the run's rescue file).
  */
 const RECORDS_AHEAD = 16;
 /**
@@ -73,6 +73,9 @@ function errorInfo(
   }
   return { message: String(err) };
 }
+
+/** A task answered and being recorded by a worker: `settled` once its record is done (or failed). */
+type Recording = { running: Promise<void>; settled: boolean };
 
 /** One run of applyPlan: its tasks, where scheduling is, and the result being gathered. */
 class ApplyRun {
@@ -136,24 +139,38 @@ class ApplyRun {
    * A worker sends its next requests while the records of its answered tasks
    * are being made durable (the journal's fsync), so the disk's latency
    * overlaps the network's instead of adding to it, and the answers that
-   * arrive during one fsync share the next. At most RECORDS_AHEAD tasks per
-   * worker are in that state: before another starts, the oldest must have
-   * finished recording. Nothing counts as done before it is recorded, and a
-   * record failure still stops scheduling; the requests in flight then
-   * finish like any other.
+   * arrive during one fsync (or the journal's commit interval) share the
+   * next. At most RECORDS_AHEAD tasks per worker are in that state: before
+   * another starts, the oldest must have finished recording, and when it has
+   * not, the recorder is asked to flush. Nothing counts as done before it is
+   * recorded, and a record failure still stops scheduling; the requests in
+   * flight then finish like any other.
    */
   private async worker(): Promise<void> {
-    const recording: Promise<void>[] = [];
+    const recording: Recording[] = [];
     while (this.next < this.tasks.length && !this.mustStop()) {
       const task = this.tasks[this.next++]!;
       let answered!: () => void;
       const whenAnswered = new Promise<void>((resolve) => (answered = resolve));
-      const running = this.runTask(task, answered);
-      await Promise.race([running, whenAnswered]);
-      recording.push(running);
-      while (recording.length > RECORDS_AHEAD) await recording.shift();
+      const item: Recording = { running: this.runTask(task, answered), settled: false };
+      const settled = (): void => void (item.settled = true);
+      item.running.then(settled, settled);
+      await Promise.race([item.running, whenAnswered]);
+      recording.push(item);
+      if (recording.length > RECORDS_AHEAD) await this.recorded(recording.splice(0, 1));
     }
-    await Promise.all(recording);
+    await this.recorded(recording);
+  }
+
+  /**
+   * Waits for the tasks of `items` to finish recording. The worker has
+   * nothing to send meanwhile, so when one is still being recorded, the
+   * recorder is asked to make what it holds durable now rather than group it
+   * with later records (the journal's commit interval).
+   */
+  private async recorded(items: readonly Recording[]): Promise<void> {
+    if (items.some((item) => !item.settled)) this.options.recorder.flush?.();
+    await Promise.all(items.map((item) => item.running));
   }
 
   /**

@@ -38,6 +38,12 @@ export type RecordEntry = { op: 'put'; resource: RecordedResource } | { op: 'rem
 export interface Recorder {
   record(entry: RecordEntry): Promise<void>;
   /**
+   * Asks for the records issued so far to be made durable now rather than
+   * grouped with later ones: the executor calls it when it has nothing to
+   * send until one of them is. Each record still resolves only once durable.
+   */
+  flush?(): void;
+  /**
    * Why this recorder can no longer record (e.g. its lock was lost), or null.
    * Asked before every new task, so that nothing is sent that could not be recorded.
    */

@@ -31,6 +31,40 @@ function counter(): { counts: Record<SyncTarget, number>; sync: NonNullable<File
   };
 }
 
+/** A commit clock for the journal whose time stands still and whose timers fire only when told. */
+function manualCommitClock(intervalMs: number) {
+  const timers: { ms: number; fire: () => void; cancelled: boolean }[] = [];
+  const journalCommit: NonNullable<FileStateStoreOptions['journalCommit']> = {
+    intervalMs,
+    now: () => 0,
+    schedule: (ms, fn) => {
+      const timer = { ms, fire: fn, cancelled: false };
+      timers.push(timer);
+      return () => void (timer.cancelled = true);
+    },
+  };
+  return { timers, journalCommit };
+}
+
+/** A sync that holds the first journal fsync until released, counting the journal's fsyncs. */
+function holdFirstJournalSync() {
+  let calls = 0;
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let started!: () => void;
+  const startedP = new Promise<void>((resolve) => (started = resolve));
+  const sync = async (handle: FileHandle, target: SyncTarget): Promise<void> => {
+    if (target !== 'journal') return handle.sync();
+    calls++;
+    if (calls === 1) {
+      started();
+      await held;
+    }
+    await handle.sync();
+  };
+  return { sync, started: startedP, release, calls: () => calls };
+}
+
 async function rejection(promise: Promise<unknown>): Promise<Error & { code?: string }> {
   try {
     await promise;
@@ -248,31 +282,68 @@ describe('file state store: group commit', () => {
   });
 
   it('sends appends issued during an in-flight fsync together in the next single fsync', async () => {
-    let calls = 0;
-    let releaseFirst!: () => void;
-    const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
-    let firstStarted!: () => void;
-    const started = new Promise<void>((resolve) => (firstStarted = resolve));
-    const store = open({
-      sync: async (handle, target) => {
-        if (target !== 'journal') return handle.sync();
-        calls++;
-        if (calls === 1) {
-          firstStarted();
-          await firstHeld;
-        }
-        await handle.sync();
-      },
-    });
+    const held = holdFirstJournalSync();
+    const store = open({ sync: held.sync });
     let firstDone = false;
     const first = store.appendJournal([putEntry(profile(0))]).then(() => (firstDone = true));
-    await started;
+    await held.started;
     const later = Array.from({ length: 50 }, (_, i) => store.appendJournal([putEntry(profile(i + 1))]));
     expect(firstDone).toBe(false); // not acknowledged before its fsync returns
-    releaseFirst();
+    held.release();
     await Promise.all([first, ...later]);
-    expect(calls).toBe(2);
+    expect(held.calls()).toBe(2);
     expect(await store.readJournal()).toHaveLength(51);
+  });
+
+  it('spaces the fsyncs of appends that keep arriving by the commit interval: they wait for it, then share one', async () => {
+    const { timers, journalCommit } = manualCommitClock(10);
+    const held = holdFirstJournalSync();
+    const store = open({ sync: held.sync, journalCommit });
+    const first = store.appendJournal([putEntry(profile(0))]);
+    await held.started;
+    let laterDone = 0;
+    const later = Array.from({ length: 50 }, (_, i) =>
+      store.appendJournal([putEntry(profile(i + 1))]).then(() => laterDone++),
+    );
+    held.release();
+    await first;
+    // They arrived while the first fsync ran: the next starts 10 ms after the first started, not at once.
+    expect(timers.map((t) => t.ms)).toEqual([10]);
+    expect(held.calls()).toBe(1);
+    expect(laterDone).toBe(0);
+    timers[0]!.fire();
+    await Promise.all(later);
+    expect(held.calls()).toBe(2);
+    expect(await store.readJournal()).toHaveLength(51);
+  });
+
+  it('syncs an append to an idle journal at once: appends one after another never wait for the interval', async () => {
+    const { timers, journalCommit } = manualCommitClock(10);
+    const { counts, sync } = counter();
+    const store = open({ sync, journalCommit });
+    for (let i = 0; i < 3; i++) await store.appendJournal([putEntry(profile(i))]);
+    expect(timers).toEqual([]);
+    expect(counts.journal).toBe(3);
+  });
+
+  it('ends the wait for the commit interval on flush, and on a clear queued behind the appends', async () => {
+    for (const end of ['flush', 'clear'] as const) {
+      const { timers, journalCommit } = manualCommitClock(10);
+      const held = holdFirstJournalSync();
+      const store = open({ sync: held.sync, journalCommit });
+      await store.clearJournal();
+      const first = store.appendJournal([putEntry(profile(0))]);
+      await held.started;
+      const later = [1, 2, 3].map((i) => store.appendJournal([putEntry(profile(i))]));
+      held.release();
+      await first;
+      expect(timers).toHaveLength(1);
+      if (end === 'flush') store.flushJournal!();
+      const cleared = end === 'clear' ? store.clearJournal() : Promise.resolve();
+      await Promise.all([...later, cleared]);
+      expect(timers[0]!.cancelled).toBe(true);
+      expect(held.calls()).toBe(2);
+    }
   });
 
   it('skips the journal fsync when fsyncJournal is false (benchmark switch)', async () => {

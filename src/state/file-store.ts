@@ -15,7 +15,7 @@ import {
   type AppendFn,
   type SyncFn,
 } from './file-io.js';
-import { FileJournal } from './file-journal.js';
+import { defaultCommitPacing, FileJournal, type CommitPacing } from './file-journal.js';
 import { FileLock } from './file-lock.js';
 import { ensurePlanKey, readPlanKey } from './plan-key.js';
 import { readNamesFile, readRateLimitsFile, writeNamesFile, writeRateLimitsFile } from './names-file.js';
@@ -40,6 +40,11 @@ export interface FileStateStoreOptions {
   sync?: SyncFn;
   /** Replaces the journal's append write; for tests that simulate a full disk or a short write. */
   append?: AppendFn;
+  /**
+   * The journal's commit interval and its clock (file-journal.ts); for tests
+   * that hold the wait, or 0 to sync each batch as soon as the previous one is done.
+   */
+  journalCommit?: Partial<CommitPacing>;
 }
 
 /**
@@ -99,6 +104,7 @@ class FileStore implements StateStore {
       options.fsyncJournal ?? true,
       {
         append: options.append ?? defaultAppend,
+        pacing: { ...defaultCommitPacing, ...options.journalCommit },
       },
     );
     this.locker = new FileLock(`${file}.lock`, this.dir, ensureDir, this.sync, file);
@@ -201,6 +207,10 @@ class FileStore implements StateStore {
   async appendJournal(entries: readonly JournalEntry[]): Promise<void> {
     this.open();
     return this.journal.append(entries);
+  }
+
+  flushJournal(): void {
+    this.journal.flush();
   }
 
   async readJournal(): Promise<JournalEntry[]> {

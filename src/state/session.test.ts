@@ -120,6 +120,33 @@ describe('state session', () => {
     await session.release();
   });
 
+  it('asks the store to make the records in flight durable at once when committing, and on flush', async () => {
+    const gate = gatedStore();
+    let flushes = 0;
+    const store: SessionStore = {
+      ...gate.store,
+      flushJournal: () => {
+        flushes++;
+        gate.releaseAll(); // the journal's commit interval, ended
+      },
+    };
+    const session = await openState(store, options);
+    gate.hold();
+    const record = session.record({ op: 'put', resource: profile(1) });
+    session.flush();
+    expect(flushes).toBe(1);
+    await record;
+    gate.hold();
+    const held = session.record({ op: 'put', resource: profile(2) });
+    await flush();
+    const committed = session.commit();
+    await flush();
+    expect(flushes).toBe(2);
+    await held;
+    expect((await committed).resources).toEqual([profile(1), profile(2)]);
+    await session.release();
+  });
+
   it('makes a record issued during commit wait, so that clearing the journal cannot drop it', async () => {
     const store = createMemoryStateStore(stateDoc(1));
     let releaseWrite!: () => void;

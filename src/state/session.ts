@@ -91,6 +91,12 @@ export interface StateSession {
   recorded(address: string): RecordedResource | null;
   /** Appends the entry to the journal (durable when this resolves), then applies it to `doc`. O(1); never rewrites the state. */
   record(entry: RecordEntry): Promise<void>;
+  /**
+   * Asks for the records issued so far to be made durable now, without
+   * waiting for the journal's commit interval (the caller has nothing else
+   * to send meanwhile). Each record still resolves only once durable.
+   */
+  flush(): void;
   /** Writes `doc` with serial + 1 (compare-and-set on the serial read) and clears the journal; no write when nothing changed. */
   commit(): Promise<StateDocument>;
   /** Stores a whole new document (resources, lineage and tenant from `doc`) with serial + 1, compare-and-set; clears the journal. */
@@ -224,6 +230,10 @@ class Session implements StateSession {
     return this.index.get(address) ?? null;
   }
 
+  flush(): void {
+    this.store.flushJournal?.();
+  }
+
   async record(entry: RecordEntry): Promise<void> {
     this.usable();
     const journalEntry = toJournalEntry(this.lineage, entry);
@@ -321,6 +331,7 @@ class Session implements StateSession {
   private async exclusive<T>(fn: () => Promise<T>): Promise<T> {
     while (this.barrier) await this.barrier.catch(() => undefined);
     const run = (async () => {
+      this.flush();
       await Promise.allSettled([...this.inFlight]);
       return fn();
     })();

@@ -125,6 +125,12 @@ export interface JournalReader extends StatePlace {
 export interface StateJournal extends JournalReader {
   /** Appends entries durably (fsync or commit) before resolving. */
   appendJournal(entries: readonly JournalEntry[]): Promise<void>;
+  /**
+   * Asks for the appends issued so far to be made durable now rather than
+   * grouped with later ones (the file journal's commit interval); their
+   * promises still resolve only once durable. Backends that do not group omit it.
+   */
+  flushJournal?(): void;
   /** Drops the journal after its entries were compacted into a written document. */
   clearJournal(): Promise<void>;
   /**
