@@ -116,7 +116,7 @@ function clientOptions(
  * A client for `options`, its first round from the rate-limit facts kept in
  * `store` (src/run/rate-memory.ts); closing it keeps what its answers taught.
  */
-async function rememberingClient(
+export async function rememberingClient(
   create: Endpoint['create'],
   options: ApiClientOptions,
   store: RateLimitKeeper,
@@ -131,13 +131,15 @@ async function rememberingClient(
     ...options,
     ...(round ? { firstRound: { level: round.level, routes: round.routes } } : {}),
   });
-  return {
-    ...client,
-    async close() {
-      await client.close();
-      await memory.keepRateFacts(store, target, client.rateFacts?.() ?? [], kept, log);
-    },
+  // An apply closes its connection on the way out of each step that may end
+  // it, so a second close must neither close the client again nor write the
+  // facts a second time: every close shares the first one's work.
+  let closing: Promise<void> | undefined;
+  const closeOnce = async (): Promise<void> => {
+    await client.close();
+    await memory.keepRateFacts(store, target, client.rateFacts?.() ?? [], kept, log);
   };
+  return { ...client, close: () => (closing ??= closeOnce()) };
 }
 
 /**
