@@ -3,7 +3,7 @@
  * in `journal`, replaced documents in `state_history` (the last N), and the
  * lock (see lock.ts). Every statement commits before its promise resolves.
  */
-import type { PoolClient } from 'pg';
+import type { ClientBase, PoolClient } from 'pg';
 import { checkCompareAndSet } from '../document.js';
 import { StateError } from '../errors.js';
 import { checkDocumentToWrite, checkJournalEntry, checkStateDocument } from '../validate.js';
@@ -213,41 +213,45 @@ class PgStore implements PgStateStore {
 
   /** The names kept from the last reads of the tenant: the workspace's row of the names table (none before it exists). */
   async readNames(): Promise<KnownNames | null> {
-    return this.db.withClient('read the names', async (client) => {
-      try {
-        const res = await client.query<{ names: unknown }>(
-          `SELECT names FROM ${this.tables.names} WHERE workspace = $1`,
-          [this.workspace],
-        );
-        return res.rows[0] ? parseKnownNames(res.rows[0].names) : null;
-      } catch (err) {
-        if (isMissingTable(err)) return null;
-        throw err;
-      }
-    });
+    const names = await this.readSideRow<unknown>('read the names', this.tables.names, 'names');
+    return names === null ? null : parseKnownNames(names);
   }
 
   /** Replaces the workspace's names (no lock: the last read's names win; the state document is untouched). */
   async writeNames(known: KnownNames): Promise<void> {
-    await this.db.withClient('keep the names', async (client) => {
-      await ensureNamesTable(client, this.options.schema);
-      await client.query(
-        `INSERT INTO ${this.tables.names} (workspace, names) VALUES ($1, $2)
-         ON CONFLICT (workspace) DO UPDATE SET names = EXCLUDED.names, updated_at = now()`,
-        [this.workspace, JSON.stringify(knownNamesDocument(known))],
-      );
-    });
+    const text = JSON.stringify(knownNamesDocument(known));
+    await this.writeSideRow('keep the names', ensureNamesTable, this.tables.names, 'names', text);
   }
 
   /** The rate-limit facts kept from the last run: the workspace's row of rate_limits (none before it exists). */
   async readRateLimits(): Promise<string | null> {
-    return this.db.withClient('read the rate-limit facts', async (client) => {
+    return this.readSideRow<string>('read the rate-limit facts', this.tables.rateLimits, 'facts');
+  }
+
+  /** Replaces the workspace's rate-limit facts (no lock: the last run's win; the state document is untouched). */
+  async writeRateLimits(text: string): Promise<void> {
+    await this.writeSideRow(
+      'keep the rate-limit facts',
+      ensureRateLimitsTable,
+      this.tables.rateLimits,
+      'facts',
+      text,
+    );
+  }
+
+  /**
+   * The workspace's value in a table kept beside the document (names,
+   * rate_limits: one row per workspace, read without the lock), or null
+   * before the table or the row exists.
+   */
+  private async readSideRow<T>(what: string, table: string, column: string): Promise<T | null> {
+    return this.db.withClient(what, async (client) => {
       try {
-        const res = await client.query<{ facts: string }>(
-          `SELECT facts FROM ${this.tables.rateLimits} WHERE workspace = $1`,
+        const res = await client.query<Record<string, T>>(
+          `SELECT ${column} FROM ${table} WHERE workspace = $1`,
           [this.workspace],
         );
-        return res.rows[0]?.facts ?? null;
+        return res.rows[0]?.[column] ?? null;
       } catch (err) {
         if (isMissingTable(err)) return null;
         throw err;
@@ -255,14 +259,20 @@ class PgStore implements PgStateStore {
     });
   }
 
-  /** Replaces the workspace's rate-limit facts (no lock: the last run's win; the state document is untouched). */
-  async writeRateLimits(text: string): Promise<void> {
-    await this.db.withClient('keep the rate-limit facts', async (client) => {
-      await ensureRateLimitsTable(client, this.options.schema);
+  /** Replaces the workspace's value in a table kept beside the document, making the table on first need. */
+  private async writeSideRow(
+    what: string,
+    ensure: (client: ClientBase, schema: string) => Promise<void>,
+    table: string,
+    column: string,
+    value: string,
+  ): Promise<void> {
+    await this.db.withClient(what, async (client) => {
+      await ensure(client, this.options.schema);
       await client.query(
-        `INSERT INTO ${this.tables.rateLimits} (workspace, facts) VALUES ($1, $2)
-         ON CONFLICT (workspace) DO UPDATE SET facts = EXCLUDED.facts, updated_at = now()`,
-        [this.workspace, text],
+        `INSERT INTO ${table} (workspace, ${column}) VALUES ($1, $2)
+         ON CONFLICT (workspace) DO UPDATE SET ${column} = EXCLUDED.${column}, updated_at = now()`,
+        [this.workspace, value],
       );
     });
   }
