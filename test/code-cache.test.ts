@@ -83,7 +83,8 @@ describe('the code cache (bin/code-cache.js)', () => {
   it('is not used when its data was changed or cut short', () => {
     load();
     const bytes = readFileSync(cacheFile());
-    bytes[bytes.length - 10] ^= 0xff;
+    const at = bytes.length - 10;
+    bytes[at] = bytes[at]! ^ 0xff;
     writeFileSync(cacheFile(), bytes);
     expect(load()).toEqual({ value: 114, fromCache: false, saved: true });
     writeFileSync(cacheFile(), readFileSync(cacheFile()).subarray(0, 100));
