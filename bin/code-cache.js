@@ -4,7 +4,6 @@
 import * as fs from 'node:fs';
 import * as nodeModule from 'node:module';
 import * as path from 'node:path';
-import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import * as zlib from 'node:zlib';
 
@@ -35,15 +34,12 @@ import * as zlib from 'node:zlib';
 var MAGIC = 0x54464343; // "TFCC"
 var FORMAT = 1;
 var HEADER = 28;
-/** Remake the cache when the run's bytecode exceeds what the cache was made with by this much. */
-var GROWTH = 1.05;
-var GROWTH_BYTES = 64 * 1024;
 
 /**
  * Loads `file` (a CommonJS module) compiled from the cache in `cacheDir` when
  * one is there and proven. Returns its exports, whether the cache served, and
- * `saveIfUseful`, which writes the cache when it should be made again (true
- * when it did); `beforeSave` runs first
+ * `saveIfUseful(did, beforeSave)`, which writes the cache when it should be
+ * made again (true when it did): `did` is what the run did, as bits; `beforeSave` runs first
  * (V8 refuses data made under other flag values than the reader's: a flag
  * set during the run must be put back).
  *
@@ -73,13 +69,16 @@ export function loadWithCodeCache(file, cacheDir, who) {
     exports: module.exports,
     /** Whether V8 took the bundle's code from the cache. */
     fromCache: !refused,
-    /** @param {() => void} [beforeSave] */
-    saveIfUseful: function (beforeSave) {
+    /**
+     * @param {number} did
+     * @param {() => void} [beforeSave]
+     */
+    saveIfUseful: function (did, beforeSave) {
       if (!cacheFile) return false;
-      var bytecode = v8.getHeapCodeStatistics().bytecode_and_metadata_size;
-      if (!refused && bytecode <= cached.bytecode * GROWTH + GROWTH_BYTES) return false;
+      var covered = refused ? 0 : cached.covered;
+      if (!refused && (did & ~covered) === 0) return false;
       if (beforeSave) beforeSave();
-      return writeCache(cacheFile, script.createCachedData(), sourceSum, bytes.length, bytecode);
+      return writeCache(cacheFile, script.createCachedData(), sourceSum, bytes.length, (covered | did) >>> 0);
     },
   };
 }
@@ -102,7 +101,7 @@ function ownDirectory(dir, who) {
   }
 }
 
-/** The cached data of `cacheFile` and the bytecode size it was made with, when its header proves it; else null. */
+/** The cached data of `cacheFile` and what the runs it was made from did, when its header proves it; else null. */
 export function readCache(cacheFile, sourceSum, sourceLength) {
   var buffer;
   try {
@@ -115,11 +114,11 @@ export function readCache(cacheFile, sourceSum, sourceLength) {
   if (buffer.readUInt32LE(8) !== sourceSum || buffer.readUInt32LE(12) !== sourceLength) return null;
   var data = buffer.subarray(HEADER);
   if (buffer.readUInt32LE(20) !== data.length || buffer.readUInt32LE(16) !== zlib.crc32(data)) return null;
-  return { data: data, bytecode: buffer.readUInt32LE(24) };
+  return { data: data, covered: buffer.readUInt32LE(24) };
 }
 
 /** Writes the cache whole or not at all (a new file renamed over the old one); false when it could not. */
-export function writeCache(cacheFile, data, sourceSum, sourceLength, bytecode) {
+export function writeCache(cacheFile, data, sourceSum, sourceLength, covered) {
   var header = Buffer.alloc(HEADER);
   header.writeUInt32LE(MAGIC, 0);
   header.writeUInt32LE(FORMAT, 4);
@@ -127,7 +126,7 @@ export function writeCache(cacheFile, data, sourceSum, sourceLength, bytecode) {
   header.writeUInt32LE(sourceLength, 12);
   header.writeUInt32LE(zlib.crc32(data), 16);
   header.writeUInt32LE(data.length, 20);
-  header.writeUInt32LE(Math.min(bytecode, 0xffffffff), 24);
+  header.writeUInt32LE(covered, 24);
   var temporary = cacheFile + '.' + process.pid + '.tmp';
   try {
     fs.writeFileSync(temporary, Buffer.concat([header, data]), { mode: 384 }); // 0o600
@@ -141,4 +140,21 @@ export function writeCache(cacheFile, data, sourceSum, sourceLength, bytecode) {
     }
     return false;
   }
+}
+
+/**
+ * What a run of the CLI did, as saveIfUseful's bits: one for the command word
+ * (argv[2], hashed onto 31 bits: two words that share one only share a cache
+ * refresh), and the lowest when undici was loaded (the run sent requests).
+ *
+ * @param {readonly string[]} argv
+ * @param {Record<string, unknown>} loaded the require cache: module paths
+ */
+export function runBits(argv, loaded) {
+  var word = argv[2] === undefined ? '' : String(argv[2]);
+  var bits = 1 << (1 + (zlib.crc32(word) % 31));
+  for (var name in loaded) {
+    if (name.indexOf(path.sep + 'undici' + path.sep) >= 0) return (bits | 1) >>> 0;
+  }
+  return bits >>> 0;
 }

@@ -5,7 +5,7 @@ import { statSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
-import { loadWithCodeCache } from './code-cache.js';
+import { loadWithCodeCache, runBits } from './code-cache.js';
 import { keepYoungGenerationSmall, restoreYoungGenerationGrowth } from './heap.js';
 import { nodeVersionProblem } from './node-version.js';
 
@@ -59,7 +59,7 @@ try {
 // loading it runs at V8's usual pace; put back before the code cache is made.
 var youngKeptSmall = keepYoungGenerationSmall(process.execArgv, process.env.NODE_OPTIONS);
 process.on('exit', function () {
-  cli.saveIfUseful(function () {
+  cli.saveIfUseful(runBits(process.argv, nodeModule.createRequire(import.meta.url).cache), function () {
     if (youngKeptSmall) restoreYoungGenerationGrowth();
   });
 });
