@@ -9,10 +9,11 @@
  * import() are still evaluated only when imported. The file sits two levels
  * below the package root like dist/cli/, so paths read at run time
  * (package.json, schemas/) stay the same; tests and library users import
- * dist/ as before. undici, the YAML library and pg load from node_modules.
+ * dist/ as before. The YAML library and pg load from node_modules.
  */
 import { build } from 'esbuild';
 import { rmSync, writeFileSync } from 'node:fs';
+import * as http2 from 'node:http2';
 import { inputsHash, stampPath } from './build-stamp.mjs';
 import { fileURLToPath } from 'node:url';
 
@@ -41,6 +42,51 @@ const lazyChildProcess = {
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = `${root}dist/bundle`;
+/**
+ * In the bundle, undici's Agent and request() are bundled: src/api/undici.ts
+ * (which finds them in node_modules at run time, with undici's index as a
+ * fallback) is served by a module that imports the two files, so they load
+ * with the CLI's code and its code cache. Those files are the ones npm
+ * installed when the bundle was built.
+ */
+const bundledUndici = {
+  name: 'bundled-undici',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]dist[\\/]api[\\/]undici\.js$/ }, () => ({
+      contents:
+        "import Agent from 'undici/lib/dispatcher/agent.js';\n" +
+        "import request from 'undici/lib/api/api-request.js';\n" +
+        'export function loadUndici() {\n  return { Agent, request };\n}\n',
+      loader: 'js',
+      resolveDir: `${root}dist/api`,
+    }));
+  },
+};
+
+/**
+ * undici loads node:http2 (and node:tls behind it) when it loads, for the
+ * HTTP/2 it speaks when a TLS server offers it: about 4 ms of every run's
+ * start-up, which a plain http:// target (the emulator) never uses. Its
+ * import is served by a module with the protocol's constants (which undici
+ * reads when it loads; taken from this Node's http2 when the bundle is built)
+ * that loads node:http2 when undici first connects with it.
+ */
+const lazyHttp2 = {
+  name: 'lazy-http2',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?http2$/ }, (args) =>
+      args.importer.includes('node_modules/undici/') ? { path: 'http2', namespace: 'lazy-http2' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-http2' }, () => ({
+      contents:
+        "const load = () => process.getBuiltinModule('node:http2');\n" +
+        `exports.constants = ${JSON.stringify(http2.constants)};\n` +
+        'exports.connect = (...args) => load().connect(...args);\n',
+      loader: 'js',
+    }));
+  },
+};
+
 rmSync(outdir, { recursive: true, force: true });
 
 await build({
@@ -61,7 +107,7 @@ await build({
   // The modules find package.json and schemas/ from their own URL.
   define: { 'import.meta.url': '__tenantformBundleUrl' },
   banner: { js: "const __tenantformBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [lazyChildProcess],
+  plugins: [lazyChildProcess, bundledUndici, lazyHttp2],
   logLevel: 'warning',
   legalComments: 'linked',
 });

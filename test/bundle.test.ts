@@ -16,8 +16,11 @@ describe.skipIf(!existsSync(file))('the built bundle', () => {
   it("requires only Node's modules and the packages kept outside it, and imports nothing", () => {
     const required = new Set([...text.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1]!));
     const outside = [...required].filter((name) => !builtinModules.includes(name.replace(/^node:/, '')));
-    // undici and the YAML library load through createRequire (src/api/transport.ts, src/config/yaml-lib.ts).
+    // The YAML library loads through createRequire (src/config/yaml-lib.ts); undici is inside.
     expect(outside).toEqual(['pg']);
+    expect(text).toContain('node_modules/undici/lib/dispatcher/agent.js');
+    // undici's HTTP/2 loads node:http2 when it first connects (test/http2-target.test.ts).
+    expect(required.has('node:http2') || required.has('http2')).toBe(false);
     expect(text).not.toMatch(/\bimport\(/);
   });
 

@@ -13,37 +13,12 @@ import type * as Undici from 'undici';
 import type { ProxySettings } from './proxy.js';
 import type { Headers } from './retry.js';
 import type { HttpMethod } from '../resources/index.js';
+import { loadUndici } from './undici.js';
 
 export interface TransportSettings {
   parallelism: number;
   connectTimeoutMs: number;
   requestTimeoutMs: number;
-}
-
-type RequestFn = (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
-
-/**
- * undici's Agent and request() alone. Its index also loads fetch, WebSocket,
- * caches, mocks and more: about 60% of undici's load time, which every run
- * pays before its first request (bench: latency-bound apply). When a later
- * undici moves these files, the index serves instead.
- */
-function loadUndici(): { Agent: typeof Agent; request: RequestFn } {
-  const require = createRequire(import.meta.url);
-  try {
-    return {
-      Agent: require('undici/lib/dispatcher/agent.js') as typeof Agent,
-      request: require('undici/lib/api/api-request.js') as RequestFn,
-    };
-  } catch {
-    const undici = require('undici') as typeof Undici;
-    return {
-      Agent: undici.Agent,
-      request(this: Dispatcher, options) {
-        return this.request(options);
-      },
-    };
-  }
 }
 
 const undici = loadUndici();
