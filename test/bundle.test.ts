@@ -3,7 +3,7 @@
  * bin/code-cache.js runs as a script and reads as latin1.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { builtinModules } from 'node:module';
+import { isBuiltin } from 'node:module';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -15,7 +15,7 @@ describe.skipIf(!existsSync(file))('the built bundle', () => {
 
   it("requires only Node's modules and the packages kept outside it, and imports nothing", () => {
     const required = new Set([...text.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1]!));
-    const outside = [...required].filter((name) => !builtinModules.includes(name.replace(/^node:/, '')));
+    const outside = [...required].filter((name) => !isBuiltin(name));
     // The YAML library loads through createRequire (src/config/yaml-lib.ts); undici is inside.
     expect(outside).toEqual(['pg']);
     expect(text).toContain('node_modules/undici/lib/dispatcher/agent.js');
