@@ -10,8 +10,15 @@ import { describe, expect, it } from 'vitest';
 const root = resolve(import.meta.dirname, '..');
 const file = join(root, 'dist', 'bundle', 'cli.cjs');
 
+/** A line of a comment: JSDoc's middle lines and line comments (esbuild keeps some, and undici's). */
+const COMMENT = /^\s*(\*|\/\*\*|\/\/)/;
+
 describe.skipIf(!existsSync(file))('the built bundle', () => {
   const text = readFileSync(file, 'latin1');
+  const code = text
+    .split('\n')
+    .filter((line) => !COMMENT.test(line))
+    .join('\n');
 
   it("requires only Node's modules and the packages kept outside it, and imports nothing", () => {
     const required = new Set([...text.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1]!));
@@ -21,12 +28,10 @@ describe.skipIf(!existsSync(file))('the built bundle', () => {
     expect(text).toContain('node_modules/undici/lib/dispatcher/agent.js');
     // undici's HTTP/2 loads node:http2 when it first connects (test/http2-target.test.ts).
     expect(required.has('node:http2') || required.has('http2')).toBe(false);
-    expect(text).not.toMatch(/\bimport\(/);
+    expect(code).not.toMatch(/\bimport\(/);
   });
 
   it('is ASCII outside comments, so that reading it as latin1 changes no code', () => {
-    const lines = text.split('\n');
-    const other = lines.filter((line) => /[\u0080-\uffff]/.test(line) && !/^\s*(\*|\/\*\*|\/\/)/.test(line));
-    expect(other).toEqual([]);
+    expect(code).not.toMatch(/[\u0080-\uffff]/);
   });
 });
