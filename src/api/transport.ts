@@ -7,7 +7,7 @@
  * one). Requests go through Dispatcher.request with origin and path kept apart,
  * so the encoded path is sent exactly as built.
  */
-import { createRequire } from 'node:module';
+import { createRequire, Module } from 'node:module';
 import type { Agent, Dispatcher, EnvHttpProxyAgent } from 'undici';
 import type * as Undici from 'undici';
 import type { ProxySettings } from './proxy.js';
@@ -23,6 +23,38 @@ export interface TransportSettings {
 type RequestFn = (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
 
 /**
+ * undici's HTTP/2 client (lib/dispatcher/client-h2.js), loaded when a
+ * connection first negotiates HTTP/2 rather than with undici: it loads
+ * node:http2, which loads node:tls and node:crypto, about 10 ms before the
+ * first request of every run, and only an https:// connection whose server
+ * picks h2 (ALPN) uses it. undici's Client calls it as the module's one
+ * export, connectH2(client, socket); what stands in its place loads the real
+ * one on that first call. Left alone when undici was loaded before or its
+ * files moved (undici then loads it as usual).
+ */
+function deferHttp2Client(require: NodeJS.Require): void {
+  let path: string;
+  try {
+    path = require.resolve('undici/lib/dispatcher/client-h2.js');
+  } catch {
+    return;
+  }
+  if (require.cache[path]) return;
+  const standIn = new Module(path);
+  let connectH2: ((...args: unknown[]) => unknown) | null = null;
+  standIn.exports = function connectH2Deferred(...args: unknown[]): unknown {
+    if (!connectH2) {
+      delete require.cache[path];
+      connectH2 = require(path) as (...args: unknown[]) => unknown;
+    }
+    return connectH2(...args);
+  };
+  standIn.filename = path;
+  standIn.loaded = true;
+  require.cache[path] = standIn;
+}
+
+/**
  * undici's Agent and request() alone. Its index also loads fetch, WebSocket,
  * caches, mocks and more: about 60% of undici's load time, which every run
  * pays before its first request (bench: latency-bound apply). When a later
@@ -30,6 +62,7 @@ type RequestFn = (this: Dispatcher, options: Dispatcher.RequestOptions) => Promi
  */
 function loadUndici(): { Agent: typeof Agent; request: RequestFn } {
   const require = createRequire(import.meta.url);
+  deferHttp2Client(require);
   try {
     return {
       Agent: require('undici/lib/dispatcher/agent.js') as typeof Agent,
