@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 export function installPlan({ spec, actionPath, workspace, exists = existsSync }) {
   const given = spec.trim();
   if (given === '') {
-    if (exists(join(actionPath, 'dist', 'bundle', 'main.js'))) {
+    if (exists(join(actionPath, 'dist', 'bundle', 'cli.cjs'))) {
       return { kind: 'self', bin: join(actionPath, 'bin', 'tenantform.js') };
     }
     const { version } = JSON.parse(readFileSync(join(actionPath, 'package.json'), 'utf8'));

@@ -29,3 +29,16 @@ export function keepYoungGenerationSmall(execArgv, nodeOptions, set) {
   (set || setFlagsFromString)('--semi-space-growth-factor=1');
   return true;
 }
+
+/**
+ * Puts the growth factor back to V8's default (2), before the code cache is
+ * made at exit (bin/code-cache.js): V8 refuses cached code made under other
+ * flag values than those of the run reading it, and the next run reads it
+ * before setting the flag. A V8 with another default would have every
+ * run's cache refused (a test of the built CLI fails then).
+ *
+ * @param {(flags: string) => void} [set]
+ */
+export function restoreYoungGenerationGrowth(set) {
+  (set || setFlagsFromString)('--semi-space-growth-factor=2');
+}

@@ -1,17 +1,19 @@
 /**
  * Bundles the compiled CLI (dist/cli/main.js and everything it imports, our
- * modules and dependencies alike) into dist/bundle/, split at the lazy
- * command imports (the lazy imports inside a command are bundled as static
- * ones: scripts/eager-imports.mjs): a run resolves and loads a few dozen files
- * instead of a few hundred, which is most of the start-up before the first request. The
- * chunks sit two levels below the package root like dist/cli/, so paths read
- * at run time (package.json, schemas/) stay the same. bin/tenantform.js runs
- * the bundle; tests and library users import dist/ as before.
+ * modules and dependencies alike) into one CommonJS file, dist/bundle/cli.cjs.
+ * bin/tenantform.js runs it through bin/code-cache.js, which keeps V8's code
+ * for it on disk after a run, lazily compiled functions included: most of a
+ * run's start-up before the first request was Node resolving and linking a
+ * few dozen ES module files and V8 compiling the functions the run calls
+ * (docs/performance.md). In the one file the modules a command imports with
+ * import() are still evaluated only when imported. The file sits two levels
+ * below the package root like dist/cli/, so paths read at run time
+ * (package.json, schemas/) stay the same; tests and library users import
+ * dist/ as before. undici, the YAML library and pg load from node_modules.
  */
 import { build } from 'esbuild';
 import { rmSync, writeFileSync } from 'node:fs';
 import { inputsHash, stampPath } from './build-stamp.mjs';
-import { eagerImportsPlugin } from './eager-imports.mjs';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -43,20 +45,23 @@ rmSync(outdir, { recursive: true, force: true });
 
 await build({
   entryPoints: [`${root}dist/cli/main.js`],
-  outdir,
+  outfile: `${outdir}/cli.cjs`,
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node22',
+  // ASCII only (esbuild escapes the rest): bin/code-cache.js reads the file as latin1.
+  charset: 'ascii',
+  // import() of a package becomes require(): the file runs as a script, where
+  // only require() is at hand.
+  supported: { 'dynamic-import': false },
   // pg is only for the PostgreSQL backend and looks for an optional native
   // module; it loads from node_modules when that backend is used.
   external: ['pg', 'pg-native'],
-  // Bundled CommonJS dependencies call require() for Node's own modules.
-  banner: {
-    js: "import { createRequire as __tenantformRequire } from 'node:module'; const require = __tenantformRequire(import.meta.url);",
-  },
-  plugins: [lazyChildProcess, eagerImportsPlugin],
+  // The modules find package.json and schemas/ from their own URL.
+  define: { 'import.meta.url': '__tenantformBundleUrl' },
+  banner: { js: "const __tenantformBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  plugins: [lazyChildProcess],
   logLevel: 'warning',
   legalComments: 'linked',
 });

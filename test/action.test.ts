@@ -35,7 +35,7 @@ describe('the install step', () => {
 
   it('runs the installed package the action comes from, without installing anything', () => {
     expect(
-      installPlan({ spec: '', actionPath, workspace: '/w', exists: at(`${actionPath}/dist/bundle/main.js`) }),
+      installPlan({ spec: '', actionPath, workspace: '/w', exists: at(`${actionPath}/dist/bundle/cli.cjs`) }),
     ).toEqual({ kind: 'self', bin: `${actionPath}/bin/tenantform.js` });
   });
 

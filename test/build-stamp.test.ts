@@ -19,7 +19,7 @@ describe('the build stamp', () => {
   it('prepare leaves a dist/ built from the same sources alone', () => {
     // A stale dist/ would make prepare build here, under the other tests: say so instead.
     expect(readFileSync(stampPath, 'utf8').trim(), 'dist/ is stale: run npm run build').toBe(inputsHash());
-    const main = join(root, 'dist', 'bundle', 'main.js');
+    const main = join(root, 'dist', 'bundle', 'cli.cjs');
     const before = statSync(main).mtimeMs;
     const out = execFileSync(process.execPath, [join(root, 'scripts', 'prepare.mjs')], {
       cwd: root,

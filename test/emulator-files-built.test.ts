@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const built = existsSync(join(root, 'dist', 'bundle', 'main.js'));
+const built = existsSync(join(root, 'dist', 'bundle', 'cli.cjs'));
 
 let child: ChildProcess | undefined;
 let dir: string | undefined;
