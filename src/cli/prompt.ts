@@ -1,5 +1,9 @@
-import { createInterface } from 'node:readline/promises';
+import type * as Readline from 'node:readline/promises';
 import { CliError, EXIT_INTERRUPTED } from './io.js';
+
+// Reached when a question is asked, not imported: an apply's code holds this
+// module, and a run with --auto-approve (or a plan) asks nothing.
+const readline = (): typeof Readline => process.getBuiltinModule('node:readline/promises');
 
 /**
  * Asks a yes/no question on the terminal; only "yes" approves (as Terraform
@@ -11,7 +15,7 @@ export async function confirmOnTerminal(
   input: NodeJS.ReadableStream = process.stdin,
   output: NodeJS.WritableStream = process.stderr,
 ): Promise<boolean> {
-  const rl = createInterface({ input, output });
+  const rl = readline().createInterface({ input, output });
   const cancelled = new AbortController();
   rl.once('SIGINT', () => cancelled.abort());
   rl.once('close', () => cancelled.abort());

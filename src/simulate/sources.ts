@@ -11,10 +11,16 @@
  */
 import { createReadStream, openSync, readSync, closeSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
-import { createGunzip } from 'node:zlib';
+import type * as Readline from 'node:readline';
+import type * as Zlib from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { printable } from './events.js';
+
+// Reached when a log file is read, not imported: this module is loaded with
+// the commands whose code holds it (apply, plan…, see scripts/eager-imports.mjs),
+// and most of their runs read no log.
+const readline = (): typeof Readline => process.getBuiltinModule('node:readline');
+const zlib = (): typeof Zlib => process.getBuiltinModule('node:zlib');
 
 /** A source that cannot be read as log events: the message names the file (and line) and what is wrong. */
 export class LogSourceError extends Error {
@@ -121,7 +127,7 @@ function notJson(file: string, line: number, text: string): LogSourceError {
 
 function open(file: string): Readable {
   const raw = createReadStream(file);
-  return isGzip(file) ? raw.pipe(createGunzip()) : raw;
+  return isGzip(file) ? raw.pipe(zlib().createGunzip()) : raw;
 }
 
 /**
@@ -129,7 +135,7 @@ function open(file: string): Readable {
  * line opens an array it does not close is one JSON document, read whole.
  */
 async function readFile(file: string, sink: RecordSink): Promise<number> {
-  const lines = createInterface({ input: open(file), crlfDelay: Infinity });
+  const lines = readline().createInterface({ input: open(file), crlfDelay: Infinity });
   let records = 0;
   let n = 0;
   let whole: string[] | null = null;

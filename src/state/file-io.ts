@@ -1,4 +1,4 @@
-import { randomBytes } from './random.js';
+import { uniqueHex } from './random.js';
 import { readlinkSync, realpathSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -65,7 +65,7 @@ export async function syncDirectory(dir: string, sync: SyncFn): Promise<void> {
 
 /** A temp name in the same directory as `path`, so that rename stays on one filesystem. */
 export function tempPathFor(path: string): string {
-  return `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  return `${path}.tmp-${process.pid}-${uniqueHex(8)}`;
 }
 
 /**

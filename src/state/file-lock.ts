@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from './random.js';
+import { createHash, uniqueId } from './random.js';
 import { link, open, unlink } from 'node:fs/promises';
 import { ioError, unknownHolder } from './errors.js';
 import { readBytes, syncDirectory, tempPathFor, type SyncFn } from './file-io.js';
@@ -36,7 +36,7 @@ export class FileLock {
   ) {}
 
   async lock(info: Omit<LockInfo, 'id'>, options?: LockOptions): Promise<LockInfo> {
-    const mine: LockInfo = { id: randomUUID(), ...info };
+    const mine: LockInfo = { id: uniqueId(), ...info };
     await this.ensureDir();
     let retries = 0;
     await waitForLock(
