@@ -5,15 +5,11 @@
  * constructed with only `domain`, `clientId` and `clientSecret` (its own
  * fetch, its own token request).
  */
-import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../src/emulator/index.js';
 import { referenceSeed } from './helpers/reference-seed.js';
 import { tempDir } from './helpers/cli.js';
-
-const REPO = resolve(import.meta.dirname, '..');
+import { applyOnePolicy, runNode, type ProcessRun } from './helpers/built-cli.js';
 
 let emulator: EmulatorHandle;
 let dir: string;
@@ -33,50 +29,19 @@ afterEach(async () => {
 });
 
 /** Runs node with `args` in the repository, trusting the emulator's CA by environment only. */
-function node(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, args, {
-    cwd: REPO,
-    env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', NODE_EXTRA_CA_CERTS: emulator.caFile!, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  return new Promise((done) =>
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, stdout, stderr });
-    }),
-  );
+function node(args: string[], env: Record<string, string> = {}): Promise<ProcessRun> {
+  return runNode(args, { NODE_EXTRA_CA_CERTS: emulator.caFile!, ...env });
 }
 
 const domain = () => `127.0.0.1:${emulator.port}`;
 
 describe('emulator --tls', () => {
   it('is a target for tenantform --domain with the CA in NODE_EXTRA_CA_CERTS', async () => {
-    const config = join(dir, 'tenant.yaml');
-    writeFileSync(
-      config,
-      'rate_limit_policies:\n  - resource: oauth_authentication_api\n    consumer: client\n    consumer_selector: default\n    configuration: { action: block, limit: 10 }\n',
-    );
-    const run = await node(
-      [
-        'bin/tenantform.js',
-        'apply',
-        config,
-        '--auto-approve',
-        '--domain',
-        domain(),
-        '--state',
-        join(dir, 'state.json'),
-      ],
-      { TENANTFORM_CLIENT_ID: emulator.clientId, TENANTFORM_CLIENT_SECRET: emulator.clientSecret },
-    );
+    const run = await applyOnePolicy(dir, domain(), {
+      NODE_EXTRA_CA_CERTS: emulator.caFile!,
+      TENANTFORM_CLIENT_ID: emulator.clientId,
+      TENANTFORM_CLIENT_SECRET: emulator.clientSecret,
+    });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`Target: https://${domain()}/api/v2`);

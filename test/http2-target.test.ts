@@ -5,17 +5,16 @@
  * applies through an HTTP/2-only TLS front of the emulator, trusting its CA
  * by NODE_EXTRA_CA_CERTS alone.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createSecureServer, type Http2SecureServer, type Http2ServerRequest } from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LocalAuthority } from '../src/emulator/certificates.js';
 import { startEmulator, type EmulatorHandle } from '../src/emulator/index.js';
 import { tempDir } from './helpers/cli.js';
+import { applyOnePolicy, REPO } from './helpers/built-cli.js';
 
-const REPO = resolve(import.meta.dirname, '..');
 const built = existsSync(join(REPO, 'dist', 'bundle', 'cli.cjs'));
 /** Headers a proxy does not pass on (HTTP/1.1 connection headers, HTTP/2 pseudo-headers are dropped apart). */
 const NOT_PASSED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host']);
@@ -65,46 +64,13 @@ afterEach(async () => {
   cleanup();
 });
 
-function node(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, args, {
-    cwd: REPO,
-    env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((done) => child.on('close', (code) => done({ code, stdout, stderr })));
-}
-
 describe.skipIf(!built)('a tenant answering over HTTP/2', () => {
   it('is applied to by the built CLI, every request over HTTP/2', async () => {
-    const config = join(dir, 'tenant.yaml');
-    writeFileSync(
-      config,
-      'rate_limit_policies:\n  - resource: oauth_authentication_api\n    consumer: client\n    consumer_selector: default\n    configuration: { action: block, limit: 10 }\n',
-    );
     const domain = `127.0.0.1:${(front.address() as AddressInfo).port}`;
-    const run = await node(
-      [
-        'bin/tenantform.js',
-        'apply',
-        config,
-        '--auto-approve',
-        '--domain',
-        domain,
-        '--state',
-        join(dir, 'state.json'),
-      ],
-      {
-        NODE_EXTRA_CA_CERTS: authority.retain(),
-        TENANTFORM_TOKEN: emulator.token,
-      },
-    );
+    const run = await applyOnePolicy(dir, domain, {
+      NODE_EXTRA_CA_CERTS: authority.retain(),
+      TENANTFORM_TOKEN: emulator.token,
+    });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(emulator.snapshot().rateLimitPolicies).toHaveLength(1);

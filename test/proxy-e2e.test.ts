@@ -7,17 +7,16 @@
  * (407) and an unreachable proxy end with one clear line; the credentials in
  * the proxy URL never appear in any output, --debug included.
  */
-import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createProxy, type ProxyServer } from 'proxy';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../src/emulator/index.js';
 import { runCli, tempDir } from './helpers/cli.js';
+import { runNode } from './helpers/built-cli.js';
 
-const REPO = resolve(import.meta.dirname, '..');
 const USER = 'ci-runner';
 const PASSWORD = 'Pr0xy-s3cret-42';
 const BASIC = Buffer.from(`${USER}:${PASSWORD}`).toString('base64');
@@ -60,26 +59,13 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-/** tenantform in its own process (NODE_EXTRA_CA_CERTS is read at start-up), with only `env`. */
-function tenantform(
+/** tenantform in its own process (NODE_EXTRA_CA_CERTS is read at start-up), with only `env`; its output and errors. */
+async function tenantform(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ code: number | null; out: string }> {
-  const child = spawn(process.execPath, ['bin/tenantform.js', ...args], {
-    cwd: REPO,
-    env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-  return new Promise((done) =>
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, out });
-    }),
-  );
+  const run = await runNode(['bin/tenantform.js', ...args], env, 90_000);
+  return { code: run.code, out: run.stdout + run.stderr };
 }
 
 function expectNoProxySecret(out: string): void {
