@@ -17,8 +17,11 @@ import * as zlib from 'node:zlib';
  * called. A cache made with createCachedData() after the run holds those
  * too: this module makes one when the process exits, loads the bundle from
  * it in the next run, and makes it again only when it was missing or
- * refused, or when the run compiled noticeably more than the cache holds
- * (another command, or the first run that sent requests).
+ * refused, or when the run may have compiled what the cache lacks: the
+ * caller names what the run did as bits (runBits: the command, whether it
+ * sent requests), and a run that did something no run behind the cache did
+ * makes it again, holding both (V8 writes every function it has compiled,
+ * those it read from the cache among them).
  *
  * The cache is a file in Node's compile cache directory (which is per Node
  * version and V8 flags; unset when NODE_DISABLE_COMPILE_CACHE=1), used only
